@@ -1,0 +1,44 @@
+import type { IterationState } from './session/schema.js';
+import type { Failure, Strategy, TestResults } from './types.js';
+
+/** The steps of the pipeline, in the order the phase tree shows them. */
+export const PHASES = ['test', 'analysis', 'fix', 'retest', 'validation', 'completion'] as const;
+export type Phase = (typeof PHASES)[number];
+export type PhaseStatus = 'pending' | 'running' | 'done' | 'failed' | 'skipped';
+
+export type Outcome = 'success' | 'partial_success' | 'awaiting_approval' | 'failure' | 'interrupted' | 'error';
+
+/** How an agent run was judged. */
+export type AgentClassification = 'ok' | 'rate_limited' | 'auth_error' | 'timeout' | 'failed' | 'invalid_plan' | 'low_confidence' | 'not_found' | 'rejected';
+
+/** Everything the engine reports; the store applies these, the headless reporter prints them. */
+export type EngineEvent =
+  | { type: 'session'; sessionId: string; sessionDir: string; repo: string; chain: string[]; testCommand: string; resumed: boolean }
+  | { type: 'state'; state: IterationState }
+  | { type: 'phase'; phase: Phase; status: PhaseStatus; iteration: number; detail?: string }
+  | { type: 'output'; lines: string[] }
+  | { type: 'output-reset'; label: string }
+  | { type: 'results'; iteration: number; results: TestResults }
+  | { type: 'strategy'; iteration: number; strategy: Strategy; reason: string }
+  | { type: 'agent'; iteration: number; agent: string; role: 'analyze' | 'fix'; status: 'started' | 'finished'; classification?: AgentClassification; detail?: string; durationMs?: number }
+  | { type: 'commit'; iteration: number; sha: string; message: string; files: string[] }
+  | { type: 'rollback'; iteration: number; sha: string; message: string; reason: string }
+  | { type: 'stuck'; iteration: number; tests: string[] }
+  | { type: 'await-approval'; passRate: number; failures: Failure[] }
+  | { type: 'paused'; paused: boolean }
+  | { type: 'log'; level: 'info' | 'warn' | 'error'; message: string }
+  | { type: 'done'; outcome: Outcome; reason: string; exitCode: number; passRate: number | null; reportPath?: string };
+
+export type EventSink = (event: EngineEvent) => void;
+
+/** What a user can ask of a running loop (keys in the TUI, signals headless). */
+export interface LoopControls {
+  /** Approves a partial success that is awaiting approval. Returns why not when it cannot. */
+  approve(): string | null;
+  /** Rolls back the last committed iteration after the current step. */
+  requestRollback(): string | null;
+  /** Pauses after the current step, or resumes. Returns the new paused state. */
+  togglePause(): boolean;
+  /** Stops after the current step; the session stays resumable. */
+  stop(): void;
+}

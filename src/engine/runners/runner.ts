@@ -1,0 +1,56 @@
+import type { NormalizedResult, ResultSource } from '../types.js';
+
+/** How one run of the tests should go. */
+export interface RunTestsOptions {
+  /** The repository root; every command runs here. */
+  cwd: string;
+  /** `full` runs the whole suite; `affected` only what the changed files can break. */
+  scope: 'full' | 'affected';
+  /** Repository-relative files the last fix changed (for `affected`). */
+  changedFiles?: string[];
+  /** Tests that failed last time; an affected run always includes them. */
+  lastFailures?: { id: string; file?: string }[];
+  /** Kill the run (and its whole process tree) after this long. */
+  timeoutMs: number;
+  /** Human-readable output, streamed as it comes, in batches of whole lines. */
+  onLines?: (lines: string[]) => void;
+  /** The full output is appended to this file (test-output.log). */
+  logFile?: string;
+  /** Aborts the run (the process tree is killed). */
+  signal?: AbortSignal;
+}
+
+/** What one run of the tests produced. */
+export interface TestRun {
+  /** The tests this run saw; for an `affected` run, only those it ran. */
+  result: NormalizedResult;
+  /** Where the counts came from: a report file, the output, or only the exit code. */
+  source: ResultSource;
+  exitCode: number | null;
+  timedOut: boolean;
+  durationMs: number;
+  /** The command that ran, as an argument list. */
+  command: string[];
+  /** Which tests an `affected` run selected and why (null for a full run, or when it fell back to the full suite). */
+  selection: { files: string[]; reason: string } | null;
+  /** The last lines of the output, for a run that produced no usable report. */
+  outputTail: string;
+}
+
+/** A test runner resolved for one repository: what it is and how to run it. */
+export interface TestRunner {
+  /** `node-test`, `vitest`, `jest`, `mocha`, `tape`, `pytest`, `go`, `cargo`, or `command` for a plain --test-cmd. */
+  name: string;
+  /** Why this runner was chosen (`--runner`, `--test-cmd`, "vitest in devDependencies", ...). */
+  detectedFrom: string;
+  /** The exact commands it will run, for `fixcycle doctor` and the status line. */
+  describe(): { full: string[]; subset: string[] | null; related: string[] | null; reportSource: ResultSource };
+  run(options: RunTestsOptions): Promise<TestRun>;
+}
+
+/** What the user asked for; both empty means detect from the project. */
+export interface RunnerChoice {
+  runner?: string;
+  /** A command line as the user typed it (`--test-cmd "npm test"`). */
+  testCmd?: string;
+}

@@ -1,0 +1,76 @@
+/** How much a failing test matters when deciding whether the session may stop. */
+export type Criticality = 'high' | 'medium' | 'low';
+
+/** Where a failure's criticality came from, in order of precedence. */
+export type CriticalitySource = 'config' | 'flaky' | 'plan' | 'heuristic' | 'default';
+
+export type TestStatus = 'passed' | 'failed' | 'skipped';
+
+/** One test as a runner reported it, normalized across runners. */
+export interface TestCase {
+  /** Stable identity across runs: `<file>::<suite> > <name>` where the runner gives them. */
+  id: string;
+  name: string;
+  file?: string;
+  status: TestStatus;
+  durationMs?: number;
+  message?: string;
+  stack?: string;
+  /** Attempts beyond the first, when the runner retried the test. */
+  retries?: number;
+}
+
+/** A failure outside any test: a file that does not import, a package that does not build, a crashed runner. */
+export interface RunError {
+  message: string;
+  file?: string;
+}
+
+/** What a parser reads from one report, before the engine adds pass rates and criticality. */
+export interface NormalizedResult {
+  /** The report format it was read from (`junit`, `tap`, `vitest-json`, ...). */
+  format: string;
+  tests: TestCase[];
+  errors: RunError[];
+  /** True when the report stops early (a TAP stream without its plan, a cut-off XML document). */
+  truncated: boolean;
+}
+
+export type Strategy = 'conservative' | 'aggressive' | 'surgical';
+
+/** A failing test as saved in test-results.json and shown to the agent. */
+export interface Failure {
+  id: string;
+  name: string;
+  file?: string;
+  message: string;
+  stack?: string;
+  criticality: Criticality;
+  criticality_source: CriticalitySource;
+  /** True when the test is no longer reported although it was in the baseline. */
+  missing?: boolean;
+}
+
+/** Where the counts of a run came from, most trustworthy first. */
+export type ResultSource = 'report' | 'output' | 'exit-code';
+
+/** test-results.json: one run of the suite (or of the affected tests) over the session's baseline. */
+export interface TestResults {
+  total: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+  /** Percentage over the baseline set, 0-100, two decimals at most. */
+  pass_rate: number;
+  failures: Failure[];
+  /** Failures outside any test (import errors, crashes). Each counts against the run. */
+  errors: RunError[];
+  scope: 'full' | 'affected';
+  source: ResultSource;
+  exit_code: number | null;
+  timed_out: boolean;
+  duration_ms: number;
+  /** Ids of the tests this run actually executed (the rest kept their last result). */
+  ran?: string[];
+  finished_at: string;
+}

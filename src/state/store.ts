@@ -1,0 +1,177 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { PHASES, type AgentClassification, type EngineEvent, type Outcome, type Phase, type PhaseStatus } from '../engine/events.js';
+import type { IterationState } from '../engine/session/schema.js';
+import type { Failure, Strategy, TestResults } from '../engine/types.js';
+import { RingBuffer } from './ring-buffer.js';
+
+/** 20,000 lines: a few screens of scroll-back for any pane size; the full log stays on disk. */
+export const OUTPUT_CAPACITY = 20_000;
+/** 33 ms: at most 30 output re-renders per second, whatever the runner prints. */
+export const OUTPUT_FLUSH_MS = 33;
+
+export interface PhaseView {
+  status: PhaseStatus;
+  detail?: string;
+}
+
+export interface AgentActivity {
+  agent: string;
+  role: 'analyze' | 'fix';
+  status: 'started' | 'finished';
+  classification?: AgentClassification;
+  detail?: string;
+  iteration: number;
+}
+
+export interface LogEntry {
+  level: 'info' | 'warn' | 'error';
+  message: string;
+}
+
+/** The session as the views see it: a mirror of iteration-state.json plus what is live. */
+export interface SessionView {
+  sessionId: string | null;
+  sessionDir: string | null;
+  repo: string | null;
+  chain: string[];
+  testCommand: string;
+  startedAt: number;
+  state: IterationState | null;
+  phases: Record<Phase, PhaseView>;
+  phaseIteration: number;
+  results: TestResults | null;
+  strategy: { strategy: Strategy; reason: string; iteration: number } | null;
+  agent: AgentActivity | null;
+  /** Agents that failed in the current iteration, with why, for the fallback display. */
+  agentFailures: { agent: string; classification: AgentClassification; detail?: string }[];
+  stuckTests: string[];
+  awaitingApproval: { passRate: number; failures: Failure[] } | null;
+  paused: boolean;
+  outputLabel: string;
+  /** Bumped (throttled) when output lines arrive; the lines are in `output`. */
+  outputVersion: number;
+  logs: LogEntry[];
+  done: { outcome: Outcome; reason: string; exitCode: number; passRate: number | null; reportPath?: string } | null;
+}
+
+export interface FixcycleStore extends SessionView {
+  /** Lines of the running step, newest last. Not reactive: watch `outputVersion`. */
+  output: RingBuffer;
+  apply(event: EngineEvent): void;
+}
+
+const LOG_LIMIT = 200;
+
+function initialPhases(): Record<Phase, PhaseView> {
+  return Object.fromEntries(PHASES.map((p) => [p, { status: 'pending' as PhaseStatus }])) as Record<Phase, PhaseView>;
+}
+
+export function createFixcycleStore(options: { outputCapacity?: number; flushMs?: number } = {}): StoreApi<FixcycleStore> {
+  const output = new RingBuffer(options.outputCapacity ?? OUTPUT_CAPACITY);
+  const flushMs = options.flushMs ?? OUTPUT_FLUSH_MS;
+  let flushTimer: ReturnType<typeof setTimeout> | null = null;
+
+  return createStore<FixcycleStore>()((set, get) => {
+    const scheduleFlush = (): void => {
+      if (flushTimer) return;
+      flushTimer = setTimeout(() => {
+        flushTimer = null;
+        set((s) => ({ outputVersion: s.outputVersion + 1 }));
+      }, flushMs);
+      flushTimer.unref?.();
+    };
+
+    const apply = (event: EngineEvent): void => {
+      switch (event.type) {
+        case 'session':
+          set({ sessionId: event.sessionId, sessionDir: event.sessionDir, repo: event.repo, chain: event.chain, testCommand: event.testCommand, done: null });
+          return;
+        case 'state':
+          set({ state: event.state, stuckTests: event.state.stuck_tests, paused: event.state.status === 'paused' ? true : get().paused });
+          return;
+        case 'phase': {
+          const phases = { ...get().phases };
+          // A new iteration starts its steps afresh; the initial test run stays done.
+          if (event.iteration !== get().phaseIteration && event.phase === 'analysis') {
+            for (const p of ['analysis', 'fix', 'retest'] as Phase[]) phases[p] = { status: 'pending' };
+          }
+          phases[event.phase] = { status: event.status, detail: event.detail };
+          set({ phases, phaseIteration: event.iteration, agentFailures: event.phase === 'analysis' && event.status === 'running' ? [] : get().agentFailures });
+          return;
+        }
+        case 'output':
+          output.pushAll(event.lines);
+          scheduleFlush();
+          return;
+        case 'output-reset':
+          output.push(`── ${event.label} ──`);
+          set((s) => ({ outputLabel: event.label, outputVersion: s.outputVersion + 1 }));
+          return;
+        case 'results':
+          set({ results: event.results });
+          return;
+        case 'strategy':
+          set({ strategy: { strategy: event.strategy, reason: event.reason, iteration: event.iteration } });
+          return;
+        case 'agent': {
+          const activity: AgentActivity = { agent: event.agent, role: event.role, status: event.status, classification: event.classification, detail: event.detail, iteration: event.iteration };
+          const failed = event.status === 'finished' && event.classification && event.classification !== 'ok';
+          set((s) => ({
+            agent: activity,
+            agentFailures: failed ? [...s.agentFailures, { agent: event.agent, classification: event.classification!, detail: event.detail }] : s.agentFailures,
+          }));
+          return;
+        }
+        case 'stuck':
+          set({ stuckTests: event.tests });
+          return;
+        case 'await-approval':
+          set({ awaitingApproval: { passRate: event.passRate, failures: event.failures } });
+          return;
+        case 'paused':
+          set({ paused: event.paused });
+          return;
+        case 'commit':
+        case 'rollback':
+        case 'log': {
+          const entry: LogEntry =
+            event.type === 'log'
+              ? { level: event.level, message: event.message }
+              : event.type === 'commit'
+                ? { level: 'info', message: `committed ${event.sha.slice(0, 7)} ${event.message}` }
+                : { level: 'warn', message: `rolled back ${event.sha.slice(0, 7)}: ${event.reason}` };
+          set((s) => ({ logs: [...s.logs.slice(-(LOG_LIMIT - 1)), entry] }));
+          return;
+        }
+        case 'done':
+          set({ done: { outcome: event.outcome, reason: event.reason, exitCode: event.exitCode, passRate: event.passRate, reportPath: event.reportPath }, awaitingApproval: event.outcome === 'awaiting_approval' ? get().awaitingApproval : null });
+          return;
+      }
+    };
+
+    return {
+      sessionId: null,
+      sessionDir: null,
+      repo: null,
+      chain: [],
+      testCommand: '',
+      startedAt: Date.now(),
+      state: null,
+      phases: initialPhases(),
+      phaseIteration: 0,
+      results: null,
+      strategy: null,
+      agent: null,
+      agentFailures: [],
+      stuckTests: [],
+      awaitingApproval: null,
+      paused: false,
+      outputLabel: '',
+      outputVersion: 0,
+      logs: [],
+      done: null,
+      output,
+      apply,
+    };
+  });
+}
