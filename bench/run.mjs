@@ -1,0 +1,28 @@
+// Runs every bench/*.bench.mjs in turn and writes bench/results.json (metric name -> number).
+// Each bench module's default export is an async function returning { metric: number, ... }.
+// Benches import the built code from dist/ (npm run bench builds first).
+import { readdirSync, writeFileSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { dirname, join } from 'node:path';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const only = process.argv.slice(2);
+const files = readdirSync(here)
+  .filter((f) => f.endsWith('.bench.mjs'))
+  .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
+  .sort();
+
+const results = {};
+for (const file of files) {
+  const started = Date.now();
+  process.stdout.write(`${file}\n`);
+  const mod = await import(pathToFileURL(join(here, file)).href);
+  const figures = await mod.default();
+  for (const [name, value] of Object.entries(figures)) {
+    results[name] = value;
+    process.stdout.write(`  ${name.padEnd(28)} ${typeof value === 'number' ? +value.toFixed(4) : value}\n`);
+  }
+  process.stdout.write(`  (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
+}
+writeFileSync(join(here, 'results.json'), JSON.stringify(results, null, 2) + '\n');
+process.stdout.write(`wrote bench/results.json (${Object.keys(results).length} metrics)\n`);

@@ -1,0 +1,61 @@
+import type { AgentClassification } from '../events.js';
+
+export type AgentRole = 'analyze' | 'fix';
+
+/** An agent as configured: a name and a command line (never run through a shell). */
+export interface AgentSpec {
+  /** The name used in `chain`, events and fix-history.json. */
+  name: string;
+  /** Built-in adapter (`claude`, `gemini`, `codex`, `qwen`, `opencode`, `aider`, `manual`) or `command` for a plain command. */
+  adapter: string;
+  /** For `command`: the argument list. For built-ins: extra arguments appended to the adapter's own. */
+  command: string[];
+  /** Roles this agent may take; default both. */
+  roles?: AgentRole[];
+  /** Model name passed to a built-in adapter. */
+  model?: string;
+  /** Kill the agent (and its process tree) after this long; default from --agent-timeout. */
+  timeoutMs?: number;
+}
+
+/** One call of an agent in one role. */
+export interface AgentRequest {
+  role: AgentRole;
+  prompt: string;
+  cwd: string;
+  /** FIXCYCLE_* variables of the agent command protocol. */
+  env: Record<string, string>;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** The agent's output as it comes, whole lines. */
+  onLines?: (lines: string[]) => void;
+}
+
+/** How an agent call went, as recorded in the session and shown in the TUI. */
+export interface AgentCall {
+  agent: string;
+  role: AgentRole;
+  exitCode: number | null;
+  timedOut: boolean;
+  durationMs: number;
+  classification: AgentClassification;
+  /** One line saying what went wrong (or what the agent said it did). */
+  detail?: string;
+  /** The agent's final message (for analyze: where the plan JSON is). */
+  finalText: string;
+  stdout: string;
+  stderr: string;
+  tokens?: number;
+  costUsd?: number;
+  /** When a rate-limited agent said it may be used again (epoch ms). */
+  retryAt?: number;
+}
+
+/** Turns an AgentSpec and a request into a process and its output into an AgentCall. */
+export interface AgentAdapter {
+  name: string;
+  /** The argument list for this role; `stdin` says whether the prompt goes on standard input. */
+  buildCommand(spec: AgentSpec, role: AgentRole): { argv: string[]; stdin: boolean; promptArg?: boolean };
+  /** Reads the finished process: classification, final message, tokens and cost when the CLI reports them. */
+  interpret(raw: { exitCode: number | null; timedOut: boolean; stdout: string; stderr: string }): Pick<AgentCall, 'classification' | 'detail' | 'finalText' | 'tokens' | 'costUsd' | 'retryAt'>;
+}
