@@ -54,6 +54,13 @@ export interface AgentCall {
 /** Turns an AgentSpec and a request into a process and its output into an AgentCall. */
 export interface AgentAdapter {
   name: string;
+  /** Roles the adapter can take (aider only fixes); an agent without `roles` of its own gets these. Default both. */
+  roles?: AgentRole[];
+  /**
+   * Runs the call in-process instead of spawning `buildCommand`'s command: for agents without a CLI
+   * (the manual agent, where the user edits the files). Absent for every CLI adapter.
+   */
+  run?(spec: AgentSpec, request: AgentRequest): Promise<Omit<AgentCall, 'agent' | 'role'>>;
   /** The argument list for this role; `stdin` says whether the prompt goes on standard input. */
   buildCommand(spec: AgentSpec, role: AgentRole): { argv: string[]; stdin: boolean; promptArg?: boolean };
   /** Reads the finished process: classification, final message, tokens and cost when the CLI reports them. */

@@ -35,6 +35,8 @@ export interface TestRun {
   selection: { files: string[]; reason: string } | null;
   /** The last lines of the output, for a run that produced no usable report. */
   outputTail: string;
+  /** Why an `affected` run ran the full suite instead (then `selection` is null). */
+  fallbackReason?: string;
 }
 
 /** A test runner resolved for one repository: what it is and how to run it. */
@@ -46,6 +48,11 @@ export interface TestRunner {
   /** The exact commands it will run, for `fixcycle doctor` and the status line. */
   describe(): { full: string[]; subset: string[] | null; related: string[] | null; reportSource: ResultSource };
   run(options: RunTestsOptions): Promise<TestRun>;
+  /**
+   * Runs only the given test files, narrowed to the given test names where the runner can (flaky re-runs).
+   * Resolves to null when the runner cannot run a subset. Optional: runners without it are never re-run.
+   */
+  runSubset?(options: Omit<RunTestsOptions, 'scope' | 'changedFiles' | 'lastFailures'>, selection: { files: string[]; names: string[] }): Promise<TestRun | null>;
 }
 
 /** What the user asked for; both empty means detect from the project. */

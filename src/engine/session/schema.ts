@@ -18,6 +18,7 @@ export const iterationResultSchema = z.enum([
   'improved',
   'no_change',
   'regressed_rolled_back',
+  'rolled_back',
   'rejected',
   'degraded',
   'stuck',
@@ -119,7 +120,7 @@ export const fixPlanSchema = z.object({
 });
 export type FixPlan = z.infer<typeof fixPlanSchema>;
 
-export const fixOutcomeSchema = z.enum(['improved', 'no_change', 'regressed_rolled_back', 'rejected', 'degraded']);
+export const fixOutcomeSchema = z.enum(['improved', 'no_change', 'regressed_rolled_back', 'rolled_back', 'rejected', 'degraded']);
 export type FixOutcome = z.infer<typeof fixOutcomeSchema>;
 
 /** One entry of fix-history.json: a fix attempt and how it turned out. */

@@ -1,0 +1,172 @@
+#!/usr/bin/env node
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { parseDuration } from './commands/durations.js';
+import { processOutput } from './commands/output.js';
+import { runLoopCommand, userError } from './commands/run.js';
+import { runStatusCommand } from './commands/status.js';
+import { EXIT } from './engine/loop/loop.js';
+
+function duration(value: string): number {
+  const ms = parseDuration(value);
+  if (ms === null) throw new InvalidArgumentError('use seconds (90), or 90s, 5m, 1h');
+  return ms;
+}
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('use a whole number of at least 1');
+  return n;
+}
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+function commaList(value: string, previous: string[] = []): string[] {
+  return [...previous, ...value.split(',').map((s) => s.trim()).filter(Boolean)];
+}
+
+interface RunFlags {
+  cwd: string;
+  testCmd?: string;
+  runner?: string;
+  agentCmd?: string[];
+  agent?: string[];
+  maxIterations?: number;
+  resumeSession?: string | true;
+  sessionName?: string;
+  yes?: boolean;
+  allowDirty?: boolean;
+  headless?: boolean;
+  json?: boolean;
+  testTimeout?: number;
+  agentTimeout?: number;
+  budget?: string;
+}
+
+function addRunOptions(command: Command): Command {
+  return command
+    .option('-C, --cwd <dir>', 'the repository to work in', process.cwd())
+    .option('--test-cmd <command>', 'the test command line (split like a shell, never run through one)')
+    .option('--runner <name>', 'force a test runner (node-test, vitest, jest, mocha, tape, pytest, go, cargo)')
+    .option('--agent-cmd <command>', 'an agent command of the agent command protocol; repeat for a fallback chain', collect)
+    .option('--agent <names>', 'built-in or configured agents, in fallback order (comma-separated or repeated)', commaList)
+    .option('--max-iterations <n>', 'stop after this many fix iterations (default 10)', positiveInt)
+    .option('--resume-session [id]', 'continue a session from where it stopped (default: the latest)')
+    .option('--session-name <name>', 'name a new session (WFS-test-<name>)')
+    .option('-y, --yes', 'approve a partial success without asking')
+    .option('--allow-dirty', 'commit uncommitted changes as a checkpoint before starting')
+    .option('--headless', 'plain progress lines instead of the TUI')
+    .option('--json', 'NDJSON events on stdout')
+    .option('--test-timeout <duration>', 'kill a test run after this long (default 10m)', duration)
+    .option('--agent-timeout <duration>', 'kill an agent call after this long (default 40m)', duration);
+}
+
+async function runFromFlags(flags: RunFlags, extra: { title?: string; demo?: boolean } = {}): Promise<number> {
+  return runLoopCommand(
+    {
+      cwd: flags.cwd,
+      testCmd: flags.testCmd,
+      runner: flags.runner,
+      agentCmds: flags.agentCmd,
+      agentNames: flags.agent,
+      maxIterations: flags.maxIterations,
+      resumeSession: flags.resumeSession === true ? 'latest' : flags.resumeSession,
+      sessionName: flags.sessionName,
+      yes: Boolean(flags.yes),
+      allowDirty: Boolean(flags.allowDirty),
+      headless: Boolean(flags.headless),
+      json: Boolean(flags.json),
+      testTimeoutMs: flags.testTimeout,
+      agentTimeoutMs: flags.agentTimeout,
+      ...extra,
+    },
+    processOutput,
+  );
+}
+
+let exitCode: number = EXIT.success;
+
+const program = new Command()
+  .name('fixcycle')
+  .description('Drive the test-fix loop with AI coding agents: test, analyse, fix, re-test, commit or roll back.')
+  .version('0.1.0')
+  .showSuggestionAfterError()
+  .exitOverride();
+
+addRunOptions(program.command('run', { isDefault: true }).description('run the test-fix loop on this repository (the default command)')).action(async (flags: RunFlags) => {
+  exitCode = await runFromFlags(flags);
+});
+
+program
+  .command('status')
+  .description('show the latest (or a given) session')
+  .option('-C, --cwd <dir>', 'the repository', process.cwd())
+  .option('--session <id>', 'a session id instead of the latest')
+  .option('--json', 'print the state as JSON')
+  .action(async (flags: { cwd: string; session?: string; json?: boolean }) => {
+    exitCode = await runStatusCommand(flags.cwd, flags, processOutput);
+  });
+
+program
+  .command('report <file>')
+  .description('print what fixcycle reads from a test report (JUnit, TAP, vitest/jest/mocha JSON, go test -json)')
+  .addOption(new Option('--format <name>', 'the report format instead of detecting it'))
+  .option('--json', 'print the normalized result as JSON')
+  .action(async (file: string, flags: { format?: string; json?: boolean }) => {
+    const { runReportCommand } = await import('./commands/report.js');
+    exitCode = await runReportCommand(file, flags, processOutput);
+  });
+
+program
+  .command('doctor')
+  .description('show the detected test runner, the agents found and the exact commands fixcycle will run')
+  .option('-C, --cwd <dir>', 'the repository', process.cwd())
+  .option('--test-cmd <command>', 'as for run')
+  .option('--runner <name>', 'as for run')
+  .action(async (flags: { cwd: string; testCmd?: string; runner?: string }) => {
+    const { runDoctorCommand } = await import('./commands/doctor.js');
+    exitCode = await runDoctorCommand(flags.cwd, flags, processOutput);
+  });
+
+program
+  .command('watch')
+  .description('open the TUI on a session driven by another process')
+  .option('-C, --cwd <dir>', 'the repository', process.cwd())
+  .option('--session <id>', 'a session id instead of the latest')
+  .action(async (flags: { cwd: string; session?: string }) => {
+    const { startWatch } = await import('./tui/watch.js');
+    exitCode = await startWatch({ repo: flags.cwd, sessionId: flags.session });
+  });
+
+addRunOptions(program.command('demo').description('run the loop on a bundled example project with a scripted demo agent'))
+  .option('--keep', 'keep the demo repository afterwards')
+  .action(async (flags: RunFlags & { keep?: boolean }) => {
+    const { prepareDemo } = await import('./demo/prepare.js');
+    const demo = await prepareDemo();
+    processOutput.stderr(`fixcycle demo: a bundled example with 3 injected bugs, fixed by a scripted demo agent (no AI) in ${demo.repo}`);
+    try {
+      exitCode = await runFromFlags(
+        { ...flags, cwd: demo.repo, testCmd: demo.testCmd.join(' '), agentCmd: [demo.agentCmd.map((a) => (/\s/.test(a) ? `'${a}'` : a)).join(' ')], sessionName: 'demo' },
+        { title: 'DEMO — scripted demo agent, no AI', demo: true },
+      );
+    } finally {
+      if (flags.keep) processOutput.stderr(`fixcycle demo: kept ${demo.repo}`);
+      else await demo.cleanup();
+    }
+  });
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) {
+    // --help and --version end here too, with code 0.
+    exitCode = error.exitCode === 0 ? EXIT.success : EXIT.usage;
+  } else {
+    const message = userError(error);
+    if (!message) throw error;
+    processOutput.stderr(`fixcycle: ${message}`);
+    exitCode = EXIT.usage;
+  }
+}
+process.exitCode = exitCode;

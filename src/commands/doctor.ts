@@ -1,0 +1,50 @@
+import { quote } from 'shell-quote';
+import { resolveRunner, RunnerResolutionError } from '../engine/runners/index.js';
+import type { RunnerChoice } from '../engine/runners/runner.js';
+import type { Output } from './output.js';
+
+/** What `fixcycle doctor` was asked for: the same runner options as `run`. */
+export interface DoctorOptions {
+  testCmd?: string;
+  runner?: string;
+}
+
+const SOURCE_WORDS = {
+  report: 'a report',
+  output: 'the output',
+  'exit-code': 'the exit code only',
+} as const;
+
+/**
+ * The runner section of `fixcycle doctor`: the runner, what it was detected from, the exact full, subset and
+ * related commands, and where counts come from. Throws RunnerResolutionError when no runner resolves.
+ */
+export async function runnerDoctorLines(cwd: string, choice: RunnerChoice): Promise<string[]> {
+  const runner = await resolveRunner(cwd, choice);
+  const described = runner.describe();
+  const show = (argv: string[] | null, none: string): string => (argv ? quote(argv) : none);
+  const lines = [
+    `test runner: ${runner.name}`,
+    `  detected from: ${runner.detectedFrom}`,
+    `  full suite:    ${show(described.full, '')}`,
+    `  subset:        ${show(described.subset, `none (${runner.name} cannot run a subset: affected runs use the full suite)`)}`,
+    `  related:       ${show(described.related, `none (${runner.name} has no related-tests mode)`)}`,
+  ];
+  for (const step of described.setup) lines.push(`  runs first:    ${quote(step)}`);
+  lines.push(`  counts from:   ${SOURCE_WORDS[described.reportSource]}: ${described.reportDetail}`);
+  lines.push(`  affected runs: ${runner.name === 'jest' ? "jest's related mode (--findRelatedTests)" : 'the import graph of the changed files'}, plus the tests that failed last time`);
+  return lines;
+}
+
+/** `fixcycle doctor`: prints what fixcycle detected and will run. Exit 0, or 2 when no runner resolves. */
+export async function runDoctorCommand(cwd: string, opts: DoctorOptions, out: Output): Promise<number> {
+  const choice: RunnerChoice = { ...(opts.runner ? { runner: opts.runner } : {}), ...(opts.testCmd ? { testCmd: opts.testCmd } : {}) };
+  try {
+    out.stdout((await runnerDoctorLines(cwd, choice)).join('\n'));
+    return 0;
+  } catch (error) {
+    if (!(error instanceof RunnerResolutionError)) throw error;
+    out.stderr(`fixcycle: ${error.message}`);
+    return 2;
+  }
+}

@@ -1,0 +1,82 @@
+import { ConfigError } from '../engine/config.js';
+import type { EngineEvent } from '../engine/events.js';
+import { GitSafetyError } from '../engine/git.js';
+import { RunnerResolutionError } from '../engine/runners/index.js';
+import { EXIT, type LoopResult } from '../engine/loop/loop.js';
+import { prepareLoop, StartError, type StartOptions } from '../engine/start.js';
+import { plainLine } from '../headless/plain-reporter.js';
+import { createFixcycleStore } from '../state/store.js';
+import type { Output } from './output.js';
+
+export interface RunOptions extends Omit<StartOptions, 'emit' | 'interactive'> {
+  /** Plain progress lines even on a terminal. */
+  headless: boolean;
+  /** NDJSON events on stdout. */
+  json: boolean;
+  /** Shown in the TUI's title (the demo labels itself). */
+  title?: string;
+  demo?: boolean;
+}
+
+/** Errors the user can fix: one line, exit 2. Anything else is a bug and keeps its stack. */
+export function userError(error: unknown): string | null {
+  if (error instanceof StartError || error instanceof GitSafetyError || error instanceof ConfigError) return error.message;
+  if (error instanceof RunnerResolutionError) return error.message;
+  return null;
+}
+
+/** `fixcycle run`: drives the loop in the TUI on a terminal, headless otherwise; returns the exit code. */
+export async function runLoopCommand(options: RunOptions, out: Output): Promise<number> {
+  const store = createFixcycleStore();
+  const interactive = !options.headless && !options.json && Boolean(process.stdout.isTTY && process.stdin.isTTY);
+  const emit = (event: EngineEvent): void => {
+    store.getState().apply(event);
+    if (options.json) out.stdout(JSON.stringify(event));
+    else if (!interactive) {
+      const line = plainLine(event);
+      if (line) out.stdout(line);
+    }
+  };
+
+  let prepared;
+  try {
+    prepared = await prepareLoop({ ...options, interactive, emit });
+  } catch (error) {
+    const message = userError(error);
+    if (!message) throw error;
+    out.stderr(`fixcycle: ${message}`);
+    return EXIT.usage;
+  }
+  const { loop, release } = prepared;
+
+  let signals = 0;
+  const onSignal = (): void => {
+    signals++;
+    if (signals === 1) {
+      if (!interactive) out.stderr('fixcycle: stopping after the running step is killed; the session stays resumable (press Ctrl-C again to quit at once)');
+      loop.controls.stop();
+    } else process.exit(EXIT.interrupted);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  try {
+    if (!interactive) return (await loop.run()).exitCode;
+    const { startTui } = await import('../tui/start.js');
+    const tui = startTui({ store, controls: loop.controls, title: options.title, demo: options.demo });
+    let result: LoopResult | null = null;
+    const running = loop.run().then((r) => (result = r));
+    await Promise.race([running, tui.waitUntilExit()]);
+    if (!result) {
+      // The user quit the TUI while the loop ran: stop it and let it save its state.
+      loop.controls.stop();
+      await running;
+    }
+    await tui.waitUntilExit();
+    return (result as LoopResult | null)?.exitCode ?? EXIT.interrupted;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await release();
+  }
+}

@@ -1,0 +1,23 @@
+import { useEffect, useState } from 'react';
+import { Text } from 'ink';
+import { isWorking } from '../tui/activity.js';
+import { useSession } from '../tui/context.js';
+import { formatDuration } from '../tui/iteration-rows.js';
+
+/** 1 s: the clock shows whole seconds. */
+const TICK_MS = 1000;
+
+/** Time since the session started. It ticks only while a step runs, so an idle screen has no timer. */
+export function Elapsed() {
+  const startedAt = useSession((s) => s.startedAt);
+  const working = useSession(isWorking);
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    setNow(Date.now());
+    if (!working) return;
+    const timer = setInterval(() => setNow(Date.now()), TICK_MS);
+    return () => clearInterval(timer);
+  }, [working]);
+  const ms = now - startedAt;
+  return <Text>{ms < 1000 ? '0s' : formatDuration(ms)}</Text>;
+}

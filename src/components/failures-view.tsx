@@ -1,0 +1,49 @@
+import { useMemo } from 'react';
+import { Box, Text } from 'ink';
+import { useShallow } from 'zustand/react/shallow';
+import { useSession, useTheme, useUi } from '../tui/context.js';
+import { currentFailures, failureLines, failureSummary, type FailureLine } from '../tui/failure-lines.js';
+import type { Theme } from '../tui/theme.js';
+import { SectionTitle } from './section-title.js';
+
+/** Props of the failures view. */
+export interface FailuresViewProps {
+  width: number;
+  /** Lines shown, the title excluded. */
+  height: number;
+  focused?: boolean;
+}
+
+function criticalityColor(line: FailureLine, theme: Theme): string | undefined {
+  if (line.criticality === 'error' || line.criticality === 'high') return theme.bad;
+  if (line.criticality === 'medium') return theme.warn;
+  return undefined;
+}
+
+/** The current failures grouped by similar messages, most critical first, with the tests of each group. */
+export function FailuresView({ width, height, focused = false }: FailuresViewProps) {
+  const theme = useTheme();
+  const { failures, errors } = useSession(useShallow((s) => currentFailures(s)));
+  const stuck = useSession((s) => s.stuckTests);
+  const top = useUi((s) => s.failuresTop);
+  const lines = useMemo(() => failureLines(failures, errors, stuck), [failures, errors, stuck]);
+  const first = Math.max(0, Math.min(top, lines.length - height));
+  const shown = lines.slice(first, first + height);
+  const more = lines.length > height ? ` · ${first + 1}-${first + shown.length} of ${lines.length} lines` : '';
+
+  return (
+    <Box flexDirection="column" width={width}>
+      <SectionTitle title="Failures" extra={failureSummary(failures, errors, lines) + more} focused={focused} width={width} />
+      {shown.map((line, i) => (
+        <Box key={first + i} width={width} height={1}>
+          <Text wrap="truncate-end">
+            <Text color={criticalityColor(line, theme)} bold={line.criticality === 'high' || line.criticality === 'error'}>
+              {line.label.padEnd(10)}
+            </Text>
+            <Text dimColor={!line.criticality}>{line.text}</Text>
+          </Text>
+        </Box>
+      ))}
+    </Box>
+  );
+}

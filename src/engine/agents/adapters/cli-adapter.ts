@@ -1,0 +1,43 @@
+import type { AgentAdapter, AgentRole, AgentSpec } from '../agent.js';
+import { interpretCliRun, type CliReading } from '../classify.js';
+
+/** What one AI CLI needs to be driven through the agent command protocol. */
+export interface CliDefinition {
+  /** Adapter name, as used in `--agent` and `chain`. */
+  name: string;
+  /** The executable looked up on PATH. */
+  bin: string;
+  /** Roles the CLI can take; default both. */
+  roles?: AgentRole[];
+  /** Arguments after the executable for this role; `model` and `extra` come from the agent's config. */
+  args(role: AgentRole, model: string | undefined, extra: readonly string[]): string[];
+  /** The prompt goes as the last argument instead of on stdin (aider's --message). */
+  promptArg?: boolean;
+  /** Reads the CLI's output format. */
+  read(stdout: string, stderr: string): CliReading;
+}
+
+/** A CLI adapter built from its definition: the command line per role and the classification of its output. */
+export interface CliAdapter extends AgentAdapter {
+  bin: string;
+}
+
+export function defineCliAdapter(def: CliDefinition): CliAdapter {
+  return {
+    name: def.name,
+    bin: def.bin,
+    ...(def.roles ? { roles: def.roles } : {}),
+    buildCommand(spec: AgentSpec, role: AgentRole) {
+      const argv = [def.bin, ...def.args(role, spec.model, spec.command)];
+      return def.promptArg ? { argv, stdin: false, promptArg: true } : { argv, stdin: true };
+    },
+    interpret(raw) {
+      return interpretCliRun(def.bin, raw, def.read(raw.stdout, raw.stderr));
+    },
+  };
+}
+
+/** `--model <m>` when a model is configured. */
+export function modelArgs(flag: string, model: string | undefined): string[] {
+  return model ? [flag, model] : [];
+}

@@ -1,0 +1,103 @@
+import type { AgentCall } from './agent.js';
+import { findResetTime } from './reset-time.js';
+
+/** A finished agent process as the adapters see it. */
+export interface RawRun {
+  exitCode: number | null;
+  timedOut: boolean;
+  stdout: string;
+  stderr: string;
+}
+
+/** What an adapter read from its CLI's output, before anything is judged. */
+export interface CliReading {
+  /** The CLI's output had the shape its output format promises (JSON object, JSONL events, aider's text). */
+  structured: boolean;
+  /** What the CLI itself reported as the error (`is_error` result, `error` object, `turn.failed` event). */
+  error?: string;
+  /** The agent's final message. */
+  finalText: string;
+  /** Every token the CLI reports for the call, cached ones included. */
+  tokens?: number;
+  costUsd?: number;
+}
+
+/** The part of an AgentCall an adapter decides. */
+export type Interpretation = Pick<AgentCall, 'classification' | 'detail' | 'finalText' | 'tokens' | 'costUsd' | 'retryAt'>;
+
+const RATE_LIMITED: readonly RegExp[] = [
+  /\b429\b/,
+  /rate[ _-]?limit/i,
+  /RESOURCE_EXHAUSTED/,
+  /resource (has been )?exhausted/i,
+  /\bquota\b/i,
+  /usage limit/i,
+  /hit your limit/i,
+  /out of (extra )?usage/i,
+  /too many requests/i,
+  /\boverloaded/i,
+  /\b529\b/,
+];
+
+const AUTH_ERROR: readonly RegExp[] = [
+  /\b401\b/,
+  /unauthori[sz]ed/i,
+  /authenticat(e|ion)/i,
+  /invalid (x-)?api[ _-]?key/i,
+  /api key not valid/i,
+  /incorrect api key/i,
+  /\bauth method\b/i,
+  /not logged in/i,
+  /please (run \/)?log ?in/i,
+  /(oauth )?token (has )?expired/i,
+  /credentials? (are |is )?(missing|invalid|not found)/i,
+];
+
+/** What a piece of error text says went wrong: a rate limit, missing authentication, or neither. */
+export function classifyErrorText(text: string): 'rate_limited' | 'auth_error' | null {
+  if (RATE_LIMITED.some((re) => re.test(text))) return 'rate_limited';
+  if (AUTH_ERROR.some((re) => re.test(text))) return 'auth_error';
+  return null;
+}
+
+function firstLine(text: string | undefined): string {
+  return (
+    text
+      ?.split('\n')
+      .map((l) => l.trim())
+      .find(Boolean)
+      ?.slice(0, 300) ?? ''
+  );
+}
+
+function lastLine(text: string): string {
+  return text.trim().split('\n').at(-1)?.trim().slice(0, 300) ?? '';
+}
+
+/**
+ * Judges one run of an AI CLI. These CLIs often exit 0 when the model call failed, so the CLI's own
+ * structured report decides first; the text (429, quota, invalid API key...) is read only once something
+ * went wrong, because a successful fix may well mention "rate limit" in the code it wrote.
+ */
+export function interpretCliRun(cli: string, raw: RawRun, reading: CliReading, now = Date.now()): Interpretation {
+  const usage = {
+    ...(reading.tokens !== undefined ? { tokens: reading.tokens } : {}),
+    ...(reading.costUsd !== undefined ? { costUsd: reading.costUsd } : {}),
+  };
+  if (raw.timedOut) return { classification: 'timeout', detail: 'timed out and was killed', finalText: reading.finalText, ...usage };
+  const failed = reading.error !== undefined;
+  if (!failed && raw.exitCode === 0 && reading.structured) return { classification: 'ok', finalText: reading.finalText, ...usage };
+
+  const evidence = [reading.error ?? '', raw.stderr, reading.structured ? '' : raw.stdout].filter(Boolean).join('\n');
+  const said = firstLine(reading.error) || lastLine(raw.stderr) || lastLine(raw.stdout);
+  const kind = classifyErrorText(evidence);
+  const base = { finalText: reading.finalText, ...usage };
+  if (kind === 'rate_limited') {
+    const retryAt = findResetTime(evidence, now);
+    return { classification: 'rate_limited', detail: `rate-limited: ${said}`, ...base, ...(retryAt !== undefined ? { retryAt } : {}) };
+  }
+  if (kind === 'auth_error') return { classification: 'auth_error', detail: `not authenticated: ${said} (log in to ${cli}, then resume)`, ...base };
+  if (failed) return { classification: 'failed', detail: `${cli} reported an error: ${said}`, ...base };
+  if (raw.exitCode !== 0) return { classification: 'failed', detail: `exited ${raw.exitCode ?? 'by a signal'}${said ? `: ${said}` : ''}`, ...base };
+  return { classification: 'failed', detail: `unreadable output from ${cli}${said ? `: ${said}` : ' (nothing printed)'}`, ...base };
+}

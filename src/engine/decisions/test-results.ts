@@ -1,0 +1,105 @@
+import type { Failure, NormalizedResult, ResultSource, RunError, TestCase, TestResults, TestStatus } from '../types.js';
+import { resolveCriticality, type CriticalitySources } from './criticality.js';
+
+export interface BuildResultsInput {
+  /** The session's baseline: tests seen in the first full run. Empty for the first run itself. */
+  baseline: readonly { id: string; name: string; file?: string; skipped?: boolean }[];
+  result: NormalizedResult;
+  scope: 'full' | 'affected';
+  /** For an affected run: what each test's status was before (tests not run keep it). */
+  previous?: ReadonlyMap<string, { status: TestStatus; failure?: Failure }>;
+  source: ResultSource;
+  exitCode: number | null;
+  timedOut: boolean;
+  durationMs: number;
+  outputTail: string;
+  criticality: CriticalitySources;
+}
+
+function round(rate: number): number {
+  return Math.round(rate * 100) / 100;
+}
+
+/** A run with no usable tests and a failing exit is a failed run, never 0/0 = success. */
+function runErrors(input: BuildResultsInput): RunError[] {
+  const errors = [...input.result.errors];
+  if (input.timedOut) errors.push({ message: `the test command timed out after ${Math.round(input.durationMs / 1000)} s and was killed` });
+  else if (input.result.truncated) errors.push({ message: 'the test report stops early (the runner crashed or was cut off)' });
+  const noTests = input.result.tests.length === 0;
+  if (errors.length === 0 && input.exitCode !== 0 && input.exitCode !== null && (noTests || input.source === 'exit-code')) {
+    const tail = input.outputTail.trim().split('\n').slice(-5).join('\n');
+    errors.push({ message: `the test command exited ${input.exitCode}${noTests ? ' without reporting any test' : ''}${tail ? `:\n${tail}` : ''}` });
+  }
+  return errors;
+}
+
+function toFailure(test: { id: string; name: string; file?: string }, message: string, stack: string | undefined, input: BuildResultsInput, missing = false): Failure {
+  const { level, source } = resolveCriticality({ ...test, message, stack }, input.criticality);
+  const failure: Failure = { id: test.id, name: test.name, message, criticality: level, criticality_source: source };
+  if (test.file) failure.file = test.file;
+  if (stack) failure.stack = stack;
+  if (missing) failure.missing = true;
+  return failure;
+}
+
+/**
+ * Turns one run into test-results.json. The pass rate is over the baseline set (plus one per
+ * error outside tests), so deleting or skipping a baseline test never raises it: a baseline test
+ * that a full run no longer reports counts as failing.
+ */
+export function buildTestResults(input: BuildResultsInput): TestResults {
+  const seen = new Map<string, TestCase>(input.result.tests.map((t) => [t.id, t]));
+  const baseline = input.baseline.length > 0 ? input.baseline : input.result.tests;
+  const errors = runErrors(input);
+  const failures: Failure[] = [];
+  let passed = 0;
+  let skipped = 0;
+
+  for (const test of baseline) {
+    const now = seen.get(test.id);
+    if (now) {
+      if (now.status === 'passed') passed++;
+      else if (now.status === 'skipped') {
+        // A baseline test that is now skipped counts as not passing; one skipped from the start is left out.
+        if (input.baseline.length > 0 && !('skipped' in test && test.skipped)) failures.push(toFailure(test, 'this test is now skipped; it ran in the baseline', undefined, input, true));
+        else skipped++;
+      } else failures.push(toFailure(now, now.message ?? 'failed', now.stack, input));
+      continue;
+    }
+    const before = input.previous?.get(test.id);
+    if (input.scope === 'affected' && before) {
+      if (before.status === 'passed') passed++;
+      else if (before.status === 'skipped') skipped++;
+      else if (before.failure) failures.push(before.failure);
+      else failures.push(toFailure(test, 'failed', undefined, input));
+    } else if (input.baseline.length > 0) {
+      failures.push(toFailure(test, 'this baseline test was not reported by the run (deleted, renamed or not loaded)', undefined, input, true));
+    }
+  }
+
+  // Tests that are not in the baseline do not count towards the pass rate, but a failing one is still a failure.
+  const known = new Set(baseline.map((t) => t.id));
+  for (const test of input.result.tests) {
+    if (!known.has(test.id) && test.status === 'failed') failures.push(toFailure(test, test.message ?? 'failed', test.stack, input));
+  }
+
+  const counted = baseline.length - skipped;
+  const total = counted + errors.length;
+  const passRate = total === 0 ? 0 : round((passed / total) * 100);
+  return {
+    total: baseline.length,
+    passed,
+    failed: failures.length,
+    skipped,
+    pass_rate: passRate,
+    failures,
+    errors,
+    scope: input.scope,
+    source: input.source,
+    exit_code: input.exitCode,
+    timed_out: input.timedOut,
+    duration_ms: Math.round(input.durationMs),
+    ran: input.scope === 'affected' ? input.result.tests.map((t) => t.id) : undefined,
+    finished_at: new Date().toISOString(),
+  };
+}

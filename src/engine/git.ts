@@ -1,0 +1,150 @@
+import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { simpleGit, type SimpleGit } from 'simple-git';
+import { ACTIVE_DIR } from './session/paths.js';
+
+/** A git problem the user can fix; the message names the cause and the fix. */
+export class GitSafetyError extends Error {}
+
+/** The repository as fixcycle needs it: checkpoints, exact reverts, and nothing of the user's lost. */
+export class Repo {
+  private readonly git: SimpleGit;
+
+  private constructor(readonly root: string) {
+    this.git = simpleGit({ baseDir: root });
+  }
+
+  /** Opens the repository containing `dir`, or throws a GitSafetyError saying what is wrong. */
+  static async open(dir: string): Promise<Repo> {
+    const probe = simpleGit({ baseDir: dir });
+    let root: string;
+    try {
+      root = (await probe.revparse(['--show-toplevel'])).trim();
+    } catch {
+      throw new GitSafetyError(`${dir} is not a git repository: run \`git init\` and commit your code first, so fixcycle can checkpoint and roll back fixes`);
+    }
+    const repo = new Repo(root);
+    try {
+      await repo.git.revparse(['--verify', 'HEAD']);
+    } catch {
+      throw new GitSafetyError('the repository has no commits yet: commit your code first (git add -A && git commit -m "initial"), so fixcycle can roll back fixes');
+    }
+    const branch = (await repo.git.raw(['symbolic-ref', '-q', '--short', 'HEAD']).catch(() => '')).trim();
+    if (!branch) {
+      throw new GitSafetyError('HEAD is detached: check out a branch first (git switch -c fixcycle), so fixcycle\'s commits are not lost');
+    }
+    return repo;
+  }
+
+  /** Keeps the session folder out of git without touching the user's .gitignore. */
+  async excludeSessionFolder(): Promise<void> {
+    const gitDir = (await this.git.revparse(['--absolute-git-dir'])).trim();
+    const exclude = join(gitDir, 'info', 'exclude');
+    const line = `/${ACTIVE_DIR.split('\\').join('/').split('/')[0]}/`;
+    const current = await readFile(exclude, 'utf8').catch(() => '');
+    if (current.split('\n').some((l) => l.trim() === line)) return;
+    await mkdir(join(gitDir, 'info'), { recursive: true });
+    await appendFile(exclude, `${current && !current.endsWith('\n') ? '\n' : ''}# fixcycle session files\n${line}\n`);
+  }
+
+  /** Paths with uncommitted changes (modified, staged, untracked not ignored), repository-relative. */
+  async changedFiles(): Promise<string[]> {
+    const out = await this.git.raw(['status', '--porcelain=v1', '-z', '--untracked-files=all']);
+    const files: string[] = [];
+    const parts = out.split('\0');
+    for (let i = 0; i < parts.length; i++) {
+      const entry = parts[i]!;
+      if (entry.length < 4) continue;
+      const code = entry.slice(0, 2);
+      files.push(entry.slice(3));
+      // A rename or copy is followed by its source path.
+      if (code.includes('R') || code.includes('C')) files.push(parts[++i]!);
+    }
+    return [...new Set(files)].sort();
+  }
+
+  async isDirty(): Promise<boolean> {
+    return (await this.changedFiles()).length > 0;
+  }
+
+  async head(): Promise<string> {
+    return (await this.git.revparse(['HEAD'])).trim();
+  }
+
+  /**
+   * Commits exactly these files (added, modified or deleted) and nothing else the index may hold.
+   * Returns the new commit's sha, or null when the files had no change.
+   */
+  async commitFiles(files: readonly string[], message: string): Promise<string | null> {
+    if (files.length === 0) return null;
+    await this.git.raw(['add', '--all', '--', ...files]);
+    const staged = (await this.git.raw(['diff', '--cached', '--name-only', '--', ...files])).trim();
+    if (!staged) return null;
+    await this.git.raw(['commit', '--no-verify', '-m', message, '--', ...files]);
+    return this.head();
+  }
+
+  /** Commits everything uncommitted as a checkpoint (for --allow-dirty). */
+  async commitAll(message: string): Promise<string | null> {
+    const files = await this.changedFiles();
+    return this.commitFiles(files, message);
+  }
+
+  /** Reverts exactly one commit with a commit of its own; returns the revert's sha. */
+  async revertCommit(sha: string, message: string): Promise<string> {
+    await this.git.raw(['revert', '--no-edit', '--no-commit', sha]);
+    await this.git.raw(['commit', '--no-verify', '--allow-empty', '-m', message]);
+    return this.head();
+  }
+
+  /** Puts these files back as HEAD has them (a fix that was rejected before being committed). */
+  async restoreFiles(files: readonly string[]): Promise<void> {
+    if (files.length === 0) return;
+    const tracked = (await this.git.raw(['ls-files', '-z', '--', ...files])).split('\0').filter(Boolean);
+    const trackedSet = new Set(tracked);
+    if (tracked.length > 0) await this.git.raw(['checkout', 'HEAD', '--', ...tracked]);
+    const untracked = files.filter((f) => !trackedSet.has(f));
+    // Files the fix created: remove only those, never anything else untracked.
+    if (untracked.length > 0) await this.git.raw(['clean', '-f', '-q', '--', ...untracked]);
+  }
+
+  /** The unified diff of these uncommitted files against HEAD, new files included (the index is left alone). */
+  async diff(files: readonly string[]): Promise<string> {
+    if (files.length === 0) return '';
+    const tracked = new Set((await this.git.raw(['ls-files', '-z', '--', ...files])).split('\0').filter(Boolean));
+    const inHead = files.filter((f) => tracked.has(f));
+    let out = inHead.length > 0 ? await this.git.raw(['diff', 'HEAD', '--', ...inHead]) : '';
+    for (const file of files.filter((f) => !tracked.has(f))) {
+      // --no-index exits 1 when the files differ, which is the point here.
+      const result = await execa('git', ['diff', '--no-index', '--', '/dev/null', file], { cwd: this.root, reject: false });
+      out += result.stdout + (result.stdout.endsWith('\n') ? '' : '\n');
+    }
+    return out;
+  }
+
+  async commitMessage(sha: string): Promise<string> {
+    return (await this.git.raw(['log', '-1', '--format=%s', sha])).trim();
+  }
+
+  /** Is `sha` an ancestor of HEAD (still in the history)? */
+  async contains(sha: string): Promise<boolean> {
+    try {
+      await this.git.raw(['merge-base', '--is-ancestor', sha, 'HEAD']);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async log(max = 20): Promise<{ sha: string; message: string }[]> {
+    const out = await this.git.raw(['log', `-${max}`, '--format=%H%x09%s']);
+    return out
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => {
+        const [sha, ...rest] = line.split('\t');
+        return { sha: sha!, message: rest.join('\t') };
+      });
+  }
+}

@@ -1,0 +1,137 @@
+import type { AgentCall, AgentRole } from '../agents/agent.js';
+import { analyzeWithChain, fixWithChain, type ChainHooks } from '../agents/chain.js';
+import { renderAnalysisPrompt, renderFixPrompt, type PromptContext } from '../prompts/index.js';
+import type { FixPlan } from '../session/schema.js';
+import type { FixTask } from '../session/session-files.js';
+import type { Strategy } from '../types.js';
+import type { LoopContext } from './context.js';
+
+/** The environment of the agent command protocol. */
+function protocolEnv(ctx: LoopContext, role: AgentRole, iteration: number, strategy: Strategy): Record<string, string> {
+  const paths = ctx.session.paths;
+  return {
+    FIXCYCLE_ROLE: role,
+    FIXCYCLE_SESSION_DIR: paths.dir,
+    FIXCYCLE_ITERATION: String(iteration),
+    FIXCYCLE_STRATEGY: strategy,
+    FIXCYCLE_TEST_RESULTS: paths.testResults,
+    FIXCYCLE_TASK_PATH: paths.task(iteration),
+  };
+}
+
+function hooksFor(ctx: LoopContext, iteration: number, role: AgentRole, extra: ChainHooks): ChainHooks {
+  return {
+    ...extra,
+    onStart: (agent) => ctx.emit({ type: 'agent', iteration, agent, role, status: 'started' }),
+    onCall: async (call) => {
+      ctx.emit({ type: 'agent', iteration, agent: call.agent, role, status: 'finished', classification: call.classification, detail: call.detail, durationMs: call.durationMs });
+      await ctx.session.appendAgentCall({
+        at: new Date().toISOString(),
+        iteration,
+        agent: call.agent,
+        role,
+        duration_ms: call.durationMs,
+        exit_code: call.exitCode,
+        classification: call.classification,
+        detail: call.detail,
+        tokens: call.tokens,
+        cost_usd: call.costUsd,
+      });
+      await extra.onCall?.(call);
+    },
+  };
+}
+
+function transcript(calls: readonly AgentCall[]): string {
+  return calls
+    .map((c) => `===== ${c.agent} (${c.role}) exit ${c.exitCode ?? '-'} ${c.classification}${c.detail ? `: ${c.detail}` : ''} in ${c.durationMs} ms =====\n--- stdout ---\n${c.stdout}\n--- stderr ---\n${c.stderr}\n`)
+    .join('\n');
+}
+
+function analysisMarkdown(iteration: number, strategy: Strategy, reason: string, plan: FixPlan | null, calls: readonly AgentCall[]): string {
+  const tried = calls.map((c) => `- ${c.agent}: ${c.classification}${c.detail ? ` (${c.detail})` : ''}`).join('\n');
+  if (!plan) return `# Iteration ${iteration} analysis\n\nStrategy: ${strategy} — ${reason}\n\nNo agent produced a usable fix plan (degraded).\n\n## Agents tried\n${tried || '- none available'}\n`;
+  return `# Iteration ${iteration} analysis
+
+Strategy: ${strategy} — ${reason}
+Confidence: ${plan.confidence_score}
+
+## Root causes
+${plan.root_causes.map((c) => `- ${c}`).join('\n')}
+
+## Modification points
+${plan.modification_points.map((m) => `- ${m}`).join('\n')}
+
+## Approach
+${plan.approach}
+
+## Affected tests
+${plan.affected_tests.map((t) => `- ${t}`).join('\n') || '- (none named)'}
+
+## Agents tried
+${tried}
+`;
+}
+
+export interface AnalysisResult {
+  plan: FixPlan | null;
+  agent: string | null;
+  calls: AgentCall[];
+}
+
+/** Asks the chain for a fix plan and writes the iteration's analysis, CLI output and IMPL-fix-N.json. */
+export async function analyzeFailures(ctx: LoopContext, prompt: PromptContext, hooks: ChainHooks, signal?: AbortSignal): Promise<AnalysisResult> {
+  const { iteration, strategy, strategyReason } = prompt;
+  ctx.emit({ type: 'phase', phase: 'analysis', status: 'running', iteration, detail: `${strategy} strategy` });
+  ctx.emit({ type: 'output-reset', label: `iteration ${iteration}: analysis` });
+  const outcome = await analyzeWithChain(
+    ctx.agents,
+    { prompt: renderAnalysisPrompt(prompt), cwd: ctx.repo.root, env: protocolEnv(ctx, 'analyze', iteration, strategy), timeoutMs: ctx.options.agentTimeoutMs, signal, onLines: (lines) => ctx.emit({ type: 'output', lines }) },
+    hooksFor(ctx, iteration, 'analyze', hooks),
+  );
+  await ctx.session.writeCliOutput(iteration, transcript(outcome.calls));
+  await ctx.session.writeAnalysis(iteration, analysisMarkdown(iteration, strategy, strategyReason, outcome.plan, outcome.calls));
+  const task: FixTask = {
+    id: `IMPL-fix-${iteration}`,
+    title: `Fix iteration ${iteration}: ${outcome.plan?.root_causes[0] ?? 'no plan (degraded)'}`,
+    status: outcome.plan ? 'pending' : 'failed',
+    meta: { type: 'test-fix-iteration', iteration, max_iterations: ctx.options.maxIterations, ...(outcome.agent ? { agent: outcome.agent } : {}) },
+    context: {
+      failure_context: {
+        failed_tests: prompt.failures.map((f) => f.id),
+        pass_rate: prompt.passRate,
+        error_messages: prompt.failures.slice(0, 20).map((f) => f.message.split('\n')[0] ?? ''),
+      },
+      fix_strategy: { strategy, strategy_reason: strategyReason, ...(outcome.plan ?? {}), test_execution: { affected_tests: outcome.plan?.affected_tests ?? [] } },
+    },
+  };
+  await ctx.session.writeTask(iteration, task);
+  const ok = outcome.plan !== null;
+  ctx.emit({ type: 'phase', phase: 'analysis', status: ok ? 'done' : 'failed', iteration, detail: ok ? `${outcome.agent}: confidence ${outcome.plan!.confidence_score}` : 'no usable plan (degraded)' });
+  return outcome;
+}
+
+export interface FixResult {
+  agent: string | null;
+  calls: AgentCall[];
+}
+
+/** Has the chain apply the plan; a failed agent's half-done changes are undone before the next one tries. */
+export async function applyFix(ctx: LoopContext, prompt: PromptContext, hooks: ChainHooks, signal?: AbortSignal): Promise<FixResult> {
+  const { iteration, strategy } = prompt;
+  const task = await ctx.session.readTask(iteration);
+  if (task) await ctx.session.writeTask(iteration, { ...task, status: 'in_progress' });
+  ctx.emit({ type: 'phase', phase: 'fix', status: 'running', iteration, detail: `${strategy} strategy` });
+  ctx.emit({ type: 'output-reset', label: `iteration ${iteration}: fix` });
+  const undo = async (): Promise<void> => ctx.repo.restoreFiles(await ctx.repo.changedFiles());
+  const outcome = await fixWithChain(
+    ctx.agents,
+    { prompt: renderFixPrompt(prompt), cwd: ctx.repo.root, env: protocolEnv(ctx, 'fix', iteration, strategy), timeoutMs: ctx.options.agentTimeoutMs, signal, onLines: (lines) => ctx.emit({ type: 'output', lines }) },
+    undo,
+    hooksFor(ctx, iteration, 'fix', hooks),
+  );
+  const previous = await ctx.session.readCliOutputText(iteration);
+  await ctx.session.writeCliOutput(iteration, previous + '\n' + transcript(outcome.calls));
+  ctx.emit({ type: 'phase', phase: 'fix', status: outcome.agent ? 'done' : 'failed', iteration, detail: outcome.agent ? `applied by ${outcome.agent}` : 'no agent could apply the fix' });
+  return outcome;
+}

@@ -1,0 +1,506 @@
+import type { ChainHooks } from '../agents/chain.js';
+import { decideCompletion, shouldContinueDegraded } from '../decisions/completion.js';
+import { detectRegression } from '../decisions/regression.js';
+import { failureSimilarity } from '../decisions/similarity.js';
+import { chooseStrategy } from '../decisions/strategy.js';
+import { findStuckTests, stuckShare } from '../decisions/stuck.js';
+import type { Outcome } from '../events.js';
+import type { PromptContext } from '../prompts/index.js';
+import { fixPlanSchema, type FixOutcome, type FixPlan, type Iteration, type IterationResult, type IterationState } from '../session/schema.js';
+import type { Criticality, TestResults } from '../types.js';
+import { analyzeFailures, applyFix } from './agent-steps.js';
+import type { LoopContext } from './context.js';
+import { UserControls } from './controls.js';
+import { renderFailureReport, renderSummary } from './reports.js';
+import { runSuite } from './test-step.js';
+
+/** How a loop run ended; the CLI turns it into an exit code. */
+export interface LoopResult {
+  outcome: Outcome;
+  reason: string;
+  exitCode: number;
+  passRate: number | null;
+  reportPath?: string;
+}
+
+export const EXIT = { success: 0, failure: 1, usage: 2, awaitingApproval: 3, interrupted: 130 } as const;
+
+/** Checks a fix before it counts (the cheating guard); returns why it is rejected, or null. */
+export type FixCheck = (input: { changedFiles: string[]; plan: FixPlan | null }) => Promise<{ rejected: string[] | null; testEdits?: string[] }>;
+
+/** Optional policies added by the AI-CLI layer: cool-downs, plan triggers, budget, the fix guard. */
+export interface LoopPolicies {
+  chainHooks?: (state: IterationState) => ChainHooks;
+  checkFix?: FixCheck;
+  /** Why no more agent calls may be made (budget spent), or null. */
+  budgetExceeded?: () => string | null;
+}
+
+const ROLLED_BACK: readonly string[] = ['regressed_rolled_back', 'rolled_back'];
+
+function round(n: number): number {
+  return Math.round(n * 100) / 100;
+}
+
+/**
+ * The test-fix cycle as a state machine over iteration-state.json: every transition is saved
+ * before the next step starts, so `--resume-session` continues from `next_action` after any stop.
+ */
+export class TestFixLoop {
+  readonly controls: UserControls;
+  private results: TestResults | null = null;
+
+  constructor(
+    private readonly ctx: LoopContext,
+    private state: IterationState,
+    private readonly policies: LoopPolicies = {},
+  ) {
+    this.controls = new UserControls(ctx.emit);
+    this.controls.canRollBack = () => this.rollbackBlocker();
+  }
+
+  private get current(): Iteration | undefined {
+    const last = this.state.iterations.at(-1);
+    return last && !last.completed_at ? last : undefined;
+  }
+
+  private async save(): Promise<void> {
+    this.state.updated_at = new Date().toISOString();
+    await this.ctx.session.saveState(this.state);
+    this.ctx.emit({ type: 'state', state: structuredClone(this.state) });
+  }
+
+  /** Runs from the session's next_action to an outcome (or until the user stops it). */
+  async run(): Promise<LoopResult> {
+    try {
+      this.results = await this.ctx.session.readResults();
+      if (this.state.status === 'interrupted' || this.state.status === 'paused') this.state.status = 'active';
+      this.ctx.emit({ type: 'state', state: structuredClone(this.state) });
+      if (!this.results) await this.initialRun();
+      for (;;) {
+        if (!(await this.controls.gate())) return this.interrupted();
+        if (this.controls.rollbackRequested && this.state.next_action !== 'complete') {
+          this.controls.rollbackRequested = false;
+          await this.userRollback();
+          continue;
+        }
+        switch (this.state.next_action) {
+          case 'complete':
+            return await this.finish();
+          case 'await_approval': {
+            const done = await this.awaitApproval();
+            if (done) return done;
+            continue;
+          }
+          case 'retest':
+            await this.retest();
+            break;
+          case 'execute_fix_task':
+            await this.iterate();
+            break;
+        }
+        if (this.controls.stopped) return this.interrupted();
+      }
+    } catch (error) {
+      if (this.controls.stopped) return this.interrupted();
+      throw error;
+    }
+  }
+
+  private async initialRun(): Promise<void> {
+    const { results } = await runSuite(this.ctx, { scope: 'full', label: 'initial test run', iteration: 0, phase: 'test', previous: null, flaky: this.flaky(), signal: this.controls.abort.signal });
+    if (this.controls.stopped) return;
+    this.results = results;
+    this.state.initial_pass_rate = results.pass_rate;
+    this.state.baseline_total = results.total;
+    await this.decide(results, true);
+  }
+
+  private flaky(): Set<string> {
+    return new Set((this.state.flaky_tests as string[] | undefined) ?? []);
+  }
+
+  private planCriticality(): Record<string, Criticality> | undefined {
+    return this.state.plan_criticality as Record<string, Criticality> | undefined;
+  }
+
+  /** Sets next_action from the results; runs the full suite first when only affected tests ran. */
+  private async decide(results: TestResults, fullRun: boolean): Promise<void> {
+    const input = { passRate: results.pass_rate, failures: results.failures, errorCount: results.errors.length, iteration: this.state.current_iteration, maxIterations: this.state.max_iterations, fullRun };
+    let decision = decideCompletion(input);
+    if (!fullRun && (decision.outcome !== 'continue' || results.pass_rate === 100 || decideCompletion({ ...input, fullRun: true }).outcome !== 'continue')) {
+      // Success is only declared on a full run: validate before stopping.
+      const full = await runSuite(this.ctx, { scope: 'full', label: 'final validation (full suite)', iteration: this.state.current_iteration, phase: 'validation', previous: results, flaky: this.flaky(), planCriticality: this.planCriticality(), signal: this.controls.abort.signal });
+      if (this.controls.stopped) return;
+      this.results = results = full.results;
+      decision = decideCompletion({ ...input, passRate: results.pass_rate, failures: results.failures, errorCount: results.errors.length, fullRun: true });
+    } else if (fullRun && decision.outcome !== 'continue') {
+      this.ctx.emit({ type: 'phase', phase: 'validation', status: 'done', iteration: this.state.current_iteration, detail: `full suite: ${results.pass_rate}%` });
+    }
+    this.state.outcome_reason = decision.reason;
+    switch (decision.outcome) {
+      case 'success':
+        Object.assign(this.state, { status: 'completed', next_action: 'complete' });
+        break;
+      case 'partial_success':
+        if (this.ctx.options.autoApprove) Object.assign(this.state, { status: 'partial_success', next_action: 'complete', outcome_reason: `${decision.reason}; approved by --yes` });
+        else Object.assign(this.state, { status: 'awaiting_approval', next_action: 'await_approval' });
+        break;
+      case 'failure':
+        Object.assign(this.state, { status: 'failed', next_action: 'complete' });
+        break;
+      case 'continue':
+        Object.assign(this.state, { status: 'active', next_action: 'execute_fix_task' });
+        break;
+    }
+    await this.save();
+  }
+
+  /** The pass rate after each iteration that tested a fix (a rolled-back one counts as its starting rate). */
+  private passRates(): number[] {
+    const rates = [this.state.initial_pass_rate as number];
+    for (const it of this.state.iterations) if (it.completed_at && it.pass_rate !== undefined && !it.degraded) rates.push(ROLLED_BACK.includes(it.result ?? '') ? (it.pass_rate_before ?? it.pass_rate) : it.pass_rate);
+    return rates.filter((r) => typeof r === 'number');
+  }
+
+  private async startIteration(): Promise<Iteration> {
+    const results = this.results!;
+    const n = this.state.current_iteration + 1;
+    const previous = this.state.iterations.at(-1);
+    const choice = chooseStrategy({
+      iteration: n,
+      passRate: results.pass_rate,
+      lastRegressed: ROLLED_BACK.includes(previous?.result ?? ''),
+      similarity: failureSimilarity(results.failures.map((f) => f.message)),
+      stuckShare: stuckShare(results.failures.map((f) => f.id), this.state.stuck_tests),
+      previous: previous?.strategy,
+    });
+    const iteration: Iteration = {
+      iteration: n,
+      started_at: new Date().toISOString(),
+      strategy: choice.strategy,
+      strategy_reason: choice.reason,
+      pass_rate_before: results.pass_rate,
+      analysis_file: `.process/iteration-${n}-analysis.md`,
+      fix_task: `IMPL-fix-${n}`,
+      result: 'in_progress',
+      step: 'analyze',
+    };
+    await this.ctx.session.writeFailures(n, results);
+    this.state.iterations.push(iteration);
+    Object.assign(this.state, { current_iteration: n, current_task: `IMPL-fix-${n}`, selected_strategy: choice.strategy, strategy_reason: choice.reason, next_action: 'execute_fix_task' });
+    await this.save();
+    return iteration;
+  }
+
+  private promptContext(it: Iteration, history: Awaited<ReturnType<LoopContext['session']['readHistory']>>, plan?: FixPlan): PromptContext {
+    const results = this.results!;
+    const paths = this.ctx.session.paths;
+    return {
+      iteration: it.iteration,
+      maxIterations: this.state.max_iterations,
+      strategy: it.strategy!,
+      strategyReason: it.strategy_reason ?? '',
+      passRate: results.pass_rate,
+      failures: results.failures,
+      errors: results.errors,
+      stuckTests: this.state.stuck_tests,
+      history,
+      lastSetback: this.state.last_setback as string | undefined,
+      plan,
+      paths: { testResults: paths.testResults, testOutput: paths.testOutput, task: paths.task(it.iteration), sessionDir: paths.dir },
+    };
+  }
+
+  private hooks(): ChainHooks {
+    return this.policies.chainHooks?.(this.state) ?? {};
+  }
+
+  /** One fix iteration up to its re-test: strategy, analysis, fix, guard. */
+  private async iterate(): Promise<void> {
+    const budget = this.policies.budgetExceeded?.();
+    if (budget) {
+      Object.assign(this.state, { status: 'failed', next_action: 'complete', outcome_reason: `stopped: ${budget}` });
+      await this.save();
+      return;
+    }
+    const it = this.current ?? (await this.startIteration());
+    const history = await this.ctx.session.readHistory();
+    if (it.step === 'analyze') {
+      this.ctx.emit({ type: 'strategy', iteration: it.iteration, strategy: it.strategy!, reason: it.strategy_reason ?? '' });
+      const analysis = await analyzeFailures(this.ctx, this.promptContext(it, history), this.hooks(), this.controls.abort.signal);
+      if (this.controls.stopped) return;
+      it.agents_tried = analysis.calls.map((c) => c.agent);
+      if (!analysis.plan) return this.degraded(it, 'every agent failed to produce a usable fix plan', analysis.calls.map((c) => `${c.agent}: ${c.classification}`).join(', '));
+      it.agent = analysis.agent ?? undefined;
+      if (analysis.plan.criticality) this.state.plan_criticality = { ...this.planCriticality(), ...analysis.plan.criticality };
+      it.step = 'fix';
+      await this.save();
+      if (!(await this.controls.gate())) return;
+    }
+    if (it.step === 'fix') await this.fix(it, history);
+  }
+
+  private async readPlan(n: number): Promise<FixPlan | null> {
+    const task = await this.ctx.session.readTask(n);
+    const parsed = fixPlanSchema.safeParse(task?.context.fix_strategy);
+    return parsed.success ? parsed.data : null;
+  }
+
+  private async fix(it: Iteration, history: Awaited<ReturnType<LoopContext['session']['readHistory']>>): Promise<void> {
+    const plan = await this.readPlan(it.iteration);
+    const fix = await applyFix(this.ctx, this.promptContext(it, history, plan ?? undefined), this.hooks(), this.controls.abort.signal);
+    if (this.controls.stopped) return;
+    if (!fix.agent) return this.degraded(it, 'no agent could apply the fix', fix.calls.map((c) => `${c.agent}: ${c.classification}${c.detail ? ` (${c.detail})` : ''}`).join(', '));
+    if (fix.agent !== it.agent) it.agent = it.agent ? `${it.agent} → ${fix.agent}` : fix.agent;
+    const changed = await this.ctx.repo.changedFiles();
+    if (changed.length === 0) return this.endWithoutRetest(it, 'no_change', 'the fix agent changed no file', plan);
+    const check = await this.policies.checkFix?.({ changedFiles: changed, plan });
+    if (check?.rejected) {
+      await this.ctx.repo.restoreFiles(changed);
+      const reason = `fix rejected and reverted: ${check.rejected.join('; ')}`;
+      this.state.last_setback = `iteration ${it.iteration}'s fix was rejected: ${check.rejected.join('; ')}. Fix the code under test instead.`;
+      this.ctx.emit({ type: 'log', level: 'warn', message: reason });
+      return this.endWithoutRetest(it, 'rejected', reason, plan, changed);
+    }
+    if (check?.testEdits?.length) this.ctx.emit({ type: 'log', level: 'warn', message: `the fix edits test files (the plan says these tests are wrong): ${check.testEdits.join(', ')}` });
+    Object.assign(it, { files_changed: changed, step: 'retest' });
+    this.state.next_action = 'retest';
+    const task = await this.ctx.session.readTask(it.iteration);
+    if (task) await this.ctx.session.writeTask(it.iteration, { ...task, status: 'completed' });
+    await this.save();
+  }
+
+  /** Ends an iteration whose fix never reached a re-test (no change, rejected, degraded). */
+  private async endWithoutRetest(it: Iteration, outcome: FixOutcome, reason: string, plan: FixPlan | null, changed: string[] = []): Promise<void> {
+    const results = this.results!;
+    const task = await this.ctx.session.readTask(it.iteration);
+    if (task) await this.ctx.session.writeTask(it.iteration, { ...task, status: outcome === 'rejected' ? 'rejected' : 'failed' });
+    await this.ctx.session.recordFix({
+      iteration: it.iteration,
+      agent: it.agent ?? null,
+      strategy: it.strategy!,
+      root_causes: plan?.root_causes ?? [],
+      modification_points: plan?.modification_points ?? [],
+      approach: plan?.approach,
+      files_changed: changed,
+      pass_rate_before: it.pass_rate_before ?? results.pass_rate,
+      pass_rate_after: null,
+      outcome,
+      reason,
+      at: new Date().toISOString(),
+    });
+    this.completeIteration(it, outcome as IterationResult, results, reason);
+    this.ctx.emit({ type: 'phase', phase: 'retest', status: 'skipped', iteration: it.iteration, detail: reason });
+    await this.afterIteration(results, results.scope === 'full');
+  }
+
+  private async degraded(it: Iteration, why: string, detail: string): Promise<void> {
+    it.degraded = true;
+    this.ctx.emit({ type: 'log', level: 'warn', message: `iteration ${it.iteration} degraded: ${why} (${detail})` });
+    await this.endWithoutRetest(it, 'degraded', `${why}: ${detail}`, null);
+    if (this.state.next_action !== 'execute_fix_task') return;
+    const go = shouldContinueDegraded(it.iteration, this.passRates());
+    if (!go.go) {
+      Object.assign(this.state, { status: 'failed', next_action: 'complete', outcome_reason: `stopped after a degraded iteration: ${go.reason}` });
+      await this.save();
+    }
+  }
+
+  private completeIteration(it: Iteration, result: IterationResult, results: TestResults, note?: string): void {
+    Object.assign(it, {
+      completed_at: new Date().toISOString(),
+      pass_rate: it.pass_rate ?? results.pass_rate,
+      failed_tests: results.failures.map((f) => f.id),
+      test_results: { total: results.total, passed: results.passed, failed: results.failed, failures: results.failures.map((f) => ({ id: f.id, name: f.name, criticality: f.criticality })) },
+      result,
+      step: 'done',
+      duration_ms: it.started_at ? Date.now() - Date.parse(it.started_at) : undefined,
+      ...(note ? { note } : {}),
+    });
+  }
+
+  /** Stuck tests, then the completion decision. */
+  private async afterIteration(results: TestResults, fullRun: boolean): Promise<void> {
+    const tested = this.state.iterations.filter((i) => i.completed_at && i.failed_tests).map((i) => i.failed_tests!);
+    const stuck = findStuckTests(tested);
+    if (stuck.join() !== this.state.stuck_tests.join()) {
+      this.state.stuck_tests = stuck;
+      if (stuck.length > 0) this.ctx.emit({ type: 'stuck', iteration: this.state.current_iteration, tests: stuck });
+    }
+    await this.decide(results, fullRun);
+  }
+
+  /** Re-tests the applied fix, commits it, and rolls it back if it regressed. */
+  private async retest(): Promise<void> {
+    const it = this.current;
+    if (!it) {
+      this.state.next_action = 'execute_fix_task';
+      return this.save();
+    }
+    const before = it.pass_rate_before ?? this.results!.pass_rate;
+    const previous = this.results;
+    const head = await this.ctx.repo.log(1);
+    const headMessage = head[0]?.message ?? '';
+    // A stop between the commit and saving the state: adopt the commit instead of making another.
+    if (!it.commit && headMessage.startsWith(`test-cycle: iteration ${it.iteration} -`)) it.commit = head[0]!.sha;
+    const changed = it.files_changed ?? (await this.ctx.repo.changedFiles());
+    const run = await runSuite(this.ctx, { scope: 'affected', label: `iteration ${it.iteration}: re-test`, iteration: it.iteration, phase: 'retest', changedFiles: changed, previous, flaky: this.flaky(), planCriticality: this.planCriticality(), signal: this.controls.abort.signal });
+    if (this.controls.stopped) return;
+    const after = run.results.pass_rate;
+    it.tests_run = run.results.ran ?? undefined;
+    it.tests_run_reason = run.selection?.reason ?? 'full suite';
+    if (!it.commit) {
+      const message = `test-cycle: iteration ${it.iteration} - ${it.strategy} strategy (pass: ${before}% → ${after}%)`;
+      const sha = await this.ctx.repo.commitFiles(changed, message);
+      it.commit = sha;
+      if (sha) this.ctx.emit({ type: 'commit', iteration: it.iteration, sha, message, files: changed });
+      await this.save();
+    }
+    it.pass_rate = after;
+    const regression = detectRegression(before, after);
+    const plan = await this.readPlan(it.iteration);
+    let results = run.results;
+    let outcome: FixOutcome = after > before ? 'improved' : 'no_change';
+    if (regression.regressed && it.commit) {
+      const message = `test-cycle: rollback iteration ${it.iteration} - regression detected (pass: ${after}% < ${before}%)`;
+      const latest = (await this.ctx.repo.log(1))[0];
+      it.rollback_commit = latest?.message.startsWith(`test-cycle: rollback iteration ${it.iteration} `) ? latest.sha : await this.ctx.repo.revertCommit(it.commit, message);
+      this.ctx.emit({ type: 'rollback', iteration: it.iteration, sha: it.rollback_commit, message, reason: regression.reason });
+      this.state.last_setback = `iteration ${it.iteration}'s fix (${plan?.approach ?? 'unknown approach'}; changed ${changed.join(', ')}) was rolled back: ${regression.reason}`;
+      outcome = 'regressed_rolled_back';
+      // The code is back to what `previous` measured.
+      if (previous) {
+        results = previous;
+        await this.ctx.session.saveResults(previous);
+        this.ctx.emit({ type: 'results', iteration: it.iteration, results: previous });
+      }
+    }
+    this.results = results;
+    await this.ctx.session.recordFix({
+      iteration: it.iteration,
+      agent: it.agent ?? null,
+      strategy: it.strategy!,
+      root_causes: plan?.root_causes ?? [],
+      modification_points: plan?.modification_points ?? [],
+      approach: plan?.approach,
+      files_changed: changed,
+      pass_rate_before: before,
+      pass_rate_after: after,
+      outcome,
+      reason: regression.reason,
+      commit: it.commit ?? null,
+      at: new Date().toISOString(),
+    });
+    this.completeIteration(it, outcome, results, regression.reason);
+    if (outcome !== 'regressed_rolled_back') delete this.state.last_setback;
+    await this.afterIteration(results, run.selection === null && outcome !== 'regressed_rolled_back');
+  }
+
+  private rollbackBlocker(): string | null {
+    if (this.state.next_action === 'complete') return 'the session has finished; undo a fix with git revert <commit>';
+    const target = this.lastCommitted();
+    if (!target) return 'no committed fix to roll back yet';
+    return null;
+  }
+
+  private lastCommitted(): Iteration | undefined {
+    return [...this.state.iterations].reverse().find((i) => i.commit && !ROLLED_BACK.includes(i.result ?? '') && i.completed_at);
+  }
+
+  /** The user asked to roll back the last committed fix: revert it, re-run the suite, go on surgically. */
+  private async userRollback(): Promise<void> {
+    const target = this.lastCommitted();
+    if (!target?.commit) return;
+    const message = `test-cycle: rollback iteration ${target.iteration} - requested by user (pass: ${target.pass_rate}% → ${target.pass_rate_before}%)`;
+    const sha = await this.ctx.repo.revertCommit(target.commit, message);
+    Object.assign(target, { rollback_commit: sha, result: 'rolled_back' });
+    this.ctx.emit({ type: 'rollback', iteration: target.iteration, sha, message, reason: 'requested by the user' });
+    this.state.last_setback = `the user rolled back iteration ${target.iteration}'s fix (changed ${(target.files_changed ?? []).join(', ')})`;
+    const history = await this.ctx.session.readHistory();
+    const entry = history.find((h) => h.iteration === target.iteration);
+    if (entry) await this.ctx.session.recordFix({ ...entry, outcome: 'rolled_back', reason: 'rolled back by the user' });
+    await this.save();
+    const { results } = await runSuite(this.ctx, { scope: 'full', label: `after rolling back iteration ${target.iteration}`, iteration: this.state.current_iteration, phase: 'validation', previous: this.results, flaky: this.flaky(), planCriticality: this.planCriticality(), signal: this.controls.abort.signal });
+    if (this.controls.stopped) return;
+    this.results = results;
+    // Rolling back reopens the loop even at max iterations: give the next fix one more iteration.
+    if (this.state.current_iteration >= this.state.max_iterations) this.state.max_iterations = this.state.current_iteration + 1;
+    await this.decide(results, true);
+  }
+
+  /** Partial success: approved by --yes or a key, else the session stops awaiting approval (exit 3). */
+  private async awaitApproval(): Promise<LoopResult | null> {
+    const results = this.results!;
+    if (this.ctx.options.autoApprove) return this.approve();
+    this.ctx.emit({ type: 'phase', phase: 'completion', status: 'running', iteration: this.state.current_iteration, detail: 'awaiting approval' });
+    this.ctx.emit({ type: 'await-approval', passRate: results.pass_rate, failures: results.failures });
+    if (!this.ctx.options.interactive) {
+      const reason = `partial success at ${results.pass_rate}% (only low-criticality failures) awaits approval: run \`fixcycle run --resume-session ${this.state.session_id} --yes\` to approve`;
+      this.ctx.emit({ type: 'done', outcome: 'awaiting_approval', reason, exitCode: EXIT.awaitingApproval, passRate: results.pass_rate });
+      return { outcome: 'awaiting_approval', reason, exitCode: EXIT.awaitingApproval, passRate: results.pass_rate };
+    }
+    const answer = await this.controls.waitForApproval();
+    if (answer === 'approve') return this.approve();
+    if (answer === 'stop') return this.interrupted();
+    await this.userRollback();
+    return null;
+  }
+
+  private async approve(): Promise<LoopResult> {
+    Object.assign(this.state, { status: 'partial_success', next_action: 'complete', outcome_reason: `${this.state.outcome_reason ?? 'partial success'}; approved` });
+    await this.save();
+    return this.finish();
+  }
+
+  private async finish(): Promise<LoopResult> {
+    const results = this.results;
+    const passRate = results?.pass_rate ?? null;
+    const status = this.state.status;
+    const outcome: Outcome = status === 'completed' ? 'success' : status === 'partial_success' ? 'partial_success' : 'failure';
+    const reason = this.state.outcome_reason ?? status;
+    const calls = await this.ctx.session.readAgentCalls();
+    const totals = summarizeCalls(calls);
+    await this.ctx.session.writeSummary('session-summary.md', renderSummary(this.state, results, outcome, reason, totals));
+    let reportPath: string | undefined;
+    if (outcome === 'failure') {
+      const history = await this.ctx.session.readHistory();
+      await this.ctx.session.writeSummary('failure-report.md', renderFailureReport(this.state, results, history, reason));
+      reportPath = `${this.ctx.session.paths.summariesDir}/failure-report.md`;
+    }
+    this.ctx.emit({ type: 'phase', phase: 'completion', status: outcome === 'failure' ? 'failed' : 'done', iteration: this.state.current_iteration, detail: outcome });
+    const exitCode = outcome === 'failure' ? EXIT.failure : EXIT.success;
+    this.ctx.emit({ type: 'done', outcome, reason, exitCode, passRate, reportPath });
+    return { outcome, reason, exitCode, passRate, reportPath };
+  }
+
+  private async interrupted(): Promise<LoopResult> {
+    if (!['completed', 'partial_success', 'failed'].includes(this.state.status)) {
+      this.state.status = 'interrupted';
+      await this.save();
+    }
+    const reason = `stopped by the user; resume with \`fixcycle run --resume-session ${this.state.session_id}\``;
+    const passRate = this.results?.pass_rate ?? null;
+    this.ctx.emit({ type: 'done', outcome: 'interrupted', reason, exitCode: EXIT.interrupted, passRate });
+    return { outcome: 'interrupted', reason, exitCode: EXIT.interrupted, passRate };
+  }
+}
+
+/** One line per agent with calls, time, and tokens and cost where the CLI reported them. */
+function summarizeCalls(calls: readonly Record<string, unknown>[]): string {
+  if (calls.length === 0) return '- no agent calls';
+  const byAgent = new Map<string, { calls: number; ms: number; tokens: number; cost: number; failed: number }>();
+  for (const call of calls) {
+    const name = String(call.agent);
+    const t = byAgent.get(name) ?? { calls: 0, ms: 0, tokens: 0, cost: 0, failed: 0 };
+    t.calls++;
+    t.ms += Number(call.duration_ms ?? 0);
+    t.tokens += Number(call.tokens ?? 0);
+    t.cost += Number(call.cost_usd ?? 0);
+    if (call.classification !== 'ok') t.failed++;
+    byAgent.set(name, t);
+  }
+  return [...byAgent]
+    .map(([name, t]) => `- ${name}: ${t.calls} call(s), ${t.failed} failed, ${round(t.ms / 1000)} s${t.tokens ? `, ${t.tokens} tokens` : ''}${t.cost ? `, $${round(t.cost)}` : ''}`)
+    .join('\n');
+}

@@ -1,0 +1,71 @@
+import type { FixHistoryEntry, IterationState } from '../session/schema.js';
+import type { TestResults } from '../types.js';
+
+function iterationTable(state: IterationState): string {
+  if (state.iterations.length === 0) return 'No fix iterations ran.\n';
+  const rows = state.iterations.map(
+    (it) =>
+      `| ${it.iteration} | ${it.strategy ?? ''} | ${it.pass_rate_before ?? ''}% → ${it.pass_rate ?? ''}% | ${it.agent ?? '-'} | ${it.result ?? ''} | ${it.commit ? it.commit.slice(0, 7) : '-'} |`,
+  );
+  return `| # | strategy | pass rate | agent | result | commit |\n|---|---|---|---|---|---|\n${rows.join('\n')}\n`;
+}
+
+function failureList(results: TestResults): string {
+  const lines = results.failures.map((f) => `- ${f.id} — **${f.criticality}** (${f.criticality_source})${f.missing ? ' [missing]' : ''}: ${f.message.split('\n')[0]}`);
+  for (const e of results.errors) lines.push(`- error outside tests${e.file ? ` (${e.file})` : ''}: ${e.message.split('\n')[0]}`);
+  return lines.join('\n') || '- none';
+}
+
+/** The session summary written to .summaries/ at the end, whatever the outcome. */
+export function renderSummary(state: IterationState, results: TestResults | null, outcome: string, reason: string, agentTotals: string): string {
+  return `# Test-fix session ${state.session_id}
+
+Outcome: **${outcome}** — ${reason}
+Final pass rate: ${results?.pass_rate ?? '?'}% (${results?.passed ?? '?'}/${results?.total ?? '?'})
+Iterations: ${state.iterations.length} of ${state.max_iterations}
+Started: ${state.started_at}  Finished: ${new Date().toISOString()}
+
+## Iterations
+${iterationTable(state)}
+## Remaining failures
+${results ? failureList(results) : '- unknown'}
+
+## Agent calls
+${agentTotals}
+`;
+}
+
+function nextSteps(state: IterationState, results: TestResults | null, history: readonly FixHistoryEntry[]): string {
+  const steps: string[] = [];
+  if (state.stuck_tests.length > 0) steps.push(`Look at the stuck tests by hand (${state.stuck_tests.slice(0, 5).join(', ')}): ${3} or more fixes in a row did not reach them.`);
+  if (results?.errors.length) steps.push('Fix the errors outside tests first (imports, build, runner crash): they hide other results.');
+  if (history.some((h) => h.outcome === 'regressed_rolled_back')) steps.push('Some fixes regressed and were rolled back: read their analyses in .process/ before trying again.');
+  if (history.some((h) => h.outcome === 'rejected')) steps.push('Some fixes were rejected for weakening tests: if a test itself is wrong, say so in the plan (tests_are_wrong).');
+  if (history.some((h) => h.outcome === 'degraded')) steps.push('Some analyses failed on every agent: check the agents with `fixcycle doctor`.');
+  steps.push(`Continue with more iterations: \`fixcycle run --resume-session ${state.session_id} --max-iterations ${state.max_iterations + 5}\`.`);
+  return steps.map((s) => `- ${s}`).join('\n');
+}
+
+/** The failure report: final pass rate, remaining failures, history, stuck tests, what to do next. */
+export function renderFailureReport(state: IterationState, results: TestResults | null, history: readonly FixHistoryEntry[], reason: string): string {
+  return `# Failure report — ${state.session_id}
+
+${reason}
+
+Final pass rate: **${results?.pass_rate ?? '?'}%** (${results?.passed ?? '?'} of ${results?.total ?? '?'} baseline tests pass)
+
+## Remaining failures
+${results ? failureList(results) : '- unknown'}
+
+## Stuck tests
+${state.stuck_tests.map((t) => `- ${t}`).join('\n') || '- none'}
+
+## Iteration history
+${iterationTable(state)}
+## Fix attempts
+${history.map((h) => `- iteration ${h.iteration} (${h.strategy}, ${h.agent ?? 'no agent'}): ${h.outcome}${h.reason ? ` — ${h.reason}` : ''}`).join('\n') || '- none'}
+
+## What to do next
+${nextSteps(state, results, history)}
+`;
+}

@@ -1,0 +1,86 @@
+import { writeFile } from 'node:fs/promises';
+import type { Phase } from '../events.js';
+import { buildTestResults } from '../decisions/test-results.js';
+import type { BaselineTest } from '../session/session-files.js';
+import type { Criticality, Failure, TestResults, TestStatus } from '../types.js';
+import type { LoopContext } from './context.js';
+
+export interface SuiteRun {
+  scope: 'full' | 'affected';
+  /** Shown above the output and written at the top of test-output.log. */
+  label: string;
+  iteration: number;
+  phase: Phase;
+  changedFiles?: string[];
+  /** The last results: tests an affected run does not select keep their status from here. */
+  previous: TestResults | null;
+  planCriticality?: Record<string, Criticality>;
+  flaky: ReadonlySet<string>;
+  signal?: AbortSignal;
+}
+
+export interface SuiteOutcome {
+  results: TestResults;
+  /** What an affected run selected and why; null for a full run. */
+  selection: { files: string[]; reason: string } | null;
+}
+
+function previousStatuses(baseline: readonly BaselineTest[], previous: TestResults | null): Map<string, { status: TestStatus; failure?: Failure }> {
+  const map = new Map<string, { status: TestStatus; failure?: Failure }>();
+  if (!previous) return map;
+  const failed = new Map(previous.failures.map((f) => [f.id, f]));
+  for (const test of baseline) {
+    const failure = failed.get(test.id);
+    map.set(test.id, failure ? { status: 'failed', failure } : { status: test.skipped ? 'skipped' : 'passed' });
+  }
+  return map;
+}
+
+/** Runs the suite (or the affected tests), saves test-results.json and test-output.log, and reports both. */
+export async function runSuite(ctx: LoopContext, run: SuiteRun): Promise<SuiteOutcome> {
+  const { session, emit } = ctx;
+  const logFile = session.paths.testOutput;
+  await writeFile(logFile, `# ${run.label} — ${new Date().toISOString()}\n`);
+  emit({ type: 'output-reset', label: run.label });
+  emit({ type: 'phase', phase: run.phase, status: 'running', iteration: run.iteration, detail: run.label });
+
+  const baseline = (await session.readBaseline()) ?? [];
+  const testRun = await ctx.runner.run({
+    cwd: ctx.repo.root,
+    scope: run.scope,
+    changedFiles: run.changedFiles,
+    lastFailures: run.previous?.failures.map((f) => ({ id: f.id, file: f.file })),
+    timeoutMs: ctx.options.testTimeoutMs,
+    onLines: (lines) => emit({ type: 'output', lines }),
+    logFile,
+    signal: run.signal,
+  });
+  // A runner that could not select affected tests ran the whole suite.
+  const scope = run.scope === 'affected' && testRun.selection ? 'affected' : 'full';
+  const results = buildTestResults({
+    baseline,
+    result: testRun.result,
+    scope,
+    previous: previousStatuses(baseline, run.previous),
+    source: testRun.source,
+    exitCode: testRun.exitCode,
+    timedOut: testRun.timedOut,
+    durationMs: testRun.durationMs,
+    outputTail: testRun.outputTail,
+    criticality: { rules: ctx.config.criticality ?? [], flaky: run.flaky, plan: run.planCriticality, heuristic: ctx.heuristic },
+  });
+  if (baseline.length === 0 && scope === 'full') {
+    await session.saveBaseline(testRun.result.tests.map((t) => ({ id: t.id, name: t.name, ...(t.file ? { file: t.file } : {}), ...(t.status === 'skipped' ? { skipped: true } : {}) })));
+  }
+  await session.saveResults(results);
+  emit({ type: 'results', iteration: run.iteration, results });
+  const failedRun = results.errors.length > 0 && results.passed === 0;
+  emit({
+    type: 'phase',
+    phase: run.phase,
+    status: failedRun || testRun.timedOut ? 'failed' : 'done',
+    iteration: run.iteration,
+    detail: `pass ${results.pass_rate}% (${results.passed}/${results.total}${results.errors.length ? `, ${results.errors.length} error(s)` : ''})${testRun.timedOut ? ', timed out' : ''}`,
+  });
+  return { results, selection: scope === 'affected' ? testRun.selection : null };
+}

@@ -1,0 +1,42 @@
+import type { ReportFormat } from './parse-outcome.js';
+
+// How much of a document detection looks at: report headers come first, and big reports must not cost a full scan.
+const HEAD = 64 * 1024;
+
+/** Guesses a report's format from its content, or null when it is none fixcycle reads. */
+export function detectReportFormat(text: string): ReportFormat | null {
+  const head = text.slice(0, HEAD).replace(/^\uFEFF/, '');
+  const start = head.trimStart();
+  if (start.startsWith('<')) return /<testsuites?[\s>/]/.test(head) ? 'junit' : null;
+  if (isGoEventStream(head)) return 'go-json';
+  if (start.startsWith('{')) return jsonFormat(head);
+  if (/^(TAP version \d+|\s*(not )?ok\b|\d+\.\.\d+|\s*# Subtest:)/m.test(head)) return 'tap';
+  return null;
+}
+
+function jsonFormat(head: string): ReportFormat | null {
+  const resultsAt = head.indexOf('"testResults"');
+  // Top-level keys before the per-file results tell jest from vitest (jest has more bookkeeping).
+  const header = resultsAt >= 0 ? head.slice(0, resultsAt) : head;
+  if (resultsAt >= 0 || header.includes('"numTotalTests"')) {
+    return /"(numRuntimeErrorTestSuites|openHandles|wasInterrupted)"/.test(header) ? 'jest-json' : 'vitest-json';
+  }
+  if (/^\s*\{\s*"stats"\s*:/.test(head) || (head.includes('"stats"') && head.includes('"passes"'))) return 'mocha-json';
+  if (head.includes('"nodeid"') || head.includes('"collectors"')) return 'pytest-json';
+  return null;
+}
+
+/** `go test -json` writes one event object a line; plain lines (build failures) may come first. */
+function isGoEventStream(head: string): boolean {
+  const lines = head.split('\n', 50);
+  return lines.some((line) => line.startsWith('{') && /"Action"\s*:\s*"/.test(line) && isJsonLine(line));
+}
+
+function isJsonLine(line: string): boolean {
+  try {
+    JSON.parse(line);
+    return true;
+  } catch {
+    return false;
+  }
+}

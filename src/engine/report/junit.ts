@@ -1,0 +1,98 @@
+import { XMLParser } from 'fast-xml-parser';
+import type { RunError, TestCase } from '../types.js';
+import type { ParseOutcome } from './parse-outcome.js';
+import { readSuites } from './junit-suites.js';
+import { firstLine, guarded, parsed, unusable, type ParseOptions } from './outcome.js';
+import { uniquifyIds } from './test-id.js';
+
+// Settings that read every JUnit variant fixcycle meets as the runner wrote it: entities decoded once,
+// values kept as text (a test named "1e3" stays "1e3"), whitespace in messages kept.
+const xml = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@_',
+  htmlEntities: true,
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: false,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+  isArray: (name) => name === 'testsuite' || name === 'testcase' || name === 'failure' || name === 'error' || name === 'skipped',
+});
+
+// A document ends with its root's closing tag (or is a self-closing root), perhaps followed by comments.
+const COMPLETE_END = /(<\/testsuites?\s*>|<testsuites?\b[^<]*\/>)(\s*<!--[\s\S]*?-->)*\s*$/;
+
+/**
+ * Reads JUnit XML: `<testsuites>` or `<testsuite>` roots, nested suites, `<failure>`, `<error>`, `<skipped>`,
+ * and several documents in one file (cargo nextest writes one `<?xml` document per test binary).
+ */
+export function parseJunit(text: string, options: ParseOptions = {}): ParseOutcome {
+  return guarded('junit', () => {
+    const documents = splitDocuments(text);
+    if (documents.length === 0) return unusable('junit report is empty; the runner wrote nothing (did it crash before reporting?)');
+    const tests: TestCase[] = [];
+    const errors: RunError[] = [];
+    let truncated = false;
+    for (const document of documents) {
+      const read = readDocument(document);
+      if (!read.ok) return unusable(read.error);
+      truncated ||= read.truncated;
+      const suites = readSuites(read.roots, options.rootDir);
+      tests.push(...suites.tests);
+      errors.push(...suites.errors);
+    }
+    return parsed({ format: 'junit', tests: uniquifyIds(tests), errors, truncated });
+  });
+}
+
+function splitDocuments(text: string): string[] {
+  const body = text.replace(/^\uFEFF/, '');
+  return body
+    .split(/(?=<\?xml[\s?])/)
+    .filter((doc) => doc.trim() !== '');
+}
+
+type DocumentRead = { ok: true; roots: unknown[]; truncated: boolean } | { ok: false; error: string };
+
+function readDocument(document: string): DocumentRead {
+  const complete = COMPLETE_END.test(document);
+  let tree: unknown;
+  try {
+    tree = xml.parse(document);
+  } catch (error) {
+    if (complete) return { ok: false, error: `junit report is not well-formed XML (${firstLine(String((error as Error).message ?? error))}); regenerate it` };
+    // A cut-off document: read what was whole, up to the last closed test case.
+    tree = salvage(document);
+    if (tree === undefined) return { ok: false, error: 'junit report is cut off before its first test case; rerun the tests so the runner writes it whole' };
+  }
+  const roots = rootsOf(tree);
+  if (roots === undefined) {
+    return { ok: false, error: 'junit report has no <testsuites> or <testsuite> root; is this a JUnit XML file?' };
+  }
+  return { ok: true, roots, truncated: !complete };
+}
+
+function salvage(document: string): unknown {
+  const end = document.lastIndexOf('</testcase>');
+  const selfClosed = document.lastIndexOf('/>');
+  const cut = Math.max(end >= 0 ? end + '</testcase>'.length : -1, selfClosed >= 0 ? selfClosed + 2 : -1);
+  if (cut <= 0) return undefined;
+  try {
+    return xml.parse(document.slice(0, cut));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The `<testsuite>` elements at the top of a parsed document, wrapped in `<testsuites>` or not. */
+function rootsOf(tree: unknown): unknown[] | undefined {
+  if (typeof tree !== 'object' || tree === null) return undefined;
+  const top = tree as Record<string, unknown>;
+  if ('testsuites' in top) {
+    const wrapper = top.testsuites;
+    // `<testsuites/>` parses to an empty string: a valid report with no tests.
+    return typeof wrapper === 'object' && wrapper !== null ? [wrapper] : [];
+  }
+  if (Array.isArray(top.testsuite)) return [{ testsuite: top.testsuite }];
+  return undefined;
+}

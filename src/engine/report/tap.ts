@@ -1,0 +1,99 @@
+import { Parser, type Result } from 'tap-parser';
+import type { RunError, TestCase } from '../types.js';
+import type { ParseOutcome } from './parse-outcome.js';
+import { guarded, parsed, unusable, type ParseOptions } from './outcome.js';
+import { tapTestCase, tapFileError } from './tap-points.js';
+import { looksLikeFilePath, uniquifyIds } from './test-id.js';
+
+interface Level {
+  /** Names of the enclosing subtests. */
+  path: string[];
+  /** tape's `# test name` header, which groups the assertions under it. */
+  group?: string;
+  /** The subtest whose closing test point comes next at this level. */
+  child?: { failedInside: boolean };
+  /** Comments since the last test point (node:test prints a file's load error there). */
+  comments: string[];
+  failedInside: boolean;
+}
+
+// Summary comments runners print at the end of a stream: never a tape test header.
+const SUMMARY_COMMENT = /^(tests|suites|pass|fail|skip|skipped|todo|cancelled|duration_ms)\s+[\d.]+$|^ok$|^test count\(/;
+
+/** Reads a TAP stream (tape, node:test, node-tap), subtests included. */
+export function parseTap(text: string, options: ParseOptions = {}): ParseOutcome {
+  return guarded('tap', () => {
+    const tests: TestCase[] = [];
+    const errors: RunError[] = [];
+    const seen = { version: false, points: 0, plan: false };
+    const root = new Parser();
+    const watch = (parser: Parser, level: Level): void => {
+      parser.on('version', () => (seen.version = true));
+      parser.on('plan', () => (seen.plan ||= !parser.syntheticPlan));
+      parser.on('comment', (line: string) => onComment(line, level));
+      parser.on('child', (child: Parser) => {
+        level.child = { failedInside: false };
+        const inner: Level = { path: [...level.path, child.name], comments: [], failedInside: false };
+        watch(child, inner);
+        child.on('complete', () => {
+          if (level.child) level.child.failedInside = inner.failedInside;
+        });
+      });
+      parser.on('assert', (point: Result) => {
+        seen.points += 1;
+        onPoint(point, level, { tests, errors }, options.rootDir);
+      });
+    };
+    watch(root, { path: [], comments: [], failedInside: false });
+    root.end(text.replace(/^\uFEFF/, ''));
+    if (!seen.version && seen.points === 0 && !seen.plan) {
+      return unusable('tap report has no test points, plan or `TAP version` line; is this a TAP stream?');
+    }
+    if (root.bailedOut) errors.push({ message: `Bail out! ${typeof root.bailedOut === 'string' ? root.bailedOut : ''}`.trim() });
+    return parsed({ format: 'tap', tests: uniquifyIds(tests), errors, truncated: isCutOff(root) });
+  });
+}
+
+function onComment(line: string, level: Level): void {
+  const comment = line.replace(/^\s*#\s?/, '').replace(/\s+$/, '');
+  level.comments.push(comment);
+  if (comment.startsWith('Subtest:')) level.group = undefined;
+  // tape announces a skipped test as `# SKIP name` with no test point, and does not count it: neither do we.
+  else if (/^SKIP\s/.test(comment)) {
+    level.group = undefined;
+  } else if (!SUMMARY_COMMENT.test(comment)) level.group = comment.replace(/^TODO\s+/, '');
+}
+
+function onPoint(point: Result, level: Level, out: { tests: TestCase[]; errors: RunError[] }, rootDir?: string): void {
+  const child = level.child;
+  level.child = undefined;
+  const failed = !point.ok && !point.todo && !point.skip;
+  const comments = level.comments;
+  level.comments = [];
+  // A point that closes a subtest (or a node:test suite) is a group, not a test,
+  // unless it failed on its own: a hook that threw, a file that did not load.
+  const isGroup = child !== undefined || point.diag?.type === 'suite';
+  if (isGroup && !(failed && !child?.failedInside)) {
+    level.failedInside ||= child?.failedInside ?? false;
+    return;
+  }
+  if (failed) level.failedInside = true;
+  if (failed && level.path.length === 0 && looksLikeFilePath(point.name)) {
+    out.errors.push(tapFileError(point, comments, rootDir));
+    return;
+  }
+  const path = [...level.path, ...(level.group && child === undefined ? [level.group] : []), point.name || `#${point.id}`];
+  out.tests.push(tapTestCase(point, path, rootDir));
+}
+
+/** A stream without its plan, or with fewer test points than planned, stopped early. */
+function isCutOff(root: Parser): boolean {
+  const final = root.results;
+  if (!final) return true;
+  // After `Bail out!` the stream stops on purpose; the bail-out is reported as an error instead.
+  if (root.bailedOut) return false;
+  if (root.syntheticPlan) return true;
+  const { start, end } = final.plan;
+  if (start === null || end === null || start === undefined || end === undefined) return true;
+  return final.count < end - start + 1;
+}

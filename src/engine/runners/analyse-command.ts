@@ -1,0 +1,89 @@
+import { globSync } from 'tinyglobby';
+import { plainArgv, splitCommands, tokenize } from './command-line.js';
+import type { RunnerName } from './names.js';
+import type { ProjectFacts } from './project.js';
+import { peelCommand } from './peel-command.js';
+
+/** What a test command turns out to run, once scripts, env assignments and wrappers are seen through. */
+export interface RunnerCall {
+  runner: Exclude<RunnerName, 'command'>;
+  /** How the runner is started: `['vitest']`, `['node']`, `['node', '--import', 'tsx', 'node_modules/jest/bin/jest.js']`, `['python3', '-m', 'pytest']`, `['go', 'test']`. */
+  launcher: string[];
+  /** The runner's own arguments as the script wrote them. */
+  args: string[];
+  /** Variables the script set (`X=1 jest`, `cross-env X=1 jest`). */
+  env: Record<string, string>;
+  /** Coverage wrappers (`['c8', '--reporter=lcov']`), kept for full runs only. */
+  wrappers: string[][];
+  /** Commands the script ran before the runner (`npm run build`), run first in the same order. */
+  setup: string[][];
+  /** How the command led to the runner, for `doctor` (`npm test` -> `scripts.test: "c8 node --test"`). */
+  trail: string[];
+}
+
+/** A command that does not lead to a runner fixcycle knows, and why. */
+export interface UnknownCall {
+  unknown: string;
+  trail: string[];
+}
+
+// Scripts calling scripts calling scripts: deeper than this is a loop.
+const MAX_SCRIPT_DEPTH = 8;
+
+/**
+ * Follows a command line (a --test-cmd or a package.json script) to the test runner it ends up calling.
+ * `extraArgs` are arguments appended by the caller (`npm test -- --coverage`).
+ */
+export function analyseCommandLine(line: string, project: ProjectFacts, extraArgs: string[] = [], depth = 0): RunnerCall | UnknownCall {
+  if (depth > MAX_SCRIPT_DEPTH) return { unknown: 'package.json scripts call each other in a loop', trail: [] };
+  const setup: string[][] = [];
+  const trail: string[] = [];
+  const commands = splitCommands(tokenize(line));
+  for (let i = 0; i < commands.length; i++) {
+    const { words } = commands[i]!;
+    const previous = i > 0 ? commands[i - 1]!.next : null;
+    if (previous === '|' || previous === '|&') continue; // a formatter reading the runner's output (tap-spec)
+    if (previous === '||') break; // what runs only when the tests fail
+    const plain = plainArgv(words);
+    if ('error' in plain) return { unknown: `the command uses a ${plain.error}, which needs a shell`, trail };
+    const argv = expandGlobs(plain.argv, plain.globs, project.cwd);
+    if (argv.length === 0) continue;
+    const peeled = peelCommand(argv, project);
+    if ('script' in peeled) {
+      const script = project.scripts[peeled.script];
+      if (script === undefined) return { unknown: `"${argv.join(' ')}" runs the script "${peeled.script}", which package.json does not have`, trail };
+      const pre = project.scripts[`pre${peeled.script}`];
+      const found = analyseCommandLine(script, project, [...peeled.extraArgs, ...extraArgs], depth + 1);
+      const step = `${argv.join(' ')} -> scripts.${peeled.script}: "${script}"`;
+      if ('unknown' in found) return { unknown: found.unknown, trail: [...trail, step, ...found.trail] };
+      if (pre !== undefined && peeled.runsPreScripts) setup.push(['npm', 'run', `pre${peeled.script}`]);
+      return { ...found, env: { ...peeled.env, ...found.env }, setup: [...setup, ...found.setup], trail: [...trail, step, ...found.trail] };
+    }
+    if ('runner' in peeled) {
+      return {
+        runner: peeled.runner,
+        launcher: peeled.launcher,
+        args: [...peeled.args, ...extraArgs],
+        env: peeled.env,
+        wrappers: peeled.wrappers,
+        setup,
+        trail: [...trail, `${argv.join(' ')} -> ${peeled.runner}`],
+      };
+    }
+    // Not a runner: a step before it (a build), unless nothing follows.
+    if (i === commands.length - 1 || commands[i]!.next === '|') return { unknown: peeled.unknown, trail };
+    if (commands[i]!.next === '&') return { unknown: 'the command starts something in the background (&)', trail };
+    setup.push(argv);
+  }
+  return { unknown: 'the command runs nothing', trail };
+}
+
+/** Expands the words that were unquoted globs, as the shell would have (a pattern matching nothing stays as it is). */
+function expandGlobs(argv: string[], globs: Set<number>, cwd: string): string[] {
+  if (globs.size === 0) return argv;
+  return argv.flatMap((word, index) => {
+    if (!globs.has(index)) return [word];
+    const matches = globSync(word, { cwd, onlyFiles: false, expandDirectories: false }).sort();
+    return matches.length > 0 ? matches.map((match) => match.replace(/\/$/, '')) : [word];
+  });
+}

@@ -1,0 +1,47 @@
+import { dirname, join } from 'node:path';
+import type { RunnerCall } from '../analyse-command.js';
+import { anyOf, keepOptions, splitArgs } from '../args.js';
+import type { Invocation, RunnerCommands } from '../invocation.js';
+
+const VALUE_FLAGS = new Set(['-run', '-count', '-timeout', '-tags', '-p', '-parallel', '-coverprofile', '-bench', '-benchtime', '-cpu', '-covermode', '-coverpkg', '-exec', '-o', '-skip', '-shuffle', '-ldflags', '-gcflags', '-mod', '-C']);
+
+/** `go test -json`: the event stream on stdout is the report; the screen and the log get each event's text. */
+export function goCommands(call: RunnerCall): RunnerCommands {
+  const { options, positionals } = splitArgs(call.args, VALUE_FLAGS);
+  const own = keepOptions(options, { names: ['-json', '-v'] });
+  const narrow = keepOptions(options, { names: ['-json', '-v', '-run', '-coverprofile', '-cover'] });
+  const build = (reportDir: string, argv: string[]): Invocation => ({
+    argv: [...call.launcher, '-json', ...argv],
+    env: call.env,
+    setup: call.setup,
+    report: { file: join(reportDir, 'go-test.json'), format: 'go-json', fromStdout: true },
+  });
+  return {
+    runner: 'go',
+    reportSource: 'report',
+    reportDetail: 'the go test -json event stream on stdout',
+    full: (dir) => build(dir, [...own, ...(positionals.length > 0 ? positionals : ['./...'])]),
+    subset: (dir, { files, names }) => {
+      const packages = [...new Set(files.map((file) => `./${dirname(file)}`.replace(/^\.\/\.$/, '.')))];
+      // -run matches top-level tests; a subtest id `TestX/case` narrows to `TestX`.
+      const tests = [...new Set(names.map((name) => name.split('/')[0]!))];
+      return build(dir, [...narrow, ...(tests.length > 0 ? ['-run', `^(${anyOf(tests)})$`] : []), ...packages]);
+    },
+    related: () => null,
+    displayLine: (line, stream) => (stream === 'stdout' ? goEventText(line) : line),
+    outputErrors: (output) =>
+      [...output.matchAll(/^FAIL\s+(\S+)\s+\[(build|setup) failed\]$/gm)].map((match) => ({ message: `package ${match[1]} did not ${match[2] === 'build' ? 'build' : 'set up'}`, file: match[1] })),
+  };
+}
+
+/** The text a `go test -json` event carries, or null for events without output (run, pass...). */
+function goEventText(line: string): string | null {
+  if (!line.startsWith('{')) return line;
+  try {
+    const event = JSON.parse(line) as { Action?: string; Output?: string };
+    if (typeof event.Output !== 'string') return null;
+    return event.Output.replace(/\n$/, '');
+  } catch {
+    return line;
+  }
+}

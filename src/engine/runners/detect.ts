@@ -1,0 +1,81 @@
+import { analyseCommandLine, type RunnerCall } from './analyse-command.js';
+import type { ProjectFacts } from './project.js';
+
+/** A runner found in a project, and what it was found from. */
+export interface Detection {
+  call: RunnerCall;
+  /** `scripts.test: "vitest run"`, `vitest.config.ts`, `jest in devDependencies`, `go.mod`... */
+  detectedFrom: string;
+}
+
+// What `npm init` writes: a test script that only fails.
+const NPM_PLACEHOLDER = /no test specified/;
+
+const JS_CONFIG_EXTENSIONS = ['js', 'mjs', 'cjs', 'ts', 'mts', 'cts'];
+
+/** Config files that name their runner, most specific first. */
+const CONFIG_FILES: { runner: RunnerCall['runner']; files: string[] }[] = [
+  { runner: 'vitest', files: [...withExtensions('vitest.config'), ...withExtensions('vitest.workspace'), 'vitest.workspace.json'] },
+  { runner: 'jest', files: [...withExtensions('jest.config'), 'jest.config.json'] },
+  { runner: 'mocha', files: ['.mocharc.js', '.mocharc.cjs', '.mocharc.mjs', '.mocharc.json', '.mocharc.jsonc', '.mocharc.yaml', '.mocharc.yml'] },
+  { runner: 'ava', files: [...withExtensions('ava.config')] },
+];
+
+/** JS runners recognised by dependency, in the order a project with several most likely means. */
+const DEPENDENCY_RUNNERS: RunnerCall['runner'][] = ['vitest', 'jest', 'mocha', 'ava', 'tape'];
+
+/**
+ * Finds the project's test runner: its test script when that leads to a runner, then runner config files,
+ * then runner dependencies, then Python, Go and Rust project files. Null when nothing says.
+ */
+export function detectRunner(project: ProjectFacts): Detection | null {
+  const script = project.scripts.test;
+  if (script !== undefined && !NPM_PLACEHOLDER.test(script)) {
+    const found = analyseCommandLine(script, project);
+    if (!('unknown' in found)) return { call: found, detectedFrom: `scripts.test in package.json ("${script}")` };
+  }
+  for (const { runner, files } of CONFIG_FILES) {
+    const file = files.find((name) => project.exists(name));
+    if (file) return { call: bareCall(runner), detectedFrom: file };
+  }
+  if (project.jestConfigInPackage) return { call: bareCall('jest'), detectedFrom: '"jest" config in package.json' };
+  for (const runner of DEPENDENCY_RUNNERS) {
+    if (project.dependencies.has(runner)) return { call: bareCall(runner), detectedFrom: `${runner} in package.json dependencies` };
+  }
+  const pytestFrom = pytestSignal(project);
+  if (pytestFrom) return { call: bareCall('pytest'), detectedFrom: pytestFrom };
+  if (project.exists('go.mod')) return { call: bareCall('go'), detectedFrom: 'go.mod' };
+  if (project.exists('Cargo.toml')) return { call: bareCall('cargo'), detectedFrom: 'Cargo.toml' };
+  return null;
+}
+
+/** The default way to start a runner that no script describes. */
+export function bareCall(runner: RunnerCall['runner']): RunnerCall {
+  const launchers: Record<RunnerCall['runner'], string[]> = {
+    vitest: ['vitest'],
+    jest: ['jest'],
+    mocha: ['mocha'],
+    tape: ['tape'],
+    ava: ['ava'],
+    'node-test': ['node'],
+    pytest: ['pytest'],
+    go: ['go', 'test'],
+    cargo: ['cargo', 'test'],
+  };
+  const args: Partial<Record<RunnerCall['runner'], string[]>> = { tape: ['test/**/*.js'], 'node-test': ['--test'], go: ['./...'] };
+  return { runner, launcher: launchers[runner], args: args[runner] ?? [], env: {}, wrappers: [], setup: [], trail: [] };
+}
+
+function pytestSignal(project: ProjectFacts): string | null {
+  if (project.exists('pytest.ini')) return 'pytest.ini';
+  if (/^\[tool\.pytest/m.test(project.read('pyproject.toml'))) return '[tool.pytest] in pyproject.toml';
+  if (/^\[tool:pytest\]/m.test(project.read('setup.cfg'))) return '[tool:pytest] in setup.cfg';
+  if (/^\[pytest\]/m.test(project.read('tox.ini'))) return '[pytest] in tox.ini';
+  if (project.exists('conftest.py')) return 'conftest.py';
+  if (/\bpytest\b/.test(project.read('pyproject.toml'))) return 'pytest in pyproject.toml';
+  return null;
+}
+
+function withExtensions(base: string): string[] {
+  return JS_CONFIG_EXTENSIONS.map((extension) => `${base}.${extension}`);
+}

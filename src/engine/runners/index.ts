@@ -1,0 +1,78 @@
+import { analyseCommandLine } from './analyse-command.js';
+import { tokenize, splitCommands, plainArgv } from './command-line.js';
+import { buildCommands } from './commands/index.js';
+import { plainCommands } from './commands/plain.js';
+import { bareCall, detectRunner } from './detect.js';
+import { isRunnerName, RUNNER_NAMES, RunnerResolutionError } from './names.js';
+import { findLocalBin, findOnPath, readProject, type ProjectFacts } from './project.js';
+import type { RunnerChoice } from './runner.js';
+import type { RunnerCall } from './analyse-command.js';
+import { CommandTestRunner } from './test-runner.js';
+
+export type { RunnerChoice, TestRunner, TestRun, RunTestsOptions } from './runner.js';
+export { RunnerResolutionError, RUNNER_NAMES } from './names.js';
+export { CommandTestRunner } from './test-runner.js';
+export { rerunFailures, type RerunTarget } from './rerun.js';
+export { selectTestFiles, type TestFileSelection } from './select-tests.js';
+
+/**
+ * The test runner for the repository at `cwd`: forced by `--runner`, followed from `--test-cmd` (through
+ * package.json scripts to the runner they call), or detected from the project. Throws RunnerResolutionError
+ * with a one-line message naming the cause and the fix.
+ */
+export async function resolveRunner(cwd: string, choice: RunnerChoice): Promise<CommandTestRunner> {
+  const project = readProject(cwd);
+  if (choice.runner !== undefined && !isRunnerName(choice.runner)) {
+    throw new RunnerResolutionError(`unknown runner "${choice.runner}": use --runner ${RUNNER_NAMES.filter((n) => n !== 'command').join('|')}, or --test-cmd "<command>"`);
+  }
+  if (choice.testCmd !== undefined) return fromTestCommand(choice.testCmd, choice.runner, project);
+  if (choice.runner !== undefined && choice.runner !== 'command') {
+    const detected = detectRunner(project);
+    // The test script's own arguments are kept when it calls the forced runner.
+    const call = detected?.call.runner === choice.runner ? detected.call : bareCall(choice.runner);
+    return make(call, `--runner ${choice.runner}`, project);
+  }
+  if (choice.runner === 'command') throw new RunnerResolutionError('--runner command needs the command: pass --test-cmd "<command>"');
+  if (project.packageError) throw new RunnerResolutionError(`${project.packageError}: fix it, or pass --test-cmd "<command>"`);
+  const detected = detectRunner(project);
+  if (!detected) {
+    throw new RunnerResolutionError(
+      `no test runner found in ${cwd} (no test script, runner config or dependency, pytest.ini, go.mod or Cargo.toml): pass --test-cmd "<command>" or --runner NAME`,
+    );
+  }
+  return make(detected.call, detected.detectedFrom, project);
+}
+
+function fromTestCommand(line: string, forced: string | undefined, project: ProjectFacts): CommandTestRunner {
+  const commands = splitCommands(tokenize(line));
+  const only = commands.length === 1 ? plainArgv(commands[0]!.words) : null;
+  if (line.trim() === '') throw new RunnerResolutionError('--test-cmd is empty: pass the command that runs your tests, e.g. --test-cmd "npm test"');
+  const found = analyseCommandLine(line, project);
+  if (!('unknown' in found) && (forced === undefined || forced === found.runner)) {
+    return make(found, `--test-cmd "${line}": ${found.trail.join(' -> ')}`, project);
+  }
+  // Not a runner fixcycle can see into (or not the one --runner names): run it exactly as given.
+  if (!only || 'error' in only) {
+    const why = only && 'error' in only ? only.error : 'several commands';
+    throw new RunnerResolutionError(`--test-cmd "${line}" needs a shell (${why}): put it in a package.json script and pass --test-cmd "npm run <script>"`);
+  }
+  const reason = 'unknown' in found ? found.unknown : `it runs ${found.runner}, not ${forced}`;
+  return new CommandTestRunner(plainCommands(only.argv), `--test-cmd "${line}" (${reason}; counts from its output)`);
+}
+
+function make(call: RunnerCall, detectedFrom: string, project: ProjectFacts): CommandTestRunner {
+  assertInstalled(call, project);
+  return new CommandTestRunner(buildCommands(call), detectedFrom);
+}
+
+/** A one-line error now, rather than "command not found" on every run. */
+function assertInstalled(call: RunnerCall, project: ProjectFacts): void {
+  const bin = call.launcher[0]!;
+  if (bin.includes('/') || findLocalBin(project.cwd, bin) || findOnPath(bin)) return;
+  if (call.runner === 'pytest' && bin === 'pytest' && (findOnPath('python3') || findOnPath('python'))) {
+    call.launcher = [findOnPath('python3') ? 'python3' : 'python', '-m', 'pytest'];
+    return;
+  }
+  const where = ['node', 'go', 'cargo', 'python', 'python3', 'pytest'].includes(bin) ? 'on PATH' : `in node_modules/.bin (run npm install)`;
+  throw new RunnerResolutionError(`${call.runner} runs "${bin}", which is not installed ${where}: install it, or pass --test-cmd "<command>"`);
+}

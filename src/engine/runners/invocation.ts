@@ -1,0 +1,54 @@
+import type { ReportFormat } from '../report/parse-outcome.js';
+import type { ResultSource } from '../types.js';
+import type { RunnerName } from './names.js';
+
+/** Where a run's machine-readable results land and how to read them. */
+export interface ReportSpec {
+  /** Absolute path of the report file (in the run's temporary folder). */
+  file: string;
+  /** A report parser's format, or `libtest` (cargo test's own lines, read by the cargo reader). */
+  format: ReportFormat | 'libtest';
+  /** True when the runner streams the report on stdout (TAP, `go test -json`) and fixcycle saves it to `file`. */
+  fromStdout: boolean;
+  /** True when the stream may not be a report at all (a plain command's stdout): then the output is read instead. */
+  optional?: boolean;
+}
+
+/** One command ready to run. */
+export interface Invocation {
+  argv: string[];
+  /** Variables the test script set. */
+  env: Record<string, string>;
+  /** Commands the test script runs before the runner (a build), run first; a failing step fails the run. */
+  setup: string[][];
+  /** Null when only the output and exit code can tell (a plain --test-cmd). */
+  report: ReportSpec | null;
+  /** Files fixcycle writes before the run (mocha's reporter). */
+  prepare?: { path: string; content: string }[];
+}
+
+/** Which tests a subset run should run. */
+export interface TestSelection {
+  /** Repository-relative test files. */
+  files: string[];
+  /** Test names to narrow the run to, when known (the last segment of a test id). */
+  names: string[];
+}
+
+/** The commands of one runner in one project, built from how the project starts it. */
+export interface RunnerCommands {
+  runner: RunnerName;
+  /** Where counts come from in a normal run. */
+  reportSource: ResultSource;
+  /** Said by `doctor` and the status line: `vitest JSON report (--outputFile)`. */
+  reportDetail: string;
+  full(reportDir: string): Invocation;
+  /** Null when the runner cannot run a subset (the full suite runs instead). */
+  subset(reportDir: string, selection: TestSelection): Invocation | null;
+  /** The runner's own related-tests mode, when it has one. */
+  related(reportDir: string, changedFiles: string[]): Invocation | null;
+  /** Rewrites an output line for the log and the screen (go's JSON events become their text). */
+  displayLine?(line: string, stream: 'stdout' | 'stderr'): string | null;
+  /** Errors the runner prints outside its report (a Go package that does not build). */
+  outputErrors?(output: string): { message: string; file?: string }[];
+}

@@ -1,0 +1,136 @@
+import { existsSync, readFileSync } from 'node:fs';
+import type { CommandResult } from '../process/run-command.js';
+import type { SummaryCounts } from '../report/index.js';
+import type { NormalizedResult, ResultSource, RunError, TestCase } from '../types.js';
+import type { Invocation, RunnerCommands } from './invocation.js';
+import { readLibtestOutput } from './libtest-output.js';
+import { parseRunnerReport, readSummaryCounts } from './report-access.js';
+
+/** What a finished command's results are, read from the best source there is. */
+export interface RunReading {
+  result: NormalizedResult;
+  source: ResultSource;
+}
+
+/** Everything known about one finished run of the tests. */
+export interface FinishedRun {
+  commands: RunnerCommands;
+  invocation: Invocation;
+  command: CommandResult;
+  /** The whole displayed output of this run. */
+  output: string;
+  scope: 'full' | 'affected' | 'subset';
+  cwd: string;
+}
+
+// Lines of output quoted in an error: enough to show a stack, few enough to read.
+const QUOTED_LINES = 40;
+
+/**
+ * Reads a run: its report when there is one, else the summary line of its output, else its exit code.
+ * A run that produced no report, timed out, was killed, exited non-zero with every test passing, or
+ * ran no test at all gets an error, so it can never read as success.
+ */
+export function readRun(run: FinishedRun): RunReading {
+  const { command, invocation, commands } = run;
+  const errors: RunError[] = [];
+  let reading = readReport(run, errors);
+  if (!reading) {
+    const counts = readSummaryCounts(run.output);
+    reading = counts
+      ? { result: resultFromCounts(counts, command.outputTail), source: 'output' }
+      : { result: resultFromExitCode(run), source: 'exit-code' };
+  }
+  const result = reading.result;
+  for (const error of commands.outputErrors?.(run.output) ?? []) {
+    if (!result.errors.some((known) => known.file !== undefined && known.file === error.file)) errors.push(error);
+  }
+  if (command.spawnError) {
+    errors.push({ message: `the test command could not start (${command.spawnError}): install the runner, or pass --test-cmd "<command>"` });
+  } else if (command.timedOut) {
+    errors.push({ message: withOutput('the test command timed out and was killed with its process tree', command) });
+  } else if (command.aborted) {
+    errors.push({ message: 'the test run was stopped before it finished' });
+  } else if (command.signal) {
+    errors.push({ message: withOutput(`the test command was killed by ${command.signal}`, command) });
+  }
+  const failing = result.tests.some((test) => test.status === 'failed') || result.errors.length + errors.length > 0;
+  if (!failing && command.exitCode !== 0 && command.exitCode !== null) {
+    errors.push({ message: withOutput(`the test command exited with code ${command.exitCode} although no test failed`, command) });
+  }
+  if (run.scope === 'full' && result.tests.length === 0 && result.errors.length + errors.length === 0) {
+    errors.push({ message: withOutput(`the test command ran no tests (${invocation.argv.join(' ')}): check its test file patterns, or pass --test-cmd`, command) });
+  }
+  return { result: { ...result, errors: [...result.errors, ...errors] }, source: reading.source };
+}
+
+function readReport(run: FinishedRun, errors: RunError[]): RunReading | null {
+  const report = run.invocation.report;
+  if (!report) return null;
+  const text = existsSync(report.file) ? readFileSync(report.file, 'utf8') : '';
+  if (report.format === 'libtest') {
+    const result = readLibtestOutput(text);
+    if (result) return { result, source: 'output' };
+    if (!run.command.spawnError) errors.push({ message: withOutput('cargo test printed no test results (a compile error?)', run.command) });
+    return null;
+  }
+  if (report.optional) {
+    if (!looksLikeTap(text)) return null;
+  } else if (text.trim() === '') {
+    if (!run.command.spawnError && !run.command.aborted) {
+      errors.push({ message: withOutput(`the runner wrote no report (exit code ${run.command.exitCode ?? 'none'}): it crashed or could not load its config or tests`, run.command) });
+    }
+    return null;
+  }
+  const outcome = parseRunnerReport(text, report.format, run.cwd);
+  if (!outcome.ok) {
+    errors.push({ message: withOutput(outcome.error, run.command) });
+    return null;
+  }
+  return { result: outcome.result, source: run.commands.reportSource === 'output' && !report.optional ? 'output' : 'report' };
+}
+
+/** True when stdout carries a TAP stream: a version line, a plan, or test points. */
+export function looksLikeTap(text: string): boolean {
+  return /^TAP version \d+/m.test(text) || (/^(?:not )?ok\b/m.test(text) && /^\s*1\.\.\d+/m.test(text));
+}
+
+/**
+ * Counts from a summary line, as tests numbered in a fixed order (passed, then failed, then skipped), so the
+ * ids line up from run to run and a pass rate over them stays right while the names are unknown.
+ */
+function resultFromCounts(counts: SummaryCounts, tail: string): NormalizedResult {
+  const tests: TestCase[] = [];
+  const add = (status: TestCase['status'], n: number): void => {
+    for (let i = 0; i < n; i++) {
+      const index = tests.length + 1;
+      tests.push({ id: `summary#${index}`, name: `test ${index} (counted from the summary line)`, status, ...(status === 'failed' ? { message: lastLines(tail, 20) } : {}) });
+    }
+  };
+  add('passed', counts.passed);
+  add('failed', counts.failed);
+  add('skipped', counts.skipped);
+  const errors: RunError[] = counts.errors > 0 ? [{ message: `the ${counts.runner} summary counts ${counts.errors} error(s) outside tests; the output ends:\n${lastLines(tail, 20)}` }] : [];
+  return { format: 'summary-line', tests, errors, truncated: false };
+}
+
+/** The last resort: one check, the command itself, passed when it exited 0. */
+function resultFromExitCode(run: FinishedRun): NormalizedResult {
+  const { command } = run;
+  const result: NormalizedResult = { format: 'exit-code', tests: [], errors: [], truncated: false };
+  if (command.exitCode === 0 && !command.timedOut) {
+    result.tests.push({ id: run.invocation.argv.join(' '), name: 'the test command (exit code 0)', status: 'passed' });
+  } else if (command.exitCode !== null) {
+    result.errors.push({ message: withOutput(`the test command failed with exit code ${command.exitCode} and printed no results fixcycle can read`, command) });
+  }
+  return result;
+}
+
+function withOutput(cause: string, command: CommandResult): string {
+  const tail = lastLines(command.outputTail, QUOTED_LINES);
+  return tail ? `${cause}; its last output:\n${tail}` : cause;
+}
+
+function lastLines(text: string, n: number): string {
+  return text.split('\n').slice(-n).join('\n').trim();
+}

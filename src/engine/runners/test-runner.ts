@@ -1,0 +1,124 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCommand, type CommandResult } from '../process/run-command.js';
+import type { NormalizedResult } from '../types.js';
+import type { Invocation, RunnerCommands, TestSelection } from './invocation.js';
+import { readRun } from './read-result.js';
+import type { RunTestsOptions, TestRun, TestRunner } from './runner.js';
+import { testCommandEnv } from './run-env.js';
+import { selectTestFiles } from './select-tests.js';
+
+// Shown in `doctor` and the status line where a run's own temporary folder goes.
+const REPORT_DIR_PLACEHOLDER = '<report-dir>';
+
+/** A TestRunner over one runner's commands. */
+export class CommandTestRunner implements TestRunner {
+  readonly name: string;
+
+  constructor(
+    readonly commands: RunnerCommands,
+    readonly detectedFrom: string,
+  ) {
+    this.name = commands.runner;
+  }
+
+  describe(): ReturnType<TestRunner['describe']> & { reportDetail: string; setup: string[][] } {
+    const full = this.commands.full(REPORT_DIR_PLACEHOLDER);
+    const subset = this.commands.subset(REPORT_DIR_PLACEHOLDER, { files: ['<test files>'], names: [] });
+    const related = this.commands.related(REPORT_DIR_PLACEHOLDER, ['<changed files>']);
+    return {
+      full: full.argv,
+      subset: subset?.argv ?? null,
+      related: related?.argv ?? null,
+      reportSource: this.commands.reportSource,
+      reportDetail: this.commands.reportDetail,
+      setup: full.setup,
+    };
+  }
+
+  async run(options: RunTestsOptions): Promise<TestRun> {
+    if (options.scope === 'full') return this.execute(options, (dir) => this.commands.full(dir), 'full', null);
+    const choice = await selectTestFiles(options.cwd, { name: this.name, preferRelated: this.name === 'jest' }, options.changedFiles ?? [], options.lastFailures ?? []);
+    if (choice.mode === 'full') return { ...(await this.execute(options, (dir) => this.commands.full(dir), 'full', null)), fallbackReason: choice.reason };
+    if (choice.files.length === 0) return nothingToRun(choice.reason);
+    const build = (dir: string): Invocation | null =>
+      choice.mode === 'related' ? this.commands.related(dir, choice.files) : this.commands.subset(dir, { files: choice.files, names: [] });
+    const probe = build(REPORT_DIR_PLACEHOLDER);
+    if (!probe) {
+      const reason = `${this.name} cannot run a subset of its tests; running every test`;
+      return { ...(await this.execute(options, (dir) => this.commands.full(dir), 'full', null)), fallbackReason: reason };
+    }
+    return this.execute(options, (dir) => build(dir)!, 'affected', { files: choice.files, reason: choice.reason });
+  }
+
+  /** Runs only the given test files, narrowed to the given test names (flaky re-runs); null when the runner cannot. */
+  async runSubset(options: Omit<RunTestsOptions, 'scope' | 'changedFiles' | 'lastFailures'>, selection: TestSelection): Promise<TestRun | null> {
+    if (!this.commands.subset(REPORT_DIR_PLACEHOLDER, selection)) return null;
+    return this.execute({ ...options, scope: 'affected' }, (dir) => this.commands.subset(dir, selection)!, 'subset', {
+      files: selection.files,
+      reason: `re-run of ${selection.names.length || selection.files.length} failing test(s)`,
+    });
+  }
+
+  private async execute(
+    options: RunTestsOptions,
+    build: (reportDir: string) => Invocation,
+    scope: 'full' | 'affected' | 'subset',
+    selection: TestRun['selection'],
+  ): Promise<TestRun> {
+    const reportDir = mkdtempSync(join(tmpdir(), 'fixcycle-run-'));
+    const started = Date.now();
+    try {
+      const invocation = build(reportDir);
+      for (const file of invocation.prepare ?? []) writeFileSync(file.path, file.content);
+      const outputFile = join(reportDir, 'output.log');
+      const remaining = (): number => Math.max(1, options.timeoutMs - (Date.now() - started));
+      const common = {
+        cwd: options.cwd,
+        env: testCommandEnv(invocation.env),
+        preferLocal: true,
+        signal: options.signal,
+        onLines: options.onLines,
+        logFile: options.logFile,
+      };
+      for (const step of invocation.setup) {
+        const result = await runCommand(step, { ...common, timeoutMs: remaining() });
+        if (result.exitCode !== 0) return setupFailed(step, result, Date.now() - started, selection);
+      }
+      const command = await runCommand(invocation.argv, {
+        ...common,
+        timeoutMs: remaining(),
+        outputFile,
+        ...(invocation.report?.fromStdout ? { stdoutFile: invocation.report.file } : {}),
+        ...(this.commands.displayLine ? { displayLine: this.commands.displayLine } : {}),
+      });
+      const output = readFileSync(outputFile, 'utf8');
+      const { result, source } = readRun({ commands: this.commands, invocation, command, output, scope: scope === 'subset' ? 'subset' : scope, cwd: options.cwd });
+      return {
+        result,
+        source,
+        exitCode: command.exitCode,
+        timedOut: command.timedOut,
+        durationMs: Date.now() - started,
+        command: invocation.argv,
+        selection,
+        outputTail: command.outputTail,
+      };
+    } finally {
+      rmSync(reportDir, { recursive: true, force: true });
+    }
+  }
+}
+
+function setupFailed(step: string[], result: CommandResult, durationMs: number, selection: TestRun['selection']): TestRun {
+  const cause = result.spawnError ?? (result.timedOut ? 'timed out' : `exit code ${result.exitCode ?? result.signal}`);
+  const message = `the step the test script runs first (${step.join(' ')}) failed (${cause}), so no test ran; its last output:\n${result.outputTail}`;
+  const empty: NormalizedResult = { format: 'none', tests: [], errors: [{ message }], truncated: false };
+  return { result: empty, source: 'exit-code', exitCode: result.exitCode, timedOut: result.timedOut, durationMs, command: step, selection, outputTail: result.outputTail };
+}
+
+function nothingToRun(reason: string): TestRun {
+  const empty: NormalizedResult = { format: 'none', tests: [], errors: [], truncated: false };
+  return { result: empty, source: 'report', exitCode: 0, timedOut: false, durationMs: 0, command: [], selection: { files: [], reason }, outputTail: '' };
+}

@@ -1,0 +1,154 @@
+import { resolveAgents } from './agents/resolve.js';
+import { loadConfig, type FixcycleConfig } from './config.js';
+import type { EventSink } from './events.js';
+import { GitSafetyError, Repo } from './git.js';
+import type { LoopContext } from './loop/context.js';
+import { TestFixLoop, type LoopPolicies } from './loop/loop.js';
+import { resolveRunner } from './runners/index.js';
+import { acquireLock } from './session/lock.js';
+import { newSessionId } from './session/paths.js';
+import type { IterationState } from './session/schema.js';
+import { findLatestSession, SessionFiles } from './session/session-files.js';
+
+/** What `fixcycle run` was asked to do. */
+export interface StartOptions {
+  cwd: string;
+  testCmd?: string;
+  runner?: string;
+  /** --agent-cmd command lines, in fallback order. */
+  agentCmds?: string[];
+  /** --agent names, in fallback order. */
+  agentNames?: string[];
+  maxIterations?: number;
+  /** A session id, or `latest`. */
+  resumeSession?: string;
+  /** Names a new session (`WFS-test-<name>`). */
+  sessionName?: string;
+  yes: boolean;
+  allowDirty: boolean;
+  interactive: boolean;
+  testTimeoutMs?: number;
+  agentTimeoutMs?: number;
+  emit: EventSink;
+  /** Extra policies (cool-downs, guard, budget) from the AI-CLI layer. */
+  policies?: (ctx: LoopContext) => LoopPolicies;
+}
+
+/** A problem the user can fix before the loop starts; the message names cause and fix. */
+export class StartError extends Error {}
+
+export interface PreparedLoop {
+  loop: TestFixLoop;
+  ctx: LoopContext;
+  sessionId: string;
+  release(): Promise<void>;
+}
+
+const DEFAULT_MAX_ITERATIONS = 10;
+/** 10 minutes: a suite slower than this is unusual; --test-timeout raises it. */
+const DEFAULT_TEST_TIMEOUT_MS = 10 * 60_000;
+/** 40 minutes: the design's CLI analysis timeout. */
+const DEFAULT_AGENT_TIMEOUT_MS = 40 * 60_000;
+
+async function sessionIdFor(repo: Repo, options: StartOptions): Promise<{ id: string; resumed: boolean }> {
+  if (!options.resumeSession) return { id: newSessionId(options.sessionName), resumed: false };
+  const id = options.resumeSession === 'latest' ? await findLatestSession(repo.root) : options.resumeSession.startsWith('WFS-') ? options.resumeSession : `WFS-test-${options.resumeSession}`;
+  if (!id) throw new StartError('there is no session to resume in this repository: start one with `fixcycle run`');
+  if (!(await new SessionFiles(repo.root, id).exists())) throw new StartError(`session ${id} does not exist here: list sessions with \`fixcycle status\``);
+  return { id, resumed: true };
+}
+
+function newState(id: string, maxIterations: number): IterationState {
+  const now = new Date().toISOString();
+  return {
+    session_id: id,
+    current_task: 'IMPL-002',
+    current_iteration: 0,
+    max_iterations: maxIterations,
+    started_at: now,
+    updated_at: now,
+    status: 'active',
+    selected_strategy: 'conservative',
+    strategy_reason: 'no iteration yet',
+    next_action: 'execute_fix_task',
+    stuck_tests: [],
+    iterations: [],
+  };
+}
+
+/** A fix was being applied when the session stopped: its half-done changes are the agent's, not the user's. */
+function fixInFlight(state: IterationState): boolean {
+  const last = state.iterations.at(-1);
+  return Boolean(last && !last.completed_at && (last.step === 'fix' || last.step === 'retest'));
+}
+
+/** Checks git, takes the session lock, resolves runner and agents, and builds the loop (new or resumed). */
+export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> {
+  const repo = await Repo.open(options.cwd);
+  const config: FixcycleConfig = await loadConfig(repo.root);
+  const { id, resumed } = await sessionIdFor(repo, options);
+  const session = new SessionFiles(repo.root, id);
+  if (!resumed && (await session.exists())) {
+    throw new StartError(`session ${id} already exists: resume it with --resume-session ${id}, or pick another --session-name`);
+  }
+  await session.ensureFolders();
+  await repo.excludeSessionFolder();
+  const lock = await acquireLock(session.paths.lock, id);
+  if (typeof lock === 'string') throw new StartError(lock);
+  try {
+    let state = resumed ? await session.readState() : newState(id, options.maxIterations ?? config.maxIterations ?? DEFAULT_MAX_ITERATIONS);
+    if (resumed && options.maxIterations) state.max_iterations = options.maxIterations;
+    if (resumed && state.next_action === 'complete' && options.maxIterations && state.status === 'failed' && state.current_iteration < options.maxIterations) {
+      // More iterations for a session that ran out of them.
+      state = { ...state, status: 'active', next_action: 'execute_fix_task' };
+    }
+    if (await repo.isDirty()) {
+      if (resumed && fixInFlight(state)) {
+        // Keep the agent's half-done fix: the resumed fix step builds on it, or the re-test measures it.
+      } else if (options.allowDirty) {
+        const sha = await repo.commitAll(`fixcycle: checkpoint before test-fix session ${id}`);
+        if (sha) options.emit({ type: 'log', level: 'info', message: `committed your uncommitted changes as a checkpoint (${sha.slice(0, 7)})` });
+      } else {
+        const files = await repo.changedFiles();
+        throw new StartError(
+          `the working tree has uncommitted changes (${files.slice(0, 3).join(', ')}${files.length > 3 ? ', ...' : ''}): commit or stash them, or pass --allow-dirty to commit them as a checkpoint first`,
+        );
+      }
+    }
+    const runner = await resolveRunner(repo.root, { runner: options.runner ?? config.runner, testCmd: options.testCmd ?? config.testCommand });
+    const agentTimeoutMs = options.agentTimeoutMs ?? (config.agentTimeoutSec ? config.agentTimeoutSec * 1000 : DEFAULT_AGENT_TIMEOUT_MS);
+    const agents = resolveAgents({ agentCmds: options.agentCmds, agentNames: options.agentNames, timeoutMs: agentTimeoutMs }, config);
+    if (agents.length === 0) {
+      throw new StartError('no agent to analyse and fix failures: pass --agent-cmd "<command>" or --agent NAME, or set "chain" in fixcycle.config.json');
+    }
+    if (!resumed) {
+      await session.saveWorkflowSession({ session_id: id, workflow_type: 'test-fix', created_at: state.started_at, repository: repo.root, created_by: 'fixcycle', test_runner: runner.name, agents: agents.map((a) => a.spec.name) });
+      await session.saveState(state);
+    }
+    const ctx: LoopContext = {
+      repo,
+      session,
+      runner,
+      agents,
+      config,
+      emit: options.emit,
+      options: {
+        maxIterations: state.max_iterations,
+        testTimeoutMs: options.testTimeoutMs ?? (config.testTimeoutSec ? config.testTimeoutSec * 1000 : DEFAULT_TEST_TIMEOUT_MS),
+        agentTimeoutMs,
+        autoApprove: options.yes,
+        interactive: options.interactive,
+        flakyReruns: config.flakyReruns ?? 1,
+      },
+    };
+    const described = runner.describe();
+    options.emit({ type: 'session', sessionId: id, sessionDir: session.paths.dir, repo: repo.root, chain: agents.map((a) => a.spec.name), testCommand: described.full.join(' '), resumed });
+    const loop = new TestFixLoop(ctx, state, options.policies?.(ctx) ?? {});
+    return { loop, ctx, sessionId: id, release: () => lock.release() };
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+}
+
+export { GitSafetyError };

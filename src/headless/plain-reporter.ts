@@ -1,0 +1,38 @@
+import type { EngineEvent } from '../engine/events.js';
+
+function seconds(ms: number | undefined): string {
+  return ms === undefined ? '' : ` in ${(ms / 1000).toFixed(1)} s`;
+}
+
+/** One plain line per step for logs and CI; null for events that are not a step (output, state). */
+export function plainLine(event: EngineEvent): string | null {
+  switch (event.type) {
+    case 'session':
+      return `fixcycle: ${event.resumed ? 'resuming' : 'session'} ${event.sessionId} — tests: ${event.testCommand} — agents: ${event.chain.join(' → ')}`;
+    case 'phase':
+      if (event.status === 'running') return event.phase === 'completion' ? null : `[${event.phase}] ${event.detail ?? 'running'}...`;
+      if (event.status === 'pending') return null;
+      return `[${event.phase}] ${event.status}${event.detail ? `: ${event.detail}` : ''}`;
+    case 'strategy':
+      return `[iteration ${event.iteration}] ${event.strategy} strategy — ${event.reason}`;
+    case 'agent':
+      if (event.status === 'started') return `[agent] ${event.agent} (${event.role})...`;
+      return `[agent] ${event.agent} (${event.role}): ${event.classification}${event.detail ? ` — ${event.detail}` : ''}${seconds(event.durationMs)}`;
+    case 'commit':
+      return `[commit] ${event.sha.slice(0, 7)} ${event.message}`;
+    case 'rollback':
+      return `[rollback] ${event.sha.slice(0, 7)} ${event.message} — ${event.reason}`;
+    case 'stuck':
+      return `[stuck] ${event.tests.length} test(s) failing 3 iterations in a row: ${event.tests.slice(0, 5).join(', ')}${event.tests.length > 5 ? ', ...' : ''}`;
+    case 'await-approval':
+      return `[approval] partial success at ${event.passRate}%: ${event.failures.length} low-criticality failure(s) remain`;
+    case 'paused':
+      return event.paused ? '[paused]' : '[resumed]';
+    case 'log':
+      return `[${event.level}] ${event.message}`;
+    case 'done':
+      return `[done] ${event.outcome.replace('_', ' ')} — ${event.reason}${event.passRate !== null ? ` (pass rate ${event.passRate}%)` : ''}${event.reportPath ? `\nreport: ${event.reportPath}` : ''}`;
+    default:
+      return null;
+  }
+}

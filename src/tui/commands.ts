@@ -1,0 +1,198 @@
+import type { LoopControls } from '../engine/events.js';
+import type { SessionView } from '../state/store.js';
+import type { OutputWindow, UiAction, UiState } from '../state/ui-state.js';
+import { lastCommittedIteration } from './iteration-rows.js';
+import type { Command } from './key-bindings.js';
+
+/** What a command is run against: the newest state of both stores and the sizes of the panes. */
+export interface CommandContext {
+  ui: UiState;
+  session: SessionView;
+  /** Null in watch mode. */
+  controls: LoopControls | null;
+  output: OutputWindow;
+  /** How far the failures view can scroll (its lines minus its height). */
+  failuresMax: number;
+  /** How far the iteration view can scroll. */
+  detailMax: number;
+  /** How far the help overlay can scroll. */
+  helpMax: number;
+  /** Rows PgUp/PgDn move: the focused pane's height. */
+  page: number;
+}
+
+/** What the UI does about a command: actions on its own state, and whether to leave. */
+export interface CommandResult {
+  actions: UiAction[];
+  quit?: boolean;
+}
+
+const say = (text: string, tone: 'info' | 'warn' = 'warn'): UiAction => ({ type: 'say', message: { text, tone } });
+const only = (...actions: UiAction[]): CommandResult => ({ actions });
+
+const WATCH = (what: string) => `Watch mode: ${what} from the terminal that runs the loop`;
+
+function iterationNumbers(session: SessionView): number[] {
+  return (session.state?.iterations ?? []).map((it) => it.iteration);
+}
+
+function move(ctx: CommandContext, delta: number): CommandResult {
+  const { ui } = ctx;
+  if (ui.focus === 'output') return only({ type: 'scroll-output', delta, window: ctx.output });
+  if (ui.focus === 'failures') {
+    if (ctx.failuresMax <= 0) return only(say('Nothing to scroll: the failures fit in the pane', 'info'));
+    return only({ type: 'scroll-failures', delta, max: ctx.failuresMax });
+  }
+  const iterations = iterationNumbers(ctx.session);
+  if (iterations.length === 0) return only(say('No iterations yet: the first starts after the initial test run', 'info'));
+  return only({ type: 'select-iteration', delta: Math.sign(delta) * Math.min(Math.abs(delta), iterations.length), iterations });
+}
+
+function edge(ctx: CommandContext, to: 'top' | 'bottom'): CommandResult {
+  if (ctx.ui.focus === 'output') return only({ type: 'scroll-output-edge', edge: to, window: ctx.output });
+  if (ctx.ui.focus === 'failures') return only({ type: 'scroll-failures', delta: to === 'top' ? -Infinity : Infinity, max: ctx.failuresMax });
+  return only({ type: 'select-iteration-edge', edge: to, iterations: iterationNumbers(ctx.session) });
+}
+
+function answerYes(ctx: CommandContext): CommandResult {
+  const { ui, controls } = ctx;
+  if (!ui.confirm || !controls) return only({ type: 'answered' });
+  if (ui.confirm.kind === 'quit') {
+    controls.stop();
+    return only({ type: 'answered' }, { type: 'stopping' }, say('Stopping after the current step… q leaves now', 'info'));
+  }
+  const target = lastCommittedIteration(ctx.session.state?.iterations ?? []);
+  const why = controls.requestRollback();
+  const done = target ? `Rolling back iteration ${target.iteration} after the current step` : 'Rolling back after the current step';
+  return only({ type: 'answered' }, say(why ?? done, why ? 'warn' : 'info'));
+}
+
+function inQuestion(command: Command, ctx: CommandContext): CommandResult {
+  const confirm = ctx.ui.confirm!;
+  if (command === 'yes' || (command === 'quit' && confirm.kind === 'quit')) return answerYes(ctx);
+  if (command === 'no' || command === 'close') {
+    const text = confirm.kind === 'quit' ? 'The loop goes on' : 'Nothing rolled back';
+    return only({ type: 'answered' }, say(text, 'info'));
+  }
+  return only(say(`Answer first: y ${confirm.kind === 'quit' ? 'stops the loop' : 'rolls back'}, n cancels`));
+}
+
+function scrollCommand(command: Command, ctx: CommandContext, scroll: (delta: number) => CommandResult): CommandResult | null {
+  switch (command) {
+    case 'up':
+      return scroll(-1);
+    case 'down':
+      return scroll(1);
+    case 'page-up':
+      return scroll(-ctx.page);
+    case 'page-down':
+      return scroll(ctx.page);
+    case 'top':
+      return scroll(-Infinity);
+    case 'bottom':
+      return scroll(Infinity);
+    default:
+      return null;
+  }
+}
+
+function inHelp(command: Command, ctx: CommandContext): CommandResult {
+  if (command === 'help' || command === 'close' || command === 'quit') return only({ type: 'close' });
+  const scrolled = scrollCommand(command, ctx, (delta) => only({ type: 'scroll-help', delta, max: ctx.helpMax }));
+  return scrolled ?? only(say('Help is open: esc closes it'));
+}
+
+function inDetail(command: Command, ctx: CommandContext): CommandResult {
+  if (command === 'close' || command === 'quit') return only({ type: 'close' });
+  const scrolled = scrollCommand(command, ctx, (delta) => only({ type: 'scroll-detail', delta, max: ctx.detailMax }));
+  return scrolled ?? only(say('The iteration view is open: esc closes it'));
+}
+
+function approve(ctx: CommandContext): CommandResult {
+  if (!ctx.controls) return only(say(WATCH('approve')));
+  if (!ctx.session.awaitingApproval) {
+    if (ctx.session.done) return only(say('The session has ended: nothing to approve'));
+    return only(say('Nothing to approve: approval is asked only for a partial success (pass rate ≥ 95%, only low-criticality failures)'));
+  }
+  const why = ctx.controls.approve();
+  return only(say(why ?? 'Approved: the session completes as a partial success', why ? 'warn' : 'info'));
+}
+
+function rollback(ctx: CommandContext): CommandResult {
+  if (!ctx.controls) return only(say(WATCH('roll back')));
+  const target = lastCommittedIteration(ctx.session.state?.iterations ?? []);
+  if (ctx.session.done) {
+    return only(say(target ? `The session has ended: undo a fix with git revert ${target.commit!.slice(0, 7)}` : 'The session has ended: nothing to roll back'));
+  }
+  if (!target) return only(say('Nothing to roll back: no iteration has a fix commit yet'));
+  const prompt = `Roll back iteration ${target.iteration} (${target.commit!.slice(0, 7)})? It is reverted after the current step.`;
+  return only({ type: 'ask', confirm: { kind: 'rollback', prompt } });
+}
+
+function pause(ctx: CommandContext): CommandResult {
+  if (!ctx.controls) return only(say(WATCH('pause')));
+  if (ctx.session.done) return only(say('The session has ended: nothing to pause'));
+  const paused = ctx.controls.togglePause();
+  return only(say(paused ? 'Pausing after the current step: p resumes' : 'Resumed', 'info'));
+}
+
+function quit(ctx: CommandContext): CommandResult {
+  if (!ctx.controls || ctx.session.done || ctx.ui.stopping) return { actions: [], quit: true };
+  const prompt = 'Stop the loop after the current step and leave? The session stays resumable.';
+  return only({ type: 'ask', confirm: { kind: 'quit', prompt } });
+}
+
+function open(ctx: CommandContext): CommandResult {
+  const iterations = iterationNumbers(ctx.session);
+  if (iterations.length === 0) return only(say('No iteration to open yet: the first starts after the initial test run', 'info'));
+  return only({ type: 'open-detail', iteration: ctx.ui.selected ?? iterations.at(-1)! });
+}
+
+/**
+ * Runs one command against the newest state. Calls on the loop's controls happen here (they are the
+ * intents a key stands for); everything else comes back as UI actions. A key that does nothing in this
+ * state comes back as a message saying why.
+ */
+export function runCommand(command: Command, ctx: CommandContext): CommandResult {
+  const { ui } = ctx;
+  if (ui.confirm) return inQuestion(command, ctx);
+  if (ui.detail) return inDetail(command, ctx);
+  if (ui.help) return inHelp(command, ctx);
+  switch (command) {
+    case 'approve':
+      return approve(ctx);
+    case 'rollback':
+      return rollback(ctx);
+    case 'pause':
+      return pause(ctx);
+    case 'follow':
+      return only({ type: 'toggle-follow', window: ctx.output }, say(ui.follow ? 'Output held still: f follows the tail again' : 'Following the tail of the output', 'info'));
+    case 'up':
+      return move(ctx, -1);
+    case 'down':
+      return move(ctx, 1);
+    case 'page-up':
+      return move(ctx, -ctx.page);
+    case 'page-down':
+      return move(ctx, ctx.page);
+    case 'top':
+      return edge(ctx, 'top');
+    case 'bottom':
+      return edge(ctx, 'bottom');
+    case 'focus-next':
+      return only({ type: 'focus', direction: 1 });
+    case 'focus-prev':
+      return only({ type: 'focus', direction: -1 });
+    case 'open':
+      return open(ctx);
+    case 'help':
+      return only({ type: 'toggle-help' });
+    case 'close':
+      return only(say('Nothing to close', 'info'));
+    case 'quit':
+      return quit(ctx);
+    case 'yes':
+    case 'no':
+      return only(say('No question to answer', 'info'));
+  }
+}

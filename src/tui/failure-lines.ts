@@ -1,0 +1,50 @@
+import type { SessionView } from '../state/store.js';
+import type { Criticality, Failure, RunError } from '../engine/types.js';
+import { groupFailures } from './failure-groups.js';
+
+/** One line of the failures view. */
+export interface FailureLine {
+  /** Set on a group's first line: drawn in the criticality's color. */
+  criticality?: Criticality | 'error';
+  /** `high   3×`, the label column of a group's first line. */
+  label: string;
+  text: string;
+}
+
+// One shared empty list: a selector must return the same value for the same state, or zustand re-renders forever.
+const NONE: never[] = [];
+
+/** The failures the view shows: those awaiting approval, else the latest run's. */
+export function currentFailures(view: Pick<SessionView, 'awaitingApproval' | 'results'>): { failures: Failure[]; errors: RunError[] } {
+  return { failures: view.awaitingApproval?.failures ?? view.results?.failures ?? NONE, errors: view.results?.errors ?? NONE };
+}
+
+// 3: the names of a group after which "+N more" says enough on one line.
+const NAMES_SHOWN = 3;
+
+/** Run errors first (they block everything), then each group: its message, then its tests, stuck ones marked. */
+export function failureLines(failures: readonly Failure[], errors: readonly RunError[], stuck: readonly string[]): FailureLine[] {
+  const lines: FailureLine[] = [];
+  for (const error of errors) {
+    lines.push({ criticality: 'error', label: 'error', text: error.message.split('\n')[0] ?? '' });
+    if (error.file) lines.push({ label: '', text: error.file });
+  }
+  const stuckSet = new Set(stuck);
+  for (const group of groupFailures(failures)) {
+    lines.push({ criticality: group.criticality, label: `${group.criticality.padEnd(6)} ${group.failures.length}×`, text: group.message });
+    const names = group.failures.map((f) => `${f.name}${stuckSet.has(f.id) || stuckSet.has(f.name) ? ' (stuck)' : ''}`);
+    const more = names.length > NAMES_SHOWN ? ` +${names.length - NAMES_SHOWN} more` : '';
+    lines.push({ label: '', text: names.slice(0, NAMES_SHOWN).join(' · ') + more });
+  }
+  return lines;
+}
+
+/** `7 in 3 groups`, `none`, counting the groups among `lines`. */
+export function failureSummary(failures: readonly Failure[], errors: readonly RunError[], lines: readonly FailureLine[]): string {
+  if (failures.length === 0 && errors.length === 0) return 'none';
+  const groups = lines.filter((l) => l.criticality && l.criticality !== 'error').length;
+  const parts = [];
+  if (failures.length > 0) parts.push(`${failures.length} in ${groups} group${groups === 1 ? '' : 's'}`);
+  if (errors.length > 0) parts.push(`${errors.length} run error${errors.length === 1 ? '' : 's'}`);
+  return parts.join(', ');
+}

@@ -1,0 +1,116 @@
+import type { Iteration } from '../engine/session/schema.js';
+import type { Strategy } from '../engine/types.js';
+
+/** How an iteration ended, in the words of the screen. */
+export type RowOutcome = 'running' | 'improved' | 'rolled-back' | 'stuck' | 'degraded' | 'rejected' | 'no-change' | 'success' | 'partial' | 'failed' | 'pending';
+
+/** One line of the iterations table, derived from iteration-state.json's iterations[]. */
+export interface IterationRow {
+  iteration: number;
+  strategy?: Strategy;
+  /** Pass rate after the iteration's re-test, in percent. */
+  passRate?: number;
+  /** Change of the pass rate from the iteration before, in points. */
+  delta?: number;
+  passed?: number;
+  failed?: number;
+  durationMs?: number;
+  /** The agent whose fix was used. */
+  agent?: string;
+  /** True when an earlier agent of the chain failed and a later one took over. */
+  fallback: boolean;
+  outcome: RowOutcome;
+  /** The outcome as a person reads it: `regression rolled back`, `stuck`... */
+  outcomeLabel: string;
+  /** Short sha of the fix commit. */
+  commit?: string;
+}
+
+const OUTCOMES: Record<string, [RowOutcome, string]> = {
+  improved: ['improved', 'improved'],
+  regressed_rolled_back: ['rolled-back', 'regression rolled back'],
+  stuck: ['stuck', 'stuck'],
+  degraded: ['degraded', 'degraded'],
+  rejected: ['rejected', 'rejected'],
+  no_change: ['no-change', 'no change'],
+  success: ['success', 'success'],
+  partial_success: ['partial', 'partial success'],
+  failed: ['failed', 'failed'],
+  in_progress: ['running', 'running'],
+};
+
+function durationOf(it: Iteration): number | undefined {
+  if (it.duration_ms !== undefined) return it.duration_ms;
+  if (!it.started_at || !it.completed_at) return undefined;
+  const ms = Date.parse(it.completed_at) - Date.parse(it.started_at);
+  return Number.isFinite(ms) && ms >= 0 ? ms : undefined;
+}
+
+function outcomeOf(it: Iteration, isLast: boolean): [RowOutcome, string] {
+  if (it.degraded && !it.result) return OUTCOMES['degraded']!;
+  if (it.result) return OUTCOMES[it.result] ?? ['pending', it.result.replace(/_/g, ' ')];
+  return isLast && !it.completed_at ? OUTCOMES['in_progress']! : ['pending', '—'];
+}
+
+/** The table's rows, oldest first, with each pass rate's change from the one before. */
+export function iterationRows(iterations: readonly Iteration[]): IterationRow[] {
+  let previous: number | undefined;
+  return iterations.map((it, index) => {
+    const before = it.pass_rate_before ?? previous;
+    const passRate = it.pass_rate;
+    const delta = passRate !== undefined && before !== undefined ? Math.round((passRate - before) * 100) / 100 : undefined;
+    if (passRate !== undefined && it.result !== 'regressed_rolled_back') previous = passRate;
+    else if (passRate !== undefined && it.pass_rate_before !== undefined) previous = it.pass_rate_before;
+    const tried = it.agents_tried ?? [];
+    const agent = it.agent ?? tried.at(-1);
+    const [outcome, outcomeLabel] = outcomeOf(it, index === iterations.length - 1);
+    return {
+      iteration: it.iteration,
+      strategy: it.strategy,
+      passRate,
+      delta,
+      passed: it.test_results?.passed,
+      failed: it.test_results?.failed ?? it.failed_tests?.length,
+      durationMs: durationOf(it),
+      agent,
+      fallback: agent !== undefined && tried.length > 1 && tried[0] !== agent,
+      outcome,
+      outcomeLabel,
+      commit: it.commit ? it.commit.slice(0, 7) : undefined,
+    };
+  });
+}
+
+/** `82%`, `82.5%`: whole numbers stay whole, the rest keep one decimal. */
+export function formatPercent(value: number | undefined): string {
+  if (value === undefined) return '—';
+  return `${Number.isInteger(value) ? value : value.toFixed(1)}%`;
+}
+
+/** `+7`, `−3.5`, `±0`: the change in points, signed so it reads without color. */
+export function formatDelta(value: number | undefined): string {
+  if (value === undefined) return '';
+  if (value === 0) return '±0';
+  const abs = Math.abs(value);
+  return `${value > 0 ? '+' : '−'}${Number.isInteger(abs) ? abs : abs.toFixed(1)}`;
+}
+
+/** `850ms`, `42s`, `3m 05s`, `1h 02m`. */
+export function formatDuration(ms: number | undefined): string {
+  if (ms === undefined) return '—';
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  const s = Math.floor(ms / 1000);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m ${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, '0')}m`;
+}
+
+/** The iteration that `r` would roll back: the newest one with a fix commit that is still in place. */
+export function lastCommittedIteration(iterations: readonly Iteration[]): Iteration | undefined {
+  for (let i = iterations.length - 1; i >= 0; i--) {
+    const it = iterations[i]!;
+    if (it.commit && it.result !== 'regressed_rolled_back' && !it.rollback_commit) return it;
+  }
+  return undefined;
+}

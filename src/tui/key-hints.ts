@@ -1,0 +1,49 @@
+import type { UiState } from '../state/ui-state.js';
+import { bindingOf, type Command } from './key-bindings.js';
+
+/** What decides which keys matter now. */
+export interface HintContext {
+  ui: Pick<UiState, 'focus' | 'follow' | 'help' | 'detail' | 'confirm' | 'stopping'>;
+  /** No controls: another process drives the loop. */
+  watch: boolean;
+  awaitingApproval: boolean;
+  done: boolean;
+  paused: boolean;
+  canRollback: boolean;
+  hasIterations: boolean;
+}
+
+/** One footer entry: `a approve`. */
+export interface KeyHint {
+  command: Command;
+  key: string;
+  hint: string;
+}
+
+function hint(command: Command, word?: string): KeyHint {
+  const binding = bindingOf(command);
+  return { command, key: binding.label, hint: word ?? binding.hint };
+}
+
+/** The few keys that do something now, in the order they matter, from the key table. */
+export function keyHints(ctx: HintContext): KeyHint[] {
+  const { ui } = ctx;
+  if (ui.confirm) return [hint('yes'), hint('no')];
+  if (ui.detail) return [hint('up', 'scroll'), hint('close')];
+  if (ui.help) return [hint('close')];
+  const hints: KeyHint[] = [];
+  const live = !ctx.watch && !ctx.done;
+  if (ctx.awaitingApproval && !ctx.watch) hints.push(hint('approve'));
+  if (live && ctx.canRollback) hints.push(hint('rollback'));
+  if (live && !ui.stopping) hints.push(hint('pause', ctx.paused ? 'resume' : 'pause'));
+  if (ui.focus === 'output') hints.push(hint('follow', ui.follow ? 'hold' : 'follow'));
+  if (ui.focus !== 'output') hints.push(hint('up', ui.focus === 'iterations' ? 'select' : 'scroll'));
+  if (ctx.hasIterations) hints.push(hint('open'));
+  hints.push(hint('focus-next'), hint('help'), hint('quit', ui.stopping ? 'leave now' : 'quit'));
+  return hints;
+}
+
+/** The hints as the footer shows them, joined by ` · `. */
+export function formatHints(hints: readonly KeyHint[]): string {
+  return hints.map((h) => `${h.key} ${h.hint}`).join(' · ');
+}

@@ -1,0 +1,69 @@
+import type { Phase, PhaseStatus } from '../engine/events.js';
+import type { SessionView } from '../state/store.js';
+import { formatPercent } from './iteration-rows.js';
+
+/** The steps of one iteration, nested under it in the phase tree. */
+export const ITERATION_STEPS = ['analysis', 'fix', 'retest'] as const satisfies readonly Phase[];
+
+/** Each phase's name on screen, long (tree) and short (compact line). */
+export const PHASE_NAMES: Record<Phase, { long: string; short: string }> = {
+  test: { long: 'Test run', short: 'test' },
+  analysis: { long: 'Analysis', short: 'analysis' },
+  fix: { long: 'Fix', short: 'fix' },
+  retest: { long: 'Fix validation', short: 're-test' },
+  validation: { long: 'Final validation', short: 'validation' },
+  completion: { long: 'Completion', short: 'done' },
+};
+
+type PhaseSource = Pick<SessionView, 'phases' | 'phaseIteration' | 'state' | 'strategy' | 'results' | 'paused' | 'done'>;
+
+/** The status the iteration line shows: running while any of its steps runs, failed if one failed, done when all are. */
+export function iterationStatus(view: Pick<SessionView, 'phases'>): PhaseStatus {
+  const statuses = ITERATION_STEPS.map((step) => view.phases[step].status);
+  if (statuses.includes('running')) return 'running';
+  if (statuses.includes('failed')) return 'failed';
+  if (statuses.every((s) => s === 'done' || s === 'skipped')) return 'done';
+  return 'pending';
+}
+
+/** The iteration the tree shows: the one the phases belong to, else the state's current one. */
+export function currentIteration(view: PhaseSource): number {
+  return view.phaseIteration || view.state?.current_iteration || 0;
+}
+
+/** `Iteration 2: Fix validation (pass: 82%, conservative)`, as in the design's progress tracking. */
+export function currentIterationLabel(view: PhaseSource): string {
+  const n = currentIteration(view);
+  if (n === 0) return 'Fix cycle: waits for the first test run';
+  const running = ITERATION_STEPS.find((step) => view.phases[step].status === 'running');
+  const failed = ITERATION_STEPS.find((step) => view.phases[step].status === 'failed');
+  const last = [...ITERATION_STEPS].reverse().find((step) => view.phases[step].status === 'done');
+  let step: string;
+  if (running) step = PHASE_NAMES[running].long;
+  else if (failed) step = `${PHASE_NAMES[failed].long} failed`;
+  else if (last === 'retest') step = 'done';
+  else if (last) step = `${PHASE_NAMES[last].long} done`;
+  else step = 'waiting';
+  if (view.paused && !view.done) step += ', paused';
+  const pass = view.results?.pass_rate ?? view.state?.iterations.at(-1)?.pass_rate;
+  const strategy = view.strategy?.strategy ?? view.state?.selected_strategy;
+  const facts = [pass !== undefined ? `pass: ${formatPercent(pass)}` : null, strategy ?? null].filter(Boolean).join(', ');
+  return `Iteration ${n}: ${step}${facts ? ` (${facts})` : ''}`;
+}
+
+type AgentSource = Pick<SessionView, 'agent' | 'agentFailures' | 'phaseIteration' | 'state'>;
+
+/** Who works on a step: `claude`, `codex (fallback after claude: rate limited)`, `degraded: no agent succeeded`. */
+export function stepAgentText(view: AgentSource, step: 'analysis' | 'fix'): string {
+  const role = step === 'analysis' ? 'analyze' : 'fix';
+  const entry = view.state?.iterations.find((it) => it.iteration === view.phaseIteration);
+  const agent = view.agent && view.agent.role === role && view.agent.iteration === view.phaseIteration ? view.agent : null;
+  const failures = view.agentFailures.map((f) => `${f.agent}: ${f.classification.replace(/_/g, ' ')}`);
+  if (!agent) return entry?.degraded && step === 'fix' ? 'degraded: no agent succeeded' : '';
+  const ok = agent.status === 'started' || agent.classification === 'ok' || agent.classification === undefined;
+  if (!ok && failures.length > 0 && view.agentFailures.length >= 1 && agent.status === 'finished') {
+    return entry?.degraded ? `degraded: ${failures.join(', ')}` : failures.join(', ');
+  }
+  const previous = view.agentFailures.filter((f) => f.agent !== agent.agent).map((f) => `${f.agent}: ${f.classification.replace(/_/g, ' ')}`);
+  return previous.length > 0 ? `${agent.agent} (fallback after ${previous.join(', ')})` : agent.agent;
+}

@@ -1,0 +1,160 @@
+import { watch, type FSWatcher } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import type { EngineEvent } from '../engine/events.js';
+import { readIterationState } from '../engine/session/state-file.js';
+import type { TestResults } from '../engine/types.js';
+import { FileTail } from './file-tail.js';
+import { eventsFromState, readTestResults } from './state-events.js';
+
+/** Options of `mirrorSession`. */
+export interface MirrorOptions {
+  /** The session folder (`.workflow/active/WFS-test-<name>`). */
+  dir: string;
+  /** Where the synthesized EngineEvents go (the store's `apply`). */
+  apply(event: EngineEvent): void;
+  /** Says in one line what is wrong with a file; the last good state stays on screen. */
+  warn(text: string): void;
+  /** How often files are checked when change events do not come (network drives, editors that swap files). Default: 1000 ms. */
+  pollMs?: number;
+}
+
+/** A running mirror. */
+export interface SessionMirror {
+  /** Reads every file again now (resolves when done). */
+  refresh(): Promise<void>;
+  stop(): void;
+}
+
+// 1 s: a human watching a loop does not notice, and stat() on three files once a second costs nothing.
+const POLL_MS = 1000;
+// 25 ms: an atomic rename shows up as two or three events in a row; one read covers them.
+const SETTLE_MS = 25;
+
+/**
+ * Mirrors a session written by another process into EngineEvents: iteration-state.json (state, phases,
+ * outcome), test-results.json (results, failures) and test-output.log (new lines). It watches the folder
+ * with fs.watch and also polls slowly, and never lets a half-written or foreign file replace a good state.
+ */
+export function mirrorSession(options: MirrorOptions): SessionMirror {
+  const processDir = join(options.dir, '.process');
+  const statePath = join(processDir, 'iteration-state.json');
+  const resultsPath = join(processDir, 'test-results.json');
+  const tail = new FileTail(join(processDir, 'test-output.log'));
+  const seen = new Map<string, string>();
+  let results: TestResults | null = null;
+  let lastWarning = '';
+  let stopped = false;
+  let running: Promise<void> | null = null;
+  let again = false;
+
+  const warn = (text: string) => {
+    if (text === lastWarning) return;
+    lastWarning = text;
+    options.warn(text);
+  };
+
+  /** True when the file changed since it was last read (size or mtime), remembering the new stamp. */
+  const changed = async (path: string): Promise<boolean> => {
+    const info = await stat(path).catch(() => null);
+    const stamp = info ? `${info.size}:${info.mtimeMs}` : 'absent';
+    if (seen.get(path) === stamp) return false;
+    seen.set(path, stamp);
+    return info !== null;
+  };
+
+  const readResults = async () => {
+    if (!(await changed(resultsPath))) return false;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(await readFile(resultsPath, 'utf8'));
+    } catch {
+      seen.delete(resultsPath);
+      warn(`${basename(resultsPath)} is half-written or not JSON: showing the last good results`);
+      return false;
+    }
+    const read = readTestResults(parsed);
+    if (!read) {
+      warn(`${basename(resultsPath)} is not a test-results file fixcycle can read: showing the last good results`);
+      return false;
+    }
+    results = read;
+    return true;
+  };
+
+  const readState = async (resultsChanged: boolean) => {
+    if (!(await changed(statePath)) && !resultsChanged) return;
+    const read = await readIterationState(statePath);
+    if (!read.ok) {
+      // A file caught mid-write is read again on the next event or poll.
+      seen.delete(statePath);
+      warn(`${read.error.replace(statePath, basename(statePath))}: showing the last good state`);
+      return;
+    }
+    if (lastWarning) {
+      lastWarning = '';
+      options.warn('');
+    }
+    const iteration = read.state.current_iteration;
+    if (resultsChanged && results) options.apply({ type: 'results', iteration, results });
+    for (const event of eventsFromState(read.state, results)) options.apply(event);
+  };
+
+  const pass = async () => {
+    const resultsChanged = await readResults();
+    await readState(resultsChanged);
+    const { lines, reset } = await tail.read();
+    if (reset) options.apply({ type: 'output-reset', label: 'test output (log rewritten)' });
+    if (lines.length > 0) options.apply({ type: 'output', lines });
+  };
+
+  const refresh = (): Promise<void> => {
+    if (stopped) return Promise.resolve();
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = pass()
+      .catch((error: Error) => warn(`cannot read the session: ${error.message}`))
+      .finally(() => {
+        running = null;
+        if (again && !stopped) {
+          again = false;
+          void refresh();
+        }
+      });
+    return running;
+  };
+
+  let settle: ReturnType<typeof setTimeout> | null = null;
+  const onChange = () => {
+    if (settle) return;
+    settle = setTimeout(() => {
+      settle = null;
+      void refresh();
+    }, SETTLE_MS);
+  };
+  let watcher: FSWatcher | null = null;
+  try {
+    watcher = watch(processDir, onChange);
+    watcher.on('error', () => {
+      watcher?.close();
+      watcher = null;
+    });
+  } catch {
+    // No .process folder yet (or no inotify): the poll below still sees the files appear.
+  }
+  const poll = setInterval(() => void refresh(), options.pollMs ?? POLL_MS);
+  poll.unref();
+  void refresh();
+
+  return {
+    refresh,
+    stop() {
+      stopped = true;
+      clearInterval(poll);
+      if (settle) clearTimeout(settle);
+      watcher?.close();
+    },
+  };
+}

@@ -1,0 +1,99 @@
+import { render } from 'ink';
+import type { StoreApi } from 'zustand/vanilla';
+import { App } from '../app.js';
+import type { LoopControls } from '../engine/events.js';
+import type { FixcycleStore } from '../state/store.js';
+import type { StatusMessage } from '../state/ui-state.js';
+import { createUiStore } from '../state/ui-store.js';
+import { holdAltScreen } from './alt-screen.js';
+import { TuiProvider } from './context.js';
+import { createTheme } from './theme.js';
+
+/** 30: the frame rate above which nobody reads faster, and below which scrolling still looks smooth. */
+export const MAX_FPS = 30;
+
+/** Options of `startTui`. */
+export interface TuiOptions {
+  /** The session store the engine (or the watcher) feeds with EngineEvents. */
+  store: StoreApi<FixcycleStore>;
+  /** The running loop's controls; null in watch mode, where keys that need an engine say so. */
+  controls: LoopControls | null;
+  /** The header's title. Default: `fixcycle`. */
+  title?: string;
+  /** Label the screen as a demo. Default: false. */
+  demo?: boolean;
+  /** Called once when the user quits with q (after confirming, if the loop was working). */
+  onQuit?: () => void;
+  /** Streams to draw on and read keys from. Default: the process's. */
+  stdout?: NodeJS.WriteStream;
+  stdin?: NodeJS.ReadStream;
+  /** Environment for NO_COLOR. Default: process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Called after every frame Ink draws (benchmarks count frames with it). */
+  onRender?: () => void;
+}
+
+/** A running TUI. */
+export interface TuiHandle {
+  /** Settles when the TUI is gone and the screen restored; rejects with a render error. */
+  waitUntilExit(): Promise<void>;
+  /** Takes the TUI down and restores the screen. */
+  unmount(): void;
+  /** Shows a one-line message in the status line (for example, that a watched file is half-written). */
+  notify(text: string, tone?: StatusMessage['tone']): void;
+}
+
+/**
+ * Opens the full-screen TUI on the alternate screen. It reads only `store` and acts only through
+ * `controls`; the screen is restored on quit, on unmount, on a crash and on SIGINT/SIGTERM/SIGHUP.
+ */
+export function startTui(options: TuiOptions): TuiHandle {
+  const stdout = options.stdout ?? process.stdout;
+  const stdin = options.stdin ?? process.stdin;
+  const ui = createUiStore();
+  const value = {
+    session: options.store,
+    ui,
+    controls: options.controls,
+    theme: createTheme(options.env),
+    title: options.title ?? 'fixcycle',
+    demo: options.demo ?? false,
+  };
+
+  let instance: ReturnType<typeof render> | null = null;
+  const screen = holdAltScreen(stdout, stdin, { beforeRestore: () => instance?.unmount() });
+  let quit = false;
+  const onQuit = () => {
+    if (quit) return;
+    quit = true;
+    options.onQuit?.();
+    instance?.unmount();
+  };
+
+  instance = render(
+    <TuiProvider value={value}>
+      <App onQuit={onQuit} />
+    </TuiProvider>,
+    {
+      stdout,
+      stdin,
+      // Ctrl+C is a key like q: it asks before stopping a working loop.
+      exitOnCtrlC: false,
+      maxFps: MAX_FPS,
+      onRender: options.onRender,
+    },
+  );
+  const exited = instance.waitUntilExit().then(
+    () => screen.release(),
+    (error: unknown) => {
+      screen.release();
+      throw error;
+    },
+  );
+
+  return {
+    waitUntilExit: () => exited,
+    unmount: () => instance?.unmount(),
+    notify: (text, tone = 'warn') => ui.getState().dispatch({ type: 'say', message: { text, tone } }),
+  };
+}

@@ -1,0 +1,35 @@
+import { useEffect, useState } from 'react';
+import { useSession, useUi } from './context.js';
+import { loadIterationDetail, type DetailLine } from './iteration-detail-loader.js';
+
+/** The lines of the iteration opened with enter: null while nothing is open, a "reading" line while it loads. */
+export function useIterationDetail(): DetailLine[] | null {
+  const iteration = useUi((s) => s.detail?.iteration ?? null);
+  const sessionDir = useSession((s) => s.sessionDir);
+  const repo = useSession((s) => s.repo);
+  const state = useSession((s) => s.state);
+  const [loaded, setLoaded] = useState<{ iteration: number; lines: DetailLine[] } | null>(null);
+
+  const entry = iteration === null ? undefined : state?.iterations.find((it) => it.iteration === iteration);
+  // Reload when the iteration gains its commit or result, not on every state write.
+  const key = entry ? `${entry.commit ?? ''}|${entry.result ?? ''}|${entry.rollback_commit ?? ''}` : '';
+
+  useEffect(() => {
+    if (iteration === null) return;
+    if (!sessionDir) {
+      setLoaded({ iteration, lines: [{ text: 'No session folder yet: the iteration has nothing on disk to show' }] });
+      return;
+    }
+    let current = true;
+    loadIterationDetail({ sessionDir, repo, iteration, entry })
+      .then((lines) => current && setLoaded({ iteration, lines }))
+      .catch((error: Error) => current && setLoaded({ iteration, lines: [{ text: `Cannot read iteration ${iteration}: ${error.message}` }] }));
+    return () => {
+      current = false;
+    };
+    // `entry` is read through `key`: a new state object with the same commit must not reload.
+  }, [iteration, sessionDir, repo, key]);
+
+  if (iteration === null) return null;
+  return loaded?.iteration === iteration ? loaded.lines : [{ text: `Reading iteration ${iteration}…` }];
+}

@@ -1,0 +1,135 @@
+import { readFileSync, existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { agentCmd, git, makeRepo, readJson, removeRepos, runCli, scenario, sessionDir, state } from '../helpers/repo.js';
+import { editAdd, editMultiply, editsBreakFormat, planAdd, planMultiply } from './plans.js';
+
+afterAll(removeRepos);
+
+const CALC = 'projects-loop/calc';
+const base = ['run', '--headless', '--test-cmd', 'node --test'];
+
+describe('the loop, end to end on a real repository', () => {
+  it('converges in two iterations, committing each fix with only the files it changed', async () => {
+    const repo = makeRepo(CALC, { 'notes.txt': 'untouched\n' });
+    const agent = scenario({ analyze: [planAdd, planMultiply], fix: [{ edits: [editAdd] }, { edits: [editMultiply] }] });
+    const run = await runCli(repo, [...base, '--agent-cmd', agentCmd(agent.path)]);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/\[done\] success/);
+
+    const s = state(repo);
+    expect(s.status).toBe('completed');
+    expect(s.initial_pass_rate).toBe(75);
+    expect(s.iterations.map((i: any) => [i.iteration, i.strategy, i.pass_rate_before, i.pass_rate, i.result])).toEqual([
+      [1, 'conservative', 75, 85, 'improved'],
+      [2, 'conservative', 85, 100, 'improved'],
+    ]);
+    const log = git(repo, 'log', '--format=%s').split('\n');
+    expect(log.slice(0, 2)).toEqual(['test-cycle: iteration 2 - conservative strategy (pass: 85% → 100%)', 'test-cycle: iteration 1 - conservative strategy (pass: 75% → 85%)']);
+    expect(git(repo, 'show', '--name-only', '--format=', 'HEAD').trim()).toBe('src/calc.js');
+    expect(git(repo, 'status', '--porcelain')).toBe('');
+
+    const dir = sessionDir(repo);
+    const task = readJson(join(dir, '.task/IMPL-fix-1.json'));
+    expect(task).toMatchObject({ id: 'IMPL-fix-1', status: 'completed', meta: { type: 'test-fix-iteration', iteration: 1, max_iterations: 10 } });
+    expect(task.context.fix_strategy.modification_points).toEqual(['src/calc.js:add:1-3']);
+    expect(readFileSync(join(dir, '.process/iteration-1-analysis.md'), 'utf8')).toMatch(/add\(\) subtracts/);
+    expect(readFileSync(join(dir, '.process/iteration-1-cli-output.txt'), 'utf8')).toMatch(/Here is my analysis/);
+    expect(readJson(join(dir, '.process/fix-history.json')).map((h: any) => h.outcome)).toEqual(['improved', 'improved']);
+    expect(readJson(join(dir, '.process/test-results.json'))).toMatchObject({ total: 20, passed: 20, failed: 0, pass_rate: 100, scope: 'full' });
+    expect(readFileSync(join(dir, '.process/test-output.log'), 'utf8')).toMatch(/final validation|pass 20/);
+    expect(existsSync(join(dir, '.summaries/session-summary.md'))).toBe(true);
+    // The session folder is excluded from git, never committed.
+    expect(git(repo, 'ls-files')).not.toMatch(/\.workflow/);
+  });
+
+  it('reverts exactly the regressing fix and switches to surgical, telling the next analysis why', async () => {
+    const repo = makeRepo(CALC);
+    const agent = scenario({ analyze: [planAdd, planAdd, planMultiply], fix: [{ edits: editsBreakFormat }, { edits: [editAdd] }, { edits: [editMultiply] }] });
+    const run = await runCli(repo, [...base, '--agent-cmd', agentCmd(agent.path)]);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(0);
+
+    const s = state(repo);
+    expect(s.iterations[0]).toMatchObject({ iteration: 1, pass_rate_before: 75, pass_rate: 40, result: 'regressed_rolled_back' });
+    expect(s.iterations[1]).toMatchObject({ iteration: 2, strategy: 'surgical', result: 'improved' });
+    expect(s.iterations[1].strategy_reason).toMatch(/regressed/);
+    const log = git(repo, 'log', '--format=%H %s').split('\n').map((l) => l.split(' '));
+    const subjects = log.map((l) => l.slice(1).join(' '));
+    expect(subjects).toContain('test-cycle: rollback iteration 1 - regression detected (pass: 40% < 75%)');
+    const rollback = log.find((l) => l.slice(1).join(' ').startsWith('test-cycle: rollback iteration 1'))![0]!;
+    const fix1 = log.find((l) => l.slice(1).join(' ').startsWith('test-cycle: iteration 1 -'))![0]!;
+    // The rollback undoes that commit exactly: its diff is the fix's diff reversed.
+    expect(git(repo, 'diff', fix1 + '^', rollback)).toBe('');
+    expect(agent.prompt('agent', 'analyze', 2)).toMatch(/rolled back/);
+    expect(readJson(join(sessionDir(repo), '.process/fix-history.json'))[0]).toMatchObject({ outcome: 'regressed_rolled_back', pass_rate_before: 75, pass_rate_after: 40 });
+  });
+
+  it('marks tests stuck after three failing iterations, changes strategy, and ends with a failure report (exit 1)', async () => {
+    const repo = makeRepo(CALC);
+    const useless = { edits: [{ file: 'src/calc.js', search: 'return a - b;', replace: 'return a - b; // tried' }] };
+    const agent = scenario({ analyze: [planAdd], fix: [useless] });
+    const run = await runCli(repo, [...base, '--agent-cmd', agentCmd(agent.path), '--max-iterations', '4']);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(1);
+    const s = state(repo);
+    expect(s.status).toBe('failed');
+    expect(s.stuck_tests).toHaveLength(5);
+    expect(s.iterations.map((i: any) => i.strategy)).toEqual(['conservative', 'conservative', 'conservative', 'aggressive']);
+    expect(s.iterations[3].strategy_reason).toMatch(/stuck/);
+    const report = readFileSync(join(sessionDir(repo), '.summaries/failure-report.md'), 'utf8');
+    expect(report).toMatch(/Final pass rate: \*\*75%\*\*/);
+    expect(report).toMatch(/## Stuck tests\n- /);
+    expect(report).toMatch(/What to do next/);
+    expect(run.stdout).toMatch(/\[stuck\] 5 test/);
+  });
+
+  it('falls back to the next agent when the first answers garbage', async () => {
+    const repo = makeRepo(CALC);
+    const first = scenario({ analyze: [{ say: 'I had a look and everything seems fine to me.' }], fix: [{ edits: [editAdd] }, { edits: [editMultiply] }] });
+    const second = scenario({ analyze: [planAdd, planMultiply] });
+    const run = await runCli(repo, [...base, '--agent-cmd', agentCmd(first.path, 'first'), '--agent-cmd', agentCmd(second.path, 'second')]);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(0);
+    expect(first.calls()).toEqual(['first analyze 1 conservative', 'first fix 1 conservative', 'first analyze 2 conservative', 'first fix 2 conservative']);
+    expect(second.calls()).toEqual(['second analyze 1 conservative', 'second analyze 2 conservative']);
+    expect(readFileSync(join(sessionDir(repo), '.process/iteration-1-analysis.md'), 'utf8')).toMatch(/agent-cmd-1: invalid_plan/);
+    expect(run.stdout).toMatch(/agent-cmd-1 \(analyze\): invalid_plan/);
+  });
+
+  it('refuses a dirty working tree without touching it, and checkpoints it with --allow-dirty', async () => {
+    const repo = makeRepo(CALC);
+    writeFileSync(join(repo, 'src/format.js'), readFileSync(join(repo, 'src/format.js'), 'utf8') + '\n// my work in progress\n');
+    const agent = scenario({ analyze: [planAdd, planMultiply], fix: [{ edits: [editAdd] }, { edits: [editMultiply] }] });
+    const refused = await runCli(repo, [...base, '--agent-cmd', agentCmd(agent.path)]);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+    expect(refused.stderr).toMatch(/uncommitted changes \(src\/format\.js\).*--allow-dirty/);
+    expect(readFileSync(join(repo, 'src/format.js'), 'utf8')).toMatch(/my work in progress/);
+    expect(agent.calls()).toEqual([]);
+
+    const allowed = await runCli(repo, [...base, '--agent-cmd', agentCmd(agent.path), '--allow-dirty']);
+    expect(allowed.exitCode, allowed.stdout + allowed.stderr).toBe(0);
+    const subjects = git(repo, 'log', '--format=%s').split('\n');
+    expect(subjects.at(-2)).toMatch(/^fixcycle: checkpoint before test-fix session/);
+    expect(readFileSync(join(repo, 'src/format.js'), 'utf8')).toMatch(/my work in progress/);
+  });
+
+  it('says clearly when the folder is not a git repository', async () => {
+    const { mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'fixcycle-nogit-'));
+    const run = await runCli(dir, [...base, '--agent-cmd', 'true']);
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toMatch(/not a git repository: run `git init`/);
+  });
+
+  it('streams NDJSON events with --json, ending with the outcome', async () => {
+    const repo = makeRepo(CALC);
+    const agent = scenario({ analyze: [planAdd, planMultiply], fix: [{ edits: [editAdd] }, { edits: [editMultiply] }] });
+    const run = await runCli(repo, ['run', '--json', '--test-cmd', 'node --test', '--agent-cmd', agentCmd(agent.path)]);
+    expect(run.exitCode).toBe(0);
+    const events = run.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    expect(events[0].type).toBe('session');
+    expect(events.filter((e) => e.type === 'commit')).toHaveLength(2);
+    expect(events.some((e) => e.type === 'output' && e.lines.some((l: string) => /add/.test(l)))).toBe(true);
+    expect(events.at(-1)).toMatchObject({ type: 'done', outcome: 'success', exitCode: 0, passRate: 100 });
+  });
+});
