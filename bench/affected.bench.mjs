@@ -1,13 +1,18 @@
 // Affected-test selection on a generated 10,000-file TypeScript repository, beside jest's own
 // related-tests mode on the same repository.
-//   affected_cold_s      selectAffectedTests for one changed file, no graph cache (fresh process)
-//   affected_warm_s      the same with the cache of a previous selection, one file edited since (fresh process)
+//   affected_cold_s      selectAffectedTests for one changed file with no graph cache, as a whole fresh
+//                        Node process (start and imports included, as in jest's figure)
+//   affected_warm_s      the next selection in that process, after the file was edited: the saved
+//                        graph is loaded, every file checked by mtime+size, the edited one re-read
+//   affected_warm_process_s  the same selection as a whole fresh Node process (start and imports included)
 //   jest_related_cold_s  jest --findRelatedTests <file> --listTests with an empty cache directory
-// Each figure is the median of RUNS runs; the *_files figures are how many test files each selected.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
+// Each figure is the median of RUNS runs; the *_files figures are how many test files each selected,
+// and affected_same_as_jest is 1 when the two selections are the same files.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -103,16 +108,58 @@ function generate(dir) {
   execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@example.com', 'commit', '-qm', 'generated'], { cwd: dir });
 }
 
-/** Runs one selection in a fresh Node process, as the first selection of a fixcycle run would be. */
-function selectInChild(cwd, cacheDir) {
+/**
+ * One fixcycle run in a fresh Node process: the first selection builds the graph with no cache
+ * (timed from outside, Node's start included, like jest's figure), then the fix edits the changed
+ * file and the next iteration's selection reuses the saved graph (timed inside the process, where
+ * the loop runs it).
+ */
+function coldThenWarm(cwd, cacheDir, edit) {
+  const args = `{ cwd: ${JSON.stringify(cwd)}, runner: 'vitest', changedFiles: [${JSON.stringify(CHANGED)}], lastFailedFiles: [], cacheDir: ${JSON.stringify(cacheDir)} }`;
+  const code = `
+    const { appendFileSync } = await import('node:fs');
+    const { selectAffectedTests } = await import(${JSON.stringify(entry)});
+    const cold = await selectAffectedTests(${args});
+    process.stdout.write(JSON.stringify(cold) + '\\n');
+    await new Promise((resolve) => process.stdin.once('data', resolve));
+    appendFileSync(${JSON.stringify(join(cwd, CHANGED))}, ${JSON.stringify(edit)});
+    const started = performance.now();
+    const warm = await selectAffectedTests(${args});
+    process.stdout.write(JSON.stringify({ ...warm, seconds: (performance.now() - started) / 1000 }) + '\\n');
+    process.exit(0);`;
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, ['--input-type=module', '-e', code], { stdio: ['pipe', 'pipe', 'inherit'] });
+    let buffered = '';
+    const answers = [];
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk) => {
+      buffered += chunk;
+      let newline;
+      while ((newline = buffered.indexOf('\n')) >= 0) {
+        const answer = JSON.parse(buffered.slice(0, newline));
+        buffered = buffered.slice(newline + 1);
+        if (answers.length === 0) answer.seconds = (performance.now() - started) / 1000;
+        answers.push(answer);
+        if (answers.length === 1) child.stdin.write('go\n');
+      }
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => (answers.length === 2 ? resolve(answers) : reject(new Error(`selection process exited with ${code}`))));
+  });
+}
+
+/** A selection in a fresh Node process with the cache on disk: start, imports and lexer set-up included. */
+function warmProcess(cwd, cacheDir, edit) {
+  appendFileSync(join(cwd, CHANGED), edit);
   const code = `
     const { selectAffectedTests } = await import(${JSON.stringify(entry)});
-    const started = performance.now();
     const s = await selectAffectedTests({ cwd: ${JSON.stringify(cwd)}, runner: 'vitest', changedFiles: [${JSON.stringify(CHANGED)}], lastFailedFiles: [], cacheDir: ${JSON.stringify(cacheDir)} });
-    process.stdout.write(JSON.stringify({ inside: (performance.now() - started) / 1000, files: s.files, reason: s.reason }));`;
+    process.stdout.write(s.reason);`;
   const started = performance.now();
-  const out = execFileSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' });
-  return { seconds: (performance.now() - started) / 1000, ...JSON.parse(out) };
+  const reason = execFileSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' });
+  if (!reason.includes('cache warm')) throw new Error(`the selection did not use the cache: ${reason}`);
+  return (performance.now() - started) / 1000;
 }
 
 function jestRelated(cwd) {
@@ -129,30 +176,31 @@ function jestRelated(cwd) {
   const seconds = (performance.now() - started) / 1000;
   rmSync(cacheDirectory, { recursive: true, force: true });
   if (result.status !== 0) throw new Error(`jest --findRelatedTests failed: ${result.stderr.slice(-500)}`);
-  return { seconds, files: result.stdout.split('\n').filter((l) => l.endsWith('.test.ts')).length };
+  return { seconds, files: result.stdout.split('\n').filter((l) => l.endsWith('.test.ts')).map((l) => relative(cwd, l)).sort() };
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 export default async function bench() {
   const dir = mkdtempSync(join(tmpdir(), 'fixcycle-bench-affected-'));
+  const caches = mkdtempSync(join(tmpdir(), 'fixcycle-bench-affected-cache-'));
   try {
     generate(dir);
     const cold = [];
     const warm = [];
+    const warmProcesses = [];
     const jest = [];
-    let selected = 0;
-    let jestFiles = 0;
+    let selected = [];
+    let jestFiles = [];
     for (let run = 0; run < RUNS; run++) {
-      const cacheDir = join(dir, `.cache-${run}`);
-      const first = selectInChild(dir, cacheDir);
+      const [first, second] = await coldThenWarm(dir, join(caches, `run-${run}`), `\nexport const edit${run} = ${run};\n`);
+      if (!first.reason.includes('cache cold') || !second.reason.includes('cache warm')) {
+        throw new Error(`unexpected cache use: ${first.reason} / ${second.reason}`);
+      }
       cold.push(first.seconds);
-      selected = Array.isArray(first.files) ? first.files.length : -1;
-      // The fix edits the changed file; the cache still holds the old version of it.
-      appendFileSync(join(dir, CHANGED), `\nexport const edit${run} = ${run};\n`);
-      const second = selectInChild(dir, cacheDir);
-      if (!second.reason.includes('cache warm')) throw new Error(`the second selection did not use the cache: ${second.reason}`);
       warm.push(second.seconds);
+      warmProcesses.push(warmProcess(dir, join(caches, `run-${run}`), `\nexport const again${run} = ${run};\n`));
+      selected = second.files;
       const related = jestRelated(dir);
       jest.push(related.seconds);
       jestFiles = related.files;
@@ -160,11 +208,15 @@ export default async function bench() {
     return {
       affected_cold_s: median(cold),
       affected_warm_s: median(warm),
+      affected_warm_process_s: median(warmProcesses),
       jest_related_cold_s: median(jest),
-      affected_selected_files: selected,
-      jest_related_files: jestFiles,
+      affected_selected_files: Array.isArray(selected) ? selected.length : -1,
+      jest_related_files: jestFiles.length,
+      // 1 when both picked exactly the same test files (a check on the graph, not a speed figure).
+      affected_same_as_jest: JSON.stringify(selected) === JSON.stringify(jestFiles) ? 1 : 0,
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
+    rmSync(caches, { recursive: true, force: true });
   }
 }

@@ -73,7 +73,8 @@ export function App({ onQuit }: AppProps) {
     useSession(useShallow((s) => ({ awaitingApproval: s.awaitingApproval, done: s.done }))),
     useUi(useShallow((s) => ({ confirm: s.confirm }))),
   );
-  const layout = computeLayout(columns, rows, bannerHeight(banners));
+  const iterations = useSession((s) => s.state?.iterations.length ?? 0);
+  const layout = computeLayout(columns, rows, bannerHeight(banners), iterations);
   const help = useUi((s) => s.help);
   const detailLines = useIterationDetail();
 

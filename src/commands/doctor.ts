@@ -1,4 +1,3 @@
-import { quote } from 'shell-quote';
 import { resolveRunner, RunnerResolutionError } from '../engine/runners/index.js';
 import type { RunnerChoice } from '../engine/runners/runner.js';
 import type { Output } from './output.js';
@@ -15,6 +14,19 @@ const SOURCE_WORDS = {
   'exit-code': 'the exit code only',
 } as const;
 
+const AFFECTED_WORDS: Record<string, string> = {
+  jest: "jest's related mode (--findRelatedTests) on the changed files, plus the tests that failed last time",
+  pytest: 'the test files that import the changed modules, plus the tests that failed last time',
+  go: 'the packages of the changed files, plus the tests that failed last time',
+  cargo: 'the full suite (cargo builds the whole crate)',
+  command: 'the full suite (fixcycle cannot run a subset of a plain command)',
+};
+
+/** A command as a person would type it: words quoted only when they need it (`<placeholders>` stay readable). */
+export function displayCommand(argv: string[]): string {
+  return argv.map((word) => (/^[\w@%+=:,./<>-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`)).join(' ');
+}
+
 /**
  * The runner section of `fixcycle doctor`: the runner, what it was detected from, the exact full, subset and
  * related commands, and where counts come from. Throws RunnerResolutionError when no runner resolves.
@@ -22,7 +34,7 @@ const SOURCE_WORDS = {
 export async function runnerDoctorLines(cwd: string, choice: RunnerChoice): Promise<string[]> {
   const runner = await resolveRunner(cwd, choice);
   const described = runner.describe();
-  const show = (argv: string[] | null, none: string): string => (argv ? quote(argv) : none);
+  const show = (argv: string[] | null, none: string): string => (argv ? displayCommand(argv) : none);
   const lines = [
     `test runner: ${runner.name}`,
     `  detected from: ${runner.detectedFrom}`,
@@ -30,9 +42,9 @@ export async function runnerDoctorLines(cwd: string, choice: RunnerChoice): Prom
     `  subset:        ${show(described.subset, `none (${runner.name} cannot run a subset: affected runs use the full suite)`)}`,
     `  related:       ${show(described.related, `none (${runner.name} has no related-tests mode)`)}`,
   ];
-  for (const step of described.setup) lines.push(`  runs first:    ${quote(step)}`);
+  for (const step of described.setup) lines.push(`  runs first:    ${displayCommand(step)}`);
   lines.push(`  counts from:   ${SOURCE_WORDS[described.reportSource]}: ${described.reportDetail}`);
-  lines.push(`  affected runs: ${runner.name === 'jest' ? "jest's related mode (--findRelatedTests)" : 'the import graph of the changed files'}, plus the tests that failed last time`);
+  lines.push(`  affected runs: ${AFFECTED_WORDS[runner.name] ?? 'the tests that import the changed files (import graph), plus the tests that failed last time'}`);
   return lines;
 }
 

@@ -32,7 +32,7 @@ function outcomeColor(outcome: RowOutcome, theme: Theme): string | undefined {
   return undefined;
 }
 
-const agentText = (row: IterationRow) => (row.agent ? `${row.agent}${row.fallback ? ' (fallback)' : ''}` : '—');
+const agentText = (row: IterationRow) => (row.agent ? `${row.agent}${row.fallback ? ' (fallback)' : ''}` : row.tried > 0 ? `none (${row.tried} failed)` : '—');
 const testsText = (row: IterationRow) => (row.passed !== undefined || row.failed !== undefined ? `${row.passed ?? '?'}/${row.failed ?? '?'}` : '—');
 
 const WIDE: Column[] = [
@@ -42,7 +42,7 @@ const WIDE: Column[] = [
   { title: 'Δ', width: 7, keep: 8, text: (r) => formatDelta(r.delta), color: (r, t) => (r.delta === undefined || r.delta === 0 ? undefined : r.delta > 0 ? t.good : t.bad) },
   { title: 'pass/fail', width: 10, keep: 4, text: testsText },
   { title: 'time', width: 8, keep: 3, text: (r) => formatDuration(r.durationMs) },
-  { title: 'agent', width: 18, keep: 2, text: agentText, color: (r, t) => (r.fallback ? t.warn : undefined) },
+  { title: 'agent', width: 18, keep: 2, text: agentText, color: (r, t) => (r.fallback || (!r.agent && r.tried > 0) ? t.warn : undefined) },
   { title: 'result', width: 24, keep: 9, text: (r) => r.outcomeLabel, color: (r, t) => outcomeColor(r.outcome, t) },
   { title: 'commit', width: 8, keep: 5, text: (r) => r.commit ?? '' },
 ];

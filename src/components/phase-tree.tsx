@@ -6,6 +6,12 @@ import { currentIteration, currentIterationLabel, iterationStatus, PHASE_NAMES, 
 import { SectionTitle } from './section-title.js';
 import { StatusMark } from './status-mark.js';
 
+/** A phase's name with the engine's detail, unless the detail only repeats the name. */
+function withDetail(name: string, detail: string | undefined, separator: string): string {
+  if (!detail || detail.toLowerCase().startsWith(name.toLowerCase())) return detail && detail.length > name.length ? detail.charAt(0).toUpperCase() + detail.slice(1) : name;
+  return `${name}${separator}${detail}`;
+}
+
 /** Props of the phase tree. */
 export interface PhaseTreeProps {
   width: number;
@@ -16,12 +22,14 @@ export interface PhaseTreeProps {
 function Row({ indent, phase, label, detail, width }: { indent: number; phase: Phase | 'iteration'; label: string; detail?: string; width: number }) {
   const view = useSession(useShallow((s) => ({ phases: s.phases, paused: s.paused && !s.done })));
   const status = phase === 'iteration' ? iterationStatus(view) : view.phases[phase].status;
+  // The engine's detail often starts with the phase's own name ("final validation (full suite)").
+  const extra = detail && detail.toLowerCase().startsWith(label.toLowerCase()) ? detail.slice(label.length).trim() : detail;
   return (
     <Box width={width} height={1}>
       <Text wrap="truncate-end">
         {' '.repeat(indent)}
         <StatusMark status={status} paused={view.paused} /> <Text bold={status === 'running'}>{label}</Text>
-        {detail ? <Text dimColor> {detail}</Text> : null}
+        {extra ? <Text dimColor> {extra}</Text> : null}
       </Text>
     </Box>
   );
@@ -40,7 +48,7 @@ export function PhaseTree({ width, compact = false }: PhaseTreeProps) {
     // One line for what runs now: a whole-suite phase when one runs, else the current iteration.
     const suitePhase = (['test', 'validation', 'completion'] as const).find((p) => view.phases[p].status === 'running');
     const first: Phase | 'iteration' = suitePhase ?? (view.done ? 'completion' : currentIteration(view) === 0 ? 'test' : 'iteration');
-    const headline = first === 'iteration' ? label : [PHASE_NAMES[first].long, view.phases[first].detail].filter(Boolean).join(': ');
+    const headline = first === 'iteration' ? label : withDetail(PHASE_NAMES[first].long, view.phases[first].detail, ': ');
     return (
       <Box flexDirection="column" width={width}>
         <Row indent={0} phase={first} label={headline} width={width} />

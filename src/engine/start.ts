@@ -1,4 +1,5 @@
 import { resolveAgents } from './agents/resolve.js';
+import { heuristicCriticality } from './criticality/heuristics.js';
 import { loadConfig, type FixcycleConfig } from './config.js';
 import type { EventSink } from './events.js';
 import { GitSafetyError, Repo } from './git.js';
@@ -132,6 +133,7 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
       agents,
       config,
       emit: options.emit,
+      heuristic: heuristicCriticality,
       options: {
         maxIterations: state.max_iterations,
         testTimeoutMs: options.testTimeoutMs ?? (config.testTimeoutSec ? config.testTimeoutSec * 1000 : DEFAULT_TEST_TIMEOUT_MS),

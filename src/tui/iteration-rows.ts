@@ -19,6 +19,8 @@ export interface IterationRow {
   agent?: string;
   /** True when an earlier agent of the chain failed and a later one took over. */
   fallback: boolean;
+  /** Agents of the chain tried in this iteration (all failed when the iteration is degraded). */
+  tried: number;
   outcome: RowOutcome;
   /** The outcome as a person reads it: `regression rolled back`, `stuck`... */
   outcomeLabel: string;
@@ -62,7 +64,8 @@ export function iterationRows(iterations: readonly Iteration[]): IterationRow[] 
     if (passRate !== undefined && it.result !== 'regressed_rolled_back') previous = passRate;
     else if (passRate !== undefined && it.pass_rate_before !== undefined) previous = it.pass_rate_before;
     const tried = it.agents_tried ?? [];
-    const agent = it.agent ?? tried.at(-1);
+    // A degraded iteration has no agent whose work was used, only the ones that failed.
+    const agent = it.agent ?? (it.degraded ? undefined : tried.at(-1));
     const [outcome, outcomeLabel] = outcomeOf(it, index === iterations.length - 1);
     return {
       iteration: it.iteration,
@@ -74,6 +77,7 @@ export function iterationRows(iterations: readonly Iteration[]): IterationRow[] 
       durationMs: durationOf(it),
       agent,
       fallback: agent !== undefined && tried.length > 1 && tried[0] !== agent,
+      tried: tried.length,
       outcome,
       outcomeLabel,
       commit: it.commit ? it.commit.slice(0, 7) : undefined,

@@ -34,14 +34,17 @@ function clamp(value: number, min: number, max: number): number {
   return Math.max(min, Math.min(max, value));
 }
 
-/** The rows and columns each part gets on a terminal of this size, with these banners shown. */
-export function computeLayout(columns: number, rows: number, bannerHeight: number): Layout {
+/**
+ * The rows and columns each part gets on a terminal of this size, with these banners shown and this
+ * many iterations so far (the table grows with them, up to a share of the height; the output gets the rest).
+ */
+export function computeLayout(columns: number, rows: number, bannerHeight: number, iterations = 0): Layout {
   const width = Math.max(20, columns);
   const height = Math.max(6, rows - 1);
   const bodyHeight = Math.max(1, height - HEADER - STATUS - bannerHeight);
   const wide = width >= 80 && height >= 19;
   if (wide) {
-    const iterationRows = clamp(Math.floor((height - 10 - bannerHeight) / 4), 2, 8);
+    const iterationRows = clamp(iterations, 2, clamp(Math.floor((height - 10 - bannerHeight) / 4), 2, 8));
     const iterationsHeight = 2 + iterationRows;
     const outputHeight = Math.max(1, bodyHeight - PHASE_TREE - iterationsHeight - 1 - 1);
     return {
@@ -49,7 +52,7 @@ export function computeLayout(columns: number, rows: number, bannerHeight: numbe
       width,
       height,
       phaseHeight: PHASE_TREE,
-      phaseWidth: clamp(Math.floor(width * 0.45), 40, 64),
+      phaseWidth: clamp(Math.floor(width * 0.5), 40, 72),
       sideFailuresHeight: PHASE_TREE - 1,
       iterationRows,
       iterationsHeight,

@@ -53,17 +53,22 @@ export function currentIterationLabel(view: PhaseSource): string {
 
 type AgentSource = Pick<SessionView, 'agent' | 'agentFailures' | 'phaseIteration' | 'state'>;
 
-/** Who works on a step: `claude`, `codex (fallback after claude: rate limited)`, `degraded: no agent succeeded`. */
+/** `claude: rate limited` */
+function failureText(f: SessionView['agentFailures'][number]): string {
+  return `${f.agent}: ${f.classification.replace(/_/g, ' ')}`;
+}
+
+/** Who works on a step: `claude`, `codex (fallback after claude: rate limited)`, `claude: rate limited → codex: timeout`. */
 export function stepAgentText(view: AgentSource, step: 'analysis' | 'fix'): string {
   const role = step === 'analysis' ? 'analyze' : 'fix';
-  const entry = view.state?.iterations.find((it) => it.iteration === view.phaseIteration);
   const agent = view.agent && view.agent.role === role && view.agent.iteration === view.phaseIteration ? view.agent : null;
-  const failures = view.agentFailures.map((f) => `${f.agent}: ${f.classification.replace(/_/g, ' ')}`);
-  if (!agent) return entry?.degraded && step === 'fix' ? 'degraded: no agent succeeded' : '';
-  const ok = agent.status === 'started' || agent.classification === 'ok' || agent.classification === undefined;
-  if (!ok && failures.length > 0 && view.agentFailures.length >= 1 && agent.status === 'finished') {
-    return entry?.degraded ? `degraded: ${failures.join(', ')}` : failures.join(', ');
+  if (!agent) {
+    const entry = view.state?.iterations.find((it) => it.iteration === view.phaseIteration);
+    return entry?.degraded && step === 'fix' ? 'degraded: no agent succeeded' : '';
   }
-  const previous = view.agentFailures.filter((f) => f.agent !== agent.agent).map((f) => `${f.agent}: ${f.classification.replace(/_/g, ' ')}`);
-  return previous.length > 0 ? `${agent.agent} (fallback after ${previous.join(', ')})` : agent.agent;
+  const ok = agent.status === 'started' || agent.classification === 'ok' || agent.classification === undefined;
+  // Every agent tried so far failed: say who failed how, in the order they were tried.
+  if (!ok) return view.agentFailures.map(failureText).join(' → ');
+  const before = view.agentFailures.filter((f) => f.agent !== agent.agent).map(failureText);
+  return before.length > 0 ? `${agent.agent} (fallback after ${before.join(', ')})` : agent.agent;
 }

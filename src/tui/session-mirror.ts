@@ -13,8 +13,8 @@ export interface MirrorOptions {
   dir: string;
   /** Where the synthesized EngineEvents go (the store's `apply`). */
   apply(event: EngineEvent): void;
-  /** Says in one line what is wrong with a file; the last good state stays on screen. */
-  warn(text: string): void;
+  /** Says in one line what is wrong with a file (the last good state stays on screen); null once the files read well again. */
+  warn(text: string | null): void;
   /** How often files are checked when change events do not come (network drives, editors that swap files). Default: 1000 ms. */
   pollMs?: number;
 }
@@ -93,7 +93,7 @@ export function mirrorSession(options: MirrorOptions): SessionMirror {
     }
     if (lastWarning) {
       lastWarning = '';
-      options.warn('');
+      options.warn(null);
     }
     const iteration = read.state.current_iteration;
     if (resultsChanged && results) options.apply({ type: 'results', iteration, results });

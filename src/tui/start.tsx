@@ -39,8 +39,8 @@ export interface TuiHandle {
   waitUntilExit(): Promise<void>;
   /** Takes the TUI down and restores the screen. */
   unmount(): void;
-  /** Shows a one-line message in the status line (for example, that a watched file is half-written). */
-  notify(text: string, tone?: StatusMessage['tone']): void;
+  /** Shows a one-line message in the status line (for example, that a watched file is half-written); null clears it. */
+  notify(text: string | null, tone?: StatusMessage['tone']): void;
 }
 
 /**
@@ -94,6 +94,6 @@ export function startTui(options: TuiOptions): TuiHandle {
   return {
     waitUntilExit: () => exited,
     unmount: () => instance?.unmount(),
-    notify: (text, tone = 'warn') => ui.getState().dispatch({ type: 'say', message: { text, tone } }),
+    notify: (text, tone = 'warn') => ui.getState().dispatch(text === null ? { type: 'clear-message' } : { type: 'say', message: { text, tone } }),
   };
 }

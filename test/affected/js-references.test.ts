@@ -11,6 +11,7 @@ describe('findModuleReferences', () => {
       `import type { A } from './a-type';`,
       `import { type B, type C } from './bc-types';`,
       `export type { D } from './d-type';`,
+      `export type * from './star-type';`,
       `export { type E } from './e-type';`,
       `import type F = require('./f-type');`,
       `let g: typeof import('./g-type');`,

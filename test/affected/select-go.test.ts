@@ -59,6 +59,10 @@ describe('selectAffectedTests for go', () => {
     expect((await select(cwd, ['core/core_test.go'], ['cmd/e2e/e2e_test.go'])).files).toEqual(['./cmd/e2e', './core']);
   });
 
+  it('runs only the packages that failed last time when nothing changed', async () => {
+    expect((await select(cwd, [], ['./core/', 'util/util_test.go'])).files).toEqual(['./core', './util']);
+  });
+
   it('runs every package when go.mod changes', async () => {
     expect(await select(cwd, ['go.mod'])).toMatchObject({ files: 'all', reason: expect.stringContaining('the Go module file') });
   });

@@ -105,6 +105,16 @@ describe('selectAffectedTests for JS/TS projects', () => {
     expect(selection.reason).toContain('1 test file failed last time');
   });
 
+  it('reads a project through a symlinked path, with absolute and ./ paths in the input', async () => {
+    const { symlinkSync } = await import('node:fs');
+    const real = project({ 'src/a.ts': 'export const a = 1;\n', 'test/a.test.ts': "import { a } from '../src/a.js';\n" });
+    const link = `${real}-link`;
+    symlinkSync(real, link);
+    made.push(link);
+    const selection = await select(link, [`${link}/src/a.ts`], { lastFailedFiles: ['./test/a.test.ts'] });
+    expect(selection.files).toEqual(['test/a.test.ts']);
+  });
+
   it('uses the test files the runner listed instead of naming conventions', async () => {
     const cwd = project({
       'src/a.js': 'exports.a = 1;\n',
@@ -167,5 +177,6 @@ describe('selectAffectedTests for JS/TS projects', () => {
     const cwd = project({ 'src/lib.rs': '' });
     expect(await select(cwd, ['src/lib.rs'], { runner: 'cargo' })).toMatchObject({ files: 'all', reason: expect.stringContaining('cargo') });
     expect(await select(cwd, ['src/lib.rs'], { runner: 'command' })).toMatchObject({ files: 'all', reason: expect.stringContaining('--test-cmd') });
+    expect(await select(`${cwd}/missing`, ['a.ts'])).toMatchObject({ files: 'all', reason: expect.stringContaining('does not exist') });
   });
 });

@@ -4,7 +4,7 @@ import { selectGoTests } from './select-go.js';
 import { selectJsTests } from './select-js.js';
 import { selectPythonTests } from './select-python.js';
 import { findSelectAllTrigger } from './select-all-triggers.js';
-import { existingFiles, toProjectPath, type AffectedSelection, type AffectedTestsInput } from './selection.js';
+import { count, existingFiles, toProjectPath, type AffectedSelection, type AffectedTestsInput } from './selection.js';
 
 export type { AffectedSelection, AffectedTestsInput } from './selection.js';
 
@@ -32,9 +32,9 @@ export async function selectAffectedTests(input: AffectedTestsInput): Promise<Af
 
   const trigger = findSelectAllTrigger(changedFiles);
   if (trigger) return { files: 'all', reason: `${trigger.file} is ${trigger.kind}, which every test depends on; running every test.` };
-  if (changedFiles.length === 0) {
-    const files = runner === 'go' ? lastFailedFiles : existingFiles(cwd, lastFailedFiles);
-    return { files, reason: `no files changed; ${files.length} test file(s) that failed last time.` };
+  if (changedFiles.length === 0 && runner !== 'go') {
+    const files = existingFiles(cwd, lastFailedFiles);
+    return { files, reason: `no files changed; ${count(files.length, 'test file')} failed last time.` };
   }
 
   try {

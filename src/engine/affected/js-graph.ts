@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
-import { basename, dirname, join, posix } from 'node:path';
+import { basename, dirname, join, posix, sep } from 'node:path';
 import { loadGraph, saveGraph, type CachedGraph, type FileRecord, type ImportEdge } from './graph-cache.js';
 import { findModuleReferences, initModuleLexer } from './js-references.js';
 import type { ResolveSpecifier } from './js-resolve.js';
@@ -42,16 +42,18 @@ export async function buildImportGraph(cwd: string, cacheDir: string | null, cha
   const files = new Map<string, FileRecord>();
   let read = 0;
   let importsChanged = 0;
+  // Listed paths are already normalized: plain concatenation spares path.join on every file.
+  const root = cwd.endsWith(sep) ? cwd : cwd + sep;
   for (const path of projectFiles) {
     if (!isScriptFile(path)) continue;
-    const stat = statSync(join(cwd, path), { throwIfNoEntry: false });
+    const stat = statSync(root + path, { throwIfNoEntry: false });
     if (!stat?.isFile()) continue;
     const old = cached?.files.get(path);
     if (old && !changed.has(path) && old.mtimeMs === stat.mtimeMs && old.size === stat.size) {
       files.set(path, old);
       continue;
     }
-    const references = findModuleReferences(readFileSync(join(cwd, path), 'utf8'));
+    const references = findModuleReferences(readFileSync(root + path, 'utf8'));
     const imports = references.map((ref): ImportEdge => ({ specifier: ref.specifier, glob: ref.glob, target: undefined }));
     // Most edits leave the imports as they were: keep where they led.
     if (old && sameImports(old.imports, imports)) imports.forEach((edge, k) => (edge.target = old.imports[k]!.target));
@@ -69,9 +71,9 @@ export async function buildImportGraph(cwd: string, cacheDir: string | null, cha
 
   const graph: CachedGraph = { fingerprint, files };
   const stats: ImportGraph['stats'] = { files: files.size, read, resolved, cache: cacheDir ? (cached ? 'warm' : 'cold') : 'off' };
-  const removed = cached ? files.size !== cached.files.size || [...cached.files.keys()].some((p) => !files.has(p)) : false;
+  const fileSetChanged = cached ? files.size !== cached.files.size || [...cached.files.keys()].some((p) => !files.has(p)) : false;
   // A few files re-read with their imports unchanged are cheaper to read again next time than to rewrite the cache.
-  if (cacheDir && (!cached || importsChanged > 0 || resolved > 0 || removed || read > REREADS_BEFORE_SAVE)) {
+  if (cacheDir && (!cached || importsChanged > 0 || resolved > 0 || fileSetChanged || read > REREADS_BEFORE_SAVE)) {
     await saveGraph(cacheDir, cwd, graph).catch((error: unknown) => {
       stats.saveError = error instanceof Error ? error.message : String(error);
     });

@@ -1,5 +1,5 @@
 import { dirname, join, relative, sep } from 'node:path';
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { ResolverFactory, type NapiResolveOptions } from 'oxc-resolver';
 
 /** Where a specifier leads: a project file (relative to cwd), `''` for a package or builtin, `null` for nowhere. */
@@ -34,6 +34,8 @@ export function createResolver(cwd: string): ResolveSpecifier {
   const root = rootConfig ? new ResolverFactory({ ...OPTIONS, tsconfig: { configFile: rootConfig } }) : null;
   // Files in one folder resolve a specifier alike; most imports repeat within a folder.
   const memo = new Map<string, Target>();
+  // The resolver answers real paths (symlinks followed); a project under a symlink (macOS /tmp) needs both.
+  const realCwd = realpathSync(cwd);
 
   return (fromFile, specifier) => {
     const dir = dirname(fromFile);
@@ -47,7 +49,7 @@ export function createResolver(cwd: string): ResolveSpecifier {
     }
     let target: Target = null;
     if (result.builtin) target = '';
-    else if (result.path) target = toProjectPath(cwd, result.path);
+    else if (result.path) target = toProjectPath(result.path.startsWith(realCwd + sep) ? realCwd : cwd, result.path);
     memo.set(key, target);
     return target;
   };

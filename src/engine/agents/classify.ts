@@ -60,9 +60,15 @@ export function classifyErrorText(text: string): 'rate_limited' | 'auth_error' |
   return null;
 }
 
+/** Terminal escapes and control characters: a detail line is shown in the TUI and saved in JSON. */
+function clean(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '').replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '');
+}
+
 function firstLine(text: string | undefined): string {
   return (
-    text
+    (text === undefined ? undefined : clean(text))
       ?.split('\n')
       .map((l) => l.trim())
       .find(Boolean)
@@ -71,7 +77,7 @@ function firstLine(text: string | undefined): string {
 }
 
 function lastLine(text: string): string {
-  return text.trim().split('\n').at(-1)?.trim().slice(0, 300) ?? '';
+  return clean(text).trim().split('\n').at(-1)?.trim().slice(0, 300) ?? '';
 }
 
 /**

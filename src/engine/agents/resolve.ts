@@ -41,6 +41,8 @@ export interface AgentChoice {
   /** --agent names (built-in adapters or config agents), in fallback order. */
   agentNames?: string[];
   timeoutMs?: number;
+  /** Where to look for AI CLIs when nothing names an agent (the default chain); default process.env. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -56,7 +58,7 @@ export function resolveAgents(choice: AgentChoice, config: FixcycleConfig): Reso
     });
   }
   let names = choice.agentNames?.length ? choice.agentNames : (config.chain ?? Object.keys(config.agents ?? {}));
-  if (names.length === 0) names = defaultChain();
+  if (names.length === 0) names = defaultChain(choice.env);
   if (names.length === 0) throw new ConfigError(NO_AGENT_FOUND);
   return names.map((name) => {
     const entry = config.agents?.[name];

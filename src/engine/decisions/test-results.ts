@@ -23,7 +23,7 @@ function round(rate: number): number {
 /** A run with no usable tests and a failing exit is a failed run, never 0/0 = success. */
 function runErrors(input: BuildResultsInput): RunError[] {
   const errors = [...input.result.errors];
-  if (input.timedOut) errors.push({ message: `the test command timed out after ${Math.round(input.durationMs / 1000)} s and was killed` });
+  if (input.timedOut && !errors.some((e) => /timed out/.test(e.message))) errors.push({ message: `the test command timed out after ${Math.round(input.durationMs / 1000)} s and was killed` });
   else if (input.result.truncated) errors.push({ message: 'the test report stops early (the runner crashed or was cut off)' });
   const noTests = input.result.tests.length === 0;
   if (errors.length === 0 && input.exitCode !== 0 && input.exitCode !== null && (noTests || input.source === 'exit-code')) {

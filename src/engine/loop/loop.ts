@@ -8,6 +8,7 @@ import type { Outcome } from '../events.js';
 import type { PromptContext } from '../prompts/index.js';
 import { fixPlanSchema, type FixOutcome, type FixPlan, type Iteration, type IterationResult, type IterationState } from '../session/schema.js';
 import type { Criticality, TestResults } from '../types.js';
+import { rerunFailures } from '../runners/rerun.js';
 import { analyzeFailures, applyFix } from './agent-steps.js';
 import type { LoopContext } from './context.js';
 import { UserControls } from './controls.js';
@@ -163,6 +164,38 @@ export class TestFixLoop {
     return rates.filter((r) => typeof r === 'number');
   }
 
+  /**
+   * Re-runs failures not checked before, once (configurable), before an agent call is spent on them:
+   * a test that passes on re-run is flaky and becomes low criticality. True when that settled the session.
+   */
+  private async checkFlaky(): Promise<boolean> {
+    const times = this.ctx.options.flakyReruns;
+    const checked = new Set((this.state.rerun_checked as string[] | undefined) ?? []);
+    const flaky = this.flaky();
+    const targets = this.results!.failures.filter((f) => !f.missing && !checked.has(f.id) && !flaky.has(f.id));
+    if (times === 0 || targets.length === 0 || !this.ctx.runner.runSubset) return false;
+    this.ctx.emit({ type: 'output-reset', label: `re-running ${targets.length} failing test(s) to spot flaky ones` });
+    const found = await rerunFailures(this.ctx.runner, this.ctx.repo.root, targets, times, this.ctx.options.testTimeoutMs, {
+      onLines: (lines) => this.ctx.emit({ type: 'output', lines }),
+      signal: this.controls.abort.signal,
+    });
+    if (this.controls.stopped) return true;
+    this.state.rerun_checked = [...checked, ...targets.map((f) => f.id)];
+    if (found.length === 0) {
+      await this.save();
+      return false;
+    }
+    this.state.flaky_tests = [...flaky, ...found];
+    const isFlaky = new Set(found);
+    const results: TestResults = { ...this.results!, failures: this.results!.failures.map((f) => (isFlaky.has(f.id) ? { ...f, criticality: 'low', criticality_source: 'flaky' } : f)) };
+    this.ctx.emit({ type: 'log', level: 'info', message: `${found.length} flaky test(s) passed on re-run and are now low criticality: ${found.slice(0, 5).join(', ')}` });
+    this.results = results;
+    await this.ctx.session.saveResults(results);
+    this.ctx.emit({ type: 'results', iteration: this.state.current_iteration, results });
+    await this.decide(results, results.scope === 'full');
+    return this.state.next_action !== 'execute_fix_task';
+  }
+
   private async startIteration(): Promise<Iteration> {
     const results = this.results!;
     const n = this.state.current_iteration + 1;
@@ -224,6 +257,7 @@ export class TestFixLoop {
       await this.save();
       return;
     }
+    if (!this.current && (await this.checkFlaky())) return;
     const it = this.current ?? (await this.startIteration());
     const history = await this.ctx.session.readHistory();
     if (it.step === 'analyze') {

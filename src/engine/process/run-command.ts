@@ -127,7 +127,7 @@ export async function runCommand(argv: readonly string[], options: RunCommandOpt
       if (groupAlive(pgid)) await killTree();
     }
     // A process that left the group (setsid) may still hold a pipe; do not wait for it forever.
-    const settled = await Promise.race([subprocess.then(() => true), delay(graceMs + 500).then(() => false)]);
+    const settled = await Promise.race([subprocess.then(() => true), delay(graceMs + 500, subprocess).then(() => false)]);
     if (!settled) {
       subprocess.stdout?.destroy();
       subprocess.stderr?.destroy();

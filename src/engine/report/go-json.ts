@@ -30,7 +30,7 @@ export function parseGoJson(text: string): ParseOutcome {
     const errors: RunError[] = [];
     const plain: string[] = [];
     let events = 0;
-    for (const line of text.split(/\r?\n/)) {
+    for (const line of text.replace(/^\uFEFF/, '').split(/\r?\n/)) {
       const event = line.startsWith('{') ? readEvent(line) : undefined;
       if (!event) {
         const failed = PLAIN_FAIL.exec(line.trim());

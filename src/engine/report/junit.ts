@@ -5,19 +5,23 @@ import { readSuites } from './junit-suites.js';
 import { firstLine, guarded, parsed, unusable, type ParseOptions } from './outcome.js';
 import { uniquifyIds } from './test-id.js';
 
-// Settings that read every JUnit variant fixcycle meets as the runner wrote it: entities decoded once,
-// values kept as text (a test named "1e3" stays "1e3"), whitespace in messages kept.
-const xml = new XMLParser({
+// Settings that read every JUnit variant fixcycle meets as the runner wrote it: values kept as text
+// (a test named "1e3" stays "1e3"), whitespace in messages kept, entities decoded once.
+const settings = {
   ignoreAttributes: false,
   attributeNamePrefix: '@_',
-  htmlEntities: true,
   parseTagValue: false,
   parseAttributeValue: false,
   trimValues: false,
   ignoreDeclaration: true,
   ignorePiTags: true,
-  isArray: (name) => name === 'testsuite' || name === 'testcase' || name === 'failure' || name === 'error' || name === 'skipped',
-});
+  isArray: (name: string) => name === 'testsuite' || name === 'testcase' || name === 'failure' || name === 'error' || name === 'skipped',
+};
+const xml = new XMLParser(settings);
+// Numeric (`&#xA;`, libtest) and HTML named entities need htmlEntities, which costs time on every value:
+// used only for documents that have such entities.
+const xmlWithHtmlEntities = new XMLParser({ ...settings, htmlEntities: true });
+const EXTRA_ENTITY = /&(?:#|(?!(?:amp|lt|gt|quot|apos);)[A-Za-z])/;
 
 // A document ends with its root's closing tag (or is a self-closing root), perhaps followed by comments.
 const COMPLETE_END = /(<\/testsuites?\s*>|<testsuites?\b[^<]*\/>)(\s*<!--[\s\S]*?-->)*\s*$/;
@@ -45,20 +49,28 @@ export function parseJunit(text: string, options: ParseOptions = {}): ParseOutco
   });
 }
 
+/** One document per `<?xml` declaration (cargo's libtest writes one per test binary into the same stream). */
 function splitDocuments(text: string): string[] {
-  const body = text.replace(/^\uFEFF/, '');
-  return body
-    .split(/(?=<\?xml[\s?])/)
-    .filter((doc) => doc.trim() !== '');
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const documents: string[] = [];
+  let start = 0;
+  for (let next = body.indexOf('<?xml', 1); next !== -1; next = body.indexOf('<?xml', next + 1)) {
+    documents.push(body.slice(start, next));
+    start = next;
+  }
+  documents.push(body.slice(start));
+  return documents.filter((doc) => /\S/.test(doc));
 }
 
 type DocumentRead = { ok: true; roots: unknown[]; truncated: boolean } | { ok: false; error: string };
 
+// fast-xml-parser does not validate (validating costs about as much as parsing again): mis-nested tags are read
+// leniently, while a cut-off document, what runners that die mid-write leave, is caught by its missing end.
 function readDocument(document: string): DocumentRead {
   const complete = COMPLETE_END.test(document);
   let tree: unknown;
   try {
-    tree = xml.parse(document);
+    tree = parserFor(document).parse(document);
   } catch (error) {
     if (complete) return { ok: false, error: `junit report is not well-formed XML (${firstLine(String((error as Error).message ?? error))}); regenerate it` };
     // A cut-off document: read what was whole, up to the last closed test case.
@@ -78,10 +90,14 @@ function salvage(document: string): unknown {
   const cut = Math.max(end >= 0 ? end + '</testcase>'.length : -1, selfClosed >= 0 ? selfClosed + 2 : -1);
   if (cut <= 0) return undefined;
   try {
-    return xml.parse(document.slice(0, cut));
+    return parserFor(document).parse(document.slice(0, cut));
   } catch {
     return undefined;
   }
+}
+
+function parserFor(document: string): XMLParser {
+  return EXTRA_ENTITY.test(document) ? xmlWithHtmlEntities : xml;
 }
 
 /** The `<testsuite>` elements at the top of a parsed document, wrapped in `<testsuites>` or not. */

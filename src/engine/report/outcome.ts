@@ -36,8 +36,8 @@ export function firstLine(text: string, max = 200): string {
 
 /** Reads a JSON document, or says in one line why it is not one. */
 export function readJson(text: string, format: string): { ok: true; value: unknown } | { ok: false; error: string } {
-  const body = text.replace(/^\uFEFF/, '');
-  if (body.trim() === '') return { ok: false, error: `${format} report is empty; the runner wrote nothing (did it crash before reporting?)` };
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (!/\S/.test(body)) return { ok: false, error: `${format} report is empty; the runner wrote nothing (did it crash before reporting?)` };
   try {
     return { ok: true, value: JSON.parse(body) };
   } catch (error) {

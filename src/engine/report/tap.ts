@@ -23,13 +23,14 @@ const SUMMARY_COMMENT = /^(tests|suites|pass|fail|skip|skipped|todo|cancelled|du
 /** Reads a TAP stream (tape, node:test, node-tap), subtests included. */
 export function parseTap(text: string, options: ParseOptions = {}): ParseOutcome {
   return guarded('tap', () => {
+    if (text.trim() === '') return unusable('tap report is empty; the runner wrote nothing (did it crash before reporting?)');
     const tests: TestCase[] = [];
     const errors: RunError[] = [];
-    const seen = { version: false, points: 0, plan: false };
+    const seen = { points: 0 };
+    const planned: Parser[] = [];
     const root = new Parser();
     const watch = (parser: Parser, level: Level): void => {
-      parser.on('version', () => (seen.version = true));
-      parser.on('plan', () => (seen.plan ||= !parser.syntheticPlan));
+      parser.on('plan', () => planned.push(parser));
       parser.on('comment', (line: string) => onComment(line, level));
       parser.on('child', (child: Parser) => {
         level.child = { failedInside: false };
@@ -46,7 +47,8 @@ export function parseTap(text: string, options: ParseOptions = {}): ParseOutcome
     };
     watch(root, { path: [], comments: [], failedInside: false });
     root.end(text.replace(/^\uFEFF/, ''));
-    if (!seen.version && seen.points === 0 && !seen.plan) {
+    // With no TAP in it, the parser makes up a version line and a `1..0` plan: neither counts.
+    if (seen.points === 0 && planned.every((p) => p.syntheticPlan) && !/^TAP version \d+/m.test(text)) {
       return unusable('tap report has no test points, plan or `TAP version` line; is this a TAP stream?');
     }
     if (root.bailedOut) errors.push({ message: `Bail out! ${typeof root.bailedOut === 'string' ? root.bailedOut : ''}`.trim() });
@@ -80,6 +82,8 @@ function onPoint(point: Result, level: Level, out: { tests: TestCase[]; errors: 
   if (failed) level.failedInside = true;
   if (failed && level.path.length === 0 && looksLikeFilePath(point.name)) {
     out.errors.push(tapFileError(point, comments, rootDir));
+    // The comments before it were the file's error, not a tape test header.
+    level.group = undefined;
     return;
   }
   const path = [...level.path, ...(level.group && child === undefined ? [level.group] : []), point.name || `#${point.id}`];

@@ -55,6 +55,11 @@ export function analyseCommandLine(line: string, project: ProjectFacts, extraArg
       const pre = project.scripts[`pre${peeled.script}`];
       const found = analyseCommandLine(script, project, [...peeled.extraArgs, ...extraArgs], depth + 1);
       const step = `${argv.join(' ')} -> scripts.${peeled.script}: "${script}"`;
+      const last = i === commands.length - 1 || commands[i]!.next === '|';
+      if ('unknown' in found && !last && commands[i]!.next !== '&') {
+        setup.push(argv); // a script run before the tests (`npm run build && mocha`)
+        continue;
+      }
       if ('unknown' in found) return { unknown: found.unknown, trail: [...trail, step, ...found.trail] };
       if (pre !== undefined && peeled.runsPreScripts) setup.push(['npm', 'run', `pre${peeled.script}`]);
       return { ...found, env: { ...peeled.env, ...found.env }, setup: [...setup, ...found.setup], trail: [...trail, step, ...found.trail] };

@@ -49,7 +49,9 @@ function fromTestCommand(line: string, forced: string | undefined, project: Proj
   if (line.trim() === '') throw new RunnerResolutionError('--test-cmd is empty: pass the command that runs your tests, e.g. --test-cmd "npm test"');
   const found = analyseCommandLine(line, project);
   if (!('unknown' in found) && (forced === undefined || forced === found.runner)) {
-    return make(found, `--test-cmd "${line}": ${found.trail.join(' -> ')}`, project);
+    // The last step names the runner's own command, which doctor prints anyway.
+    const path = found.trail.slice(0, -1);
+    return make(found, `--test-cmd "${line}"${path.length > 0 ? `: ${path.join(' -> ')}` : ''}`, project);
   }
   // Not a runner fixcycle can see into (or not the one --runner names): run it exactly as given.
   if (!only || 'error' in only) {
@@ -67,6 +69,11 @@ function make(call: RunnerCall, detectedFrom: string, project: ProjectFacts): Co
 
 /** A one-line error now, rather than "command not found" on every run. */
 function assertInstalled(call: RunnerCall, project: ProjectFacts): void {
+  for (const [wrapper] of call.wrappers) {
+    if (wrapper && !findLocalBin(project.cwd, wrapper) && !findOnPath(wrapper)) {
+      throw new RunnerResolutionError(`the test command runs "${wrapper}", which is not installed in node_modules/.bin (run npm install): install it, or pass --test-cmd "<command>"`);
+    }
+  }
   const bin = call.launcher[0]!;
   if (bin.includes('/') || findLocalBin(project.cwd, bin) || findOnPath(bin)) return;
   if (call.runner === 'pytest' && bin === 'pytest' && (findOnPath('python3') || findOnPath('python'))) {

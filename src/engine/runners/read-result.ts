@@ -39,11 +39,14 @@ export function readRun(run: FinishedRun): RunReading {
     const counts = readSummaryCounts(run.output);
     reading = counts
       ? { result: resultFromCounts(counts, command.outputTail), source: 'output' }
-      : { result: resultFromExitCode(run), source: 'exit-code' };
+      : { result: resultFromExitCode(run, errors.length > 0), source: 'exit-code' };
   }
-  const result = reading.result;
+  const result = { ...reading.result, errors: [...reading.result.errors] };
+  // Errors printed outside the report; one the report already names gets the printed detail.
   for (const error of commands.outputErrors?.(run.output) ?? []) {
-    if (!result.errors.some((known) => known.file !== undefined && known.file === error.file)) errors.push(error);
+    const known = result.errors.findIndex((other) => other.file !== undefined && other.file === error.file);
+    if (known === -1) errors.push(error);
+    else if (error.message.length > result.errors[known]!.message.length) result.errors[known] = { ...result.errors[known]!, message: error.message };
   }
   if (command.spawnError) {
     errors.push({ message: `the test command could not start (${command.spawnError}): install the runner, or pass --test-cmd "<command>"` });
@@ -53,6 +56,9 @@ export function readRun(run: FinishedRun): RunReading {
     errors.push({ message: 'the test run was stopped before it finished' });
   } else if (command.signal) {
     errors.push({ message: withOutput(`the test command was killed by ${command.signal}`, command) });
+  }
+  if (result.truncated && !command.timedOut && !command.aborted) {
+    errors.push({ message: withOutput('the report stops before its end (the runner crashed or exited early)', command) });
   }
   const failing = result.tests.some((test) => test.status === 'failed') || result.errors.length + errors.length > 0;
   if (!failing && command.exitCode !== 0 && command.exitCode !== null) {
@@ -115,12 +121,12 @@ function resultFromCounts(counts: SummaryCounts, tail: string): NormalizedResult
 }
 
 /** The last resort: one check, the command itself, passed when it exited 0. */
-function resultFromExitCode(run: FinishedRun): NormalizedResult {
+function resultFromExitCode(run: FinishedRun, explained: boolean): NormalizedResult {
   const { command } = run;
   const result: NormalizedResult = { format: 'exit-code', tests: [], errors: [], truncated: false };
   if (command.exitCode === 0 && !command.timedOut) {
     result.tests.push({ id: run.invocation.argv.join(' '), name: 'the test command (exit code 0)', status: 'passed' });
-  } else if (command.exitCode !== null) {
+  } else if (command.exitCode !== null && !explained) {
     result.errors.push({ message: withOutput(`the test command failed with exit code ${command.exitCode} and printed no results fixcycle can read`, command) });
   }
   return result;

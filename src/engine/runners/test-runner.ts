@@ -25,8 +25,10 @@ export class CommandTestRunner implements TestRunner {
 
   describe(): ReturnType<TestRunner['describe']> & { reportDetail: string; setup: string[][] } {
     const full = this.commands.full(REPORT_DIR_PLACEHOLDER);
-    const subset = this.commands.subset(REPORT_DIR_PLACEHOLDER, { files: ['<test files>'], names: [] });
-    const related = this.commands.related(REPORT_DIR_PLACEHOLDER, ['<changed files>']);
+    const subset =
+      this.commands.subset(REPORT_DIR_PLACEHOLDER, { files: ['<test-files>'], names: [] }) ??
+      this.commands.subset(REPORT_DIR_PLACEHOLDER, { files: [], names: ['<test-names>'] });
+    const related = this.commands.related(REPORT_DIR_PLACEHOLDER, ['<changed-files>']);
     return {
       full: full.argv,
       subset: subset?.argv ?? null,

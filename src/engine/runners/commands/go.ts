@@ -22,16 +22,51 @@ export function goCommands(call: RunnerCall): RunnerCommands {
     reportDetail: 'the go test -json event stream on stdout',
     full: (dir) => build(dir, [...own, ...(positionals.length > 0 ? positionals : ['./...'])]),
     subset: (dir, { files, names }) => {
-      const packages = [...new Set(files.map((file) => `./${dirname(file)}`.replace(/^\.\/\.$/, '.')))];
+      // A selection names test files, package folders or (from a report) import paths; go test takes the last two.
+      const packages = [...new Set(files.map(goPackageOf))];
       // -run matches top-level tests; a subtest id `TestX/case` narrows to `TestX`.
       const tests = [...new Set(names.map((name) => name.split('/')[0]!))];
       return build(dir, [...narrow, ...(tests.length > 0 ? ['-run', `^(${anyOf(tests)})$`] : []), ...packages]);
     },
     related: () => null,
     displayLine: (line, stream) => (stream === 'stdout' ? goEventText(line) : line),
-    outputErrors: (output) =>
-      [...output.matchAll(/^FAIL\s+(\S+)\s+\[(build|setup) failed\]$/gm)].map((match) => ({ message: `package ${match[1]} did not ${match[2] === 'build' ? 'build' : 'set up'}`, file: match[1] })),
+    outputErrors: goBuildFailures,
   };
+}
+
+function goPackageOf(entry: string): string {
+  if (entry.endsWith('.go')) entry = dirname(entry);
+  if (entry === '.' || entry.startsWith('./') || entry.startsWith('../') || entry.startsWith('/')) return entry;
+  // An import path has a dot in its first element (example.com/x); a bare folder does not.
+  return /^[^/]*\./.test(entry) ? entry : `./${entry}`;
+}
+
+/**
+ * Packages that did not build: before Go 1.24 the compiler's errors and `FAIL <pkg> [build failed]` go to
+ * stderr, outside the -json stream, under a `# <pkg>` header.
+ */
+export function goBuildFailures(output: string): { message: string; file: string }[] {
+  const details = new Map<string, string[]>();
+  const failures: { message: string; file: string }[] = [];
+  let current: string[] | null = null;
+  for (const line of output.split('\n')) {
+    const header = /^# (\S+)/.exec(line);
+    if (header) {
+      current = [];
+      details.set(header[1]!, current);
+      continue;
+    }
+    const fail = /^FAIL\s+(\S+)\s+\[(build|setup) failed\]\s*$/.exec(line);
+    if (fail) {
+      const pkg = fail[1]!;
+      const text = details.get(pkg)?.join('\n').trim();
+      failures.push({ file: pkg, message: `package ${pkg} did not ${fail[2] === 'build' ? 'build' : 'set up'}${text ? `:\n${text}` : ''}` });
+      current = null;
+      continue;
+    }
+    if (current && /^\S.*:\d+:\d+: /.test(line)) current.push(line);
+  }
+  return failures;
 }
 
 /** The text a `go test -json` event carries, or null for events without output (run, pass...). */

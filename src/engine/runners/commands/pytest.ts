@@ -14,7 +14,8 @@ export function pytestCommands(call: RunnerCall): RunnerCommands {
   const build = (reportDir: string, argv: string[]): Invocation => {
     const file = join(reportDir, 'pytest.xml');
     return {
-      argv: [...call.launcher, ...argv, `--junitxml=${file}`],
+      // xunit1: the only JUnit flavour in which pytest writes each test's file.
+      argv: [...call.launcher, ...argv, `--junitxml=${file}`, '-o', 'junit_family=xunit1'],
       env: call.env,
       setup: call.setup,
       report: { file, format: 'junit', fromStdout: false },

@@ -1,0 +1,54 @@
+/** A pattern the guard counts in added and removed lines, with the words it reports. */
+export interface Marker {
+  re: RegExp;
+  what: string;
+}
+
+/** Skip/only/todo markers specific enough to count in any file (a Rust unit test lives in src/). */
+export const SKIP_MARKERS: readonly Marker[] = [
+  { re: /\b(it|test|describe|suite|context|specify|bench)\.(skip|only|todo|skipIf|runIf|fixme)\b/, what: 'a .skip/.only/.todo marker' },
+  { re: /(^|[^\w.])(xit|xtest|xdescribe|xcontext|xspecify|xsuite|fit|fdescribe|fcontext)\s*\(/, what: 'an x-/f-prefixed test (xit, xdescribe, fit...)' },
+  { re: /@pytest\.mark\.(skip|skipif|xfail)\b/, what: '@pytest.mark.skip/xfail' },
+  { re: /\bpytest\.(skip|xfail)\s*\(/, what: 'pytest.skip()' },
+  { re: /@unittest\.(skip|skipIf|skipUnless|expectedFailure)\b|\bself\.skipTest\s*\(/, what: 'a unittest skip' },
+  { re: /\bt\.(Skip|SkipNow|Skipf)\s*\(/, what: 't.Skip()' },
+  { re: /#\[ignore\b/, what: '#[ignore]' },
+  { re: /@(Disabled|Ignore)\b/, what: '@Disabled/@Ignore' },
+  { re: /\bmarkTestSkipped\s*\(|\$this->markTestIncomplete\s*\(/, what: 'a PHPUnit skip' },
+];
+
+/** Markers that are too generic outside test files (`this.skip()`, node:test's `{ skip: true }`). */
+export const TEST_FILE_SKIP_MARKERS: readonly Marker[] = [
+  { re: /\b(this|t|ctx|context)\.(skip|todo)\s*\(/, what: 'a runtime skip (this.skip(), t.skip())' },
+  { re: /\{[^}]*\b(skip|todo|only)\s*:\s*(true|['"`])/, what: 'a { skip/todo/only } test option' },
+  { re: /\b(skip|pending)\s*\(\s*['"`]/, what: 'skip()/pending()' },
+];
+
+/** One test case declared: `it(`, `test.skip(`, `def test_`, `func TestX(`, `#[test]`... (a modifier keeps it the same case). */
+export const TEST_CASE = /(^|[^\w.])(it|test|specify|scenario|xit|xtest|fit)(\.\w+)*\s*\(\s*['"`]|\bdef test_\w+|\bfunc Test\w+\s*\(|#\[(tokio::)?test\]|@Test\b|\bit ['"]/;
+
+/** One assertion: expect, assert*, should, t.equal and kin, Go's t.Error/Fatal, Rust's assert!. */
+export const ASSERTION =
+  /\bexpect\s*\(|\bassert(\.\w+|_\w+!?|!|\w*)?\s*\(|^\s*assert\s|\.should\b|\bt\.(equal|equals|deepEqual|notEqual|same|strictSame|is|not|ok|notOk|true|false|truthy|falsy|throws|rejects|match|deepStrictEqual|strictEqual|fail)\s*\(|\bt\.(Error|Errorf|Fatal|Fatalf)\s*\(|\bself\.assert\w*\s*\(|\bassert(Equals|True|False|Same|That|Null|NotNull)\s*\(/;
+
+const LITERAL = String.raw`(?:true|false|null|undefined|nil|None|True|False|-?\d+(?:\.\d+)?|'[^']*'|"[^"]*"|\[\s*\]|\{\s*\})`;
+
+/** Assertions that check nothing: a constant against a constant. */
+export const TRIVIAL_ASSERTIONS: readonly RegExp[] = [
+  new RegExp(String.raw`\bexpect\s*\(\s*${LITERAL}\s*\)\s*\.\s*(not\s*\.\s*)?(toBe|toEqual|toStrictEqual|toBeTruthy|toBeFalsy|toBeDefined|toBeUndefined|toBeNull|to\.(be|equal|eql|deep))`),
+  new RegExp(String.raw`\bassert(\.(ok|equal|strictEqual|deepEqual|deepStrictEqual|notEqual|isTrue|isOk))?\s*\(\s*${LITERAL}\s*[,)]`),
+  new RegExp(String.raw`\bt\.(ok|true|truthy|pass|equal|is|same|deepEqual)\s*\(\s*${LITERAL}\s*[,)]`),
+  new RegExp(String.raw`^\s*assert\s+${LITERAL}\s*(==\s*${LITERAL}\s*)?(,.*)?$`),
+  new RegExp(String.raw`\bself\.assert(True|Equal|Is)\s*\(\s*${LITERAL}\s*[,)]`),
+  new RegExp(String.raw`\bassert(_eq)?!\s*\(\s*${LITERAL}\s*[,)]`),
+  /\bt\.pass\s*\(/,
+];
+
+/** Keys that exclude or narrow tests in a test configuration file. */
+export const EXCLUSION_KEYS =
+  /\b(testPathIgnorePatterns|modulePathIgnorePatterns|testMatch|testRegex|roots|exclude|excludes|include|testIgnore|testDir|ignore|ignored|spec|specs|norecursedirs|collect_ignore(_glob)?|testpaths|python_files|python_functions|addopts|deselect)\b|--ignore\b|--deselect\b|--exclude\b|--testPathIgnorePatterns\b|--grep\b|-k\s/;
+
+/** How many of the lines match the pattern. */
+export function count(lines: readonly string[], re: RegExp): number {
+  return lines.filter((l) => re.test(l)).length;
+}

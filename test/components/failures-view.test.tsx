@@ -1,0 +1,61 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { FailuresView } from '../../src/components/failures-view.js';
+import { createFixcycleStore } from '../../src/state/store.js';
+import { overflowing, renderTui } from '../tui/render.js';
+import { awaitingApprovalStore, failure, pendingStore, results, runningStore, stuckStore } from '../tui/scenarios.js';
+import { SIZES } from './sizes.js';
+
+let unmount: (() => void) | undefined;
+afterEach(() => unmount?.());
+
+function show(store: ReturnType<typeof pendingStore>, columns = 120, height = 8, ui = {}) {
+  const view = renderTui(<FailuresView width={columns} height={height} focused />, { columns, rows: 40, store, ui });
+  unmount = view.unmount;
+  return view;
+}
+
+describe('FailuresView', () => {
+  it('groups similar failures and puts the most critical first', () => {
+    const lines = show(runningStore()).lines();
+    expect(lines[0]).toContain('Failures · 3 in 2 groups');
+    expect(lines[1]).toMatch(/^high\s+1×\s+TypeError: Cannot read properties of undefined/);
+    expect(lines[2]).toContain('paginates');
+    expect(lines[3]).toMatch(/^medium\s+2×\s+AssertionError: expected 1999 to equal 2000/);
+    expect(lines[4]).toContain('formats a price with cents · formats euros');
+  });
+
+  it('marks stuck tests', () => {
+    expect(show(stuckStore()).text()).toContain('rounds half up (stuck) · rounds negatives (stuck)');
+  });
+
+  it('shows the low-criticality failures awaiting approval', () => {
+    expect(show(awaitingApprovalStore()).text()).toMatch(/low\s+1×\s+AssertionError: expected "Save"/);
+  });
+
+  it('lists run errors before any test failure', () => {
+    const store = createFixcycleStore();
+    store.getState().apply({ type: 'results', iteration: 1, results: { ...results(0, [failure('adds', 'AssertionError: nope')]), errors: [{ message: "SyntaxError: Unexpected token '}'", file: 'src/money.js' }] } });
+    const lines = show(store).lines();
+    expect(lines[0]).toContain('1 in 1 group, 1 run error');
+    expect(lines[1]).toMatch(/^error\s+SyntaxError: Unexpected token/);
+    expect(lines[2]).toContain('src/money.js');
+  });
+
+  it('scrolls when the groups do not fit, and says which lines show', () => {
+    const store = createFixcycleStore();
+    const many = Array.from({ length: 8 }, (_, i) => failure(`case ${i}`, ['TypeError: x is not a function', 'RangeError: Invalid array length', 'timeout of 2000ms exceeded', 'ENOENT: no such file'][i % 4]!, i % 2 ? 'high' : 'low'));
+    store.getState().apply({ type: 'results', iteration: 1, results: results(80, many) });
+    const text = show(store, 120, 4, { failuresTop: 2 }).text();
+    expect(text).toContain('3-6 of 8 lines');
+  });
+
+  it('says when there are none', () => {
+    expect(show(pendingStore()).text()).toContain('Failures · none');
+  });
+
+  for (const size of SIZES) {
+    it(`never draws wider than the terminal at ${size.name}`, () => {
+      expect(overflowing(show(runningStore(), size.columns).text(), size.columns)).toEqual([]);
+    });
+  }
+});

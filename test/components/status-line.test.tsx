@@ -1,0 +1,75 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { StatusLine } from '../../src/components/status-line.js';
+import { overflowing, renderTui } from '../tui/render.js';
+import { RecordingControls } from '../tui/recording-controls.js';
+import { awaitingApprovalStore, failureStore, pendingStore, runningStore } from '../tui/scenarios.js';
+import { SIZES } from './sizes.js';
+
+let unmount: (() => void) | undefined;
+afterEach(() => unmount?.());
+
+function show(store: ReturnType<typeof pendingStore>, options: { columns?: number; controls?: RecordingControls | null; ui?: object } = {}) {
+  const columns = options.columns ?? 120;
+  const view = renderTui(<StatusLine width={columns} compact={columns < 80} />, { columns, rows: 40, store, controls: options.controls === undefined ? new RecordingControls() : options.controls, ui: options.ui });
+  unmount = view.unmount;
+  return view;
+}
+
+describe('StatusLine', () => {
+  it('shows session id, agent chain, elapsed time and the keys that matter while working', () => {
+    const text = show(runningStore()).text();
+    expect(text).toMatch(/^WFS-test-checkout · claude → codex · \d+s │ /);
+    expect(text).toContain('r roll back · p pause · f hold · enter open · tab focus · ? help · q quit');
+    expect(text).not.toContain('a approve');
+  });
+
+  it('offers approval first when a partial success awaits it', () => {
+    expect(show(awaitingApprovalStore()).text()).toContain('│ a approve · r roll back · p pause');
+  });
+
+  it('offers resume while paused', () => {
+    const store = runningStore();
+    store.getState().apply({ type: 'paused', paused: true });
+    const text = show(store).text();
+    expect(text).toContain(' · paused · ');
+    expect(text).toContain('p resume');
+  });
+
+  it('drops loop keys once the session is done', () => {
+    const text = show(failureStore()).text();
+    expect(text).not.toContain('p pause');
+    expect(text).not.toContain('r roll back');
+    expect(text).toContain('q quit');
+  });
+
+  it('shows only the keys of an open question', () => {
+    const text = show(runningStore(), { ui: { confirm: { kind: 'rollback', prompt: 'Roll back?' } } }).text();
+    expect(text).toMatch(/│ y yes · n no$/);
+  });
+
+  it('shows why a key did nothing instead of the hints', () => {
+    const text = show(runningStore(), { ui: { message: { text: 'Nothing to approve', tone: 'warn' } } }).text();
+    expect(text).toContain('│ Nothing to approve');
+    expect(text).not.toContain('q quit');
+  });
+
+  it('says watch mode and offers no loop keys without controls', () => {
+    const text = show(runningStore(), { controls: null }).text();
+    expect(text).toContain(' · watch · ');
+    expect(text).not.toContain('p pause');
+  });
+
+  it('says starting before the session exists', () => {
+    const view = renderTui(<StatusLine width={80} />, { columns: 80, rows: 24, controls: new RecordingControls() });
+    unmount = view.unmount;
+    expect(view.text()).toMatch(/^starting · 0s │/);
+  });
+
+  for (const size of SIZES) {
+    it(`stays on one line at ${size.name}`, () => {
+      const view = show(awaitingApprovalStore(), { columns: size.columns });
+      expect(view.lines()).toHaveLength(1);
+      expect(overflowing(view.text(), size.columns)).toEqual([]);
+    });
+  }
+});

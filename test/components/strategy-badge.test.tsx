@@ -1,0 +1,54 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { Header } from '../../src/components/header.js';
+import { StrategyBadge } from '../../src/components/strategy-badge.js';
+import { overflowing, renderTui } from '../tui/render.js';
+import { pendingStore, regressionStore, runningStore } from '../tui/scenarios.js';
+import { SIZES } from './sizes.js';
+
+let unmount: (() => void) | undefined;
+afterEach(() => unmount?.());
+
+describe('StrategyBadge', () => {
+  it('shows the strategy in brackets with the reason it was chosen', () => {
+    const view = renderTui(<StrategyBadge />, { columns: 120, rows: 40, store: regressionStore() });
+    unmount = view.unmount;
+    expect(view.text()).toBe('[surgical] iteration 2 regressed (60% < 82.5%): the narrowest fix');
+  });
+
+  it('gives each strategy its own color, and none under NO_COLOR', () => {
+    const colored = renderTui(<StrategyBadge withReason={false} />, { columns: 120, rows: 40, store: regressionStore() });
+    expect(colored.lastFrame()).toContain('\x1b[35m');
+    colored.unmount();
+    const conservative = renderTui(<StrategyBadge withReason={false} />, { columns: 120, rows: 40, store: runningStore() });
+    expect(conservative.lastFrame()).toContain('\x1b[34m');
+    conservative.unmount();
+    const mono = renderTui(<StrategyBadge />, { columns: 120, rows: 40, store: regressionStore(), env: { NO_COLOR: '1' } });
+    unmount = mono.unmount;
+    expect(mono.lastFrame()).not.toMatch(/\x1b\[3\dm/);
+    expect(mono.text()).toContain('[surgical]');
+  });
+
+  it('says when no strategy was chosen yet', () => {
+    const view = renderTui(<StrategyBadge />, { columns: 120, rows: 40, store: pendingStore() });
+    unmount = view.unmount;
+    expect(view.text()).toBe('[no strategy yet]');
+  });
+});
+
+describe('Header', () => {
+  for (const size of SIZES) {
+    it(`keeps the badge in view at ${size.name}`, () => {
+      const view = renderTui(<Header width={size.columns} compact={size.columns < 80} />, { columns: size.columns, rows: size.rows, store: regressionStore(), title: 'DEMO — scripted demo agent, no AI', demo: true });
+      unmount = view.unmount;
+      expect(view.text()).toContain('[surgical]');
+      expect(view.text()).toContain('DEMO');
+      expect(overflowing(view.text(), size.columns)).toEqual([]);
+    });
+  }
+
+  it('labels a demo and shows the session id when wide', () => {
+    const view = renderTui(<Header width={120} compact={false} />, { columns: 120, rows: 40, store: runningStore(), demo: true });
+    unmount = view.unmount;
+    expect(view.text()).toMatch(/^fixcycle DEMO +WFS-test-checkout +\[conservative\]/);
+  });
+});

@@ -1,0 +1,33 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** The folder of real and hand-written reports (see its README for how each was made). */
+export const REPORTS_DIR = fileURLToPath(new URL('../fixtures/reports/', import.meta.url));
+
+export function readReport(path: string): string {
+  return readFileSync(`${REPORTS_DIR}${path}`, 'utf8');
+}
+
+/** Every report fixture with the format it must be detected as. */
+export const REPORT_FIXTURES = [
+  ['vitest/mixed.json', 'vitest-json'],
+  ['vitest/passing.json', 'vitest-json'],
+  ['jest/mixed.json', 'jest-json'],
+  ['jest/passing.json', 'jest-json'],
+  ['mocha/mixed.json', 'mocha-json'],
+  ['mocha/passing.json', 'mocha-json'],
+  ['node-test/mixed.xml', 'junit'],
+  ['node-test/passing.xml', 'junit'],
+  ['node-test/mixed.tap', 'tap'],
+  ['node-test/passing.tap', 'tap'],
+  ['tape/mixed.tap', 'tap'],
+  ['tape/passing.tap', 'tap'],
+  ['tape/crash.tap', 'tap'],
+  ['pytest/mixed.xml', 'junit'],
+  ['pytest/collection-error.xml', 'junit'],
+  ['go/mixed.jsonl', 'go-json'],
+  ['go/passing.jsonl', 'go-json'],
+  ['cargo/junit-concatenated.xml', 'junit'],
+  ['hand-written/nextest.xml', 'junit'],
+  ['hand-written/go-build-output.jsonl', 'go-json'],
+] as const;
