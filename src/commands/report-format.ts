@@ -4,6 +4,8 @@ import type { RunError } from '../engine/types.js';
 /** What `fixcycle report` shows: the format, the counts and what went wrong. */
 export interface ReportView {
   format: string;
+  /** Said beside the format when the counts are not from a report. */
+  note?: string;
   summary: ReportSummary;
   errors: RunError[];
 }
@@ -12,7 +14,7 @@ export interface ReportView {
 export function formatReport(view: ReportView): string {
   const { summary } = view;
   const lines = [
-    `format     ${view.format}`,
+    `format     ${view.format}${view.note ? `  (${view.note})` : ''}`,
     `passed     ${summary.passed}`,
     `failed     ${summary.failed}`,
     `skipped    ${summary.skipped}`,

@@ -45,7 +45,7 @@ function readView(text: string, format: ReportFormat | undefined): ReportView | 
   const counts = format === undefined ? parseSummaryLine(text) : null;
   if (!counts) return { error: outcome.error };
   const summary: ReportSummary = { ...counts, truncated: false, ok: counts.failed === 0 && counts.errors === 0 && counts.passed > 0, failures: [] };
-  return { format: `summary-line (${counts.runner}, counts of ${counts.unit} only)`, summary, errors: [] };
+  return { format: `summary-line:${counts.runner}`, note: `counts of ${counts.unit} from the runner's summary line; no per-test detail`, summary, errors: [] };
 }
 
 function toJson(view: ReportView) {

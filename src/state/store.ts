@@ -141,6 +141,8 @@ export function createFixcycleStore(options: { outputCapacity?: number; flushMs?
                 ? { level: 'info', message: `committed ${event.sha.slice(0, 7)} ${event.message}` }
                 : { level: 'warn', message: `rolled back ${event.sha.slice(0, 7)}: ${event.reason}` };
           set((s) => ({ logs: [...s.logs.slice(-(LOG_LIMIT - 1)), entry] }));
+          // A rollback answers a pending approval question: the loop goes on.
+          if (event.type === 'rollback') set({ awaitingApproval: null });
           return;
         }
         case 'done':

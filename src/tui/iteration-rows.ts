@@ -31,6 +31,7 @@ export interface IterationRow {
 const OUTCOMES: Record<string, [RowOutcome, string]> = {
   improved: ['improved', 'improved'],
   regressed_rolled_back: ['rolled-back', 'regression rolled back'],
+  rolled_back: ['rolled-back', 'rolled back by user'],
   stuck: ['stuck', 'stuck'],
   degraded: ['degraded', 'degraded'],
   rejected: ['rejected', 'rejected'],
@@ -61,7 +62,7 @@ export function iterationRows(iterations: readonly Iteration[]): IterationRow[] 
     const before = it.pass_rate_before ?? previous;
     const passRate = it.pass_rate;
     const delta = passRate !== undefined && before !== undefined ? Math.round((passRate - before) * 100) / 100 : undefined;
-    if (passRate !== undefined && it.result !== 'regressed_rolled_back') previous = passRate;
+    if (passRate !== undefined && it.result !== 'regressed_rolled_back' && it.result !== 'rolled_back') previous = passRate;
     else if (passRate !== undefined && it.pass_rate_before !== undefined) previous = it.pass_rate_before;
     const tried = it.agents_tried ?? [];
     // A degraded iteration has no agent whose work was used, only the ones that failed.
@@ -73,7 +74,8 @@ export function iterationRows(iterations: readonly Iteration[]): IterationRow[] 
       passRate,
       delta,
       passed: it.test_results?.passed,
-      failed: it.test_results?.failed ?? it.failed_tests?.length,
+      // failed_tests is filled in (empty) even before the re-test: count it only once there is a pass rate.
+      failed: it.test_results?.failed ?? (passRate !== undefined ? it.failed_tests?.length : undefined),
       durationMs: durationOf(it),
       agent,
       fallback: agent !== undefined && tried.length > 1 && tried[0] !== agent,
@@ -107,7 +109,9 @@ export function formatDuration(ms: number | undefined): string {
   if (s < 60) return `${s}s`;
   const m = Math.floor(s / 60);
   if (m < 60) return `${m}m ${String(s % 60).padStart(2, '0')}s`;
-  return `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, '0')}m`;
+  const h = Math.floor(m / 60);
+  if (h < 48) return `${h}h ${String(m % 60).padStart(2, '0')}m`;
+  return `${Math.floor(h / 24)}d ${h % 24}h`;
 }
 
 /** The iteration that `r` would roll back: the newest one with a fix commit that is still in place. */

@@ -19,6 +19,14 @@ export interface MirrorOptions {
   pollMs?: number;
 }
 
+/** One short line for a state file that cannot be used now (the reader's own message names a full path and a fix for the loop). */
+function stateWarning(error: string): string {
+  if (/not valid JSON/.test(error)) return 'iteration-state.json is half-written or not JSON: showing the last good state';
+  if (/does not exist/.test(error)) return 'waiting for iteration-state.json';
+  const detail = error.split('can use: ')[1] ?? error;
+  return `iteration-state.json is not an iteration state (${detail}): showing the last good state`;
+}
+
 /** A running mirror. */
 export interface SessionMirror {
   /** Reads every file again now (resolves when done). */
@@ -88,7 +96,7 @@ export function mirrorSession(options: MirrorOptions): SessionMirror {
     if (!read.ok) {
       // A file caught mid-write is read again on the next event or poll.
       seen.delete(statePath);
-      warn(`${read.error.replace(statePath, basename(statePath))}: showing the last good state`);
+      warn(stateWarning(read.error));
       return;
     }
     if (lastWarning) {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentCall } from '../../src/engine/agents/agent.js';
-import { analysisWords, makePlanJudge, parseModificationPoint, repeatedRootCause } from '../../src/engine/agents/triggers.js';
+import { analysisWords, makePlanJudge, parseModificationPoint, repeatedRootCause, unjudgedAgents } from '../../src/engine/agents/triggers.js';
 import type { FixHistoryEntry, FixPlan } from '../../src/engine/session/schema.js';
-import { cleanup, makeRepo } from './helpers.js';
+import { builtIn, cleanup, makeRepo } from './helpers.js';
 
 const LONG_APPROACH = Array.from({ length: 110 }, (_, i) => `step${i}`).join(' ');
 const plan = (fields: Partial<FixPlan> = {}): FixPlan => ({
@@ -61,7 +61,10 @@ describe('the fallback triggers on a valid plan', () => {
 
   it('does not judge the manual agent, whose plan is the failures themselves', () => {
     const brief = plan({ approach: 'Manual.', modification_points: ['test/math.test.js:adds two numbers:'] });
-    expect(makePlanJudge({ repo, iteration: 1, history: [], exempt: ['manual'] })(brief, call(brief, 'manual'))).toBeNull();
+    const exempt = unjudgedAgents([builtIn('gemini'), builtIn('manual')]);
+    expect(exempt).toEqual(['manual']);
+    expect(makePlanJudge({ repo, iteration: 1, history: [], exempt })(brief, call(brief, 'manual'))).toBeNull();
+    expect(makePlanJudge({ repo, iteration: 1, history: [], exempt })(brief, call(brief, 'gemini'))).toMatch(/too brief/);
   });
 });
 

@@ -90,8 +90,8 @@ describe('the loop, end to end on a real repository', () => {
     expect(run.exitCode, run.stdout + run.stderr).toBe(0);
     expect(first.calls()).toEqual(['first analyze 1 conservative', 'first fix 1 conservative', 'first analyze 2 conservative', 'first fix 2 conservative']);
     expect(second.calls()).toEqual(['second analyze 1 conservative', 'second analyze 2 conservative']);
-    expect(readFileSync(join(sessionDir(repo), '.process/iteration-1-analysis.md'), 'utf8')).toMatch(/agent-cmd-1: invalid_plan/);
-    expect(run.stdout).toMatch(/agent-cmd-1 \(analyze\): invalid_plan/);
+    expect(readFileSync(join(sessionDir(repo), '.process/iteration-1-analysis.md'), 'utf8')).toMatch(/scripted-agent-1: invalid_plan/);
+    expect(run.stdout).toMatch(/scripted-agent-1 \(analyze\): invalid_plan/);
   });
 
   it('refuses a dirty working tree without touching it, and checkpoints it with --allow-dirty', async () => {
@@ -131,5 +131,33 @@ describe('the loop, end to end on a real repository', () => {
     expect(events.filter((e) => e.type === 'commit')).toHaveLength(2);
     expect(events.some((e) => e.type === 'output' && e.lines.some((l: string) => /add/.test(l)))).toBe(true);
     expect(events.at(-1)).toMatchObject({ type: 'done', outcome: 'success', exitCode: 0, passRate: 100 });
+  });
+
+  it('kills a hung agent at --agent-timeout, records it, and falls back', async () => {
+    const repo = makeRepo(CALC);
+    const hung = scenario({ analyze: [{ sleepMs: 120_000 }], fix: [{ edits: [editAdd] }, { edits: [editMultiply] }] });
+    const good = scenario({ analyze: [planAdd, planMultiply], fix: [{ edits: [editAdd] }, { edits: [editMultiply] }] });
+    const started = Date.now();
+    const run = await runCli(repo, [...base, '--agent-cmd', agentCmd(hung.path, 'hung'), '--agent-cmd', agentCmd(good.path, 'good'), '--agent-timeout', '2s']);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(0);
+    expect(Date.now() - started).toBeLessThan(60_000);
+    expect(run.stdout).toMatch(/scripted-agent-1 \(analyze\): timeout/);
+    const calls = readFileSync(join(sessionDir(repo), '.process/agent-calls.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(calls[0]).toMatchObject({ agent: 'scripted-agent-1', role: 'analyze', classification: 'timeout', iteration: 1 });
+    const hungPid = Number(readFileSync(join(hung.dir, 'pid-hung-analyze'), 'utf8'));
+    expect(() => process.kill(hungPid, 0)).toThrow();
+  });
+
+  it('prints the latest session with `fixcycle status`, and as JSON', async () => {
+    const repo = makeRepo(CALC);
+    const agent = scenario({ analyze: [planAdd, planMultiply], fix: [{ edits: [editAdd] }, { edits: [editMultiply] }] });
+    await runCli(repo, [...base, '--agent-cmd', agentCmd(agent.path), '--session-name', 'calc']);
+    const text = await runCli(repo, ['status']);
+    expect(text.exitCode).toBe(0);
+    expect(text.stdout).toMatch(/session +WFS-test-calc/);
+    expect(text.stdout).toMatch(/pass rate +100% \(20\/20/);
+    expect(text.stdout).toMatch(/#1 conservative +75% → 85% +improved/);
+    const json = JSON.parse((await runCli(repo, ['status', '--json'])).stdout);
+    expect(json).toMatchObject({ session_id: 'WFS-test-calc', status: 'completed', pass_rate: 100, current_iteration: 2 });
   });
 });

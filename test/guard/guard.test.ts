@@ -64,7 +64,7 @@ describe('the guard against fixing by cheating', () => {
   it('rejects a fixer that adds .skip to the failing test', async () => {
     const { verdict, git, changedFiles } = await fixAndCheck(withTest("test('adds two numbers'", "test.skip('adds two numbers'"));
     expect(verdict.ok).toBe(false);
-    expect(!verdict.ok && verdict.reasons).toContain("adds a .skip/.only/.todo marker in test/math.test.js: test.skip('adds two numbers', () => {");
+    expect(!verdict.ok && verdict.reasons).toEqual(["adds a .skip/.only/.todo marker in test/math.test.js: test.skip('adds two numbers', () => {"]);
     await git.restoreFiles(changedFiles);
     expect(testFile()).toBe(MATH_TEST);
   });

@@ -41,6 +41,7 @@ describe('markers and weakened assertions across runners', () => {
     ['test.todo', 'src/math.test.ts', [], ["test.todo('adds negative numbers');"], /\.skip\/\.only\/\.todo/],
     ['node:test skip option', 'test/math.test.js', ["test('adds', () => {"], ["test('adds', { skip: true }, () => {"], /\{ skip\/todo\/only \} test option/],
     ['mocha this.skip()', 'test/math.test.js', ['    assert.equal(add(2, 3), 5);'], ['    this.skip();', '    assert.equal(add(2, 3), 5);'], /runtime skip/],
+    ['jasmine pending()', 'spec/math.spec.js', ["  it('adds', () => {"], ["  it('adds', () => {", "    pending('later');"], /skip\(\)\/pending\(\)/],
     ['expect(true).toBe(true)', 'src/math.test.ts', ['  expect(add(2, 3)).toBe(5);'], ['  expect(true).toBe(true);'], /with a constant/],
     ['expect on a literal', 'src/math.test.ts', ['  expect(add(2, 3)).toEqual(5);'], ['  expect(5).toEqual(5);'], /with a constant/],
     ['a removed expect', 'src/math.test.ts', ['  expect(add(2, 3)).toBe(5);', '  expect(add(0, 0)).toBe(0);'], ['  expect(add(2, 3)).toBe(5);'], /removes 1 assertion/],

@@ -57,7 +57,8 @@ describe('fixcycle report', () => {
   it('falls back to the summary line of a plain output log', async () => {
     const { code, stdout } = await run(`${REPORTS_DIR}jest/mixed.out.txt`, { json: true });
     expect(code).toBe(1);
-    expect(JSON.parse(stdout)).toMatchObject({ format: 'summary-line (jest, counts of tests only)', passed: 5, failed: 2, ok: false, failures: [] });
+    expect(JSON.parse(stdout)).toMatchObject({ format: 'summary-line:jest', passed: 5, failed: 2, ok: false, failures: [] });
+    expect((await run(`${REPORTS_DIR}cargo/mixed.out.txt`)).stdout).toContain("format     summary-line:cargo  (counts of tests from the runner's summary line; no per-test detail)");
   });
 
   it.each([
@@ -75,6 +76,7 @@ describe('fixcycle report', () => {
     expect(stderr).not.toContain('\n');
   });
 
+  // root reads any file whatever its mode, so there the error cannot happen.
   it.skipIf(process.getuid?.() === 0)('exits 2 for a file it may not read', async () => {
     const file = write('secret.xml', '<testsuites/>');
     chmodSync(file, 0o000);

@@ -23,7 +23,7 @@ function project(files: Record<string, string | object>): string {
 const pkg = (fields: object): { 'package.json': object } => ({ 'package.json': { name: 'p', ...fields } });
 
 describe('detectRunner', () => {
-  it.each([
+  it.each<{ files: Record<string, string | object>; runner: string; from: string }>([
     { files: { 'vitest.config.ts': 'export default {}' }, runner: 'vitest', from: 'vitest.config.ts' },
     { files: { 'vitest.workspace.json': '[]' }, runner: 'vitest', from: 'vitest.workspace.json' },
     { files: { 'jest.config.js': 'module.exports = {}' }, runner: 'jest', from: 'jest.config.js' },

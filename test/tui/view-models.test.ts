@@ -87,7 +87,7 @@ describe('iterationRows', () => {
   it('formats numbers so they read without color', () => {
     expect([formatPercent(82), formatPercent(82.53), formatPercent(undefined)]).toEqual(['82%', '82.5%', '—']);
     expect([formatDelta(7), formatDelta(-3.5), formatDelta(0), formatDelta(undefined)]).toEqual(['+7', '−3.5', '±0', '']);
-    expect([formatDuration(850), formatDuration(42_000), formatDuration(185_000), formatDuration(3_720_000)]).toEqual(['850ms', '42s', '3m 05s', '1h 02m']);
+    expect([formatDuration(850), formatDuration(42_000), formatDuration(185_000), formatDuration(3_720_000), formatDuration(200 * 3_600_000)]).toEqual(['850ms', '42s', '3m 05s', '1h 02m', '8d 8h']);
   });
 });
 

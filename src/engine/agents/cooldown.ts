@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { writeJsonAtomic } from '../session/atomic.js';
@@ -34,6 +35,17 @@ export function cooldownFile(sessionDir: string): string {
   return join(sessionDir, '.process', 'agent-cooldowns.json');
 }
 
+/** The saved book; a torn or foreign file is an empty book rather than a refusal to run. */
+function parseEntries(text: string): Record<string, CooldownEntry> {
+  try {
+    const raw: unknown = JSON.parse(text);
+    if (raw && typeof raw === 'object' && !Array.isArray(raw)) return raw as Record<string, CooldownEntry>;
+  } catch {
+    // empty or unreadable
+  }
+  return {};
+}
+
 function clock(ms: number): string {
   return new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
 }
@@ -57,15 +69,19 @@ export class Cooldowns {
 
   /** Reads the session's cool-downs; a missing or unreadable file is an empty book. */
   static async load(sessionDir: string, options: CooldownOptions = {}): Promise<Cooldowns> {
-    const file = cooldownFile(sessionDir);
-    let entries: Record<string, CooldownEntry> = {};
+    const text = await readFile(cooldownFile(sessionDir), 'utf8').catch(() => '');
+    return new Cooldowns(cooldownFile(sessionDir), parseEntries(text), options);
+  }
+
+  /** The same as `load`, synchronously (for a policy built where nothing can be awaited). */
+  static open(sessionDir: string, options: CooldownOptions = {}): Cooldowns {
+    let text = '';
     try {
-      const raw: unknown = JSON.parse(await readFile(file, 'utf8'));
-      if (raw && typeof raw === 'object' && !Array.isArray(raw)) entries = raw as Record<string, CooldownEntry>;
+      text = readFileSync(cooldownFile(sessionDir), 'utf8');
     } catch {
-      // none yet, or a torn file from another tool: start over rather than refuse to run
+      // none yet
     }
-    return new Cooldowns(file, entries, options);
+    return new Cooldowns(cooldownFile(sessionDir), parseEntries(text), options);
   }
 
   /** Why `agent` must be skipped now, or null. Usable as ChainHooks.unavailable. */

@@ -35,6 +35,16 @@ function resolveOne(name: string, spec: Omit<AgentSpec, 'name'>, where: string):
   return { spec: { name, ...spec, ...(roles ? { roles } : {}) }, adapter };
 }
 
+const INTERPRETERS = /^(node|nodejs|python3?|bash|sh|zsh|deno|bun|ruby|perl|npx|tsx)$/;
+
+/** A readable name for a command agent: its script's or program's base name (`./my-agent.sh` -> `my-agent`). */
+function commandName(argv: readonly string[]): string {
+  const base = (path: string): string => path.split(/[\\/]/).pop()!.replace(/\.(m?js|cjs|ts|sh|py|rb|pl)$/, '');
+  const program = base(argv[0] ?? 'agent');
+  const script = argv.slice(1).find((a) => !a.startsWith('-'));
+  return INTERPRETERS.test(program) && script ? base(script) : program || 'agent';
+}
+
 export interface AgentChoice {
   /** --agent-cmd command lines, in fallback order. */
   agentCmds?: string[];
@@ -51,9 +61,10 @@ export interface AgentChoice {
  */
 export function resolveAgents(choice: AgentChoice, config: FixcycleConfig): ResolvedAgent[] {
   if (choice.agentCmds?.length) {
-    return choice.agentCmds.map((line, i) => {
-      const argv = toArgv(line, '--agent-cmd');
-      const name = choice.agentCmds!.length > 1 ? `agent-cmd-${i + 1}` : 'agent-cmd';
+    const argvs = choice.agentCmds.map((line) => toArgv(line, '--agent-cmd'));
+    const names = argvs.map(commandName);
+    return argvs.map((argv, i) => {
+      const name = names.filter((n) => n === names[i]).length > 1 ? `${names[i]}-${i + 1}` : names[i]!;
       return resolveOne(name, { adapter: 'command', command: argv, timeoutMs: choice.timeoutMs }, '--agent-cmd');
     });
   }

@@ -3,6 +3,7 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import { messageSimilarity } from '../decisions/similarity.js';
 import type { FixHistoryEntry, FixPlan } from '../session/schema.js';
 import type { AgentCall } from './agent.js';
+import type { ResolvedAgent } from './run-agent.js';
 
 /** The design's threshold: an analysis under 100 words is too brief to be trusted. */
 export const MIN_ANALYSIS_WORDS = 100;
@@ -97,4 +98,9 @@ export function makePlanJudge(ctx: PlanJudgeContext): (plan: FixPlan, call: Agen
     if (repeated) return `same root cause ${STUCK_ANALYSIS_RUN} iterations in a row (stuck analysis): ${repeated.slice(0, 160)}`;
     return null;
   };
+}
+
+/** The agents of a chain whose plans are not judged: those without a CLI (manual), for PlanJudgeContext.exempt. */
+export function unjudgedAgents(agents: readonly ResolvedAgent[]): string[] {
+  return agents.filter((a) => a.adapter.run !== undefined).map((a) => a.spec.name);
 }

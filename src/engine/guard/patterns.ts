@@ -21,7 +21,7 @@ export const SKIP_MARKERS: readonly Marker[] = [
 export const TEST_FILE_SKIP_MARKERS: readonly Marker[] = [
   { re: /\b(this|t|ctx|context)\.(skip|todo)\s*\(/, what: 'a runtime skip (this.skip(), t.skip())' },
   { re: /\{[^}]*\b(skip|todo|only)\s*:\s*(true|['"`])/, what: 'a { skip/todo/only } test option' },
-  { re: /\b(skip|pending)\s*\(\s*['"`]/, what: 'skip()/pending()' },
+  { re: /(^|[^\w.])(skip|pending)\s*\(\s*['"`]/, what: 'skip()/pending()' },
 ];
 
 /** One test case declared: `it(`, `test.skip(`, `def test_`, `func TestX(`, `#[test]`... (a modifier keeps it the same case). */

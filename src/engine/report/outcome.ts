@@ -7,10 +7,12 @@ export interface ParseOptions {
   rootDir?: string;
 }
 
+/** A report that could be read. */
 export function parsed(result: NormalizedResult): ParseOutcome {
   return { ok: true, result };
 }
 
+/** A report that cannot be used, with one line saying why and what to do. */
 export function unusable(error: string): ParseOutcome {
   return { ok: false, error };
 }
@@ -51,14 +53,17 @@ export function asRecord(value: unknown): Record<string, unknown> | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 
+/** The value when it is a string. */
 export function asString(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
+/** The value when it is a finite number. */
 export function asNumber(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
+/** The value when it is an array, else an empty one. */
 export function asArray(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [];
 }

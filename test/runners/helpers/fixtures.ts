@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,12 +11,19 @@ const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'projects');
 
 const made: string[] = [];
 
-/** Copies test/fixtures/projects/<name> to a temp folder, with node_modules linked to the repository's. */
+/**
+ * Copies test/fixtures/projects/<name> to a temp folder whose node_modules links each package of the
+ * repository's (the runners are its devDependencies), so caches a run writes there stay in the copy.
+ */
 export function copyFixture(name: string): string {
   const dir = mkdtempSync(join(tmpdir(), `fixcycle-${name}-`));
   made.push(dir);
   cpSync(join(FIXTURES, name), dir, { recursive: true });
-  symlinkSync(join(REPO_ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  const modules = join(REPO_ROOT, 'node_modules');
+  mkdirSync(join(dir, 'node_modules'));
+  for (const entry of readdirSync(modules)) {
+    if (entry !== '.cache') symlinkSync(join(modules, entry), join(dir, 'node_modules', entry));
+  }
   return dir;
 }
 

@@ -1,0 +1,79 @@
+import { readFileSync } from 'node:fs';
+import { checkFix } from '../guard/index.js';
+import type { LoopContext } from '../loop/context.js';
+import type { LoopPolicies } from '../loop/loop.js';
+import { fixHistorySchema, type FixHistoryEntry, type IterationState } from '../session/schema.js';
+import { Budget, type BudgetLimits } from './budget.js';
+import { Cooldowns, type CooldownOptions } from './cooldown.js';
+import { makePlanJudge, unjudgedAgents } from './triggers.js';
+
+/** What the AI-CLI layer adds to a loop run. */
+export interface AgentPolicyOptions {
+  /** Parsed `--budget` (parseBudget); no limit when absent. */
+  budget?: BudgetLimits;
+  /** Cool-down back-off settings; the defaults suit real CLIs. */
+  cooldown?: CooldownOptions;
+}
+
+/** The loop's policies, with the budget and cool-downs they keep, for the summary. */
+export interface AgentPolicies extends LoopPolicies {
+  budget: Budget;
+  cooldowns: Cooldowns;
+}
+
+function readHistory(path: string): FixHistoryEntry[] {
+  try {
+    const parsed = fixHistorySchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+    return parsed.success ? parsed.data : [];
+  } catch {
+    return [];
+  }
+}
+
+/** The calls of the session so far (agent-calls.jsonl), so a resumed session keeps counting its budget. */
+function previousCalls(path: string): { durationMs: number; costUsd?: number; tokens?: number }[] {
+  let text = '';
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return [];
+  }
+  return text.split('\n').flatMap((line) => {
+    try {
+      const c = JSON.parse(line) as { duration_ms?: number; cost_usd?: number; tokens?: number };
+      return [{ durationMs: c.duration_ms ?? 0, ...(c.cost_usd !== undefined ? { costUsd: c.cost_usd } : {}), ...(c.tokens !== undefined ? { tokens: c.tokens } : {}) }];
+    } catch {
+      return []; // a torn last line
+    }
+  });
+}
+
+/**
+ * Cool-downs after rate limits, the design's plan quality triggers, the guard against fixing by cheating,
+ * and the `--budget`, as the loop's policies: `startLoop({ ..., policies: (ctx) => agentPolicies(ctx, { budget }) })`.
+ */
+export function agentPolicies(ctx: LoopContext, options: AgentPolicyOptions = {}): AgentPolicies {
+  const paths = ctx.session.paths;
+  const cooldowns = Cooldowns.open(paths.dir, options.cooldown);
+  const budget = new Budget(options.budget ?? {}, previousCalls(paths.agentCalls.replace(/\.json$/, '.jsonl')));
+  const exempt = unjudgedAgents(ctx.agents);
+  return {
+    budget,
+    cooldowns,
+    chainHooks: (state: IterationState) => ({
+      unavailable: cooldowns.unavailable,
+      onCall: async (call) => {
+        budget.record(call);
+        await cooldowns.record(call);
+      },
+      judgePlan: makePlanJudge({ repo: ctx.repo.root, iteration: state.current_iteration, history: readHistory(paths.fixHistory), exempt }),
+    }),
+    checkFix: async ({ changedFiles, plan }) => {
+      const diff = await ctx.repo.diff(changedFiles);
+      const baseline = (await ctx.session.readBaseline()) ?? [];
+      const verdict = checkFix({ repo: ctx.repo.root, changedFiles, diff, plan, baselineTestFiles: baseline.flatMap((t) => (t.file ? [t.file] : [])) });
+      return verdict.ok ? { rejected: null, testEdits: verdict.testEdits } : { rejected: verdict.reasons };
+    },
+    budgetExceeded: () => budget.exceeded(),
+  };
+}
