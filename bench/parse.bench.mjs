@@ -48,16 +48,26 @@ function junit() {
   return parts.join('');
 }
 
+// node:test's shape: one subtest per suite, a YAML block with the duration after every test point.
 function tap() {
   const lines = ['TAP version 13'];
-  for (let i = 0; i < TESTS; i += 1) {
-    const status = statusOf(i);
-    const name = `test ${i} does something ✓`;
-    if (status === 'passed') lines.push(`ok ${i + 1} - ${name}`);
-    else if (status === 'skipped') lines.push(`ok ${i + 1} - ${name} # SKIP not yet`);
-    else lines.push(`not ok ${i + 1} - ${name}`, '  ---', '    operator: equal', '    expected: 7', '    actual:   6', '  ...');
+  for (let f = 0; f < TESTS / PER_FILE; f += 1) {
+    lines.push(`# Subtest: suite ${f}`);
+    for (let t = 0; t < PER_FILE; t += 1) {
+      const i = f * PER_FILE + t;
+      const status = statusOf(i);
+      const name = `test ${i} does something ✓`;
+      lines.push(`    # Subtest: ${name}`);
+      if (status === 'passed') lines.push(`    ok ${t + 1} - ${name}`);
+      else if (status === 'skipped') lines.push(`    ok ${t + 1} - ${name} # SKIP not yet`);
+      else lines.push(`    not ok ${t + 1} - ${name}`);
+      lines.push('      ---', '      duration_ms: 0.31');
+      if (status === 'failed') lines.push("      error: 'expected 6 to be 7'", "      location: '/repo/test/file.test.js:12:5'");
+      lines.push('      ...');
+    }
+    lines.push(`    1..${PER_FILE}`, `${f % 2 === 0 ? 'not ok' : 'ok'} ${f + 1} - suite ${f}`, '  ---', '  duration_ms: 15.2', "  type: 'suite'", '  ...');
   }
-  lines.push(`1..${TESTS}`, `# tests ${TESTS}`);
+  lines.push(`1..${TESTS / PER_FILE}`, `# tests ${TESTS}`);
   return lines.join('\n') + '\n';
 }
 

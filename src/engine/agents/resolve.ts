@@ -1,6 +1,6 @@
 import type { FixcycleConfig } from '../config.js';
 import { ConfigError } from '../config.js';
-import { splitCommandLine } from '../process/command-line.js';
+import { splitCommandLine } from '../runners/command-line.js';
 import type { AgentAdapter, AgentSpec } from './agent.js';
 import { defaultChain, NO_AGENT_FOUND } from './adapters/discover.js';
 import { commandAdapter } from './command-adapter.js';
