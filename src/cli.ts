@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { parseDuration } from './commands/durations.js';
+import { parseBudget, type BudgetLimits } from './engine/agents/budget.js';
 import { processOutput } from './commands/output.js';
 import { runLoopCommand, userError } from './commands/run.js';
 import { runStatusCommand } from './commands/status.js';
@@ -10,6 +11,12 @@ function duration(value: string): number {
   const ms = parseDuration(value);
   if (ms === null) throw new InvalidArgumentError('use seconds (90), or 90s, 5m, 1h');
   return ms;
+}
+
+function budget(value: string): BudgetLimits {
+  const parsed = parseBudget(value);
+  if (!parsed.ok) throw new InvalidArgumentError(parsed.error);
+  return parsed.limits;
 }
 
 function positiveInt(value: string): number {
@@ -41,7 +48,7 @@ interface RunFlags {
   json?: boolean;
   testTimeout?: number;
   agentTimeout?: number;
-  budget?: string;
+  budget?: BudgetLimits;
 }
 
 function addRunOptions(command: Command): Command {
@@ -59,7 +66,8 @@ function addRunOptions(command: Command): Command {
     .option('--headless', 'plain progress lines instead of the TUI')
     .option('--json', 'NDJSON events on stdout')
     .option('--test-timeout <duration>', 'kill a test run after this long (default 10m)', duration)
-    .option('--agent-timeout <duration>', 'kill an agent call after this long (default 40m)', duration);
+    .option('--agent-timeout <duration>', 'kill an agent call after this long (default 40m)', duration)
+    .option('--budget <limits>', 'stop cleanly once agents used this much: "20 calls", "30m" of agent time, "$2" (comma-separated)', budget);
 }
 
 async function runFromFlags(flags: RunFlags, extra: { title?: string; demo?: boolean } = {}): Promise<number> {
@@ -79,6 +87,7 @@ async function runFromFlags(flags: RunFlags, extra: { title?: string; demo?: boo
       json: Boolean(flags.json),
       testTimeoutMs: flags.testTimeout,
       agentTimeoutMs: flags.agentTimeout,
+      budget: flags.budget,
       ...extra,
     },
     processOutput,

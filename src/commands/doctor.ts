@@ -1,5 +1,7 @@
 import { resolveRunner, RunnerResolutionError } from '../engine/runners/index.js';
 import type { RunnerChoice } from '../engine/runners/runner.js';
+import { ConfigError, loadConfig, type FixcycleConfig } from '../engine/config.js';
+import { agentDoctorLines } from './doctor-agents.js';
 import type { Output } from './output.js';
 
 /** What `fixcycle doctor` was asked for: the same runner options as `run`. */
@@ -51,12 +53,23 @@ export async function runnerDoctorLines(cwd: string, choice: RunnerChoice): Prom
 /** `fixcycle doctor`: prints what fixcycle detected and will run. Exit 0, or 2 when no runner resolves. */
 export async function runDoctorCommand(cwd: string, opts: DoctorOptions, out: Output): Promise<number> {
   const choice: RunnerChoice = { ...(opts.runner ? { runner: opts.runner } : {}), ...(opts.testCmd ? { testCmd: opts.testCmd } : {}) };
+  let config: FixcycleConfig;
   try {
-    out.stdout((await runnerDoctorLines(cwd, choice)).join('\n'));
-    return 0;
+    config = await loadConfig(cwd);
   } catch (error) {
-    if (!(error instanceof RunnerResolutionError)) throw error;
+    if (!(error instanceof ConfigError)) throw error;
     out.stderr(`fixcycle: ${error.message}`);
     return 2;
   }
+  let code = 0;
+  try {
+    out.stdout((await runnerDoctorLines(cwd, { ...(config.runner ? { runner: config.runner } : {}), ...(config.testCommand ? { testCmd: config.testCommand } : {}), ...choice })).join('\n'));
+  } catch (error) {
+    if (!(error instanceof RunnerResolutionError)) throw error;
+    out.stderr(`fixcycle: ${error.message}`);
+    code = 2;
+  }
+  out.stdout('');
+  out.stdout((await agentDoctorLines(cwd, config)).join('\n'));
+  return code;
 }

@@ -1,3 +1,6 @@
+import type { BudgetLimits } from './agents/budget.js';
+import { agentPolicies } from './agents/policies.js';
+import { missingProgram } from './agents/available.js';
 import { resolveAgents } from './agents/resolve.js';
 import { heuristicCriticality } from './criticality/heuristics.js';
 import { loadConfig, type FixcycleConfig } from './config.js';
@@ -31,7 +34,9 @@ export interface StartOptions {
   testTimeoutMs?: number;
   agentTimeoutMs?: number;
   emit: EventSink;
-  /** Extra policies (cool-downs, guard, budget) from the AI-CLI layer. */
+  /** --budget limits (calls, minutes of agent time, USD); none when absent. */
+  budget?: BudgetLimits;
+  /** Replaces the default policies (cool-downs, plan triggers, the fix guard, the budget); for tests. */
   policies?: (ctx: LoopContext) => LoopPolicies;
 }
 
@@ -117,11 +122,16 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
       }
     }
     const runner = await resolveRunner(repo.root, { runner: options.runner ?? config.runner, testCmd: options.testCmd ?? config.testCommand });
+    // The built-in AI-CLI adapters register themselves; a plain --agent-cmd does not need them.
+    if (!options.agentCmds?.length) await import('./agents/adapters/index.js');
     const agentTimeoutMs = options.agentTimeoutMs ?? (config.agentTimeoutSec ? config.agentTimeoutSec * 1000 : DEFAULT_AGENT_TIMEOUT_MS);
-    const agents = resolveAgents({ agentCmds: options.agentCmds, agentNames: options.agentNames, timeoutMs: agentTimeoutMs }, config);
+    const resolved = resolveAgents({ agentCmds: options.agentCmds, agentNames: options.agentNames, timeoutMs: agentTimeoutMs }, config);
+    const missing = resolved.map((agent) => missingProgram(agent, repo.root));
+    const agents = resolved.filter((_, i) => !missing[i]);
     if (agents.length === 0) {
-      throw new StartError('no agent to analyse and fix failures: pass --agent-cmd "<command>" or --agent NAME, or set "chain" in fixcycle.config.json');
+      throw new StartError(`no agent can start: ${missing.filter(Boolean).join('; ')}: install it, pass --agent-cmd "<command>", or use --agent manual`);
     }
+    for (const why of missing) if (why) options.emit({ type: 'log', level: 'warn', message: `${why}; the chain goes on without it` });
     if (!resumed) {
       await session.saveWorkflowSession({ session_id: id, workflow_type: 'test-fix', created_at: state.started_at, repository: repo.root, created_by: 'fixcycle', test_runner: runner.name, agents: agents.map((a) => a.spec.name) });
       await session.saveState(state);
@@ -145,7 +155,7 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
     };
     const described = runner.describe();
     options.emit({ type: 'session', sessionId: id, sessionDir: session.paths.dir, repo: repo.root, chain: agents.map((a) => a.spec.name), testCommand: described.full.join(' '), resumed });
-    const loop = new TestFixLoop(ctx, state, options.policies?.(ctx) ?? {});
+    const loop = new TestFixLoop(ctx, state, options.policies?.(ctx) ?? agentPolicies(ctx, { budget: options.budget }));
     return { loop, ctx, sessionId: id, release: () => lock.release() };
   } catch (error) {
     await lock.release();

@@ -2,6 +2,7 @@ import { Parser, type Result } from 'tap-parser';
 import type { RunError, TestCase } from '../types.js';
 import type { ParseOutcome } from './parse-outcome.js';
 import { guarded, parsed, unusable, type ParseOptions } from './outcome.js';
+import { inlineDurations } from './tap-durations.js';
 import { tapTestCase, tapFileError } from './tap-points.js';
 import { looksLikeFilePath, uniquifyIds } from './test-id.js';
 
@@ -46,7 +47,7 @@ export function parseTap(text: string, options: ParseOptions = {}): ParseOutcome
       });
     };
     watch(root, { path: [], comments: [], failedInside: false });
-    root.end(text.replace(/^\uFEFF/, ''));
+    root.end(inlineDurations(text.replace(/^\uFEFF/, '')));
     // With no TAP in it, the parser makes up a version line and a `1..0` plan: neither counts.
     if (seen.points === 0 && planned.every((p) => p.syntheticPlan) && !/^TAP version \d+/m.test(text)) {
       return unusable('tap report has no test points, plan or `TAP version` line; is this a TAP stream?');

@@ -1,0 +1,88 @@
+// TUI figures, in a real pseudo-terminal (node-pty) drawn into a headless xterm, with CI unset:
+//   first_frame_ratio   time to the app's first frame over a bare Ink hello-world's, alternated (target <= 1.3)
+//   stream_lines_per_s  lines through the output pane while 1,000,000 stream from a child process (>= 200,000)
+//   render_fps          frames Ink drew per second meanwhile (<= 30)
+//   stream_rss_mb       the app's peak resident memory meanwhile (<= 150)
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pty from '@lydell/node-pty';
+import xterm from '@xterm/headless';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const entry = join(root, 'dist/tui/bench-entry.js');
+const HELLO = "import React from 'react'; import { render, Text } from 'ink'; render(React.createElement(Text, null, 'hello world'));";
+// 9 pairs: enough for a stable median on a shared 2-core machine, a few seconds in all.
+const PAIRS = 9;
+const STREAM_LINES = 1_000_000;
+
+function terminalEnv() {
+  const env = { ...process.env, TERM: 'xterm-256color' };
+  delete env.CI;
+  return env;
+}
+
+/** Runs a command in a pty until `done(screen)` or exit; resolves with ms from spawn to `done` and the screen. */
+function runInPty(args, { columns = 120, rows = 40, done, timeoutMs = 120_000 }) {
+  return new Promise((resolve, reject) => {
+    const term = new xterm.Terminal({ cols: columns, rows, allowProposedApi: true, scrollback: 0 });
+    const started = performance.now();
+    const child = pty.spawn(process.execPath, args, { name: 'xterm-256color', cols: columns, rows, cwd: root, env: terminalEnv() });
+    let settled = false;
+    const screen = () => {
+      const b = term.buffer.active;
+      return Array.from({ length: rows }, (_, i) => b.getLine(b.viewportY + i)?.translateToString(true) ?? '').join('\n');
+    };
+    const finish = (value) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(value);
+    };
+    const timer = setTimeout(() => {
+      child.kill();
+      reject(new Error(`timed out; screen:\n${screen()}`));
+    }, timeoutMs);
+    child.onData((data) => {
+      term.write(data, () => {
+        if (!settled && done?.(screen())) {
+          const ms = performance.now() - started;
+          child.kill();
+          finish({ ms, screen: screen() });
+        }
+      });
+    });
+    child.onExit(() => setTimeout(() => finish({ ms: performance.now() - started, screen: screen() }), 50));
+  });
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+export default async function tuiBench() {
+  const hello = [];
+  const app = [];
+  for (let i = 0; i < PAIRS; i++) {
+    hello.push((await runInPty(['--input-type=module', '-e', HELLO], { done: (s) => s.includes('hello world') })).ms);
+    app.push((await runInPty([entry, 'first-frame'], { done: (s) => s.includes('WFS-test-bench') && s.includes('Output') })).ms);
+  }
+
+  const dir = mkdtempSync(join(tmpdir(), 'fixcycle-tui-bench-'));
+  try {
+    const out = join(dir, 'figures.json');
+    const { screen } = await runInPty([entry, 'stream', String(STREAM_LINES), out], {});
+    if (!screen.includes(`ok ${STREAM_LINES} - test case number ${STREAM_LINES}`)) throw new Error(`the last line never reached the screen:\n${screen}`);
+    const figures = JSON.parse(readFileSync(out, 'utf8'));
+    if (figures.lines !== STREAM_LINES) throw new Error(`${figures.lines} lines arrived of ${STREAM_LINES}`);
+    return {
+      first_frame_ratio: median(app) / median(hello),
+      first_frame_ms: median(app),
+      hello_first_frame_ms: median(hello),
+      stream_lines_per_s: figures.stream_lines_per_s,
+      render_fps: figures.render_fps,
+      stream_rss_mb: figures.stream_rss_mb,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
