@@ -6,6 +6,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import pty from '@lydell/node-pty';
 import xterm from '@xterm/headless';
@@ -23,13 +24,17 @@ function terminalEnv() {
   return env;
 }
 
-/** Runs a command in a pty until `done(screen)` or exit; resolves with ms from spawn to `done` and the screen. */
-function runInPty(args, { columns = 120, rows = 40, done, timeoutMs = 120_000 }) {
+/**
+ * Runs a command in a pty until `done(screen)` (then kills it, unless `wait`) or until it exits.
+ * Resolves with the ms from spawn to `done` and the screen `done` saw.
+ */
+function runInPty(args, { columns = 120, rows = 40, done, wait = false, timeoutMs = 120_000 }) {
   return new Promise((resolve, reject) => {
     const term = new xterm.Terminal({ cols: columns, rows, allowProposedApi: true, scrollback: 0 });
     const started = performance.now();
     const child = pty.spawn(process.execPath, args, { name: 'xterm-256color', cols: columns, rows, cwd: root, env: terminalEnv() });
     let settled = false;
+    let seen = null;
     const screen = () => {
       const b = term.buffer.active;
       return Array.from({ length: rows }, (_, i) => b.getLine(b.viewportY + i)?.translateToString(true) ?? '').join('\n');
@@ -46,14 +51,14 @@ function runInPty(args, { columns = 120, rows = 40, done, timeoutMs = 120_000 })
     }, timeoutMs);
     child.onData((data) => {
       term.write(data, () => {
-        if (!settled && done?.(screen())) {
-          const ms = performance.now() - started;
-          child.kill();
-          finish({ ms, screen: screen() });
-        }
+        if (settled || seen || !done?.(screen())) return;
+        seen = { ms: performance.now() - started, screen: screen() };
+        if (wait) return;
+        child.kill();
+        finish(seen);
       });
     });
-    child.onExit(() => setTimeout(() => finish({ ms: performance.now() - started, screen: screen() }), 50));
+    child.onExit(() => setTimeout(() => finish(seen ?? { ms: performance.now() - started, screen: screen() }), 50));
   });
 }
 
@@ -70,8 +75,9 @@ export default async function tuiBench() {
   const dir = mkdtempSync(join(tmpdir(), 'fixcycle-tui-bench-'));
   try {
     const out = join(dir, 'figures.json');
-    const { screen } = await runInPty([entry, 'stream', String(STREAM_LINES), out], {});
-    if (!screen.includes(`ok ${STREAM_LINES} - test case number ${STREAM_LINES}`)) throw new Error(`the last line never reached the screen:\n${screen}`);
+    const last = `ok ${STREAM_LINES} - test case number ${STREAM_LINES}`;
+    const { screen } = await runInPty([entry, 'stream', String(STREAM_LINES), out], { done: (s) => s.includes(last), wait: true });
+    if (!screen.includes(last)) throw new Error(`the last line never reached the screen:\n${screen}`);
     const figures = JSON.parse(readFileSync(out, 'utf8'));
     if (figures.lines !== STREAM_LINES) throw new Error(`${figures.lines} lines arrived of ${STREAM_LINES}`);
     return {

@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
 import { useShallow } from 'zustand/react/shallow';
 import { PHASES, type Phase } from '../engine/events.js';
+import { holdOf } from '../tui/activity.js';
 import { useSession } from '../tui/context.js';
 import { currentIteration, currentIterationLabel, iterationStatus, PHASE_NAMES, stepAgentText } from '../tui/phase-model.js';
 import { SectionTitle } from './section-title.js';
@@ -20,7 +21,7 @@ export interface PhaseTreeProps {
 }
 
 function Row({ indent, phase, label, detail, width }: { indent: number; phase: Phase | 'iteration'; label: string; detail?: string; width: number }) {
-  const view = useSession(useShallow((s) => ({ phases: s.phases, paused: s.paused && !s.done })));
+  const view = useSession(useShallow((s) => ({ phases: s.phases, hold: holdOf(s) })));
   const status = phase === 'iteration' ? iterationStatus(view) : view.phases[phase].status;
   // The engine's detail often starts with the phase's own name ("final validation (full suite)").
   const extra = detail && detail.toLowerCase().startsWith(label.toLowerCase()) ? detail.slice(label.length).trim() : detail;
@@ -28,7 +29,7 @@ function Row({ indent, phase, label, detail, width }: { indent: number; phase: P
     <Box width={width} height={1}>
       <Text wrap="truncate-end">
         {' '.repeat(indent)}
-        <StatusMark status={status} paused={view.paused} /> <Text bold={status === 'running'}>{label}</Text>
+        <StatusMark status={status} hold={view.hold} /> <Text bold={status === 'running'}>{label}</Text>
         {extra ? <Text dimColor> {extra}</Text> : null}
       </Text>
     </Box>
@@ -41,7 +42,7 @@ function Row({ indent, phase, label, detail, width }: { indent: number; phase: P
  */
 export function PhaseTree({ width, compact = false }: PhaseTreeProps) {
   const view = useSession(
-    useShallow((s) => ({ phases: s.phases, phaseIteration: s.phaseIteration, state: s.state, strategy: s.strategy, results: s.results, paused: s.paused, done: s.done, agent: s.agent, agentFailures: s.agentFailures })),
+    useShallow((s) => ({ phases: s.phases, phaseIteration: s.phaseIteration, state: s.state, strategy: s.strategy, results: s.results, paused: s.paused, done: s.done, agent: s.agent, agentFailures: s.agentFailures, hold: holdOf(s) })),
   );
   const label = currentIterationLabel(view);
   if (compact) {
@@ -57,7 +58,7 @@ export function PhaseTree({ width, compact = false }: PhaseTreeProps) {
             {PHASES.map((p, i) => (
               <Text key={p}>
                 {i > 0 ? ' ' : ''}
-                <StatusMark status={view.phases[p].status} paused={view.paused && !view.done} />
+                <StatusMark status={view.phases[p].status} hold={view.hold} />
                 <Text dimColor={view.phases[p].status === 'pending'}>{PHASE_NAMES[p].short}</Text>
               </Text>
             ))}

@@ -2,8 +2,11 @@ import { useEffect, useState } from 'react';
 import { Text } from 'ink';
 import { useTheme } from '../tui/context.js';
 
-/** 100 ms: the usual pace of a terminal spinner; slower looks stuck, faster looks anxious. */
-export const SPINNER_MS = 100;
+/**
+ * 125 ms (8 frames a second): calm, yet clearly alive. Each frame is a full Ink redraw (about 10 ms at
+ * 120x40), so the pace is also what a running step costs in CPU on top of its own work.
+ */
+export const SPINNER_MS = 125;
 
 /** The mark of a running step. Its timer lives only while it is mounted, that is while a step runs. */
 export function Spinner() {

@@ -1,11 +1,20 @@
 import { Text } from 'ink';
 import type { PhaseStatus } from '../engine/events.js';
+import type { Hold } from '../tui/activity.js';
 import { useTheme } from '../tui/context.js';
 import { Spinner } from './spinner.js';
 
+/** Props of a step's mark. */
+export interface StatusMarkProps {
+  status: PhaseStatus;
+  /** What holds a running step: it shows ‖ (paused) or ? (awaiting approval) instead of a spinner, so nothing ticks. */
+  hold?: Hold;
+}
+
 /** The mark before a step: ○ pending, a spinner while running, ✓ done, ✗ failed, – skipped. */
-export function StatusMark({ status, paused = false }: { status: PhaseStatus; /** A paused loop's running step shows ‖, not a spinner. */ paused?: boolean }) {
+export function StatusMark({ status, hold = null }: StatusMarkProps) {
   const theme = useTheme();
-  if (status === 'running') return paused ? <Text color={theme.warn}>‖</Text> : <Spinner />;
-  return <Text color={theme.status[status]}>{theme.mark[status]}</Text>;
+  if (status !== 'running') return <Text color={theme.status[status]}>{theme.mark[status]}</Text>;
+  if (hold) return <Text color={theme.warn}>{hold === 'paused' ? '‖' : '?'}</Text>;
+  return <Spinner />;
 }

@@ -173,8 +173,3 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
       return { ...state, stopping: true };
   }
 }
-
-/** True when something covers the panes and takes the keys (help, an iteration's view or a question). */
-export function isModal(state: UiState): boolean {
-  return state.help || state.detail !== null || state.confirm !== null;
-}

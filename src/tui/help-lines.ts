@@ -7,7 +7,7 @@ export function helpLines(theme: Theme): string[] {
   return [
     ...KEY_BINDINGS.map((b) => `${b.label.padEnd(width)}${b.description}`),
     '',
-    `${theme.mark.pending} pending  ${theme.spinner[0]} running  ‖ paused  ${theme.mark.done} done  ${theme.mark.failed} failed  ${theme.mark.skipped} skipped`,
+    `${theme.mark.pending} pending  ${theme.spinner[0]} running  ‖ paused  ? awaiting approval  ${theme.mark.done} done  ${theme.mark.failed} failed  ${theme.mark.skipped} skipped`,
     'Strategies: [conservative] small, safe fixes · [aggressive] one fix for many similar failures · [surgical] after a regression, the narrowest fix',
   ];
 }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { App } from '../../src/app.js';
-import { overflowing, renderTui } from '../tui/render.js';
+import { hasColor, overflowing, renderTui } from '../tui/render.js';
 import { RecordingControls } from '../tui/recording-controls.js';
 import * as scenarios from '../tui/scenarios.js';
 import { SIZES } from './sizes.js';
@@ -64,7 +64,7 @@ describe('App layout', () => {
 
   it('draws without any color under NO_COLOR and stays readable', () => {
     const view = show(scenarios.regressionStore(), 120, 40, { NO_COLOR: '1' });
-    expect(view.lastFrame()).not.toMatch(/\x1b\[(3\d|4\d|9\d)m/);
+    expect(hasColor(view.lastFrame())).toBe(false);
     expect(view.text()).toContain('[surgical]');
     expect(view.text()).toContain('regression rolled back');
   });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { PhaseTree } from '../../src/components/phase-tree.js';
 import { overflowing, renderTui } from '../tui/render.js';
-import { degradedStore, fallbackStore, failureStore, pendingStore, regressionStore, runningStore } from '../tui/scenarios.js';
+import { awaitingApprovalStore, degradedStore, fallbackStore, failureStore, pendingStore, regressionStore, runningStore } from '../tui/scenarios.js';
 import { SIZES } from './sizes.js';
 
 let unmount: (() => void) | undefined;
@@ -43,6 +43,15 @@ describe('PhaseTree', () => {
 
   it('names the fallback agent and why the first one was skipped', () => {
     expect(show(fallbackStore(), 120, 40).text()).toContain('Analysis codex (fallback after claude: rate limited)');
+  });
+
+  it('holds still while awaiting approval or paused: a mark, not a spinner', () => {
+    expect(show(awaitingApprovalStore(), 120, 40).text()).toContain('? Completion awaiting approval');
+    const store = runningStore();
+    store.getState().apply({ type: 'paused', paused: true });
+    const text = show(store, 120, 40).text();
+    expect(text).toMatch(/^‖ Iteration 2: Fix, paused \(pass: 82.5%, conservative\)/m);
+    expect(text).toMatch(/^ {4}‖ Fix claude/m);
   });
 
   it('marks a failed completion', () => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Header } from '../../src/components/header.js';
 import { StrategyBadge } from '../../src/components/strategy-badge.js';
-import { overflowing, renderTui } from '../tui/render.js';
+import { hasColor, overflowing, renderTui } from '../tui/render.js';
 import { pendingStore, regressionStore, runningStore } from '../tui/scenarios.js';
 import { SIZES } from './sizes.js';
 
@@ -24,7 +24,7 @@ describe('StrategyBadge', () => {
     conservative.unmount();
     const mono = renderTui(<StrategyBadge />, { columns: 120, rows: 40, store: regressionStore(), env: { NO_COLOR: '1' } });
     unmount = mono.unmount;
-    expect(mono.lastFrame()).not.toMatch(/\x1b\[3\dm/);
+    expect(hasColor(mono.lastFrame())).toBe(false);
     expect(mono.text()).toContain('[surgical]');
   });
 

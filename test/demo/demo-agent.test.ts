@@ -3,12 +3,16 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { prepareDemo, type DemoProject } from '../../src/demo/prepare.js';
+import { extractPlan } from '../../src/engine/agents/plan.js';
 import { fixPlanSchema, type FixPlan } from '../../src/engine/session/schema.js';
 import { callAgent, makeSessionDir, runDemoSuite, type DemoResults } from './demo-suite.js';
 
 /** The plan is the JSON object on stdout, as fixcycle reads it. */
 function readPlan(stdout: string): FixPlan {
-  return fixPlanSchema.parse(JSON.parse(stdout));
+  // Read as fixcycle reads it: the JSON plan after the explanation.
+  const read = extractPlan(stdout);
+  if (!read.ok) throw new Error(read.error);
+  return fixPlanSchema.parse(read.plan);
 }
 
 describe('the scripted demo agent', () => {

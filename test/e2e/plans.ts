@@ -19,3 +19,14 @@ export const editsBreakFormat = [
   { file: 'src/format.js', search: "padStart(width, '0')", replace: "padStart(width, '0') + '!'" },
   { file: 'src/format.js', search: '${Math.round(ratio * 100)}%', replace: '${ratio}%' },
 ];
+
+const DIAGNOSES = [
+  'add() subtracts its second operand instead of adding it',
+  'the sign handling of negative operands in calc.js is inverted',
+  'integer coercion in the arithmetic helpers loses the operand order',
+  'the module exports stale copies of the arithmetic helpers',
+  'a floating point shortcut in multiply() adds a constant offset',
+];
+
+/** `n` analyses of the calc fixture, each with a different root cause, as an agent trying new ideas gives. */
+export const attempts = (n: number) => DIAGNOSES.slice(0, n).map((cause) => ({ plan: plan(cause, 'src/calc.js:add:1-3') }));

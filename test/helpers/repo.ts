@@ -1,6 +1,6 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { execa, execaSync } from 'execa';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -14,7 +14,10 @@ export function makeRepo(fixture: string | null, extra: Record<string, string> =
   const dir = mkdtempSync(join(tmpdir(), 'fixcycle-test-'));
   made.push(dir);
   if (fixture) cpSync(join(ROOT, 'test/fixtures', fixture), dir, { recursive: true });
-  for (const [file, content] of Object.entries(extra)) writeFileSync(join(dir, file), content);
+  for (const [file, content] of Object.entries(extra)) {
+    mkdirSync(dirname(join(dir, file)), { recursive: true });
+    writeFileSync(join(dir, file), content);
+  }
   const git = (...args: string[]) => execaSync('git', args, { cwd: dir });
   git('init', '-q', '-b', 'main');
   git('config', 'user.name', 'fixcycle test');

@@ -34,6 +34,31 @@ not ok 4 - someday # TODO
     expect(result.truncated).toBe(false);
   });
 
+  it('reads node:test’s duration-only YAML blocks as the duration, also beside directives and other keys', () => {
+    const result = tap(`TAP version 13
+# Subtest: fast
+ok 1 - fast
+  ---
+  duration_ms: 0.25
+  ...
+ok 2 - skipped # SKIP later
+  ---
+  duration_ms: 1.5
+  ...
+not ok 3 - failing
+  ---
+  duration_ms: 2
+  error: 'boom'
+  ...
+1..3
+`);
+    expect(result.tests.map((t) => [t.name, t.status, t.durationMs, t.message])).toEqual([
+      ['fast', 'passed', 0.25, undefined],
+      ['skipped', 'skipped', 1.5, undefined],
+      ['failing', 'failed', 2, 'boom'],
+    ]);
+  });
+
   it('walks subtests: a closing point is a group, only leaves are tests', () => {
     const result = tap(`TAP version 14
 # Subtest: outer

@@ -82,6 +82,19 @@ export interface RenderOptions {
 // eslint-disable-next-line no-control-regex
 const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]/g;
 
+// eslint-disable-next-line no-control-regex
+const COLOR = /\x1b\[(?:3\d|4\d|9\d)(?:;\d+)*m/;
+
+/** True when the frame sets any foreground or background color. */
+export function hasColor(frame: string): boolean {
+  return COLOR.test(frame);
+}
+
+/** The raw line (escape sequences included) of a frame that shows `text`. */
+export function rawLine(frame: string, text: string): string {
+  return frame.split('\n').find((line) => stripAnsi(line).includes(text)) ?? '';
+}
+
 export function stripAnsi(text: string): string {
   return text.replace(ANSI, '');
 }

@@ -138,6 +138,7 @@ export function awaitingApprovalStore() {
     { type: 'results', iteration: 1, results: results(96.5, failures) },
     { type: 'state', state: iterationState([{ ...FIRST, pass_rate: 96.5 }], { status: 'awaiting_approval', next_action: 'await_approval' }) },
     { type: 'phase', phase: 'validation', status: 'done', iteration: 1 },
+    { type: 'phase', phase: 'completion', status: 'running', iteration: 1, detail: 'awaiting approval' },
     { type: 'await-approval', passRate: 96.5, failures },
   ]);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { initialUiState, isModal, uiReducer, visibleOutputTop, type UiAction, type UiState } from '../../src/state/ui-state.js';
+import { initialUiState, uiReducer, visibleOutputTop, type UiAction, type UiState } from '../../src/state/ui-state.js';
 import { createUiStore } from '../../src/state/ui-store.js';
 
 const run = (actions: UiAction[], from: Partial<UiState> = {}) => actions.reduce(uiReducer, { ...initialUiState, ...from });
@@ -73,7 +73,7 @@ describe('uiReducer', () => {
 
   it('esc closes the innermost thing first: question, then iteration view, then help', () => {
     const open = run([{ type: 'toggle-help' }, { type: 'open-detail', iteration: 1 }, { type: 'toggle-help' }, { type: 'ask', confirm: { kind: 'quit', prompt: '?' } }]);
-    expect(isModal(open)).toBe(true);
+    expect([open.help, open.detail, open.confirm]).toEqual([true, { iteration: 1, top: 0 }, { kind: 'quit', prompt: '?' }]);
     const once = uiReducer(open, { type: 'close' });
     expect(once.confirm).toBeNull();
     expect(once.detail).not.toBeNull();
@@ -81,7 +81,7 @@ describe('uiReducer', () => {
     expect(twice.detail).toBeNull();
     expect(twice.help).toBe(true);
     const thrice = uiReducer(twice, { type: 'close' });
-    expect(isModal(thrice)).toBe(false);
+    expect([thrice.help, thrice.detail, thrice.confirm]).toEqual([false, null, null]);
     expect(uiReducer(thrice, { type: 'close' })).toBe(thrice);
   });
 
