@@ -3,7 +3,8 @@
 //   stream_lines_per_s  lines through the output pane while 1,000,000 stream from a child process (>= 200,000)
 //   render_fps          frames Ink drew per second meanwhile (<= 30)
 //   stream_rss_mb       the app's peak resident memory meanwhile (<= 150)
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+//   idle_cpu_percent    CPU the app uses with nothing running (near 0: no timer ticks when idle)
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -62,6 +63,33 @@ function runInPty(args, { columns = 120, rows = 40, done, wait = false, timeoutM
   });
 }
 
+/** CPU time (user + system, ms) a process used so far, from /proc (Linux). */
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** Percent of one core the app uses over 3 s once its first frame is up and nothing runs. */
+function idleCpu() {
+  return new Promise((resolve, reject) => {
+    const child = pty.spawn(process.execPath, [entry, 'first-frame'], { name: 'xterm-256color', cols: 120, rows: 40, cwd: root, env: terminalEnv() });
+    child.onData(() => {});
+    setTimeout(() => {
+      try {
+        const before = cpuMs(child.pid);
+        setTimeout(() => {
+          const used = cpuMs(child.pid) - before;
+          child.kill();
+          resolve((used / 3000) * 100);
+        }, 3000);
+      } catch (error) {
+        child.kill();
+        reject(error);
+      }
+    }, 1500);
+  });
+}
+
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 export default async function tuiBench() {
@@ -87,6 +115,7 @@ export default async function tuiBench() {
       stream_lines_per_s: figures.stream_lines_per_s,
       render_fps: figures.render_fps,
       stream_rss_mb: figures.stream_rss_mb,
+      ...(existsSync('/proc/self/stat') ? { idle_cpu_percent: await idleCpu() } : {}),
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });

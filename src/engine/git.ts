@@ -17,24 +17,19 @@ export class Repo {
 
   /** Opens the repository containing `dir`, or throws a GitSafetyError saying what is wrong. */
   static async open(dir: string): Promise<Repo> {
-    const probe = simpleGit({ baseDir: dir });
-    let root: string;
-    try {
-      root = (await probe.revparse(['--show-toplevel'])).trim();
-    } catch {
+    // One git call answers all three questions: where the root is, whether HEAD has a commit, which branch.
+    const probe = await execa('git', ['rev-parse', '--show-toplevel', 'HEAD', '--symbolic-full-name', 'HEAD'], { cwd: dir, reject: false });
+    const [root, head, ref] = probe.stdout.split('\n');
+    if (!root || /not a git repository/.test(probe.stderr)) {
       throw new GitSafetyError(`${dir} is not a git repository: run \`git init\` and commit your code first, so fixcycle can checkpoint and roll back fixes`);
     }
-    const repo = new Repo(root);
-    try {
-      await repo.git.revparse(['--verify', 'HEAD']);
-    } catch {
+    if (probe.exitCode !== 0 || !head || !/^[0-9a-f]{40,64}$/.test(head)) {
       throw new GitSafetyError('the repository has no commits yet: commit your code first (git add -A && git commit -m "initial"), so fixcycle can roll back fixes');
     }
-    const branch = (await repo.git.raw(['symbolic-ref', '-q', '--short', 'HEAD']).catch(() => '')).trim();
-    if (!branch) {
-      throw new GitSafetyError('HEAD is detached: check out a branch first (git switch -c fixcycle), so fixcycle\'s commits are not lost');
+    if (!ref?.startsWith('refs/heads/')) {
+      throw new GitSafetyError("HEAD is detached: check out a branch first (git switch -c fixcycle), so fixcycle's commits are not lost");
     }
-    return repo;
+    return new Repo(root);
   }
 
   /** Keeps the session folder out of git without touching the user's .gitignore. */

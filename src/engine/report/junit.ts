@@ -1,4 +1,5 @@
-import { XMLParser } from 'fast-xml-parser';
+import { createRequire } from 'node:module';
+import type { XMLParser } from 'fast-xml-parser';
 import type { RunError, TestCase } from '../types.js';
 import type { ParseOutcome } from './parse-outcome.js';
 import { readSuites } from './junit-suites.js';
@@ -17,10 +18,12 @@ const settings = {
   ignorePiTags: true,
   isArray: (name: string) => name === 'testsuite' || name === 'testcase' || name === 'failure' || name === 'error' || name === 'skipped',
 };
-const xml = new XMLParser(settings);
+// fast-xml-parser is required on first use: runs that read TAP or JSON never pay for loading it.
+const require = createRequire(import.meta.url);
+let xml: XMLParser | null = null;
 // Numeric (`&#xA;`, libtest) and HTML named entities need htmlEntities, which costs time on every value:
 // used only for documents that have such entities.
-const xmlWithHtmlEntities = new XMLParser({ ...settings, htmlEntities: true });
+let xmlWithHtmlEntities: XMLParser | null = null;
 const EXTRA_ENTITY = /&(?:#|(?!(?:amp|lt|gt|quot|apos);)[A-Za-z])/;
 
 // A document ends with its root's closing tag (or is a self-closing root), perhaps followed by comments.
@@ -97,7 +100,9 @@ function salvage(document: string): unknown {
 }
 
 function parserFor(document: string): XMLParser {
-  return EXTRA_ENTITY.test(document) ? xmlWithHtmlEntities : xml;
+  const { XMLParser: Parser } = require('fast-xml-parser') as typeof import('fast-xml-parser');
+  if (EXTRA_ENTITY.test(document)) return (xmlWithHtmlEntities ??= new Parser({ ...settings, htmlEntities: true }));
+  return (xml ??= new Parser(settings));
 }
 
 /** The `<testsuite>` elements at the top of a parsed document, wrapped in `<testsuites>` or not. */

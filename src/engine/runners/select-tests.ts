@@ -1,4 +1,3 @@
-import { selectAffectedTests } from '../affected/index.js';
 import { findSelectAllTrigger } from '../affected/select-all-triggers.js';
 
 /** What an affected run runs: the runner's related mode, some test files, or the full suite. */
@@ -34,6 +33,8 @@ export async function selectTestFiles(
     const files = [...new Set([...changedFiles, ...failedFiles])];
     return { mode: 'related', files, reason: `${runner.name}'s related-tests mode on ${changedFiles.length} changed file(s), plus ${failedFiles.length} test file(s) that failed last time` };
   }
+  // Loaded on first use: the import graph (oxc-resolver, es-module-lexer) is not needed by full runs.
+  const { selectAffectedTests } = await import('../affected/index.js');
   const selection = await selectAffectedTests({ cwd, runner: runner.name, changedFiles, lastFailedFiles: failedFiles });
   if (selection.files === 'all') return { mode: 'full', reason: selection.reason };
   return { mode: 'files', files: selection.files, reason: selection.reason };
