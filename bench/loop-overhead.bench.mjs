@@ -7,14 +7,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
-const ROUNDS = 5;
+const ROUNDS = 7;
 
 function makeSuite() {
   const dir = mkdtempSync(join(tmpdir(), 'fixcycle-bench-loop-'));
   mkdirSync(join(dir, 'test'));
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'bench', type: 'module', scripts: { test: 'node --test' } }));
   for (let f = 0; f < 4; f++) {
-    const tests = Array.from({ length: 20 }, (_, i) => `it('case ${i}', async () => { await new Promise((r) => setTimeout(r, 40)); assert.equal(${i} + 1, ${i + 1}); });`);
+    const tests = Array.from({ length: 20 }, (_, i) => `it('case ${i}', async () => { await new Promise((r) => setTimeout(r, 50)); assert.equal(${i} + 1, ${i + 1}); });`);
     writeFileSync(join(dir, 'test', `suite${f}.test.js`), `import { it } from 'node:test';\nimport assert from 'node:assert/strict';\n${tests.join('\n')}\n`);
   }
   const git = (...args) => execFileSync('git', args, { cwd: dir });

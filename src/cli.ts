@@ -144,7 +144,8 @@ program
   .option('-C, --cwd <dir>', 'the repository', process.cwd())
   .option('--session <id>', 'a session id instead of the latest')
   .action(async (flags: { cwd: string; session?: string }) => {
-    const { startWatch } = await import('./tui/watch.js');
+    const { importTui } = await import('./tui/load.js');
+    const { startWatch } = await importTui(() => import('./tui/watch.js'));
     exitCode = await startWatch({ repo: flags.cwd, sessionId: flags.session });
   });
 

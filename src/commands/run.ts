@@ -62,7 +62,8 @@ export async function runLoopCommand(options: RunOptions, out: Output): Promise<
 
   try {
     if (!interactive) return (await loop.run()).exitCode;
-    const { startTui } = await import('../tui/start.js');
+    const { importTui } = await import('../tui/load.js');
+    const { startTui } = await importTui(() => import('../tui/start.js'));
     const tui = startTui({ store, controls: loop.controls, title: options.title, demo: options.demo });
     let result: LoopResult | null = null;
     const running = loop.run().then((r) => (result = r));

@@ -11,15 +11,18 @@ export class GitSafetyError extends Error {}
 export class Repo {
   private readonly git: SimpleGit;
 
-  private constructor(readonly root: string) {
+  private constructor(
+    readonly root: string,
+    private readonly gitDir: string,
+  ) {
     this.git = simpleGit({ baseDir: root });
   }
 
   /** Opens the repository containing `dir`, or throws a GitSafetyError saying what is wrong. */
   static async open(dir: string): Promise<Repo> {
     // One git call answers all three questions: where the root is, whether HEAD has a commit, which branch.
-    const probe = await execa('git', ['rev-parse', '--show-toplevel', 'HEAD', '--symbolic-full-name', 'HEAD'], { cwd: dir, reject: false });
-    const [root, head, ref] = probe.stdout.split('\n');
+    const probe = await execa('git', ['rev-parse', '--show-toplevel', '--absolute-git-dir', 'HEAD', '--symbolic-full-name', 'HEAD'], { cwd: dir, reject: false });
+    const [root, gitDir, head, ref] = probe.stdout.split('\n');
     if (!root || /not a git repository/.test(probe.stderr)) {
       throw new GitSafetyError(`${dir} is not a git repository: run \`git init\` and commit your code first, so fixcycle can checkpoint and roll back fixes`);
     }
@@ -29,17 +32,16 @@ export class Repo {
     if (!ref?.startsWith('refs/heads/')) {
       throw new GitSafetyError("HEAD is detached: check out a branch first (git switch -c fixcycle), so fixcycle's commits are not lost");
     }
-    return new Repo(root);
+    return new Repo(root, gitDir!);
   }
 
   /** Keeps the session folder out of git without touching the user's .gitignore. */
   async excludeSessionFolder(): Promise<void> {
-    const gitDir = (await this.git.revparse(['--absolute-git-dir'])).trim();
-    const exclude = join(gitDir, 'info', 'exclude');
+    const exclude = join(this.gitDir, 'info', 'exclude');
     const line = `/${ACTIVE_DIR.split('\\').join('/').split('/')[0]}/`;
     const current = await readFile(exclude, 'utf8').catch(() => '');
     if (current.split('\n').some((l) => l.trim() === line)) return;
-    await mkdir(join(gitDir, 'info'), { recursive: true });
+    await mkdir(join(this.gitDir, 'info'), { recursive: true });
     await appendFile(exclude, `${current && !current.endsWith('\n') ? '\n' : ''}# fixcycle session files\n${line}\n`);
   }
 

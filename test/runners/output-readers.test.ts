@@ -1,13 +1,14 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it , beforeAll} from 'vitest';
 import type { CommandResult } from '../../src/engine/process/run-command.js';
 import { goBuildFailures } from '../../src/engine/runners/commands/go.js';
 import { plainCommands } from '../../src/engine/runners/commands/plain.js';
 import { vitestCommands } from '../../src/engine/runners/commands/vitest.js';
 import { bareCall } from '../../src/engine/runners/detect.js';
 import { libtestSummary, readLibtestOutput } from '../../src/engine/runners/libtest-output.js';
+import { loadReportParsers } from '../../src/engine/runners/report-access.js';
 import { readRun } from '../../src/engine/runners/read-result.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fixcycle-readers-'));
@@ -22,6 +23,10 @@ const finished = (overrides: Partial<CommandResult>): CommandResult => ({
   outputTail: 'last words',
   ...overrides,
 });
+
+
+// readRun parses synchronously; a run loads the parsers while its command runs, a direct call loads them here.
+beforeAll(loadReportParsers);
 
 describe('readLibtestOutput', () => {
   const stdout = [

@@ -1,11 +1,27 @@
-import { parseReport, parseSummaryLine, type ParseOutcome, type ReportFormat, type SummaryCounts } from '../report/index.js';
+import type { ParseOutcome, ReportFormat, SummaryCounts } from '../report/index.js';
+
+type ReportModule = typeof import('../report/index.js');
+let parsers: ReportModule | null = null;
+
+/**
+ * Loads the report parsers. A run starts this before its command and awaits it after, so loading them
+ * (tap-parser, fast-xml-parser) overlaps the tests instead of adding to fixcycle's start-up.
+ */
+export async function loadReportParsers(): Promise<void> {
+  parsers ??= await import('../report/index.js');
+}
+
+function loaded(): ReportModule {
+  if (!parsers) throw new Error('report parsers used before loadReportParsers()');
+  return parsers;
+}
 
 /** Parses a runner's report with the report parsers, ids relative to the project root. */
 export function parseRunnerReport(text: string, format: ReportFormat, cwd: string): ParseOutcome {
-  return parseReport(text, format, { rootDir: cwd });
+  return loaded().parseReport(text, format, { rootDir: cwd });
 }
 
 /** The counts of the runner's own summary line in an output, or null when it has none. */
 export function readSummaryCounts(output: string): SummaryCounts | null {
-  return parseSummaryLine(output);
+  return loaded().parseSummaryLine(output);
 }

@@ -5,6 +5,7 @@ import { runCommand, type CommandResult } from '../process/run-command.js';
 import type { NormalizedResult } from '../types.js';
 import type { Invocation, RunnerCommands, TestSelection } from './invocation.js';
 import { readRun } from './read-result.js';
+import { loadReportParsers } from './report-access.js';
 import type { RunTestsOptions, TestRun, TestRunner } from './runner.js';
 import { testCommandEnv } from './run-env.js';
 import { selectTestFiles } from './select-tests.js';
@@ -84,6 +85,7 @@ export class CommandTestRunner implements TestRunner {
         onLines: options.onLines,
         logFile: options.logFile,
       };
+      const parsersReady = loadReportParsers();
       for (const step of invocation.setup) {
         const result = await runCommand(step, { ...common, timeoutMs: remaining() });
         if (result.exitCode !== 0) return setupFailed(step, result, Date.now() - started, selection);
@@ -96,6 +98,7 @@ export class CommandTestRunner implements TestRunner {
         ...(this.commands.displayLine ? { displayLine: this.commands.displayLine } : {}),
       });
       const output = readFileSync(outputFile, 'utf8');
+      await parsersReady;
       const { result, source } = readRun({ commands: this.commands, invocation, command, output, scope: scope === 'subset' ? 'subset' : scope, cwd: options.cwd });
       return {
         result,
