@@ -104,9 +104,11 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
   try {
     let state = resumed ? await session.readState() : newState(id, options.maxIterations ?? config.maxIterations ?? DEFAULT_MAX_ITERATIONS);
     if (resumed && options.maxIterations) state.max_iterations = options.maxIterations;
-    if (resumed && state.next_action === 'complete' && options.maxIterations && state.status === 'failed' && state.current_iteration < options.maxIterations) {
-      // More iterations for a session that ran out of them.
-      state = { ...state, status: 'active', next_action: 'execute_fix_task' };
+    const moreIterations = options.maxIterations !== undefined && state.current_iteration < options.maxIterations;
+    const moreBudget = state.stopped_by === 'budget' && options.budget !== undefined;
+    if (resumed && state.next_action === 'complete' && state.status === 'failed' && (moreIterations || moreBudget)) {
+      // A session that ran out of iterations or budget goes on when given more.
+      state = { ...state, status: 'active', next_action: 'execute_fix_task', stopped_by: undefined };
     }
     if (await repo.isDirty()) {
       if (resumed && fixInFlight(state)) {

@@ -102,4 +102,20 @@ describe('agent command failures', () => {
     expect(state(repo).iterations[0]).toMatchObject({ degraded: true, result: 'degraded' });
     expect(readFileSync(join(sessionDir(repo), '.summaries/failure-report.md'), 'utf8')).toMatch(/fixcycle doctor/);
   });
+
+  it('stops cleanly when --budget is spent, keeping the session resumable with more budget', async () => {
+    const repo = makeRepo(CALC);
+    const agent = scenario({ analyze: attempts(2), fix: [{ edits: [editAdd] }, { edits: [editMultiply] }] });
+    const run = await runCli(repo, [...base, '--agent-cmd', agentCmd(agent.path), '--budget', '2 calls']);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(1);
+    expect(agent.calls()).toHaveLength(2);
+    expect(state(repo)).toMatchObject({ status: 'failed', current_iteration: 1 });
+    expect(state(repo).outcome_reason).toMatch(/budget reached: 2 of 2 agent calls/);
+    expect(run.stdout).toMatch(/\[done\] failure — stopped: /);
+
+    const more = await runCli(repo, [...base, '--agent-cmd', agentCmd(agent.path), '--resume-session', '--budget', '10 calls']);
+    expect(more.exitCode, more.stdout + more.stderr).toBe(0);
+    expect(agent.calls()).toHaveLength(4);
+    expect(state(repo)).toMatchObject({ status: 'completed', current_iteration: 2 });
+  });
 });

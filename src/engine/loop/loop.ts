@@ -253,7 +253,7 @@ export class TestFixLoop {
   private async iterate(): Promise<void> {
     const budget = this.policies.budgetExceeded?.();
     if (budget) {
-      Object.assign(this.state, { status: 'failed', next_action: 'complete', outcome_reason: `stopped: ${budget}` });
+      Object.assign(this.state, { status: 'failed', next_action: 'complete', stopped_by: 'budget', outcome_reason: `stopped: ${budget}; resume with a larger --budget to go on` });
       await this.save();
       return;
     }
