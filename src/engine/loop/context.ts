@@ -4,6 +4,8 @@ import type { Repo } from '../git.js';
 import type { ResolvedAgent } from '../agents/run-agent.js';
 import type { TestRunner } from '../runners/runner.js';
 import type { SessionFiles } from '../session/session-files.js';
+import type { FixPlan, IterationState } from '../session/schema.js';
+import type { ChainHooks } from '../agents/chain.js';
 import type { Criticality } from '../types.js';
 
 /** Everything one session's loop works with. */
@@ -30,4 +32,15 @@ export interface LoopOptions {
   interactive: boolean;
   /** Times a failing test is re-run before an agent is asked. */
   flakyReruns: number;
+}
+
+/** Checks a fix before it counts (the cheating guard); returns why it is rejected, or null. */
+export type FixCheck = (input: { changedFiles: string[]; plan: FixPlan | null }) => Promise<{ rejected: string[] | null; testEdits?: string[] }>;
+
+/** Optional policies added by the AI-CLI layer: cool-downs, plan triggers, budget, the fix guard. */
+export interface LoopPolicies {
+  chainHooks?: (state: IterationState) => ChainHooks;
+  checkFix?: FixCheck;
+  /** Why no more agent calls may be made (budget spent), or null. */
+  budgetExceeded?: () => string | null;
 }

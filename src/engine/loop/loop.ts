@@ -4,44 +4,19 @@ import { detectRegression } from '../decisions/regression.js';
 import { failureSimilarity } from '../decisions/similarity.js';
 import { chooseStrategy } from '../decisions/strategy.js';
 import { findStuckTests, stuckShare } from '../decisions/stuck.js';
-import type { Outcome } from '../events.js';
 import type { PromptContext } from '../prompts/index.js';
 import { fixPlanSchema, type FixOutcome, type FixPlan, type Iteration, type IterationResult, type IterationState } from '../session/schema.js';
 import type { Criticality, TestResults } from '../types.js';
-import { rerunFailures } from '../runners/rerun.js';
 import { analyzeFailures, applyFix } from './agent-steps.js';
-import type { LoopContext } from './context.js';
+import type { LoopContext, LoopPolicies } from './context.js';
 import { UserControls } from './controls.js';
-import { renderFailureReport, renderSummary } from './reports.js';
+import { spotFlakyTests } from './flaky-step.js';
+import { completeIteration, fixRecord, lastCommitted, passRateTrend, wasRolledBack } from './iteration-record.js';
+import { completeSession, EXIT, type LoopResult } from './completion-step.js';
 import { runSuite } from './test-step.js';
 
-/** How a loop run ended; the CLI turns it into an exit code. */
-export interface LoopResult {
-  outcome: Outcome;
-  reason: string;
-  exitCode: number;
-  passRate: number | null;
-  reportPath?: string;
-}
-
-export const EXIT = { success: 0, failure: 1, usage: 2, awaitingApproval: 3, interrupted: 130 } as const;
-
-/** Checks a fix before it counts (the cheating guard); returns why it is rejected, or null. */
-export type FixCheck = (input: { changedFiles: string[]; plan: FixPlan | null }) => Promise<{ rejected: string[] | null; testEdits?: string[] }>;
-
-/** Optional policies added by the AI-CLI layer: cool-downs, plan triggers, budget, the fix guard. */
-export interface LoopPolicies {
-  chainHooks?: (state: IterationState) => ChainHooks;
-  checkFix?: FixCheck;
-  /** Why no more agent calls may be made (budget spent), or null. */
-  budgetExceeded?: () => string | null;
-}
-
-const ROLLED_BACK: readonly string[] = ['regressed_rolled_back', 'rolled_back'];
-
-function round(n: number): number {
-  return Math.round(n * 100) / 100;
-}
+export { EXIT, type LoopResult } from './completion-step.js';
+export type { FixCheck, LoopPolicies } from './context.js';
 
 /**
  * The test-fix cycle as a state machine over iteration-state.json: every transition is saved
@@ -157,38 +132,14 @@ export class TestFixLoop {
     await this.save();
   }
 
-  /** The pass rate after each iteration that tested a fix (a rolled-back one counts as its starting rate). */
-  private passRates(): number[] {
-    const rates = [this.state.initial_pass_rate as number];
-    for (const it of this.state.iterations) if (it.completed_at && it.pass_rate !== undefined && !it.degraded) rates.push(ROLLED_BACK.includes(it.result ?? '') ? (it.pass_rate_before ?? it.pass_rate) : it.pass_rate);
-    return rates.filter((r) => typeof r === 'number');
-  }
-
-  /**
-   * Re-runs failures not checked before, once (configurable), before an agent call is spent on them:
-   * a test that passes on re-run is flaky and becomes low criticality. True when that settled the session.
-   */
+  /** Re-runs new failures once before an agent is asked; true when flaky tests settled the session. */
   private async checkFlaky(): Promise<boolean> {
-    const times = this.ctx.options.flakyReruns;
-    const checked = new Set((this.state.rerun_checked as string[] | undefined) ?? []);
-    const flaky = this.flaky();
-    const targets = this.results!.failures.filter((f) => !f.missing && !checked.has(f.id) && !flaky.has(f.id));
-    if (times === 0 || targets.length === 0 || !this.ctx.runner.runSubset) return false;
-    this.ctx.emit({ type: 'output-reset', label: `re-running ${targets.length} failing test(s) to spot flaky ones` });
-    const found = await rerunFailures(this.ctx.runner, this.ctx.repo.root, targets, times, this.ctx.options.testTimeoutMs, {
-      onLines: (lines) => this.ctx.emit({ type: 'output', lines }),
-      signal: this.controls.abort.signal,
-    });
+    const results = await spotFlakyTests(this.ctx, this.state, this.results!, this.controls.abort.signal);
     if (this.controls.stopped) return true;
-    this.state.rerun_checked = [...checked, ...targets.map((f) => f.id)];
-    if (found.length === 0) {
+    if (!results) {
       await this.save();
       return false;
     }
-    this.state.flaky_tests = [...flaky, ...found];
-    const isFlaky = new Set(found);
-    const results: TestResults = { ...this.results!, failures: this.results!.failures.map((f) => (isFlaky.has(f.id) ? { ...f, criticality: 'low', criticality_source: 'flaky' } : f)) };
-    this.ctx.emit({ type: 'log', level: 'info', message: `${found.length} flaky test(s) passed on re-run and are now low criticality: ${found.slice(0, 5).join(', ')}` });
     this.results = results;
     await this.ctx.session.saveResults(results);
     this.ctx.emit({ type: 'results', iteration: this.state.current_iteration, results });
@@ -203,7 +154,7 @@ export class TestFixLoop {
     const choice = chooseStrategy({
       iteration: n,
       passRate: results.pass_rate,
-      lastRegressed: ROLLED_BACK.includes(previous?.result ?? ''),
+      lastRegressed: wasRolledBack(previous),
       similarity: failureSimilarity(results.failures.map((f) => f.message)),
       stuckShare: stuckShare(results.failures.map((f) => f.id), this.state.stuck_tests),
       previous: previous?.strategy,
@@ -310,21 +261,8 @@ export class TestFixLoop {
     const results = this.results!;
     const task = await this.ctx.session.readTask(it.iteration);
     if (task) await this.ctx.session.writeTask(it.iteration, { ...task, status: outcome === 'rejected' ? 'rejected' : 'failed' });
-    await this.ctx.session.recordFix({
-      iteration: it.iteration,
-      agent: it.agent ?? null,
-      strategy: it.strategy!,
-      root_causes: plan?.root_causes ?? [],
-      modification_points: plan?.modification_points ?? [],
-      approach: plan?.approach,
-      files_changed: changed,
-      pass_rate_before: it.pass_rate_before ?? results.pass_rate,
-      pass_rate_after: null,
-      outcome,
-      reason,
-      at: new Date().toISOString(),
-    });
-    this.completeIteration(it, outcome as IterationResult, results, reason);
+    await this.ctx.session.recordFix(fixRecord(it, plan, { outcome, reason, filesChanged: changed, passRateBefore: it.pass_rate_before ?? results.pass_rate, passRateAfter: null }));
+    completeIteration(it, outcome as IterationResult, results, reason);
     this.ctx.emit({ type: 'phase', phase: 'retest', status: 'skipped', iteration: it.iteration, detail: reason });
     await this.afterIteration(results, results.scope === 'full');
   }
@@ -334,24 +272,11 @@ export class TestFixLoop {
     this.ctx.emit({ type: 'log', level: 'warn', message: `iteration ${it.iteration} degraded: ${why} (${detail})` });
     await this.endWithoutRetest(it, 'degraded', `${why}: ${detail}`, null);
     if (this.state.next_action !== 'execute_fix_task') return;
-    const go = shouldContinueDegraded(it.iteration, this.passRates());
+    const go = shouldContinueDegraded(it.iteration, passRateTrend(this.state));
     if (!go.go) {
       Object.assign(this.state, { status: 'failed', next_action: 'complete', outcome_reason: `stopped after a degraded iteration: ${go.reason}` });
       await this.save();
     }
-  }
-
-  private completeIteration(it: Iteration, result: IterationResult, results: TestResults, note?: string): void {
-    Object.assign(it, {
-      completed_at: new Date().toISOString(),
-      pass_rate: it.pass_rate ?? results.pass_rate,
-      failed_tests: results.failures.map((f) => f.id),
-      test_results: { total: results.total, passed: results.passed, failed: results.failed, failures: results.failures.map((f) => ({ id: f.id, name: f.name, criticality: f.criticality })) },
-      result,
-      step: 'done',
-      duration_ms: it.started_at ? Date.now() - Date.parse(it.started_at) : undefined,
-      ...(note ? { note } : {}),
-    });
   }
 
   /** Stuck tests, then the completion decision. */
@@ -411,40 +336,22 @@ export class TestFixLoop {
       }
     }
     this.results = results;
-    await this.ctx.session.recordFix({
-      iteration: it.iteration,
-      agent: it.agent ?? null,
-      strategy: it.strategy!,
-      root_causes: plan?.root_causes ?? [],
-      modification_points: plan?.modification_points ?? [],
-      approach: plan?.approach,
-      files_changed: changed,
-      pass_rate_before: before,
-      pass_rate_after: after,
-      outcome,
-      reason: regression.reason,
-      commit: it.commit ?? null,
-      at: new Date().toISOString(),
-    });
-    this.completeIteration(it, outcome, results, regression.reason);
+    await this.ctx.session.recordFix(fixRecord(it, plan, { outcome, reason: regression.reason, filesChanged: changed, passRateBefore: before, passRateAfter: after }));
+    completeIteration(it, outcome, results, regression.reason);
     if (outcome !== 'regressed_rolled_back') delete this.state.last_setback;
     await this.afterIteration(results, run.selection === null && outcome !== 'regressed_rolled_back');
   }
 
   private rollbackBlocker(): string | null {
     if (this.state.next_action === 'complete') return 'the session has finished; undo a fix with git revert <commit>';
-    const target = this.lastCommitted();
+    const target = lastCommitted(this.state);
     if (!target) return 'no committed fix to roll back yet';
     return null;
   }
 
-  private lastCommitted(): Iteration | undefined {
-    return [...this.state.iterations].reverse().find((i) => i.commit && !ROLLED_BACK.includes(i.result ?? '') && i.completed_at);
-  }
-
   /** The user asked to roll back the last committed fix: revert it, re-run the suite, go on surgically. */
   private async userRollback(): Promise<void> {
-    const target = this.lastCommitted();
+    const target = lastCommitted(this.state);
     if (!target?.commit) return;
     const message = `test-cycle: rollback iteration ${target.iteration} - requested by user (pass: ${target.pass_rate}% → ${target.pass_rate_before}%)`;
     const sha = await this.ctx.repo.revertCommit(target.commit, message);
@@ -488,24 +395,7 @@ export class TestFixLoop {
   }
 
   private async finish(): Promise<LoopResult> {
-    const results = this.results;
-    const passRate = results?.pass_rate ?? null;
-    const status = this.state.status;
-    const outcome: Outcome = status === 'completed' ? 'success' : status === 'partial_success' ? 'partial_success' : 'failure';
-    const reason = this.state.outcome_reason ?? status;
-    const calls = await this.ctx.session.readAgentCalls();
-    const totals = summarizeCalls(calls);
-    await this.ctx.session.writeSummary('session-summary.md', renderSummary(this.state, results, outcome, reason, totals));
-    let reportPath: string | undefined;
-    if (outcome === 'failure') {
-      const history = await this.ctx.session.readHistory();
-      await this.ctx.session.writeSummary('failure-report.md', renderFailureReport(this.state, results, history, reason));
-      reportPath = `${this.ctx.session.paths.summariesDir}/failure-report.md`;
-    }
-    this.ctx.emit({ type: 'phase', phase: 'completion', status: outcome === 'failure' ? 'failed' : 'done', iteration: this.state.current_iteration, detail: outcome });
-    const exitCode = outcome === 'failure' ? EXIT.failure : EXIT.success;
-    this.ctx.emit({ type: 'done', outcome, reason, exitCode, passRate, reportPath });
-    return { outcome, reason, exitCode, passRate, reportPath };
+    return completeSession(this.ctx, this.state, this.results);
   }
 
   private async interrupted(): Promise<LoopResult> {
@@ -518,23 +408,4 @@ export class TestFixLoop {
     this.ctx.emit({ type: 'done', outcome: 'interrupted', reason, exitCode: EXIT.interrupted, passRate });
     return { outcome: 'interrupted', reason, exitCode: EXIT.interrupted, passRate };
   }
-}
-
-/** One line per agent with calls, time, and tokens and cost where the CLI reported them. */
-function summarizeCalls(calls: readonly Record<string, unknown>[]): string {
-  if (calls.length === 0) return '- no agent calls';
-  const byAgent = new Map<string, { calls: number; ms: number; tokens: number; cost: number; failed: number }>();
-  for (const call of calls) {
-    const name = String(call.agent);
-    const t = byAgent.get(name) ?? { calls: 0, ms: 0, tokens: 0, cost: 0, failed: 0 };
-    t.calls++;
-    t.ms += Number(call.duration_ms ?? 0);
-    t.tokens += Number(call.tokens ?? 0);
-    t.cost += Number(call.cost_usd ?? 0);
-    if (call.classification !== 'ok') t.failed++;
-    byAgent.set(name, t);
-  }
-  return [...byAgent]
-    .map(([name, t]) => `- ${name}: ${t.calls} call(s), ${t.failed} failed, ${round(t.ms / 1000)} s${t.tokens ? `, ${t.tokens} tokens` : ''}${t.cost ? `, $${round(t.cost)}` : ''}`)
-    .join('\n');
 }

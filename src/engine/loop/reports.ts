@@ -69,3 +69,26 @@ ${history.map((h) => `- iteration ${h.iteration} (${h.strategy}, ${h.agent ?? 'n
 ${nextSteps(state, results, history)}
 `;
 }
+
+function round(n: number): number {
+  return Math.round(n * 100) / 100;
+}
+
+/** One line per agent with calls, time, and tokens and cost where the CLI reported them. */
+export function summarizeCalls(calls: readonly Record<string, unknown>[]): string {
+  if (calls.length === 0) return '- no agent calls';
+  const byAgent = new Map<string, { calls: number; ms: number; tokens: number; cost: number; failed: number }>();
+  for (const call of calls) {
+    const name = String(call.agent);
+    const t = byAgent.get(name) ?? { calls: 0, ms: 0, tokens: 0, cost: 0, failed: 0 };
+    t.calls++;
+    t.ms += Number(call.duration_ms ?? 0);
+    t.tokens += Number(call.tokens ?? 0);
+    t.cost += Number(call.cost_usd ?? 0);
+    if (call.classification !== 'ok') t.failed++;
+    byAgent.set(name, t);
+  }
+  return [...byAgent]
+    .map(([name, t]) => `- ${name}: ${t.calls} call(s), ${t.failed} failed, ${round(t.ms / 1000)} s${t.tokens ? `, ${t.tokens} tokens` : ''}${t.cost ? `, $${round(t.cost)}` : ''}`)
+    .join('\n');
+}

@@ -1,4 +1,5 @@
 import type { NormalizedResult, TestCase } from '../types.js';
+import { uniquifyIds } from '../report/test-id.js';
 
 const RESULT_LINE = /^test (.+?) \.\.\. (ok|FAILED|ignored(?:, .*)?)$/;
 const SUMMARY_LINE = /^test result: (?:ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored;/;
@@ -48,7 +49,7 @@ export function readLibtestOutput(stdout: string): NormalizedResult | null {
   }
   // A binary that started and never printed its summary was cut short (a crash, a kill).
   const truncated = stdout.split('\n').filter((line) => /^running \d+ tests?$/.test(line)).length > summary.binaries;
-  return { format: 'libtest', tests: uniquify(tests), errors: [], truncated };
+  return { format: 'libtest', tests: uniquifyIds(tests), errors: [], truncated };
 }
 
 /** The sum of every `test result:` line (the counts the runner itself reports). */
@@ -65,12 +66,3 @@ export function libtestSummary(stdout: string): LibtestSummary {
   return sum;
 }
 
-function uniquify(tests: TestCase[]): TestCase[] {
-  const seen = new Map<string, number>();
-  for (const test of tests) {
-    const count = (seen.get(test.id) ?? 0) + 1;
-    seen.set(test.id, count);
-    if (count > 1) test.id = `${test.id} (${count})`;
-  }
-  return tests;
-}

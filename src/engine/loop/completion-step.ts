@@ -1,0 +1,36 @@
+import type { Outcome } from '../events.js';
+import type { IterationState } from '../session/schema.js';
+import type { TestResults } from '../types.js';
+import type { LoopContext } from './context.js';
+import { renderFailureReport, renderSummary, summarizeCalls } from './reports.js';
+
+/** How a loop run ended; the CLI turns it into an exit code. */
+export interface LoopResult {
+  outcome: Outcome;
+  reason: string;
+  exitCode: number;
+  passRate: number | null;
+  reportPath?: string;
+}
+
+export const EXIT = { success: 0, failure: 1, usage: 2, awaitingApproval: 3, interrupted: 130 } as const;
+
+/** Writes the session summary (and the failure report when it failed) and reports the outcome. */
+export async function completeSession(ctx: LoopContext, state: IterationState, results: TestResults | null): Promise<LoopResult> {
+  const passRate = results?.pass_rate ?? null;
+  const status = state.status;
+  const outcome: Outcome = status === 'completed' ? 'success' : status === 'partial_success' ? 'partial_success' : 'failure';
+  const reason = state.outcome_reason ?? status;
+  const totals = summarizeCalls(await ctx.session.readAgentCalls());
+  await ctx.session.writeSummary('session-summary.md', renderSummary(state, results, outcome, reason, totals));
+  let reportPath: string | undefined;
+  if (outcome === 'failure') {
+    const history = await ctx.session.readHistory();
+    await ctx.session.writeSummary('failure-report.md', renderFailureReport(state, results, history, reason));
+    reportPath = `${ctx.session.paths.summariesDir}/failure-report.md`;
+  }
+  ctx.emit({ type: 'phase', phase: 'completion', status: outcome === 'failure' ? 'failed' : 'done', iteration: state.current_iteration, detail: outcome });
+  const exitCode = outcome === 'failure' ? EXIT.failure : EXIT.success;
+  ctx.emit({ type: 'done', outcome, reason, exitCode, passRate, reportPath });
+  return { outcome, reason, exitCode, passRate, reportPath };
+}
