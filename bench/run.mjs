@@ -1,7 +1,7 @@
 // Runs every bench/*.bench.mjs in turn and writes bench/results.json (metric name -> number).
 // Each bench module's default export is an async function returning { metric: number, ... }.
 // Benches import the built code from dist/ (npm run bench builds first).
-import { readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
 
@@ -12,7 +12,9 @@ const files = readdirSync(here)
   .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
   .sort();
 
-const results = {};
+// A run of some benches (`node bench/run.mjs parse`) updates their figures and keeps the others.
+const resultsFile = join(here, 'results.json');
+const results = only.length > 0 && existsSync(resultsFile) ? JSON.parse(readFileSync(resultsFile, 'utf8')) : {};
 for (const file of files) {
   const started = Date.now();
   process.stdout.write(`${file}\n`);
@@ -24,5 +26,5 @@ for (const file of files) {
   }
   process.stdout.write(`  (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
 }
-writeFileSync(join(here, 'results.json'), JSON.stringify(results, null, 2) + '\n');
+writeFileSync(resultsFile, JSON.stringify(results, null, 2) + '\n');
 process.stdout.write(`wrote bench/results.json (${Object.keys(results).length} metrics)\n`);

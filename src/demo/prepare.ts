@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
+import { packageRoot } from '../package-root.js';
 
 /** A problem preparing the demo that the user can fix; the message names the cause and the fix. */
 export class DemoError extends Error {}
@@ -29,8 +29,7 @@ export interface DemoProject {
   cleanup(): Promise<void>;
 }
 
-// Both src/demo/prepare.ts (tests) and dist/demo/prepare.js (built, installed) sit two levels below the package root.
-const EXAMPLES = fileURLToPath(new URL('../../examples/', import.meta.url));
+const EXAMPLES = join(packageRoot(import.meta.url), 'examples');
 
 /** The bundled demo library and scripted agent, checked to be there. */
 export function demoSources(examples = EXAMPLES): { project: string; agent: string } {

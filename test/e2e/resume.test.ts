@@ -91,6 +91,41 @@ describe('resume', () => {
     expect(readJson(join(sessionDir(repo), '.process/fix-history.json')).map((h: any) => h.iteration)).toEqual([1, 2]);
   });
 
+  it('continues after kill -9 in the middle of the re-test: re-tests, then commits the fix once', async () => {
+    // The re-test hangs once: the fix leaves an ignored marker that the slow test (which imports calc.js, so the
+    // affected re-test runs it) consumes.
+    const slowTest = [
+      "import { it } from 'node:test';",
+      "import { existsSync, rmSync } from 'node:fs';",
+      "import { add } from '../src/calc.js';",
+      `it('waits for a slow dependency', async () => { if (existsSync('.slow-once')) { rmSync('.slow-once'); await new Promise((r) => setTimeout(r, 60_000)); } });`,
+    ].join('\n');
+    const repo = makeRepo(CALC, { 'test/slow.test.js': slowTest, '.gitignore': '.slow-once\n' });
+    const agent = scenario({ analyze: [planAdd, planMultiply], fix: [{ edits: [editAdd], write: { '.slow-once': '' } }, { edits: [editMultiply] }] });
+    const child = execa(process.execPath, [CLI, ...base, '--agent-cmd', agentCmd(agent.path)], { cwd: repo, reject: false });
+    await waitFor(() => {
+      try {
+        return state(repo).next_action === 'retest' && !existsSync(join(repo, '.slow-once'));
+      } catch {
+        return false;
+      }
+    }, 'the re-test to hang');
+    child.kill('SIGKILL');
+    await child;
+    // The hung test runner is in its own process group, which kill -9 of fixcycle does not reach.
+    await execa('pkill', ['-9', '-f', join(repo, 'test')], { reject: false });
+    expect(git(repo, 'log', '--format=%s').split('\n').filter((m) => m.startsWith('test-cycle: iteration 1 '))).toHaveLength(0);
+
+    const resumed = await runCli(repo, [...base, '--agent-cmd', agentCmd(agent.path), '--resume-session']);
+    expect(resumed.exitCode, resumed.stdout + resumed.stderr).toBe(0);
+    expect(agent.calls().filter((c) => c.includes(' 1 '))).toEqual(['agent analyze 1 conservative', 'agent fix 1 conservative']);
+    expect(git(repo, 'log', '--format=%s').split('\n').filter((m) => m.startsWith('test-cycle: iteration 1 '))).toHaveLength(1);
+    expect(state(repo).iterations.map((i: any) => [i.iteration, i.result])).toEqual([
+      [1, 'improved'],
+      [2, 'improved'],
+    ]);
+  });
+
   it('refuses to drive a session that another live process holds', async () => {
     const repo = makeRepo(CALC);
     const agent = scenario({ analyze: [planAdd], fix: [{ sleepMs: 60_000 }] });

@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { packageRoot } from '../../package-root.js';
 
 /** The version of the prompt templates in use; recorded so a session says which prompts it ran with. */
 export const PROMPT_VERSION = 'v1';
 
 /** The package's templates folder: `templates/` beside `src/` and `dist/`, shipped by package.json "files". */
-export const TEMPLATES_DIR = fileURLToPath(new URL('../../../templates/', import.meta.url));
+export const TEMPLATES_DIR = join(packageRoot(import.meta.url), 'templates');
 
 const cache = new Map<string, string>();
 
@@ -14,7 +15,7 @@ export function loadTemplate(name: string, version = PROMPT_VERSION): string {
   const key = `${name}.${version}`;
   let text = cache.get(key);
   if (text === undefined) {
-    text = readFileSync(`${TEMPLATES_DIR}${key}.md`, 'utf8').replace(/^<!--[\s\S]*?-->\s*/, '');
+    text = readFileSync(join(TEMPLATES_DIR, `${key}.md`), 'utf8').replace(/^<!--[\s\S]*?-->\s*/, '');
     cache.set(key, text);
   }
   return text;
