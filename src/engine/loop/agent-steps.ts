@@ -1,10 +1,29 @@
 import type { AgentCall, AgentRole } from '../agents/agent.js';
 import { analyzeWithChain, fixWithChain, type ChainHooks } from '../agents/chain.js';
 import { renderAnalysisPrompt, renderFixPrompt, type PromptContext } from '../prompts/index.js';
-import type { FixPlan } from '../session/schema.js';
+import type { FixHistoryEntry, FixPlan, Iteration, IterationState } from '../session/schema.js';
 import type { FixTask } from '../session/session-files.js';
-import type { Strategy } from '../types.js';
+import type { Strategy, TestResults } from '../types.js';
 import type { LoopContext } from './context.js';
+
+/** What the prompts tell the agent about this iteration. */
+export function buildPromptContext(ctx: LoopContext, state: IterationState, results: TestResults, it: Iteration, history: FixHistoryEntry[], plan?: FixPlan): PromptContext {
+  const paths = ctx.session.paths;
+  return {
+    iteration: it.iteration,
+    maxIterations: state.max_iterations,
+    strategy: it.strategy!,
+    strategyReason: it.strategy_reason ?? '',
+    passRate: results.pass_rate,
+    failures: results.failures,
+    errors: results.errors,
+    stuckTests: state.stuck_tests,
+    history,
+    lastSetback: state.last_setback as string | undefined,
+    plan,
+    paths: { testResults: paths.testResults, testOutput: paths.testOutput, task: paths.task(it.iteration), sessionDir: paths.dir },
+  };
+}
 
 /** The environment of the agent command protocol. */
 function protocolEnv(ctx: LoopContext, role: AgentRole, iteration: number, strategy: Strategy): Record<string, string> {

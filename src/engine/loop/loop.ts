@@ -5,9 +5,9 @@ import { failureSimilarity } from '../decisions/similarity.js';
 import { chooseStrategy } from '../decisions/strategy.js';
 import { findStuckTests, stuckShare } from '../decisions/stuck.js';
 import type { PromptContext } from '../prompts/index.js';
-import { fixPlanSchema, type FixOutcome, type FixPlan, type Iteration, type IterationResult, type IterationState } from '../session/schema.js';
+import type { FixHistoryEntry, FixOutcome, FixPlan, Iteration, IterationResult, IterationState } from '../session/schema.js';
 import type { Criticality, TestResults } from '../types.js';
-import { analyzeFailures, applyFix } from './agent-steps.js';
+import { analyzeFailures, applyFix, buildPromptContext } from './agent-steps.js';
 import type { LoopContext, LoopPolicies } from './context.js';
 import { UserControls } from './controls.js';
 import { spotFlakyTests } from './flaky-step.js';
@@ -177,23 +177,8 @@ export class TestFixLoop {
     return iteration;
   }
 
-  private promptContext(it: Iteration, history: Awaited<ReturnType<LoopContext['session']['readHistory']>>, plan?: FixPlan): PromptContext {
-    const results = this.results!;
-    const paths = this.ctx.session.paths;
-    return {
-      iteration: it.iteration,
-      maxIterations: this.state.max_iterations,
-      strategy: it.strategy!,
-      strategyReason: it.strategy_reason ?? '',
-      passRate: results.pass_rate,
-      failures: results.failures,
-      errors: results.errors,
-      stuckTests: this.state.stuck_tests,
-      history,
-      lastSetback: this.state.last_setback as string | undefined,
-      plan,
-      paths: { testResults: paths.testResults, testOutput: paths.testOutput, task: paths.task(it.iteration), sessionDir: paths.dir },
-    };
+  private promptContext(it: Iteration, history: FixHistoryEntry[], plan?: FixPlan): PromptContext {
+    return buildPromptContext(this.ctx, this.state, this.results!, it, history, plan);
   }
 
   private hooks(): ChainHooks {
@@ -226,14 +211,8 @@ export class TestFixLoop {
     if (it.step === 'fix') await this.fix(it, history);
   }
 
-  private async readPlan(n: number): Promise<FixPlan | null> {
-    const task = await this.ctx.session.readTask(n);
-    const parsed = fixPlanSchema.safeParse(task?.context.fix_strategy);
-    return parsed.success ? parsed.data : null;
-  }
-
-  private async fix(it: Iteration, history: Awaited<ReturnType<LoopContext['session']['readHistory']>>): Promise<void> {
-    const plan = await this.readPlan(it.iteration);
+  private async fix(it: Iteration, history: FixHistoryEntry[]): Promise<void> {
+    const plan = await this.ctx.session.readPlan(it.iteration);
     const fix = await applyFix(this.ctx, this.promptContext(it, history, plan ?? undefined), this.hooks(), this.controls.abort.signal);
     if (this.controls.stopped) return;
     if (!fix.agent) return this.degraded(it, 'no agent could apply the fix', fix.calls.map((c) => `${c.agent}: ${c.classification}${c.detail ? ` (${c.detail})` : ''}`).join(', '));
@@ -318,7 +297,7 @@ export class TestFixLoop {
     }
     it.pass_rate = after;
     const regression = detectRegression(before, after);
-    const plan = await this.readPlan(it.iteration);
+    const plan = await this.ctx.session.readPlan(it.iteration);
     let results = run.results;
     let outcome: FixOutcome = after > before ? 'improved' : 'no_change';
     if (regression.regressed && it.commit) {

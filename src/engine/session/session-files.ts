@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { TestResults } from '../types.js';
 import { writeJsonAtomic, writeTextAtomic } from './atomic.js';
 import { ACTIVE_DIR, SESSION_PREFIX, sessionPaths, type SessionPaths } from './paths.js';
-import { fixHistorySchema, type FixHistoryEntry, type IterationState } from './schema.js';
+import { fixHistorySchema, fixPlanSchema, type FixHistoryEntry, type FixPlan, type IterationState } from './schema.js';
 import { readIterationState } from './state-file.js';
 
 /** The content of .task/IMPL-fix-N.json. */
@@ -111,6 +111,13 @@ export class SessionFiles {
 
   readTask(iteration: number): Promise<FixTask | null> {
     return readJson<FixTask>(this.paths.task(iteration));
+  }
+
+  /** The fix plan saved in IMPL-fix-N.json, or null when that iteration has no valid plan. */
+  async readPlan(iteration: number): Promise<FixPlan | null> {
+    const task = await this.readTask(iteration);
+    const parsed = fixPlanSchema.safeParse(task?.context.fix_strategy);
+    return parsed.success ? parsed.data : null;
   }
 
   writeAnalysis(iteration: number, markdown: string): Promise<void> {
