@@ -2,7 +2,8 @@ import { ConfigError } from '../engine/config.js';
 import type { EngineEvent } from '../engine/events.js';
 import { GitSafetyError } from '../engine/git.js';
 import { RunnerResolutionError } from '../engine/runners/index.js';
-import { EXIT, type LoopResult } from '../engine/loop/loop.js';
+import { EXIT, type LoopResult, type TestFixLoop } from '../engine/loop/loop.js';
+import { SessionFileError } from '../engine/session/session-files.js';
 import { prepareLoop, StartError, type StartOptions } from '../engine/start.js';
 import { plainLine } from '../headless/plain-reporter.js';
 import { createFixcycleStore } from '../state/store.js';
@@ -21,7 +22,7 @@ export interface RunOptions extends Omit<StartOptions, 'emit' | 'interactive'> {
 /** Errors the user can fix: one line, exit 2. Anything else is a bug and keeps its stack. */
 export function userError(error: unknown): string | null {
   if (error instanceof StartError || error instanceof GitSafetyError || error instanceof ConfigError) return error.message;
-  if (error instanceof RunnerResolutionError) return error.message;
+  if (error instanceof RunnerResolutionError || error instanceof SessionFileError) return error.message;
   return null;
 }
 
@@ -62,22 +63,38 @@ export async function runLoopCommand(options: RunOptions, out: Output): Promise<
 
   try {
     if (!interactive) return (await loop.run()).exitCode;
-    const { importTui } = await import('../tui/load.js');
-    const { startTui } = await importTui(() => import('../tui/start.js'));
-    const tui = startTui({ store, controls: loop.controls, title: options.title, demo: options.demo });
-    let result: LoopResult | null = null;
-    const running = loop.run().then((r) => (result = r));
+    return await runInTui(loop, store, options);
+  } catch (error) {
+    const message = userError(error);
+    if (!message) throw error;
+    out.stderr(`fixcycle: ${message}`);
+    return EXIT.usage;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await release();
+  }
+}
+
+/** Runs the loop behind the TUI; the user may quit while it runs (the loop then stops and saves). */
+async function runInTui(loop: TestFixLoop, store: ReturnType<typeof createFixcycleStore>, options: RunOptions): Promise<number> {
+  const { importTui } = await import('../tui/load.js');
+  const { startTui } = await importTui(() => import('../tui/start.js'));
+  const tui = startTui({ store, controls: loop.controls, title: options.title, demo: options.demo });
+  let result: LoopResult | null = null;
+  const running = loop.run().then((r) => (result = r));
+  try {
     await Promise.race([running, tui.waitUntilExit()]);
     if (!result) {
       // The user quit the TUI while the loop ran: stop it and let it save its state.
       loop.controls.stop();
       await running;
     }
-    await tui.waitUntilExit();
-    return (result as LoopResult | null)?.exitCode ?? EXIT.interrupted;
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    await release();
+  } catch (error) {
+    // Leave the alternate screen before the error is printed.
+    tui.unmount();
+    throw error;
   }
+  await tui.waitUntilExit();
+  return (result as LoopResult | null)?.exitCode ?? EXIT.interrupted;
 }

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { agentCmd, CLI, execa, git, makeRepo, readJson, removeRepos, runCli, scenario, sessionDir, state } from '../helpers/repo.js';
@@ -124,6 +124,20 @@ describe('resume', () => {
       [1, 'improved'],
       [2, 'improved'],
     ]);
+  });
+
+  it('explains a corrupt or foreign state file in one line, and leaves it as it was', async () => {
+    const repo = makeRepo(CALC, { 'src/calc.js': FIXED_CALC });
+    expect((await runCli(repo, [...base, '--agent-cmd', 'true'])).exitCode).toBe(0);
+    const file = join(sessionDir(repo), '.process/iteration-state.json');
+    for (const content of ['{"iterations": [', '{"iterations": 5}']) {
+      writeFileSync(file, content);
+      const run = await runCli(repo, [...base, '--agent-cmd', 'true', '--resume-session']);
+      expect(run.exitCode).toBe(2);
+      expect(run.stderr.trim().split('\n')).toHaveLength(1);
+      expect(run.stderr).toMatch(/iteration-state\.json is not (valid JSON|an iteration state).*start a new session without --resume-session/);
+      expect(readFileSync(file, 'utf8')).toBe(content);
+    }
   });
 
   it('refuses to drive a session that another live process holds', async () => {

@@ -27,12 +27,15 @@ export interface BaselineTest {
   skipped?: boolean;
 }
 
+/** A session file that exists but cannot be used; the message names the file, the cause and the fix. */
+export class SessionFileError extends Error {}
+
 async function readJson<T>(path: string): Promise<T | null> {
   try {
     return JSON.parse(await readFile(path, 'utf8')) as T;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new Error(`${path} is not valid JSON: ${(error as Error).message}`);
+    throw new SessionFileError(`${path} is not valid JSON (${(error as Error).message}): restore it, or start a new session without --resume-session`);
   }
 }
 
@@ -64,7 +67,7 @@ export class SessionFiles {
 
   async readState(): Promise<IterationState> {
     const read = await readIterationState(this.paths.iterationState);
-    if (!read.ok) throw new Error(read.error);
+    if (!read.ok) throw new SessionFileError(`${read.error}; restore it, or start a new session without --resume-session`);
     return read.state;
   }
 
@@ -92,7 +95,7 @@ export class SessionFiles {
     const raw = await readJson<unknown>(this.paths.fixHistory);
     if (raw === null) return [];
     const parsed = fixHistorySchema.safeParse(raw);
-    if (!parsed.success) throw new Error(`${this.paths.fixHistory} is not a fix history: ${parsed.error.issues[0]?.message}`);
+    if (!parsed.success) throw new SessionFileError(`${this.paths.fixHistory} is not a fix history (${parsed.error.issues[0]?.message}): restore it, or delete it to forget earlier attempts`);
     return parsed.data;
   }
 

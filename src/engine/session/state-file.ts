@@ -71,7 +71,7 @@ export async function readIterationState(path: string): Promise<StateRead> {
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    return { ok: false, error: `${path} is not valid JSON (${(error as Error).message}); restore it from a backup or start a new session` };
+    return { ok: false, error: `${path} is not valid JSON (${(error as Error).message})` };
   }
   const result = normalizeIterationState(raw, sessionIdFromPath(path));
   if (!result.ok) return { ok: false, error: `${path} is not an iteration state this version can use: ${result.error}` };
