@@ -12,6 +12,9 @@ export interface StatusLineProps {
   compact?: boolean;
 }
 
+/** Where the pass rate's counts come from, shown when it is not a report (less to trust). */
+const COUNTS_FROM = { report: 'report', output: 'output', 'exit-code': 'exit code only' } as const;
+
 /**
  * The bottom line: session id, agent chain and elapsed time, then either the message of the last key
  * (why it did nothing) or the keys that matter now, generated from the key table.
@@ -20,6 +23,7 @@ export function StatusLine({ width, compact = false }: StatusLineProps) {
   const { controls, theme } = useTui();
   const sessionId = useSession((s) => s.sessionId);
   const chain = useSession((s) => s.chain);
+  const countsFrom = useSession((s) => s.results?.source ?? null);
   const facts = useSession(
     useShallow((s) => ({
       awaitingApproval: s.awaitingApproval !== null,
@@ -39,6 +43,7 @@ export function StatusLine({ width, compact = false }: StatusLineProps) {
         <Text dimColor>
           {sessionId ?? 'starting'}
           {!compact && chain.length > 0 ? ` · ${chain.join(' → ')}` : ''}
+          {!compact && countsFrom && countsFrom !== 'report' ? ` · counts: ${COUNTS_FROM[countsFrom]}` : ''}
           {controls === null ? ' · watch' : ''}
           {facts.paused && !facts.done ? ' · paused' : ''} ·{' '}
         </Text>

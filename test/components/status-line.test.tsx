@@ -23,6 +23,15 @@ describe('StatusLine', () => {
     expect(text).not.toContain('a approve');
   });
 
+  it('says when the counts did not come from a report', () => {
+    const store = runningStore();
+    const results = store.getState().results;
+    expect(show(store).text()).not.toContain('counts:');
+    unmount?.();
+    store.getState().apply({ type: 'results', iteration: 1, results: { ...results!, source: 'exit-code' } });
+    expect(show(store).text()).toContain(' · counts: exit code only · ');
+  });
+
   it('offers approval first when a partial success awaits it', () => {
     expect(show(awaitingApprovalStore()).text()).toContain('│ a approve · r roll back · p pause');
   });

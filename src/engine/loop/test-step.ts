@@ -36,6 +36,9 @@ function previousStatuses(baseline: readonly BaselineTest[], previous: TestResul
   return map;
 }
 
+/** Said after the counts when they did not come from a report. */
+const COUNTS_FROM = { report: '', output: ', counted from the output', 'exit-code': ', judged by the exit code only' } as const;
+
 /** Runs the suite (or the affected tests), saves test-results.json and test-output.log, and reports both. */
 export async function runSuite(ctx: LoopContext, run: SuiteRun): Promise<SuiteOutcome> {
   const { session, emit } = ctx;
@@ -80,7 +83,7 @@ export async function runSuite(ctx: LoopContext, run: SuiteRun): Promise<SuiteOu
     phase: run.phase,
     status: failedRun || testRun.timedOut ? 'failed' : 'done',
     iteration: run.iteration,
-    detail: `pass ${results.pass_rate}% (${results.passed}/${results.total}${results.errors.length ? `, ${results.errors.length} error(s)` : ''})${testRun.timedOut ? ', timed out' : ''}`,
+    detail: `pass ${results.pass_rate}% (${results.passed}/${results.total}${results.errors.length ? `, ${results.errors.length} error(s)` : ''})${testRun.timedOut ? ', timed out' : ''}${COUNTS_FROM[testRun.source]}`,
   });
   return { results, selection: scope === 'affected' ? testRun.selection : null };
 }
