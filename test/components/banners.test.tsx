@@ -19,6 +19,15 @@ describe('ApprovalBanner', () => {
     expect(second).toContain('a approves and finishes · r rolls back the last fix');
   });
 
+  it('offers no rollback when the first test run itself was a partial success', () => {
+    const store = awaitingApprovalStore();
+    const state = store.getState().state!;
+    store.getState().apply({ type: 'state', state: { ...state, iterations: [] } });
+    const view = renderTui(<ApprovalBanner width={120} />, { columns: 120, rows: 40, store, controls: new RecordingControls() });
+    unmount = view.unmount;
+    expect(view.lines()[1]).toBe('  a approves and finishes · q leaves (the session stays resumable)');
+  });
+
   it('tells a watcher where approval happens', () => {
     const view = renderTui(<ApprovalBanner width={120} />, { columns: 120, rows: 40, store: awaitingApprovalStore(), controls: null });
     unmount = view.unmount;
