@@ -35,12 +35,12 @@ export interface LoopOptions {
 }
 
 /** Checks a fix before it counts (the cheating guard); returns why it is rejected, or null. */
-export type FixCheck = (input: { changedFiles: string[]; plan: FixPlan | null }) => Promise<{ rejected: string[] | null; testEdits?: string[] }>;
+export type FixChecker = (input: { changedFiles: string[]; plan: FixPlan | null }) => Promise<{ rejected: string[] | null; testEdits?: string[] }>;
 
 /** Optional policies added by the AI-CLI layer: cool-downs, plan triggers, budget, the fix guard. */
 export interface LoopPolicies {
   chainHooks?: (state: IterationState) => ChainHooks;
-  checkFix?: FixCheck;
+  checkFix?: FixChecker;
   /** Why no more agent calls may be made (budget spent), or null. */
   budgetExceeded?: () => string | null;
 }

@@ -16,7 +16,7 @@ import { completeSession, EXIT, type LoopResult } from './completion-step.js';
 import { runSuite } from './test-step.js';
 
 export { EXIT, type LoopResult } from './completion-step.js';
-export type { FixCheck, LoopPolicies } from './context.js';
+export type { FixChecker, LoopPolicies } from './context.js';
 
 /**
  * The test-fix cycle as a state machine over iteration-state.json: every transition is saved
