@@ -29,6 +29,47 @@ export interface AgentRequest {
   signal?: AbortSignal;
   /** The agent's output as it comes, whole lines. */
   onLines?: (lines: string[]) => void;
+  /** What the agent is doing as it happens, read from the CLI's streamed events. */
+  onActivity?: (activity: AgentActivity) => void;
+  /**
+   * A folder private to fixcycle (inside the session folder) where an adapter may write the settings files
+   * its CLI is pointed at; never the user's home or repository. Default: a fresh temporary folder.
+   */
+  privateDir?: string;
+}
+
+/** One thing an agent did, as its CLI streamed it: shown live in the output pane and headless. */
+export type AgentActivity =
+  | { kind: 'text'; text: string }
+  | { kind: 'tool'; tool: string; action: 'read' | 'edit' | 'write' | 'run' | 'search' | 'other'; target?: string; denied?: boolean }
+  | { kind: 'retry'; detail: string; waitMs?: number }
+  | { kind: 'usage'; tokens?: number; costUsd?: number }
+  | { kind: 'error'; detail: string };
+
+/** What an adapter needs to know to build a command line. */
+export interface CommandContext {
+  /** See AgentRequest.privateDir; always set here. */
+  privateDir: string;
+  /** The environment fixcycle runs in: the user's own settings win over the adapter's defaults. */
+  userEnv: NodeJS.ProcessEnv;
+}
+
+/** The process to start for one call. */
+export interface AgentCommand {
+  argv: string[];
+  /** The prompt goes on standard input. */
+  stdin: boolean;
+  /** The prompt goes as the last argument (aider's --message). */
+  promptArg?: boolean;
+  /** Variables set for the CLI (on top of the protocol's FIXCYCLE_* ones). */
+  env?: Record<string, string>;
+  /** Files written before the run, by path relative to `privateDir` (settings the CLI is pointed at). */
+  files?: Record<string, string>;
+  /**
+   * Kill the call when the CLI has printed nothing for this long (it is retrying silently or hangs):
+   * classified `timeout` with a detail saying it stalled. Absent: no watchdog.
+   */
+  stallMs?: number;
 }
 
 /** How an agent call went, as recorded in the session and shown in the TUI. */
@@ -61,8 +102,13 @@ export interface AgentAdapter {
    * (the manual agent, where the user edits the files). Absent for every CLI adapter.
    */
   run?(spec: AgentSpec, request: AgentRequest): Promise<Omit<AgentCall, 'agent' | 'role'>>;
-  /** The argument list for this role; `stdin` says whether the prompt goes on standard input. */
-  buildCommand(spec: AgentSpec, role: AgentRole): { argv: string[]; stdin: boolean; promptArg?: boolean };
+  /** The process for this role: arguments, environment, settings files; `stdin` says whether the prompt goes on standard input. */
+  buildCommand(spec: AgentSpec, role: AgentRole, context?: CommandContext): AgentCommand;
+  /**
+   * Reads one line the CLI printed while it runs into what the agent is doing (its streamed events).
+   * Pure and per line; absent for CLIs without a streaming format.
+   */
+  activity?(line: string, stream: 'stdout' | 'stderr'): AgentActivity[];
   /** Reads the finished process: classification, final message, tokens and cost when the CLI reports them. */
   interpret(raw: { exitCode: number | null; timedOut: boolean; stdout: string; stderr: string }): Pick<AgentCall, 'classification' | 'detail' | 'finalText' | 'tokens' | 'costUsd' | 'retryAt'>;
 }

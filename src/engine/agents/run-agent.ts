@@ -1,5 +1,8 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { runCommand } from '../process/run-command.js';
-import type { AgentAdapter, AgentCall, AgentRequest, AgentSpec } from './agent.js';
+import type { AgentAdapter, AgentCall, AgentCommand, AgentRequest, AgentSpec } from './agent.js';
 
 /** A configured agent with the adapter that speaks its CLI. */
 export interface ResolvedAgent {
@@ -7,30 +10,78 @@ export interface ResolvedAgent {
   adapter: AgentAdapter;
 }
 
+/** Writes the settings files an adapter asked for into its private folder. */
+function writePrivateFiles(dir: string, files: Record<string, string> | undefined): void {
+  for (const [rel, content] of Object.entries(files ?? {})) {
+    const path = join(dir, rel);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, content, { mode: 0o600 });
+  }
+}
+
+/** Aborts when `ms` pass without a call to `touch()`: the watchdog for CLIs that retry or hang in silence. */
+function stallWatchdog(ms: number | undefined, outer: AbortSignal | undefined): { signal: AbortSignal | undefined; touch(): void; stalled(): boolean; stop(): void } {
+  if (!ms) return { signal: outer, touch() {}, stalled: () => false, stop() {} };
+  const controller = new AbortController();
+  let stalled = false;
+  let timer: NodeJS.Timeout | undefined;
+  const touch = (): void => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      stalled = true;
+      controller.abort();
+    }, ms);
+  };
+  const onOuter = (): void => controller.abort();
+  outer?.addEventListener('abort', onOuter, { once: true });
+  touch();
+  return {
+    signal: controller.signal,
+    touch,
+    stalled: () => stalled,
+    stop() {
+      clearTimeout(timer);
+      outer?.removeEventListener('abort', onOuter);
+    },
+  };
+}
+
 /** Runs one agent in one role through the agent command protocol and judges how it went. */
 export async function runAgent(agent: ResolvedAgent, request: AgentRequest): Promise<AgentCall> {
   // An agent without a CLI (manual) runs the call itself.
   if (agent.adapter.run) return { agent: agent.spec.name, role: request.role, ...(await agent.adapter.run(agent.spec, request)) };
-  const { argv, stdin, promptArg } = agent.adapter.buildCommand(agent.spec, request.role);
-  const command = promptArg ? [...argv, request.prompt] : argv;
+  const privateDir = request.privateDir ?? mkdtempSync(join(tmpdir(), `fixcycle-${agent.spec.name}-`));
+  const command: AgentCommand = agent.adapter.buildCommand(agent.spec, request.role, { privateDir, userEnv: process.env });
+  writePrivateFiles(privateDir, command.files);
+  const argv = command.promptArg ? [...command.argv, request.prompt] : command.argv;
   const stdout: string[] = [];
   const stderr: string[] = [];
-  const result = await runCommand(command, {
+  const watchdog = stallWatchdog(command.stallMs, request.signal);
+  const result = await runCommand(argv, {
     cwd: request.cwd,
-    env: request.env,
+    env: { ...command.env, ...request.env },
     timeoutMs: request.timeoutMs,
-    signal: request.signal,
-    ...(stdin ? { input: request.prompt } : {}),
+    signal: watchdog.signal,
+    ...(command.stdin ? { input: request.prompt } : {}),
     displayLine: (line, stream) => {
+      watchdog.touch();
       (stream === 'stdout' ? stdout : stderr).push(line);
+      if (agent.adapter.activity && request.onActivity) for (const activity of agent.adapter.activity(line, stream)) request.onActivity(activity);
       return line;
     },
     onLines: request.onLines,
-  });
+  }).finally(() => watchdog.stop());
   const raw = { exitCode: result.exitCode, timedOut: result.timedOut, stdout: stdout.join('\n'), stderr: stderr.join('\n') };
   const base = { agent: agent.spec.name, role: request.role, exitCode: result.exitCode, timedOut: result.timedOut, durationMs: result.durationMs, stdout: raw.stdout, stderr: raw.stderr };
   if (result.spawnError) {
     return { ...base, classification: 'not_found', detail: `${result.spawnError}: install it or fix the agent's command`, finalText: '' };
+  }
+  if (watchdog.stalled() && !request.signal?.aborted) {
+    const seconds = Math.round((command.stallMs ?? 0) / 1000);
+    const read = agent.adapter.interpret({ ...raw, timedOut: false });
+    // What the CLI printed before it went quiet (a 429 it was retrying) says more than "stalled".
+    if (read.classification === 'rate_limited' || read.classification === 'auth_error') return { ...base, ...read, timedOut: true };
+    return { ...base, ...read, classification: 'timeout', timedOut: true, detail: `stalled: printed nothing for ${seconds} s (retrying silently or hung) and was killed` };
   }
   if (result.aborted) return { ...base, classification: 'failed', detail: 'stopped by the user', finalText: raw.stdout };
   return { ...base, ...agent.adapter.interpret(raw) };
