@@ -26,6 +26,8 @@ export const configSchema = z.strictObject({
   agentTimeoutSec: z.number().positive().optional(),
   /** Times a failing test is re-run before an agent is asked; one that passes is flaky. */
   flakyReruns: z.number().int().min(0).max(5).optional(),
+  /** Degraded iterations in a row (no agent gave a usable plan or fix) that stop the session, as with --max-degraded. */
+  maxDegraded: z.number().int().min(1).max(100).optional(),
   criticality: z
     .array(
       z.strictObject({

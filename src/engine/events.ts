@@ -27,6 +27,8 @@ export type EngineEvent =
   | { type: 'await-approval'; passRate: number; failures: Failure[] }
   | { type: 'paused'; paused: boolean }
   | { type: 'log'; level: 'info' | 'warn' | 'error'; message: string }
+  /** fixcycle waits out an agent's rate limit (`untilMs` epoch ms), or the wait ended (`untilMs` null). */
+  | { type: 'wait'; iteration: number; agent: string; untilMs: number | null; waitMs?: number; reason: string }
   | { type: 'done'; outcome: Outcome; reason: string; exitCode: number; passRate: number | null; reportPath?: string };
 
 export type EventSink = (event: EngineEvent) => void;

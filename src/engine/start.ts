@@ -24,6 +24,8 @@ export interface StartOptions {
   /** --agent names, in fallback order. */
   agentNames?: string[];
   maxIterations?: number;
+  /** --max-degraded: degraded iterations in a row that stop the session. */
+  maxDegraded?: number;
   /** A session id, or `latest`. */
   resumeSession?: string;
   /** Names a new session (`WFS-test-<name>`). */
@@ -153,6 +155,7 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
         autoApprove: options.yes,
         interactive: options.interactive,
         flakyReruns: config.flakyReruns ?? 1,
+        maxDegraded: options.maxDegraded ?? config.maxDegraded,
       },
     };
     const described = runner.describe();

@@ -1,3 +1,4 @@
+import { humanDuration, wallClock } from '../engine/agents/reset-wait.js';
 import type { EngineEvent } from '../engine/events.js';
 
 function seconds(ms: number | undefined): string {
@@ -30,6 +31,9 @@ export function plainLine(event: EngineEvent): string | null {
       return event.paused ? '[paused]' : '[resumed]';
     case 'log':
       return `[${event.level}] ${event.message}`;
+    case 'wait':
+      if (event.untilMs === null) return null;
+      return `[wait] waiting ${humanDuration(event.waitMs ?? event.untilMs - Date.now())} for ${event.reason} (until ${wallClock(event.untilMs)})`;
     case 'done':
       return `[done] ${event.outcome.replace('_', ' ')} — ${event.reason}${event.passRate !== null ? ` (pass rate ${event.passRate}%)` : ''}${event.reportPath ? `\nreport: ${event.reportPath}` : ''}`;
     default:

@@ -51,6 +51,8 @@ export interface SessionView {
   /** Bumped (throttled) when output lines arrive; the lines are in `output`. */
   outputVersion: number;
   logs: LogEntry[];
+  /** fixcycle is waiting out an agent's rate limit: the countdown runs to `untilMs`. */
+  waiting: { agent: string; untilMs: number; reason: string } | null;
   done: { outcome: Outcome; reason: string; exitCode: number; passRate: number | null; reportPath?: string } | null;
 }
 
@@ -145,8 +147,11 @@ export function createFixcycleStore(options: { outputCapacity?: number; flushMs?
           if (event.type === 'rollback') set({ awaitingApproval: null });
           return;
         }
+        case 'wait':
+          set({ waiting: event.untilMs === null ? null : { agent: event.agent, untilMs: event.untilMs, reason: event.reason } });
+          return;
         case 'done':
-          set({ done: { outcome: event.outcome, reason: event.reason, exitCode: event.exitCode, passRate: event.passRate, reportPath: event.reportPath }, awaitingApproval: event.outcome === 'awaiting_approval' ? get().awaitingApproval : null });
+          set({ waiting: null, done: { outcome: event.outcome, reason: event.reason, exitCode: event.exitCode, passRate: event.passRate, reportPath: event.reportPath }, awaitingApproval: event.outcome === 'awaiting_approval' ? get().awaitingApproval : null });
           return;
       }
     };
@@ -171,6 +176,7 @@ export function createFixcycleStore(options: { outputCapacity?: number; flushMs?
       outputLabel: '',
       outputVersion: 0,
       logs: [],
+      waiting: null,
       done: null,
       output,
       apply,

@@ -37,15 +37,20 @@ describe('the AI-CLI policies of the loop', () => {
     expect(await policies.checkFix!({ changedFiles: await ctx.repo.changedFiles(), plan: null })).toEqual({ rejected: null, testEdits: [] });
   });
 
-  it('judges plans against the fix history on disk, sparing the manual agent', async () => {
+  it('judges plans against the fix history on disk, sparing the manual agent, and words the re-ask of a stuck analysis', async () => {
     const cause = 'add subtracts its second argument instead of adding it';
     for (const iteration of [1, 2]) {
       await ctx.session.recordFix({ iteration, agent: 'gemini', strategy: 'conservative', root_causes: [cause], modification_points: [], files_changed: [], pass_rate_before: 50, pass_rate_after: 50, outcome: 'no_change', at: '2026-01-01T00:00:00Z' });
     }
     const hooks = agentPolicies(ctx).chainHooks!(state);
     const plan = { root_causes: [cause], modification_points: ['src/math.js:add:1-3'], affected_tests: [], confidence_score: 0.9, approach: Array.from({ length: 120 }, () => 'word').join(' ') };
-    expect(hooks.judgePlan!(plan, call({ finalText: JSON.stringify(plan) }))).toMatch(/same root cause 3 iterations in a row/);
-    expect(hooks.judgePlan!(plan, call({ agent: 'manual' }))).toBeNull();
+    expect(hooks.judgePlan!(plan, call({ finalText: JSON.stringify(plan) }))).toMatchObject({ warnings: [expect.stringMatching(/same root cause 3 iterations in a row/)], repeatedCause: cause });
+    expect(hooks.judgePlan!(plan, call({ agent: 'manual' })).warnings).toEqual([]);
+    // The one re-ask of a stuck analysis tells the agent which cause was tried and what its fixes did.
+    const reask = hooks.reaskPrompt!(cause);
+    expect(reask).toContain(`"${cause}"`);
+    expect(reask).toMatch(/- iteration 1: no change \(pass rate 50% -> 50%\)/);
+    expect(reask).not.toContain('<!--');
   });
 
   it('cools a rate-limited agent down and counts every call against the budget, across a resume', async () => {

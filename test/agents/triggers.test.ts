@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentCall } from '../../src/engine/agents/agent.js';
+import { bestCandidate } from '../../src/engine/agents/plan-choice.js';
 import { analysisWords, makePlanJudge, parseModificationPoint, repeatedRootCause, unjudgedAgents } from '../../src/engine/agents/triggers.js';
 import type { FixHistoryEntry, FixPlan } from '../../src/engine/session/schema.js';
 import { builtIn, cleanup, makeRepo } from './helpers.js';
@@ -27,29 +28,41 @@ beforeAll(() => {
 });
 afterAll(() => cleanup(repo));
 
-describe('the fallback triggers on a valid plan', () => {
-  it('accepts a detailed plan that points into an existing file', () => {
-    expect(makePlanJudge({ repo, iteration: 1, history: [] })(plan(), call(plan()))).toBeNull();
+const judge = (ctx: Partial<Parameters<typeof makePlanJudge>[0]> = {}) => makePlanJudge({ repo, iteration: 1, history: [], ...ctx });
+
+describe('the soft signals on a valid plan', () => {
+  it('finds nothing to say about a detailed plan that points into an existing file', () => {
+    expect(judge()(plan(), call(plan()))).toEqual({ warnings: [], concreteness: 3, repeatedCause: null });
   });
 
-  it('rejects an analysis under 100 words', () => {
+  it('notes an analysis under 100 words, and keeps the plan', () => {
     const brief = plan({ approach: 'Fix add.' });
-    expect(makePlanJudge({ repo, iteration: 1, history: [] })(brief, call(brief))).toMatch(/analysis too brief: \d+ words < 100/);
+    expect(judge()(brief, call(brief)).warnings).toEqual([expect.stringMatching(/^brief analysis: \d+ words < 100$/)]);
+  });
+
+  it('takes a file path alone as a concrete modification point, noting only that it names no function or lines', () => {
+    const fileOnly = plan({ modification_points: ['src/math.js'] });
+    const judged = judge()(fileOnly, call(fileOnly));
+    expect(judged.concreteness).toBe(2);
+    expect(judged.warnings).toEqual(['modification points name no function or lines: src/math.js']);
   });
 
   it.each([
-    ['general suggestions only', ['improve the arithmetic module'], /only general suggestions/],
-    ['a file that does not exist', ['src/maths.js:add:1-3'], /src\/maths.js does not exist/],
-    ['a file without a place in it', ['src/math.js'], /names no function or lines/],
-    ['a path that leaves the repository', ['../outside.js:run:1'], /does not exist in the repository/],
-  ])('rejects %s as no concrete modification point', (_name, points, reason) => {
+    ['general suggestions only', ['improve the arithmetic module'], /only general suggestions/, 0],
+    ['a file that does not exist', ['src/maths.js:add:1-3'], /src\/maths.js does not exist in the repository/, 1],
+    ['a path that leaves the repository', ['../outside.js:run:1'], /does not exist in the repository/, 1],
+  ])('notes %s, ranking it below a point in an existing file', (_name, points, reason, level) => {
     const vague = plan({ modification_points: points });
-    expect(makePlanJudge({ repo, iteration: 1, history: [] })(vague, call(vague))).toMatch(reason);
+    const judged = judge()(vague, call(vague));
+    expect(judged.warnings).toEqual([expect.stringMatching(reason)]);
+    expect(judged.concreteness).toBe(level);
   });
 
-  it('rejects the same root cause three iterations in a row, worded a little differently', () => {
+  it('notes the same root cause three iterations in a row, worded a little differently, and names it', () => {
     const past = [history(1, 'add subtracts its second argument instead of adding it'), history(2, 'The add function subtracts its second argument instead of adding it.')];
-    expect(makePlanJudge({ repo, iteration: 3, history: past })(plan(), call(plan()))).toMatch(/same root cause 3 iterations in a row/);
+    const judged = judge({ iteration: 3, history: past })(plan(), call(plan()));
+    expect(judged.warnings).toEqual([expect.stringMatching(/same root cause 3 iterations in a row/)]);
+    expect(judged.repeatedCause).toBe('add subtracts its second argument instead of adding it');
   });
 
   it('does not count a root cause seen twice with a gap, or only once before', () => {
@@ -63,8 +76,21 @@ describe('the fallback triggers on a valid plan', () => {
     const brief = plan({ approach: 'Manual.', modification_points: ['test/math.test.js:adds two numbers:'] });
     const exempt = unjudgedAgents([builtIn('gemini'), builtIn('manual')]);
     expect(exempt).toEqual(['manual']);
-    expect(makePlanJudge({ repo, iteration: 1, history: [], exempt })(brief, call(brief, 'manual'))).toBeNull();
-    expect(makePlanJudge({ repo, iteration: 1, history: [], exempt })(brief, call(brief, 'gemini'))).toMatch(/too brief/);
+    expect(judge({ exempt })(brief, call(brief, 'manual')).warnings).toEqual([]);
+    expect(judge({ exempt })(brief, call(brief, 'gemini')).warnings).toEqual([expect.stringMatching(/brief analysis/)]);
+  });
+});
+
+describe('choosing among plans with warnings', () => {
+  const candidate = (confidence: number, points: string[], order: number, agent = `agent${order}`) => {
+    const p = plan({ confidence_score: confidence, modification_points: points, approach: 'short' });
+    return { plan: p, agent, judgement: judge()(p, call(p, agent)), order };
+  };
+
+  it('takes the highest confidence, then the most concrete, then the first asked', () => {
+    expect(bestCandidate([candidate(0.6, ['src/math.js:add:1-3'], 1), candidate(0.8, ['the add function'], 2)]).agent).toBe('agent2');
+    expect(bestCandidate([candidate(0.7, ['the add function'], 1), candidate(0.7, ['src/math.js'], 2)]).agent).toBe('agent2');
+    expect(bestCandidate([candidate(0.7, ['src/math.js'], 1), candidate(0.7, ['src/math.js'], 2)]).agent).toBe('agent1');
   });
 });
 
@@ -75,6 +101,10 @@ describe('reading a plan', () => {
     ['src/a.b.ts:12', { file: 'src/a.b.ts', place: '12' }],
     ['lib/parser:parse', { file: 'lib/parser', place: 'parse' }],
     ['the add function', null],
+    ['lib/parse.js', { file: 'lib/parse.js', place: '' }],
+    ['in `src/calc.js`, the add function', { file: 'src/calc.js', place: 'in, the add function' }],
+    ['src/calc.js (the add function)', { file: 'src/calc.js', place: 'the add function' }],
+    ['improve it, e.g. by rounding', null],
   ])('parses the modification point %s', (point, expected) => {
     expect(parseModificationPoint(point)).toEqual(expected);
   });

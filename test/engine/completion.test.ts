@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideCompletion, shouldContinueDegraded, type CompletionInput } from '../../src/engine/decisions/completion.js';
+import { decideCompletion, degradedInARow, shouldStopDegraded, type CompletionInput } from '../../src/engine/decisions/completion.js';
 
 const low = { criticality: 'low' as const };
 const medium = { criticality: 'medium' as const };
@@ -34,16 +34,28 @@ describe('decideCompletion', () => {
   });
 });
 
-describe('shouldContinueDegraded', () => {
+describe('degraded iterations', () => {
   it.each([
-    [1, [50, 60], true],
-    [2, [50, 60], true],
-    [2, [60, 60], false],
-    [2, [60, 50], false],
-    [3, [50, 60], false],
-    [1, [50], false],
-    [1, [], false],
-  ] as const)('iteration %i with pass rates %j -> %s', (iteration, rates, go) => {
-    expect(shouldContinueDegraded(iteration, rates).go).toBe(go);
+    [1, 3, false],
+    [2, 3, false],
+    [3, 3, true],
+    [4, 3, true],
+    [1, 1, true],
+    [4, 5, false],
+  ] as const)('%i in a row with a limit of %i -> stop %s', (inARow, max, stop) => {
+    expect(shouldStopDegraded(inARow, max).stop).toBe(stop);
+  });
+
+  it('says why it stops, naming the option that changes the limit', () => {
+    expect(shouldStopDegraded(3).reason).toBe('3 degraded iterations in a row (the limit is 3, see --max-degraded)');
+  });
+
+  it('counts only the degraded iterations at the end, in a row', () => {
+    const done = '2026-01-01T00:00:00Z';
+    expect(degradedInARow([{ degraded: true, completed_at: done }, { completed_at: done }, { degraded: true, completed_at: done }, { degraded: true, completed_at: done }])).toBe(2);
+    expect(degradedInARow([{ degraded: true, completed_at: done }, { completed_at: done }])).toBe(0);
+    // The iteration under way does not count either way.
+    expect(degradedInARow([{ degraded: true, completed_at: done }, {}])).toBe(1);
+    expect(degradedInARow([])).toBe(0);
   });
 });

@@ -101,6 +101,18 @@ export class Cooldowns {
     return times.length ? Math.min(...times) : null;
   }
 
+  /**
+   * When a cooling agent may be asked again and why it is cooling, for waiting it out; null when it is not
+   * cooling, or is out for a reason time does not cure (authentication).
+   */
+  resetAt(agent: string): { at: number; reason: string; announced: boolean } | null {
+    if (this.notLoggedIn.has(agent)) return null;
+    const entry = this.entries[agent];
+    const at = Date.parse(entry?.until ?? '');
+    if (!entry || !(at > this.now())) return null;
+    return { at, reason: entry.reason, announced: entry.source === 'announced' };
+  }
+
   /** The saved entry of one agent, if any. */
   entry(agent: string): CooldownEntry | undefined {
     return this.entries[agent];

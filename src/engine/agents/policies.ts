@@ -5,6 +5,8 @@ import type { LoopPolicies } from '../loop/loop.js';
 import { fixHistorySchema, type FixHistoryEntry, type IterationState } from '../session/schema.js';
 import { Budget, type BudgetLimits } from './budget.js';
 import { Cooldowns, type CooldownOptions } from './cooldown.js';
+import { renderReaskBlock } from '../prompts/reask.js';
+import { makeResetWaiter } from './reset-wait.js';
 import { makePlanJudge, unjudgedAgents } from './triggers.js';
 
 /** What the AI-CLI layer adds to a loop run. */
@@ -13,6 +15,8 @@ export interface AgentPolicyOptions {
   budget?: BudgetLimits;
   /** Cool-down back-off settings; the defaults suit real CLIs. */
   cooldown?: CooldownOptions;
+  /** The longest single wait for a rate limit to reset; default MAX_RESET_WAIT_MS (15 min). */
+  maxResetWaitMs?: number;
 }
 
 /** The loop's policies, with the budget and cool-downs they keep, for the summary. */
@@ -49,8 +53,9 @@ function previousCalls(path: string): { durationMs: number; costUsd?: number; to
 }
 
 /**
- * Cool-downs after rate limits, the design's plan quality triggers, the guard against fixing by cheating,
- * and the `--budget`, as the loop's policies: `startLoop({ ..., policies: (ctx) => agentPolicies(ctx, { budget }) })`.
+ * Cool-downs after rate limits (and waiting out their reset when no other agent is left), the design's plan
+ * quality signals with the re-ask of a stuck analysis, the guard against fixing by cheating, and the `--budget`,
+ * as the loop's policies: `startLoop({ ..., policies: (ctx) => agentPolicies(ctx, { budget }) })`.
  */
 export function agentPolicies(ctx: LoopContext, options: AgentPolicyOptions = {}): AgentPolicies {
   const paths = ctx.session.paths;
@@ -60,14 +65,20 @@ export function agentPolicies(ctx: LoopContext, options: AgentPolicyOptions = {}
   return {
     budget,
     cooldowns,
-    chainHooks: (state: IterationState) => ({
-      unavailable: cooldowns.unavailable,
-      onCall: async (call) => {
-        budget.record(call);
-        await cooldowns.record(call);
-      },
-      judgePlan: makePlanJudge({ repo: ctx.repo.root, iteration: state.current_iteration, history: readHistory(paths.fixHistory), exempt }),
-    }),
+    chainHooks: (state: IterationState) => {
+      const history = readHistory(paths.fixHistory);
+      return {
+        unavailable: cooldowns.unavailable,
+        onCall: async (call) => {
+          budget.record(call);
+          await cooldowns.record(call);
+        },
+        judgePlan: makePlanJudge({ repo: ctx.repo.root, iteration: state.current_iteration, history, exempt }),
+        resetAt: (agent) => cooldowns.resetAt(agent),
+        waitForReset: makeResetWaiter({ emit: ctx.emit, iteration: state.current_iteration, maxWaitMs: options.maxResetWaitMs, budgetExceeded: () => budget.exceeded() }),
+        reaskPrompt: (cause) => renderReaskBlock(cause, history),
+      };
+    },
     checkFix: async ({ changedFiles, plan }) => {
       const diff = await ctx.repo.diff(changedFiles);
       const baseline = (await ctx.session.readBaseline()) ?? [];

@@ -5,7 +5,7 @@ import type { FixHistoryEntry, FixPlan } from '../session/schema.js';
 import type { AgentCall } from './agent.js';
 import type { ResolvedAgent } from './run-agent.js';
 
-/** The design's threshold: an analysis under 100 words is too brief to be trusted. */
+/** The design's threshold: an analysis under 100 words is brief (a warning; real models answer tersely). */
 export const MIN_ANALYSIS_WORDS = 100;
 /** The design's "same root cause identified 3+ consecutive times": this iteration and the two before. */
 export const STUCK_ANALYSIS_RUN = 3;
@@ -20,12 +20,22 @@ export function analysisWords(finalText: string, plan: FixPlan): number {
   return text.match(/[\p{L}\p{N}][\p{L}\p{N}_'’-]*/gu)?.length ?? 0;
 }
 
-/** A modification point as `file:function:lines` (or `file:lines`, `file:function`), or null when it names no file. */
+/** A path-like word inside prose: with a folder (`lib/parse`) or an extension (`calc.js`). */
+const PATH_IN_TEXT = /(?:^|[\s`'"(])((?:[\w@.-]+\/)+[\w@.-]+|[\w@-][\w@.-]*\.[A-Za-z][A-Za-z0-9]{0,5})(?=$|[\s`'"),;:])/;
+
+/**
+ * A modification point as `file:function:lines` (or `file:lines`, `file:function`, `file`), or null when it
+ * names no file. Prose around a path ("src/calc.js, the add function") keeps the path and the rest as the place.
+ */
 export function parseModificationPoint(point: string): { file: string; place: string } | null {
   const cleaned = point.trim().replace(/^[`'"]+|[`'"]+$/g, '');
   const m = /^(.+?\.[A-Za-z0-9]+|[^:\s]+\/[^:\s]+)(?::(.*))?$/.exec(cleaned);
-  if (!m) return null;
-  return { file: m[1]!, place: (m[2] ?? '').replace(/^:+|:+$/g, '').trim() };
+  if (m) return { file: m[1]!, place: (m[2] ?? '').replace(/^:+|:+$/g, '').trim() };
+  const inText = PATH_IN_TEXT.exec(cleaned);
+  if (!inText || /^(e\.g|i\.e|etc)\.?$/i.test(inText[1]!)) return null;
+  const file = inText[1]!.replace(/\.$/, '');
+  const place = cleaned.replace(inText[1]!, ' ').replace(/[`'"]/g, '').replace(/\s+/g, ' ').replace(/ ([,;])/g, '$1').replace(/^[\s:,;()-]+|[\s:,;()-]+$/g, '').trim();
+  return { file, place };
 }
 
 /** Is `file` an existing file inside the repository (symlinks resolved)? */
@@ -40,15 +50,32 @@ function existsInRepo(repo: string, file: string): boolean {
   }
 }
 
-/** Why no modification point is concrete (a place in an existing file of the repository), or null. */
-export function concretenessObjection(repo: string, plan: FixPlan): string | null {
+/**
+ * How concrete the plan's modification points are, for choosing between plans: 3 a place (function or
+ * lines) in an existing file, 2 an existing file, 1 a file that is not in the repository, 0 no file at all.
+ */
+export function concreteness(repo: string, plan: FixPlan): number {
+  let best = 0;
+  for (const point of plan.modification_points.map(parseModificationPoint)) {
+    if (!point) continue;
+    const score = existsInRepo(repo, point.file) ? (point.place ? 3 : 2) : 1;
+    best = Math.max(best, score);
+  }
+  return best;
+}
+
+/**
+ * What is vague about the modification points, or null. Soft: a file path alone is a concrete point (real
+ * models often give just the file); only naming no file at all is "general suggestions".
+ */
+export function concretenessWarning(repo: string, plan: FixPlan): string | null {
   const parsed = plan.modification_points.map(parseModificationPoint);
-  if (parsed.some((p) => p && p.place && existsInRepo(repo, p.file))) return null;
   const named = parsed.filter((p): p is { file: string; place: string } => p !== null);
-  if (named.length === 0) return `no concrete modification point (file:function:lines), only general suggestions: ${plan.modification_points.slice(0, 2).join('; ')}`;
-  const missing = named.find((p) => !existsInRepo(repo, p.file));
-  if (missing) return `no concrete modification point: ${missing.file} does not exist in the repository`;
-  return `no concrete modification point: ${named[0]!.file} names no function or lines (use file:function:lines)`;
+  if (named.length === 0) return `no file named, only general suggestions: ${plan.modification_points.slice(0, 2).join('; ')}`;
+  const missing = named.filter((p) => !existsInRepo(repo, p.file));
+  if (missing.length === named.length) return `${missing.map((p) => p.file).join(', ')} ${missing.length > 1 ? 'do' : 'does'} not exist in the repository`;
+  if (!named.some((p) => p.place)) return `modification points name no function or lines: ${named.map((p) => p.file).join(', ')}`;
+  return null;
 }
 
 /**
@@ -72,7 +99,7 @@ export function repeatedRootCause(plan: FixPlan, history: readonly FixHistoryEnt
 
 /** What the plan judge needs to know about the session. */
 export interface PlanJudgeContext {
-  /** The repository root, where modification points must exist. */
+  /** The repository root, where modification points should exist. */
   repo: string;
   /** The iteration being analysed. */
   iteration: number;
@@ -82,21 +109,34 @@ export interface PlanJudgeContext {
   exempt?: readonly string[];
 }
 
+/** The soft signals on a valid plan: shown and recorded, never a reason to throw the plan away. */
+export interface PlanJudgement {
+  /** One line each: a brief analysis, vague modification points, a repeated root cause. */
+  warnings: string[];
+  /** See `concreteness`. */
+  concreteness: number;
+  /** The root cause named STUCK_ANALYSIS_RUN iterations in a row, or null. */
+  repeatedCause: string | null;
+}
+
 /**
- * The design's quality fallback triggers, as ChainHooks.judgePlan: an analysis under 100 words, no concrete
- * modification point in an existing file, or the same root cause three iterations in a row. (Missing fields and
- * confidence < 0.4 are judged by the chain itself.) Returns why the plan is not good enough, or null.
+ * The design's plan quality signals, as ChainHooks.judgePlan: an analysis under 100 words, modification points
+ * without function or lines (or without a file), the same root cause three iterations in a row. They are soft:
+ * the chain asks another agent when one is free, and otherwise uses the best plan with these warnings.
+ * (No plan, a plan that fails the schema and confidence < 0.4 are hard failures, judged by the chain itself.)
  */
-export function makePlanJudge(ctx: PlanJudgeContext): (plan: FixPlan, call: AgentCall) => string | null {
+export function makePlanJudge(ctx: PlanJudgeContext): (plan: FixPlan, call: AgentCall) => PlanJudgement {
   return (plan, call) => {
-    if (ctx.exempt?.includes(call.agent)) return null;
+    const level = concreteness(ctx.repo, plan);
+    if (ctx.exempt?.includes(call.agent)) return { warnings: [], concreteness: level, repeatedCause: null };
+    const warnings: string[] = [];
     const words = analysisWords(call.finalText, plan);
-    if (words < MIN_ANALYSIS_WORDS) return `analysis too brief: ${words} words < ${MIN_ANALYSIS_WORDS}`;
-    const vague = concretenessObjection(ctx.repo, plan);
-    if (vague) return vague;
+    if (words < MIN_ANALYSIS_WORDS) warnings.push(`brief analysis: ${words} words < ${MIN_ANALYSIS_WORDS}`);
+    const vague = concretenessWarning(ctx.repo, plan);
+    if (vague) warnings.push(vague);
     const repeated = repeatedRootCause(plan, ctx.history, ctx.iteration);
-    if (repeated) return `same root cause ${STUCK_ANALYSIS_RUN} iterations in a row (stuck analysis): ${repeated.slice(0, 160)}`;
-    return null;
+    if (repeated) warnings.push(`same root cause ${STUCK_ANALYSIS_RUN} iterations in a row (stuck analysis): ${repeated.slice(0, 160)}`);
+    return { warnings, concreteness: level, repeatedCause: repeated };
   };
 }
 

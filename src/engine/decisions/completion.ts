@@ -45,13 +45,27 @@ export function decideCompletion(input: CompletionInput): CompletionDecision {
 }
 
 /**
- * The design's rule for an iteration whose analysis failed on every agent:
- * go on only early (iteration < 3) and while the pass rate is still improving.
+ * 3: one or two iterations without a usable plan or fix are a passing outage (a rate limit, a hung CLI);
+ * three in a row say the agents cannot help now. `--max-degraded` changes it.
  */
-export function shouldContinueDegraded(iteration: number, passRates: readonly number[]): { go: boolean; reason: string } {
-  const [prev, last] = passRates.slice(-2);
-  const improved = prev !== undefined && last !== undefined && last > prev;
-  if (iteration < 3 && improved) return { go: true, reason: `iteration ${iteration} < 3 and the pass rate improved (${prev}% → ${last}%)` };
-  if (iteration >= 3) return { go: false, reason: `every agent failed at iteration ${iteration} (≥ 3)` };
-  return { go: false, reason: `every agent failed and the pass rate has not improved` };
+export const MAX_DEGRADED_IN_A_ROW = 3;
+
+/** How many of the last iterations, counted back from the newest finished one, were degraded. */
+export function degradedInARow(iterations: readonly { degraded?: boolean; completed_at?: string }[]): number {
+  let run = 0;
+  for (const it of [...iterations].reverse()) {
+    if (!it.completed_at) continue;
+    if (!it.degraded) break;
+    run++;
+  }
+  return run;
+}
+
+/**
+ * A degraded iteration (no agent gave a usable plan or applied the fix) does not end the session by itself:
+ * the loop goes on while iterations and budget remain, and stops at `max` degraded iterations in a row.
+ */
+export function shouldStopDegraded(inARow: number, max = MAX_DEGRADED_IN_A_ROW): { stop: boolean; reason: string } {
+  if (inARow >= max) return { stop: true, reason: `${inARow} degraded iterations in a row (the limit is ${max}, see --max-degraded)` };
+  return { stop: false, reason: `${inARow} degraded iteration(s) in a row, fewer than ${max}: the loop goes on` };
 }

@@ -1,5 +1,5 @@
 import type { AgentCall, AgentRole } from '../agents/agent.js';
-import { analyzeWithChain, fixWithChain, type ChainHooks } from '../agents/chain.js';
+import { analyzeWithChain, fixWithChain, type AnalysisOutcome, type ChainHooks, type FixAttempt } from '../agents/chain.js';
 import { renderAnalysisPrompt, renderFixPrompt, type PromptContext } from '../prompts/index.js';
 import type { FixHistoryEntry, FixPlan, Iteration, IterationState } from '../session/schema.js';
 import type { FixTask } from '../session/session-files.js';
@@ -67,14 +67,16 @@ function transcript(calls: readonly AgentCall[]): string {
     .join('\n');
 }
 
-function analysisMarkdown(iteration: number, strategy: Strategy, reason: string, plan: FixPlan | null, calls: readonly AgentCall[]): string {
+function analysisMarkdown(iteration: number, strategy: Strategy, reason: string, outcome: AnalysisOutcome): string {
+  const { plan, calls } = outcome;
   const tried = calls.map((c) => `- ${c.agent}: ${c.classification}${c.detail ? ` (${c.detail})` : ''}`).join('\n');
-  if (!plan) return `# Iteration ${iteration} analysis\n\nStrategy: ${strategy} — ${reason}\n\nNo agent produced a usable fix plan (degraded).\n\n## Agents tried\n${tried || '- none available'}\n`;
+  if (!plan) return `# Iteration ${iteration} analysis\n\nStrategy: ${strategy} — ${reason}\n\nNo agent produced a usable fix plan (degraded)${outcome.failure ? `: ${outcome.failure}` : ''}.\n\n## Agents tried\n${tried || '- none available'}\n`;
+  const warnings = outcome.warnings.length ? `\n## Warnings (plan used as the best available)\n${outcome.warnings.map((w) => `- ${w}`).join('\n')}\n` : '';
   return `# Iteration ${iteration} analysis
 
 Strategy: ${strategy} — ${reason}
 Confidence: ${plan.confidence_score}
-
+${warnings}
 ## Root causes
 ${plan.root_causes.map((c) => `- ${c}`).join('\n')}
 
@@ -92,11 +94,7 @@ ${tried}
 `;
 }
 
-export interface AnalysisResult {
-  plan: FixPlan | null;
-  agent: string | null;
-  calls: AgentCall[];
-}
+export type AnalysisResult = AnalysisOutcome;
 
 /** Asks the chain for a fix plan and writes the iteration's analysis, CLI output and IMPL-fix-N.json. */
 export async function analyzeFailures(ctx: LoopContext, prompt: PromptContext, hooks: ChainHooks, signal?: AbortSignal): Promise<AnalysisResult> {
@@ -109,7 +107,12 @@ export async function analyzeFailures(ctx: LoopContext, prompt: PromptContext, h
     hooksFor(ctx, iteration, 'analyze', hooks),
   );
   await ctx.session.writeCliOutput(iteration, transcript(outcome.calls));
-  await ctx.session.writeAnalysis(iteration, analysisMarkdown(iteration, strategy, strategyReason, outcome.plan, outcome.calls));
+  await ctx.session.writeAnalysis(iteration, analysisMarkdown(iteration, strategy, strategyReason, outcome));
+  if (outcome.plan && outcome.warnings.length) {
+    const message = `iteration ${iteration}: using ${outcome.agent}'s plan with warnings: ${outcome.warnings.join('; ')}`;
+    ctx.emit({ type: 'log', level: 'warn', message });
+    ctx.emit({ type: 'output', lines: [`! ${message}`] });
+  }
   const task: FixTask = {
     id: `IMPL-fix-${iteration}`,
     title: `Fix iteration ${iteration}: ${outcome.plan?.root_causes[0] ?? 'no plan (degraded)'}`,
@@ -126,14 +129,12 @@ export async function analyzeFailures(ctx: LoopContext, prompt: PromptContext, h
   };
   await ctx.session.writeTask(iteration, task);
   const ok = outcome.plan !== null;
-  ctx.emit({ type: 'phase', phase: 'analysis', status: ok ? 'done' : 'failed', iteration, detail: ok ? `${outcome.agent}: confidence ${outcome.plan!.confidence_score}` : 'no usable plan (degraded)' });
+  const warned = outcome.warnings.length ? ` (${outcome.warnings.length} warning${outcome.warnings.length > 1 ? 's' : ''})` : '';
+  ctx.emit({ type: 'phase', phase: 'analysis', status: ok ? 'done' : 'failed', iteration, detail: ok ? `${outcome.agent}: confidence ${outcome.plan!.confidence_score}${warned}` : 'no usable plan (degraded)' });
   return outcome;
 }
 
-export interface FixResult {
-  agent: string | null;
-  calls: AgentCall[];
-}
+export type FixResult = FixAttempt;
 
 /** Has the chain apply the plan; a failed agent's half-done changes are undone before the next one tries. */
 export async function applyFix(ctx: LoopContext, prompt: PromptContext, hooks: ChainHooks, signal?: AbortSignal): Promise<FixResult> {

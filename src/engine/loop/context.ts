@@ -32,6 +32,8 @@ export interface LoopOptions {
   interactive: boolean;
   /** Times a failing test is re-run before an agent is asked. */
   flakyReruns: number;
+  /** Degraded iterations in a row (no usable plan or fix) that stop the session; default 3 when absent. */
+  maxDegraded?: number;
 }
 
 /** Checks a fix before it counts (the cheating guard); returns why it is rejected, or null. */

@@ -41,18 +41,9 @@ export function fixRecord(
     outcome: outcome.outcome,
     reason: outcome.reason,
     commit: it.commit ?? null,
+    ...(Array.isArray(it.plan_warnings) && it.plan_warnings.length ? { plan_warnings: it.plan_warnings as string[] } : {}),
     at: new Date().toISOString(),
   };
-}
-
-/** The pass rate after each iteration that tested a fix (a rolled-back one counts as its starting rate). */
-export function passRateTrend(state: IterationState): number[] {
-  const rates = [state.initial_pass_rate as number];
-  for (const it of state.iterations) {
-    if (!it.completed_at || it.pass_rate === undefined || it.degraded) continue;
-    rates.push(wasRolledBack(it) ? (it.pass_rate_before ?? it.pass_rate) : it.pass_rate);
-  }
-  return rates.filter((r) => typeof r === 'number');
 }
 
 /** The last iteration whose fix is committed and still in place. */

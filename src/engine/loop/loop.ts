@@ -1,5 +1,5 @@
 import type { ChainHooks } from '../agents/chain.js';
-import { decideCompletion, shouldContinueDegraded } from '../decisions/completion.js';
+import { decideCompletion } from '../decisions/completion.js';
 import { detectRegression } from '../decisions/regression.js';
 import { failureSimilarity } from '../decisions/similarity.js';
 import { chooseStrategy } from '../decisions/strategy.js';
@@ -11,7 +11,8 @@ import { analyzeFailures, applyFix, buildPromptContext } from './agent-steps.js'
 import type { LoopContext, LoopPolicies } from './context.js';
 import { UserControls } from './controls.js';
 import { spotFlakyTests } from './flaky-step.js';
-import { completeIteration, fixRecord, lastCommitted, passRateTrend, wasRolledBack } from './iteration-record.js';
+import { degradedStop } from './degraded-step.js';
+import { completeIteration, fixRecord, lastCommitted, wasRolledBack } from './iteration-record.js';
 import { completeSession, EXIT, type LoopResult } from './completion-step.js';
 import { runSuite } from './test-step.js';
 
@@ -182,7 +183,7 @@ export class TestFixLoop {
   }
 
   private hooks(): ChainHooks {
-    return this.policies.chainHooks?.(this.state) ?? {};
+    return { ...this.policies.chainHooks?.(this.state), gate: () => this.controls.gate() };
   }
 
   /** One fix iteration up to its re-test: strategy, analysis, fix, guard. */
@@ -201,8 +202,9 @@ export class TestFixLoop {
       const analysis = await analyzeFailures(this.ctx, this.promptContext(it, history), this.hooks(), this.controls.abort.signal);
       if (this.controls.stopped) return;
       it.agents_tried = analysis.calls.map((c) => c.agent);
-      if (!analysis.plan) return this.degraded(it, 'every agent failed to produce a usable fix plan', analysis.calls.map((c) => `${c.agent}: ${c.classification}`).join(', '));
+      if (!analysis.plan) return this.degraded(it, 'every agent failed to produce a usable fix plan', [...analysis.calls.map((c) => `${c.agent}: ${c.classification}`), ...(analysis.failure ? [analysis.failure] : [])].join(', ') || 'no agent available');
       it.agent = analysis.agent ?? undefined;
+      if (analysis.warnings.length) it.plan_warnings = analysis.warnings;
       if (analysis.plan.criticality) this.state.plan_criticality = { ...this.planCriticality(), ...analysis.plan.criticality };
       it.step = 'fix';
       await this.save();
@@ -215,7 +217,7 @@ export class TestFixLoop {
     const plan = await this.ctx.session.readPlan(it.iteration);
     const fix = await applyFix(this.ctx, this.promptContext(it, history, plan ?? undefined), this.hooks(), this.controls.abort.signal);
     if (this.controls.stopped) return;
-    if (!fix.agent) return this.degraded(it, 'no agent could apply the fix', fix.calls.map((c) => `${c.agent}: ${c.classification}${c.detail ? ` (${c.detail})` : ''}`).join(', '));
+    if (!fix.agent) return this.degraded(it, 'no agent could apply the fix', [...fix.calls.map((c) => `${c.agent}: ${c.classification}${c.detail ? ` (${c.detail})` : ''}`), ...(fix.failure ? [fix.failure] : [])].join(', ') || 'no agent available');
     if (fix.agent !== it.agent) it.agent = it.agent ? `${it.agent} → ${fix.agent}` : fix.agent;
     const changed = await this.ctx.repo.changedFiles();
     if (changed.length === 0) return this.endWithoutRetest(it, 'no_change', 'the fix agent changed no file', plan);
@@ -251,9 +253,9 @@ export class TestFixLoop {
     this.ctx.emit({ type: 'log', level: 'warn', message: `iteration ${it.iteration} degraded: ${why} (${detail})` });
     await this.endWithoutRetest(it, 'degraded', `${why}: ${detail}`, null);
     if (this.state.next_action !== 'execute_fix_task') return;
-    const go = shouldContinueDegraded(it.iteration, passRateTrend(this.state));
-    if (!go.go) {
-      Object.assign(this.state, { status: 'failed', next_action: 'complete', outcome_reason: `stopped after a degraded iteration: ${go.reason}` });
+    const stop = degradedStop(this.state, this.ctx.options.maxDegraded);
+    if (stop) {
+      Object.assign(this.state, { status: 'failed', next_action: 'complete', outcome_reason: stop });
       await this.save();
     }
   }
