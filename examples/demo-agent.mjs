@@ -185,15 +185,7 @@ async function analyze() {
     approach: `${bug.approach} One change, nothing else touched.`,
     criticality: Object.fromEntries(affected.map((id) => [id, bug.criticality])),
   };
-  // An analysis explains itself before its JSON, as the AI CLIs do (fixcycle distrusts one under 100 words).
-  const explanation = [
-    `Analysis (scripted demo agent, no AI): ${covered.length} failing test(s) share one cause in ${point}.`,
-    `I read their assertion messages and the code they call. ${bug.rootCause}`,
-    `The fix is local to ${bug.fn} in ${bug.file}: ${bug.approach}`,
-    'No other module depends on the faulty behaviour, so the tests that pass today keep passing,',
-    `and the ${covered.length} covered test(s) should pass after this single change.`,
-  ].join(' ');
-  process.stdout.write(`${explanation}\n\n\`\`\`json\n${JSON.stringify(plan, null, 2)}\n\`\`\`\n`);
+  process.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);
 }
 
 function planFromTask(taskPath) {

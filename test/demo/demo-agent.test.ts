@@ -9,7 +9,6 @@ import { callAgent, makeSessionDir, runDemoSuite, type DemoResults } from './dem
 
 /** The plan is the JSON object on stdout, as fixcycle reads it. */
 function readPlan(stdout: string): FixPlan {
-  // Read as fixcycle reads it: the JSON plan after the explanation.
   const read = extractPlan(stdout);
   if (!read.ok) throw new Error(read.error);
   return fixPlanSchema.parse(read.plan);

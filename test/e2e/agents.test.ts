@@ -94,11 +94,12 @@ describe('the manual agent', () => {
 });
 
 describe('agent command failures', () => {
-  it('records an agent that prints garbage for a fix plan in every iteration as degraded, and stops (exit 1)', async () => {
+  it('records an agent that prints garbage for a fix plan in every iteration as degraded, and stops at the third (exit 1)', async () => {
     const repo = makeRepo(CALC);
     const agent = scenario({ analyze: [{ say: 'no idea' }] });
     const run = await runCli(repo, [...base, '--agent-cmd', agentCmd(agent.path)]);
     expect(run.exitCode).toBe(1);
+    expect(state(repo).iterations).toHaveLength(3);
     expect(state(repo).iterations[0]).toMatchObject({ degraded: true, result: 'degraded' });
     expect(readFileSync(join(sessionDir(repo), '.summaries/failure-report.md'), 'utf8')).toMatch(/fixcycle doctor/);
   });

@@ -26,12 +26,6 @@ for await (const chunk of process.stdin) prompt += chunk;
 const role = process.env.FIXCYCLE_ROLE;
 appendFileSync(process.argv[2], role + ' ' + process.env.FIXCYCLE_ITERATION + '\\n');
 if (role === 'analyze') {
-  // fixcycle asks for a real analysis (at least 100 words) before the plan.
-  process.stdout.write('The three failing total tests all expect the plain sum of price times quantity, and every one of them receives that sum plus one. ' +
-    'Reading src/shop.js shows why: total() reduces the items to the sum of price times quantity, which is right, and then adds 1 to the result, which is wrong for every input, ' +
-    'including the empty list, where the expected total is zero and the function returns one. Nothing else in the module depends on the extra unit, ' +
-    'and the cosmetic greeting test is unrelated to this function: it fails on purpose and carries low criticality in the configuration. ' +
-    'The fix is to drop the trailing addition so that total returns exactly the reduced sum, without touching any test.\\n');
   process.stdout.write(JSON.stringify({ root_causes: ['total() adds 1 to every sum'], modification_points: ['src/shop.js:total:2'], affected_tests: ['total of one item'], confidence_score: 0.9, approach: 'drop the + 1' }));
 } else {
   writeFileSync('src/shop.js', readFileSync('src/shop.js', 'utf8').replace(', 0) + 1;', ', 0);'));
