@@ -1,9 +1,11 @@
 import { Box, Text } from 'ink';
 import { useShallow } from 'zustand/react/shallow';
 import { useSession, useTui, useUi } from '../tui/context.js';
+import { fitHints, splitHints } from '../tui/footer-hints.js';
 import { lastCommittedIteration } from '../tui/iteration-rows.js';
 import { formatHints, keyHints } from '../tui/key-hints.js';
 import { Elapsed } from './elapsed.js';
+import { WaitCountdown } from './wait-countdown.js';
 
 /** Props of the status line. */
 export interface StatusLineProps {
@@ -14,16 +16,20 @@ export interface StatusLineProps {
 
 /** Where the pass rate's counts come from, shown when it is not a report (less to trust). */
 const COUNTS_FROM = { report: 'report', output: 'output', 'exit-code': 'exit code only' } as const;
+/** Columns kept for the elapsed time (`59m 59s`) and ` │ ` when fitting the hints. */
+const ELAPSED_AND_BAR = 7 + 3;
 
 /**
- * The bottom line: session id, agent chain and elapsed time, then either the message of the last key
- * (why it did nothing) or the keys that matter now, generated from the key table.
+ * The bottom line: session id, agent chain and elapsed time, then the message of the last key (why it did
+ * nothing), the rate-limit countdown, or the keys that matter now; `? help · q quit` always end it, whole,
+ * at any width: the other hints give way first (whole, never cut), then the session id is shortened.
  */
 export function StatusLine({ width, compact = false }: StatusLineProps) {
   const { controls, theme } = useTui();
   const sessionId = useSession((s) => s.sessionId);
   const chain = useSession((s) => s.chain);
   const countsFrom = useSession((s) => s.results?.source ?? null);
+  const waiting = useSession((s) => s.waiting !== null);
   const facts = useSession(
     useShallow((s) => ({
       awaitingApproval: s.awaitingApproval !== null,
@@ -35,30 +41,54 @@ export function StatusLine({ width, compact = false }: StatusLineProps) {
   );
   const ui = useUi(useShallow((s) => ({ focus: s.focus, follow: s.follow, help: s.help, detail: s.detail, confirm: s.confirm, stopping: s.stopping })));
   const message = useUi((s) => s.message);
-  const hints = formatHints(keyHints({ ui, watch: controls === null, ...facts }));
+  const { kept, rest } = splitHints(keyHints({ ui, watch: controls === null, ...facts }));
+  const keptText = formatHints(kept);
+
+  const left = [
+    sessionId ?? 'starting',
+    !compact && chain.length > 0 ? chain.join(' → ') : '',
+    !compact && countsFrom && countsFrom !== 'report' ? `counts: ${COUNTS_FROM[countsFrom]}` : '',
+    controls === null ? 'watch' : '',
+    facts.paused && !facts.done ? 'paused' : '',
+  ]
+    .filter(Boolean)
+    .join(' · ');
+  const room = width - (left.length + 3 + ELAPSED_AND_BAR) - (keptText ? keptText.length + 3 : 0);
+  const hints = formatHints(fitHints(rest, room));
+  const middle = message || waiting || hints;
 
   return (
     <Box width={width} height={1}>
-      <Box flexShrink={0}>
-        <Text dimColor>
-          {sessionId ?? 'starting'}
-          {!compact && chain.length > 0 ? ` · ${chain.join(' → ')}` : ''}
-          {!compact && countsFrom && countsFrom !== 'report' ? ` · counts: ${COUNTS_FROM[countsFrom]}` : ''}
-          {controls === null ? ' · watch' : ''}
-          {facts.paused && !facts.done ? ' · paused' : ''} ·{' '}
+      <Box flexShrink={1} minWidth={0}>
+        <Text wrap="truncate-end">
+          <Text dimColor>{left} · </Text>
+          <Elapsed />
         </Text>
-        <Elapsed />
+      </Box>
+      <Box flexShrink={0}>
         <Text> │ </Text>
       </Box>
-      <Box flexGrow={1} flexShrink={1}>
-        {message ? (
-          <Text wrap="truncate-end" color={message.tone === 'warn' ? theme.warn : undefined} bold={message.tone === 'warn'}>
-            {message.text}
+      {middle ? (
+        <Box flexShrink={1} minWidth={0}>
+          {message ? (
+            <Text wrap="truncate-end" color={message.tone === 'warn' ? theme.warn : undefined} bold={message.tone === 'warn'}>
+              {message.text}
+            </Text>
+          ) : waiting ? (
+            <WaitCountdown />
+          ) : (
+            <Text wrap="truncate-end">{hints}</Text>
+          )}
+        </Box>
+      ) : null}
+      {keptText ? (
+        <Box flexShrink={0}>
+          <Text>
+            {middle ? ' · ' : ''}
+            {keptText}
           </Text>
-        ) : (
-          <Text wrap="truncate-end">{hints}</Text>
-        )}
-      </Box>
+        </Box>
+      ) : null}
     </Box>
   );
 }

@@ -1,4 +1,4 @@
-import { Text } from 'ink';
+import { Box, Text } from 'ink';
 import { useSession, useTheme } from '../tui/context.js';
 
 /** Props of the strategy badge. */
@@ -7,7 +7,10 @@ export interface StrategyBadgeProps {
   withReason?: boolean;
 }
 
-/** `[surgical] the last iteration regressed`: the strategy in its own color, in brackets so it reads without color. */
+/**
+ * `[surgical] the last iteration regressed`: the strategy in its own color, in brackets so it reads without
+ * color. When narrow, the reason is shortened; the strategy's name never is.
+ */
 export function StrategyBadge({ withReason = true }: StrategyBadgeProps) {
   const theme = useTheme();
   const live = useSession((s) => s.strategy);
@@ -17,11 +20,20 @@ export function StrategyBadge({ withReason = true }: StrategyBadgeProps) {
   const reason = live?.reason ?? savedReason;
   if (!strategy) return <Text dimColor>[no strategy yet]</Text>;
   return (
-    <Text wrap="truncate-end">
-      <Text bold color={theme.strategy[strategy]}>
-        [{strategy}]
-      </Text>
-      {withReason && reason ? <Text dimColor> {reason}</Text> : null}
-    </Text>
+    <Box flexDirection="row" minWidth={strategy.length + 2}>
+      <Box flexShrink={0}>
+        <Text bold color={theme.strategy[strategy]}>
+          [{strategy}]
+        </Text>
+      </Box>
+      {withReason && reason ? (
+        <Box flexShrink={1} minWidth={0}>
+          <Text dimColor wrap="truncate-end">
+            {' '}
+            {reason}
+          </Text>
+        </Box>
+      ) : null}
+    </Box>
   );
 }

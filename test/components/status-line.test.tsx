@@ -3,7 +3,7 @@ import { StatusLine } from '../../src/components/status-line.js';
 import { overflowing, renderTui } from '../tui/render.js';
 import { RecordingControls } from '../tui/recording-controls.js';
 import { awaitingApprovalStore, failureStore, pendingStore, runningStore } from '../tui/scenarios.js';
-import { SIZES } from './sizes.js';
+import { NARROW_SIZES, SIZES } from './sizes.js';
 
 let unmount: (() => void) | undefined;
 afterEach(() => unmount?.());
@@ -56,10 +56,20 @@ describe('StatusLine', () => {
     expect(text).toMatch(/│ y yes · n no$/);
   });
 
-  it('shows why a key did nothing instead of the hints', () => {
+  it('shows why a key did nothing instead of the other hints, still ending with help and quit', () => {
     const text = show(runningStore(), { ui: { message: { text: 'Nothing to approve', tone: 'warn' } } }).text();
-    expect(text).toContain('│ Nothing to approve');
-    expect(text).not.toContain('q quit');
+    expect(text).toContain('│ Nothing to approve · ? help · q quit');
+    expect(text).not.toContain('p pause');
+  });
+
+  it('counts down while fixcycle waits out a rate limit', () => {
+    const store = runningStore();
+    store.getState().apply({ type: 'wait', iteration: 1, agent: 'claude', untilMs: Date.now() + 42_000, waitMs: 42_000, reason: "claude's rate limit to reset" });
+    const text = show(store).text();
+    expect(text).toMatch(/│ claude rate-limited: waiting 4[12]s · \? help · q quit$/);
+    unmount?.();
+    store.getState().apply({ type: 'wait', iteration: 1, agent: 'claude', untilMs: null, reason: "claude's rate limit to reset" });
+    expect(show(store).text()).not.toContain('rate-limited');
   });
 
   it('says watch mode and offers no loop keys without controls', () => {
@@ -81,4 +91,43 @@ describe('StatusLine', () => {
       expect(overflowing(view.text(), size.columns)).toEqual([]);
     });
   }
+
+  describe('in a narrow pane', () => {
+    const waitingStore = () => {
+      const store = runningStore();
+      store.getState().apply({ type: 'wait', iteration: 1, agent: 'claude', untilMs: Date.now() + 600_000, reason: "claude's rate limit to reset" });
+      return store;
+    };
+    const cases = [
+      ['working', () => runningStore(), {}],
+      ['awaiting approval', () => awaitingApprovalStore(), {}],
+      ['done', () => failureStore(), {}],
+      ['showing a message', () => runningStore(), { ui: { message: { text: 'No committed fix to roll back yet: wait for the first commit', tone: 'warn' } } }],
+      ['waiting out a rate limit', waitingStore, {}],
+      ['in watch mode', () => runningStore(), { controls: null }],
+    ] as const;
+    for (const size of [...NARROW_SIZES, { columns: 80, rows: 24, name: '80x24' }]) {
+      for (const [name, store, options] of cases) {
+        it(`never cuts "? help · q quit" at ${size.name} while ${name}`, () => {
+          const view = show(store(), { columns: size.columns, ...(options as object) });
+          expect(view.lines()).toHaveLength(1);
+          expect(view.text().trimEnd()).toMatch(/ · \? help · q quit$|│ \? help · q quit$/);
+          expect(overflowing(view.text(), size.columns)).toEqual([]);
+        });
+      }
+    }
+
+    it('drops whole hints, never half of one, and keeps the session id while there is room', () => {
+      const text = show(runningStore(), { columns: 60 }).text();
+      expect(text).toMatch(/^WFS-test-checkout · \d+s │ /);
+      const hints = text.split(' │ ')[1]!.split(' · ');
+      for (const hint of hints) expect(['r roll back', 'p pause', 'f hold', 'enter open', 'tab focus', '? help', 'q quit']).toContain(hint);
+      expect(hints.slice(-2)).toEqual(['? help', 'q quit']);
+    });
+
+    it('shortens the session id rather than the keys at 40 columns', () => {
+      const text = show(runningStore(), { columns: 40 }).text();
+      expect(text).toMatch(/^WFS-test-.*│ \? help · q quit$/);
+    });
+  });
 });

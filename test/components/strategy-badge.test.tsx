@@ -3,7 +3,7 @@ import { Header } from '../../src/components/header.js';
 import { StrategyBadge } from '../../src/components/strategy-badge.js';
 import { hasColor, overflowing, renderTui } from '../tui/render.js';
 import { pendingStore, regressionStore, runningStore } from '../tui/scenarios.js';
-import { SIZES } from './sizes.js';
+import { NARROW_SIZES, SIZES } from './sizes.js';
 
 let unmount: (() => void) | undefined;
 afterEach(() => unmount?.());
@@ -45,6 +45,24 @@ describe('Header', () => {
       expect(overflowing(view.text(), size.columns)).toEqual([]);
     });
   }
+
+  for (const size of NARROW_SIZES) {
+    it(`shortens the strategy's reason but never its name at ${size.name}`, () => {
+      const view = renderTui(<Header width={size.columns} compact />, { columns: size.columns, rows: size.rows, store: regressionStore(), title: 'DEMO — scripted demo agent, no AI', demo: true });
+      unmount = view.unmount;
+      expect(view.text()).toMatch(/\[surgical\] iteration 2 re/);
+      expect(overflowing(view.text(), size.columns)).toEqual([]);
+    });
+  }
+
+  it('keeps the whole strategy name even when a long session id crowds a wide header', () => {
+    const store = regressionStore();
+    store.getState().apply({ type: 'session', sessionId: 'WFS-test-a-very-long-session-name-that-goes-on-and-on-forever', sessionDir: '/tmp/x', repo: '/tmp', chain: ['claude'], testCommand: 'npm test', resumed: false });
+    const view = renderTui(<Header width={80} compact={false} />, { columns: 80, rows: 24, store, title: 'fixcycle' });
+    unmount = view.unmount;
+    expect(view.text()).toContain('[surgical]');
+    expect(overflowing(view.text(), 80)).toEqual([]);
+  });
 
   it('labels a demo and shows the session id when wide', () => {
     const view = renderTui(<Header width={120} compact={false} />, { columns: 120, rows: 40, store: runningStore(), demo: true });
