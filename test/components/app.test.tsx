@@ -3,7 +3,7 @@ import { App } from '../../src/app.js';
 import { hasColor, overflowing, renderTui } from '../tui/render.js';
 import { RecordingControls } from '../tui/recording-controls.js';
 import * as scenarios from '../tui/scenarios.js';
-import { SIZES } from './sizes.js';
+import { NARROW_SIZES, SIZES } from './sizes.js';
 
 let unmount: (() => void) | undefined;
 afterEach(() => unmount?.());
@@ -31,6 +31,19 @@ describe('App layout', () => {
         const view = show(make(), size.columns, size.rows);
         expect(view.lines()).toHaveLength(size.rows - 1);
         expect(overflowing(view.text(), size.columns)).toEqual([]);
+      });
+    }
+  }
+
+  for (const size of NARROW_SIZES) {
+    for (const [state, make] of Object.entries(STATES)) {
+      it(`keeps the strategy's name and "? help · q quit" whole at ${size.name} (${state})`, () => {
+        const view = show(make(), size.columns, size.rows);
+        const lines = view.lines();
+        expect(lines).toHaveLength(size.rows - 1);
+        expect(overflowing(view.text(), size.columns)).toEqual([]);
+        expect(lines.at(-1)!.trimEnd()).toMatch(/\? help · q quit$/);
+        expect(lines[0]).toMatch(/\[(conservative|aggressive|surgical|no strategy yet)\]/);
       });
     }
   }
