@@ -78,6 +78,16 @@ describe('a plan with soft warnings', () => {
   });
 });
 
+describe('a chain where nobody can be asked', () => {
+  it('says why each agent was skipped, so the degraded iteration names the cause', async () => {
+    const agent = scenario({ analyze: [plan('add subtracts', 'src/math.js:add:1-3')] });
+    const outcome = await analyzeWithChain(chainOf(agent), request(), { unavailable: () => 'not authenticated in this run (log in to claude)' });
+    expect(outcome.plan).toBeNull();
+    expect(outcome.failure).toBe('scripted-agent skipped: not authenticated in this run (log in to claude)');
+    expect(agent.calls()).toEqual([]);
+  });
+});
+
 describe('a rate limit with no other agent to ask', () => {
   it('is waited out with a countdown event, and the agent is asked again only once the user resumes', async () => {
     const agent = scenario({ analyze: [{ ...plan('add subtracts', 'src/math.js:add:1-3'), rateLimitOnceSec: 1 }] });

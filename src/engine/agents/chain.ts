@@ -112,9 +112,14 @@ export async function analyzeWithChain(agents: readonly ResolvedAgent[], request
   const free = (a: ResolvedAgent): boolean => !hooks.unavailable?.(a.spec.name);
   let round = analyzers;
   let failure: string | undefined;
+  const skipped: string[] = [];
   for (let waits = 0; ; waits++) {
     for (const [i, agent] of round.entries()) {
-      if (!free(agent)) continue;
+      const why = hooks.unavailable?.(agent.spec.name);
+      if (why) {
+        if (waits === 0) skipped.push(`${agent.spec.name} skipped: ${why}`);
+        continue;
+      }
       const candidate = await ask(agent, request, hooks, calls);
       if (request.signal?.aborted) return { plan: null, agent: null, calls, warnings: [] };
       if (!candidate) continue;
@@ -130,6 +135,7 @@ export async function analyzeWithChain(agents: readonly ResolvedAgent[], request
     }
     round = waited.agents;
   }
+  failure ??= skipped.length && calls.length === 0 ? skipped.join('; ') : undefined;
   if (candidates.length === 0) return { plan: null, agent: null, calls, warnings: [], ...(failure ? { failure } : {}) };
   let chosen = bestCandidate(candidates);
   const agent = analyzers.find((a) => a.spec.name === chosen.agent);
