@@ -5,7 +5,7 @@ import { fitHints, splitHints } from '../tui/footer-hints.js';
 import { lastCommittedIteration } from '../tui/iteration-rows.js';
 import { formatHints, keyHints } from '../tui/key-hints.js';
 import { Elapsed } from './elapsed.js';
-import { WaitCountdown } from './wait-countdown.js';
+import { useWaitCountdown } from './wait-countdown.js';
 
 /** Props of the status line. */
 export interface StatusLineProps {
@@ -16,8 +16,12 @@ export interface StatusLineProps {
 
 /** Where the pass rate's counts come from, shown when it is not a report (less to trust). */
 const COUNTS_FROM = { report: 'report', output: 'output', 'exit-code': 'exit code only' } as const;
+/** ` │ ` after the session part. */
+const BAR = 3;
 /** Columns kept for the elapsed time (`59m 59s`) and ` │ ` when fitting the hints. */
-const ELAPSED_AND_BAR = 7 + 3;
+const ELAPSED_AND_BAR = 7 + BAR;
+/** The session part never shrinks below this for a message: enough to tell which session it is. */
+const MIN_LEFT = 12;
 
 /**
  * The bottom line: session id, agent chain and elapsed time, then the message of the last key (why it did
@@ -29,7 +33,7 @@ export function StatusLine({ width, compact = false }: StatusLineProps) {
   const sessionId = useSession((s) => s.sessionId);
   const chain = useSession((s) => s.chain);
   const countsFrom = useSession((s) => s.results?.source ?? null);
-  const waiting = useSession((s) => s.waiting !== null);
+  const countdown = useWaitCountdown();
   const facts = useSession(
     useShallow((s) => ({
       awaitingApproval: s.awaitingApproval !== null,
@@ -53,9 +57,13 @@ export function StatusLine({ width, compact = false }: StatusLineProps) {
   ]
     .filter(Boolean)
     .join(' · ');
-  const room = width - (left.length + 3 + ELAPSED_AND_BAR) - (keptText ? keptText.length + 3 : 0);
-  const hints = formatHints(fitHints(rest, room));
-  const middle = message || waiting || hints;
+  const leftWidth = left.length + 3 + ELAPSED_AND_BAR;
+  const keptWidth = keptText ? keptText.length + 3 : 0;
+  const hints = formatHints(fitHints(rest, width - leftWidth - keptWidth));
+  // A message or the countdown says something the user needs now: it may shorten the session id, never the kept keys.
+  const urgent = message ? message.text.length : countdown ? countdown.length : 0;
+  const middleWidth = urgent ? Math.min(urgent, Math.max(0, width - BAR - keptWidth - Math.min(leftWidth - BAR, MIN_LEFT))) : hints.length;
+  const middle = middleWidth > 0;
 
   return (
     <Box width={width} height={1}>
@@ -69,13 +77,15 @@ export function StatusLine({ width, compact = false }: StatusLineProps) {
         <Text> │ </Text>
       </Box>
       {middle ? (
-        <Box flexShrink={1} minWidth={0}>
+        <Box flexShrink={0} width={middleWidth}>
           {message ? (
             <Text wrap="truncate-end" color={message.tone === 'warn' ? theme.warn : undefined} bold={message.tone === 'warn'}>
               {message.text}
             </Text>
-          ) : waiting ? (
-            <WaitCountdown />
+          ) : countdown ? (
+            <Text wrap="truncate-end" color={theme.warn}>
+              {countdown}
+            </Text>
           ) : (
             <Text wrap="truncate-end">{hints}</Text>
           )}

@@ -1,13 +1,14 @@
 import { useEffect, useState } from 'react';
-import { Text } from 'ink';
-import { useSession, useTheme } from '../tui/context.js';
+import { useSession } from '../tui/context.js';
 
 /** 1 s: the countdown shows whole seconds. */
 const TICK_MS = 1000;
 
-/** `claude rate-limited: 42s`: while fixcycle waits out an agent's rate limit, the seconds left. Nothing otherwise. */
-export function WaitCountdown() {
-  const theme = useTheme();
+/**
+ * `claude rate-limited: waiting 42s` while fixcycle waits out an agent's rate limit, ticking each second;
+ * null otherwise (and then no timer runs).
+ */
+export function useWaitCountdown(): string | null {
   const waiting = useSession((s) => s.waiting);
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
@@ -19,9 +20,5 @@ export function WaitCountdown() {
   if (!waiting) return null;
   const left = Math.max(0, Math.ceil((waiting.untilMs - now) / 1000));
   const shown = left >= 60 ? `${Math.floor(left / 60)}m ${String(left % 60).padStart(2, '0')}s` : `${left}s`;
-  return (
-    <Text color={theme.warn} wrap="truncate-end">
-      {waiting.agent} rate-limited: waiting {shown}
-    </Text>
-  );
+  return `${waiting.agent} rate-limited: waiting ${shown}`;
 }
