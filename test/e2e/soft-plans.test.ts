@@ -84,6 +84,17 @@ describe('degraded iterations', () => {
   });
 });
 
+describe('maxDegraded in fixcycle.config.json', () => {
+  it('sets the limit when --max-degraded is not given', async () => {
+    const repo = makeRepo(CALC, { 'fixcycle.config.json': JSON.stringify({ maxDegraded: 2 }) });
+    const agent = scenario({ analyze: [{ say: 'no idea' }] });
+    const run = await runCli(repo, [...base, '--agent-cmd', agentCmd(agent.path)]);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(1);
+    expect(state(repo).iterations).toHaveLength(2);
+    expect(state(repo).outcome_reason).toMatch(/^stopped after 2 degraded iterations in a row \(the limit is 2/);
+  });
+});
+
 describe('a rate limit with no other agent to ask', () => {
   it('is waited out: fixcycle says how long, waits for the announced reset, asks again, and the iteration goes on', async () => {
     const repo = makeRepo(CALC);
