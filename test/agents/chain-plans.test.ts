@@ -9,7 +9,7 @@ import { makePlanJudge } from '../../src/engine/agents/triggers.js';
 import type { EngineEvent } from '../../src/engine/events.js';
 import type { FixHistoryEntry } from '../../src/engine/session/schema.js';
 import { agentCmd, scenario } from '../helpers/repo.js';
-import { cleanup, makeRepo, tempDir } from './helpers.js';
+import { builtIn, cleanup, makeRepo, tempDir } from './helpers.js';
 
 // Real child processes: the scripted agent of the end-to-end tests, run as plain commands of the agent protocol.
 
@@ -52,6 +52,13 @@ describe('a plan with soft warnings', () => {
     expect(outcome.plan?.modification_points).toEqual(['src/math.js']);
     expect(outcome.warnings).toEqual([expect.stringMatching(/^brief analysis/), 'modification points name no function or lines: src/math.js']);
     expect(second.calls()).toEqual([]);
+  });
+
+  it('is not traded for the manual agent, whose plan is only the failures themselves', async () => {
+    const first = scenario({ analyze: [plan('add subtracts', 'src/math.js')] });
+    const outcome = await analyzeWithChain([...chainOf(first), builtIn('manual')], request(), { judgePlan: judge() });
+    expect(outcome.agent).toBe('scripted-agent');
+    expect(outcome.calls.map((c) => c.agent)).toEqual(['scripted-agent']);
   });
 
   it('loses to a more confident plan with warnings of its own, and ties go to the more concrete', async () => {

@@ -125,7 +125,8 @@ export async function analyzeWithChain(agents: readonly ResolvedAgent[], request
       if (!candidate) continue;
       if (candidate.judgement.warnings.length === 0) return { plan: candidate.plan, agent: candidate.agent, calls, warnings: [] };
       candidates.push(candidate);
-      if (!round.slice(i + 1).some(free)) break;
+      // Only an AI agent is worth asking for a better plan: the manual agent's plan is the failures themselves.
+      if (!round.slice(i + 1).some((next) => free(next) && next.adapter.run === undefined)) break;
     }
     if (candidates.length > 0 || waits >= MAX_WAITS_PER_STEP) break;
     const waited = await waitForAnyReset(analyzers, hooks, request.signal);
