@@ -84,8 +84,10 @@ export class CommandTestRunner implements TestRunner {
     const reportDir = mkdtempSync(join(tmpdir(), 'fixcycle-run-'));
     const started = Date.now();
     try {
-      const invocation = hideOwnArgs(build(reportDir), this.call ?? undefined, options.cwd, reportDir);
-      for (const file of invocation.prepare ?? []) writeFileSync(file.path, file.content);
+      const invocation = build(reportDir);
+      // What runs: the same, with fixcycle's reporter flags out of the tests' sight.
+      const launched = hideOwnArgs(invocation, this.call ?? undefined, options.cwd, reportDir);
+      for (const file of launched.prepare ?? []) writeFileSync(file.path, file.content);
       const outputFile = join(reportDir, 'output.log');
       const remaining = (): number => Math.max(1, options.timeoutMs - (Date.now() - started));
       const common = {
@@ -114,7 +116,7 @@ export class CommandTestRunner implements TestRunner {
         if (kind === 'setup' && partFailure(part)) return setupFailed(step, part.result!, Date.now() - started, selection, parts);
       }
       if (invocation.setup.length > 0 || (scope === 'full' && this.after.length > 0)) options.onLines?.([`$ ${invocation.argv.join(' ')}`]);
-      const command = await runCommand(invocation.argv, {
+      const command = await runCommand(launched.argv, {
         ...common,
         timeoutMs: remaining(),
         outputFile,
@@ -127,12 +129,11 @@ export class CommandTestRunner implements TestRunner {
       const { result, source } = readRun({ commands: this.commands, invocation, command, output, scope: scope === 'subset' ? 'subset' : scope, cwd: options.cwd });
       const noTestRan = whyNoTestRan({ result, command, invocation, reportWritten, output, cwd: options.cwd });
       if (scope === 'full' && !noTestRan && !command.timedOut && !command.aborted) {
-        // The rest of the script, as the shell would run it: `&&` only while everything before passed.
-        let passing = command.exitCode === 0 && parts.every((part) => !partFailure(part));
+        // The rest of the script, as the shell would run it: a part after `&&` only when the command before it passed.
+        let lastPassed = command.exitCode === 0;
         for (const next of this.after) {
-          if (next.when === '&&' && !passing) break;
-          const part = await runPart(next.argv, 'after');
-          passing = passing && !partFailure(part);
+          if (next.when === '&&' && !lastPassed) continue;
+          lastPassed = !partFailure(await runPart(next.argv, 'after'));
         }
       }
       const partErrors = parts.flatMap((part) => {
