@@ -30,7 +30,7 @@ export async function confirmWithFullSuite(ctx: LoopContext, state: IterationSta
   const { run } = input;
   if (!run.selection || run.noTestRan) return null;
   const known = new Set(orderDependentTests(state));
-  const targeted = isTargeted(input.plan, input.previous);
+  const targeted = isTargeted(input.plan);
   const doubtful = run.results.failures.filter((f) => !f.missing && (targeted(f) || known.has(f.id)));
   if (doubtful.length === 0) return null;
   ctx.emit({ type: 'log', level: 'info', message: `iteration ${input.iteration}: the affected tests still fail ${doubtful.length} test(s) the fix aimed at (${doubtful.slice(0, 3).map((f) => f.id).join(', ')}); confirming with the full suite before asking an agent again` });
@@ -56,12 +56,9 @@ export async function confirmWithFullSuite(ctx: LoopContext, state: IterationSta
   return full;
 }
 
-/** Does a failure belong to the tests the plan set out to fix (its affected_tests, else what failed before)? */
-function isTargeted(plan: FixPlan | null, previous: TestResults | null): (failure: Failure) => boolean {
+/** Does a failure belong to the tests the plan names as the ones its fix makes pass (affected_tests)? */
+function isTargeted(plan: FixPlan | null): (failure: Failure) => boolean {
   const named = (plan?.affected_tests ?? []).map((entry) => entry.trim()).filter((entry) => entry.length > 0);
-  if (named.length === 0) {
-    const before = new Set((previous?.failures ?? []).map((f) => f.id));
-    return (failure) => before.has(failure.id);
-  }
-  return (failure) => named.some((entry) => entry === failure.id || failure.id.endsWith(entry) || entry.endsWith(failure.id) || entry === failure.name || (failure.name.length >= 3 && entry.endsWith(failure.name)));
+  return (failure) =>
+    named.some((entry) => entry === failure.id || failure.id.endsWith(entry) || entry.endsWith(failure.id) || entry === failure.name || (failure.name.length >= 3 && entry.endsWith(failure.name)));
 }
