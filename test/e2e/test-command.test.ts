@@ -29,7 +29,7 @@ describe('the test command runs as the user runs it', () => {
     // Like `jest && tsc`: the tests pass, the type check after them does not.
     const repo = jsRepo({
       ...NODE_TESTS,
-      'package.json': JSON.stringify({ name: 'p', private: true, scripts: { test: 'node --test && node scripts/check-api.js' } }),
+      'package.json': JSON.stringify({ name: 'p', private: true, scripts: { lint: 'node -e 0', test: 'npm run lint && node --test && node scripts/check-api.js' } }),
       'scripts/check-api.js': "const { add } = require('../src/math.js');\nif (add.length !== 2) { console.error('API check: add() must declare 2 parameters, it declares ' + add.length); process.exit(2); }\n",
       'src/math.js': 'exports.add = (...args) => args[0] + args[1];\n',
     });
@@ -43,6 +43,9 @@ describe('the test command runs as the user runs it', () => {
     expect(agent.calls()).toEqual(['agent analyze 1 conservative', 'agent fix 1 conservative']);
     expect(agent.prompt('agent', 'analyze', 1)).toMatch(/API check: add\(\) must declare 2 parameters, it declares 0/);
     expect(run.stdout).toMatch(/after the tests: `node scripts\/check-api\.js` passed/);
+    // The linter runs with the full suites (the first run and the final validation), not with the re-test.
+    expect(run.stdout.match(/check before the tests: `npm run lint` passed/g)).toHaveLength(2);
+    expect(run.stdout).not.toMatch(/re-test: check before the tests/);
     expect(state(repo).status).toBe('completed');
   });
 

@@ -101,6 +101,6 @@ export async function runSuite(ctx: LoopContext, run: SuiteRun): Promise<SuiteOu
 function describePart(label: string, part: Parameters<NonNullable<RunTestsOptions['onPart']>>[0]): string {
   const role = part.kind === 'after' ? 'after the tests' : part.kind === 'check' ? 'check before the tests' : 'setup before the tests';
   const result = part.result;
-  const how = !result ? 'did not run' : result.exitCode === 0 ? `passed (${(result.durationMs / 1000).toFixed(1)} s)` : `failed (exit ${result.exitCode ?? 'none'}, ${(result.durationMs / 1000).toFixed(1)} s)`;
+  const how = !result ? 'did not run' : result.spawnError ? `could not start (${result.spawnError})` : result.exitCode === 0 ? `passed (${(result.durationMs / 1000).toFixed(1)} s)` : `failed (exit ${result.exitCode ?? 'none'}, ${(result.durationMs / 1000).toFixed(1)} s)`;
   return `${label}: ${role}: \`${part.argv.join(' ')}\` ${how}`;
 }

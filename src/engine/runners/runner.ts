@@ -19,7 +19,7 @@ export interface RunTestsOptions {
   /** Aborts the run (the process tree is killed). */
   signal?: AbortSignal;
   /** Told about each part of the test script other than the runner (a build, a linter, `&& tsc`) once it ran. */
-  onPart?: (part: { argv: string[]; kind: 'setup' | 'check' | 'after'; result: { exitCode: number | null; durationMs: number } | null }) => void;
+  onPart?: (part: { argv: string[]; kind: 'setup' | 'check' | 'after'; result: { exitCode: number | null; durationMs: number; spawnError?: string } | null }) => void;
 }
 
 /** Why a run ran no test at all, for a cause no change to the code can fix: no agent is asked to. */

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCommand, type CommandResult } from '../process/run-command.js';
@@ -100,8 +100,12 @@ export class CommandTestRunner implements TestRunner {
       };
       const parsersReady = loadReportParsers();
       const parts: PartRun[] = [];
-      const runPart = async (argv: string[], kind: PartKind): Promise<PartRun> => {
+      const announce = (argv: string[]): void => {
         options.onLines?.([`$ ${argv.join(' ')}`]);
+        if (options.logFile) appendFileSync(options.logFile, `$ ${argv.join(' ')}\n`);
+      };
+      const runPart = async (argv: string[], kind: PartKind): Promise<PartRun> => {
+        announce(argv);
         const part: PartRun = { argv, kind, result: await runCommand(argv, { ...common, timeoutMs: remaining() }) };
         parts.push(part);
         options.onPart?.(part);
@@ -115,7 +119,7 @@ export class CommandTestRunner implements TestRunner {
         if (isMissingTool(part.result!)) return notRun(step, part.result!, Date.now() - started, selection, parts);
         if (kind === 'setup' && partFailure(part)) return setupFailed(step, part.result!, Date.now() - started, selection, parts);
       }
-      if (invocation.setup.length > 0 || (scope === 'full' && this.after.length > 0)) options.onLines?.([`$ ${invocation.argv.join(' ')}`]);
+      if (invocation.setup.length > 0 || (scope === 'full' && this.after.length > 0)) announce(invocation.argv);
       const command = await runCommand(launched.argv, {
         ...common,
         timeoutMs: remaining(),
