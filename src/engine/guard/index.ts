@@ -110,7 +110,9 @@ export function checkFix(input: FixCheckInput): FixCheck {
       reasons.push(`renames test file ${d.oldPath} to ${d.newPath}`);
       continue;
     }
-    const cheating = cheats(d, isTest);
+    // A source file holding tests (doctests, Rust's #[cfg(test)]) may be edited, but not to drop its tests.
+    const holdsTests = isTest || isTestFile(d.newPath, baseline);
+    const cheating = cheats(d, holdsTests);
     reasons.push(...cheating);
     if (!isTest || cheating.length > 0) continue;
     if (d.status === 'added') {
