@@ -92,6 +92,23 @@ describe('the test command runs as the user runs it', () => {
   });
 });
 
+describe('pytest', () => {
+  const skip = missingTool(['python3', ['-m', 'pytest', '--version']]);
+  it.skipIf(skip)("keeps fixcycle's --junitxml out of sys.argv, where a test's argparse reads it", async () => {
+    const repo = makeRepo(null, {
+      'cli.py': 'import argparse\n\n\ndef parse():\n    parser = argparse.ArgumentParser()\n    parser.add_argument("--loud", action="store_true")\n    return parser.parse_args()\n\n\ndef shout(text):\n    return text.lower()\n',
+      'tests/test_cli.py': 'from cli import parse, shout\n\n\ndef test_parses_its_own_command_line():\n    assert parse().loud is False\n\n\ndef test_shouts():\n    assert shout("hi") == "HI"\n',
+      'conftest.py': '',
+      'pytest.ini': '[pytest]\naddopts = -p no:cacheprovider\n',
+    });
+    const agent = scenario({ analyze: [plan('shout() lower-cases', 'cli.py:shout:11', ['test_shouts'])], fix: [{ edits: [{ file: 'cli.py', search: 'text.lower()', replace: 'text.upper()' }] }] });
+    const run = await runCli(repo, [...headless, '--agent-cmd', agentCmd(agent.path)]);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/\[test\] done: pass 50% \(1\/2\)/);
+    expect(agent.calls()).toEqual(['agent analyze 1 conservative', 'agent fix 1 conservative']);
+  });
+});
+
 describe('doctests', () => {
   const skip = missingTool(['python3', ['-m', 'pytest', '--version']]);
   it.skipIf(skip)('accepts the fix to a module that holds doctests, and rejects one that rewrites what a doctest expects', async () => {
