@@ -24,7 +24,7 @@ const NODE_TESTS = {
   'test/math.test.js': "const test = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('../src/math.js');\ntest('adds', () => assert.strictEqual(add(2, 3), 5));\ntest('adds zero', () => assert.strictEqual(add(2, 0), 2));\n",
 };
 
-describe('the test command runs as the user runs it', () => {
+describe('the test command runs as the user runs it', { timeout: 180_000 }, () => {
   it('runs every part of `a && b`: a failing check after the tests is a failure the agent sees and fixes', async () => {
     // Like `jest && tsc`: the tests pass, the type check after them does not.
     const repo = jsRepo({
@@ -92,7 +92,7 @@ describe('the test command runs as the user runs it', () => {
   });
 });
 
-describe('pytest', () => {
+describe('pytest', { timeout: 180_000 }, () => {
   const skip = missingTool(['python3', ['-m', 'pytest', '--version']]);
   it.skipIf(skip)("keeps fixcycle's --junitxml out of sys.argv, where a test's argparse reads it", async () => {
     const repo = makeRepo(null, {
@@ -109,7 +109,7 @@ describe('pytest', () => {
   });
 });
 
-describe('doctests', () => {
+describe('doctests', { timeout: 180_000 }, () => {
   const skip = missingTool(['python3', ['-m', 'pytest', '--version']]);
   it.skipIf(skip)('accepts the fix to a module that holds doctests, and rejects one that rewrites what a doctest expects', async () => {
     const module = ['def add(a, b):', '    """Add two numbers.', '', '    >>> add(2, 3)', '    5', '    """', '    return a - b', ''].join('\n');
@@ -127,7 +127,7 @@ describe('doctests', () => {
   });
 });
 
-describe('what the counts are over, and which run drives the loop', () => {
+describe('what the counts are over, and which run drives the loop', { timeout: 180_000 }, () => {
   it('confirms with the full suite when the affected re-test still fails a targeted test, and marks it order-dependent', async () => {
     // Like @sinonjs/commons: b.test.js passes only when a.test.js ran first in the same mocha process.
     const repo = jsRepo({
