@@ -3,6 +3,7 @@ import type { RunnerChoice } from '../engine/runners/runner.js';
 import { ConfigError, loadConfig, type FixcycleConfig } from '../engine/config.js';
 import { agentDoctorLines } from './doctor-agents.js';
 import type { Output } from './output.js';
+import { isCheckPart } from '../engine/runners/script-parts.js';
 
 /** What `fixcycle doctor` was asked for: the same runner options as `run`. */
 export interface DoctorOptions {
@@ -44,7 +45,8 @@ export async function runnerDoctorLines(cwd: string, choice: RunnerChoice): Prom
     `  subset:        ${show(described.subset, `none (${runner.name} cannot run a subset: affected runs use the full suite)`)}`,
     `  related:       ${show(described.related, `none (${runner.name} has no related-tests mode)`)}`,
   ];
-  for (const step of described.setup) lines.push(`  runs first:    ${displayCommand(step)}`);
+  for (const step of described.setup) lines.push(`  runs first:    ${displayCommand(step)}${isCheckPart(step) ? ' (a check: with the full suite only)' : ''}`);
+  for (const step of described.after) lines.push(`  then runs:     ${displayCommand(step)} (with the full suite; a failure counts)`);
   lines.push(`  counts from:   ${SOURCE_WORDS[described.reportSource]}: ${described.reportDetail}`);
   lines.push(`  affected runs: ${AFFECTED_WORDS[runner.name] ?? 'the tests that import the changed files (import graph), plus the tests that failed last time'}`);
   return lines;

@@ -1,3 +1,5 @@
+import { holdsOnlyTests } from './mixed-files.js';
+
 /** Names that mark a test file in the common runners' conventions. */
 const TEST_FILE: readonly RegExp[] = [
   /(^|\/)(test|tests|__tests__|spec|specs|e2e)\//,
@@ -29,10 +31,15 @@ export function normalizePath(path: string): string {
   return path.replace(/\\/g, '/').replace(/^\.\//, '');
 }
 
-/** Is this a test file: a runner's naming convention, or a file whose tests are in the session's baseline? */
-export function isTestFile(path: string, baselineFiles: ReadonlySet<string>): boolean {
+/**
+ * Is this a test file: a runner's naming convention, or a file whose tests are in the session's baseline and
+ * that holds nothing but tests (a source file with doctests or inline unit tests is not one: fixing its code
+ * is the fix). `content` is the file's text, or null when unknown (then the baseline decides).
+ */
+export function isTestFile(path: string, baselineFiles: ReadonlySet<string>, content: string | null = null): boolean {
   const p = normalizePath(path);
-  return baselineFiles.has(p) || TEST_FILE.some((re) => re.test(p));
+  if (TEST_FILE.some((re) => re.test(p))) return true;
+  return baselineFiles.has(p) && (content === null || holdsOnlyTests(content));
 }
 
 export function isSnapshot(path: string): boolean {

@@ -3,6 +3,7 @@ import { basename, isAbsolute, join, relative } from 'node:path';
 import type { FixPlan } from '../session/schema.js';
 import { parseGitDiff, type FileDiff } from './diff.js';
 import { isSnapshot, isTestConfig, isTestFile, normalizePath } from './files.js';
+import { doctestLinesChanged } from './mixed-files.js';
 import { outsideRepository } from './outside.js';
 import { ASSERTION, count, EXCLUSION_KEYS, SKIP_MARKERS, TEST_CASE, TEST_FILE_SKIP_MARKERS, TRIVIAL_ASSERTIONS } from './patterns.js';
 
@@ -88,8 +89,15 @@ export function checkFix(input: FixCheckInput): FixCheck {
   }
   for (const d of diffs) {
     seen.add(d.oldPath).add(d.newPath);
-    const wasTest = isTestFile(d.oldPath, baseline);
-    const isTest = isTestFile(d.newPath, baseline);
+    const content = currentContent(repo, d);
+    const wasTest = isTestFile(d.oldPath, baseline, d.status === 'deleted' ? d.removed.join('\n') : null);
+    const isTest = isTestFile(d.newPath, baseline, content);
+    const doctest = isTest ? [] : doctestLinesChanged(d, content);
+    if (doctest.length > 0 && !input.plan?.tests_are_wrong?.some((entry) => namesTestIn(entry, d.newPath, content))) {
+      reasons.push(`changes the doctest examples in ${d.newPath} (what the test expects), but the plan names no test in it under tests_are_wrong: ${excerpt(doctest[0]!)}`);
+      continue;
+    }
+    if (doctest.length > 0) testEdits.push(d.newPath);
     if (isSnapshot(d.oldPath) || isSnapshot(d.newPath)) {
       reasons.push(`edits snapshot ${d.newPath}`);
       continue;
@@ -102,20 +110,21 @@ export function checkFix(input: FixCheckInput): FixCheck {
       reasons.push(`renames test file ${d.oldPath} to ${d.newPath}`);
       continue;
     }
-    const cheating = cheats(d, isTest);
+    // A source file holding tests (doctests, Rust's #[cfg(test)]) may be edited, but not to drop its tests.
+    const holdsTests = isTest || isTestFile(d.newPath, baseline);
+    const cheating = cheats(d, holdsTests);
     reasons.push(...cheating);
     if (!isTest || cheating.length > 0) continue;
     if (d.status === 'added') {
       testEdits.push(d.newPath);
       continue;
     }
-    const content = currentContent(repo, d);
     if (input.plan?.tests_are_wrong?.some((entry) => namesTestIn(entry, d.newPath, content))) testEdits.push(d.newPath);
     else reasons.push(`edits test file ${d.newPath}, but the plan names no test in it under tests_are_wrong`);
   }
   // A deleted test file the diff did not cover is still a deleted test file.
   for (const file of input.changedFiles) {
-    if (!seen.has(file) && isTestFile(file, baseline) && !existsSync(join(repo, file))) reasons.push(`deletes test file ${file}`);
+    if (!seen.has(file) && isTestFile(file, baseline, null) && !existsSync(join(repo, file))) reasons.push(`deletes test file ${file}`);
   }
   const unique = [...new Set(reasons)];
   return unique.length ? { ok: false, reasons: unique } : { ok: true, testEdits: [...new Set(testEdits)].sort() };

@@ -14,6 +14,8 @@ import { spotFlakyTests } from './flaky-step.js';
 import { degradedStop } from './degraded-step.js';
 import { completeIteration, fixRecord, lastCommitted, wasRolledBack } from './iteration-record.js';
 import { completeSession, EXIT, type LoopResult } from './completion-step.js';
+import { confirmWithFullSuite } from './confirm-step.js';
+import { stopForNoTestRan } from './no-test-ran-step.js';
 import { runSuite } from './test-step.js';
 
 export { EXIT, type LoopResult } from './completion-step.js';
@@ -85,9 +87,10 @@ export class TestFixLoop {
   }
 
   private async initialRun(): Promise<void> {
-    const { results } = await runSuite(this.ctx, { scope: 'full', label: 'initial test run', iteration: 0, phase: 'test', previous: null, flaky: this.flaky(), signal: this.controls.abort.signal });
+    const { results, noTestRan } = await runSuite(this.ctx, { scope: 'full', label: 'initial test run', iteration: 0, phase: 'test', previous: null, flaky: this.flaky(), signal: this.controls.abort.signal });
     if (this.controls.stopped) return;
     this.results = results;
+    if (noTestRan) return stopForNoTestRan(this.ctx, this.state, noTestRan);
     this.state.initial_pass_rate = results.pass_rate;
     this.state.baseline_total = results.total;
     await this.decide(results, true);
@@ -109,6 +112,7 @@ export class TestFixLoop {
       // Success is only declared on a full run: validate before stopping.
       const full = await runSuite(this.ctx, { scope: 'full', label: 'final validation (full suite)', iteration: this.state.current_iteration, phase: 'validation', previous: results, flaky: this.flaky(), planCriticality: this.planCriticality(), signal: this.controls.abort.signal });
       if (this.controls.stopped) return;
+      if (full.noTestRan) return stopForNoTestRan(this.ctx, this.state, full.noTestRan);
       this.results = results = full.results;
       decision = decideCompletion({ ...input, passRate: results.pass_rate, failures: results.failures, errorCount: results.errors.length, fullRun: true });
     } else if (fullRun && decision.outcome !== 'continue') {
@@ -285,8 +289,11 @@ export class TestFixLoop {
     // A stop between the commit and saving the state: adopt the commit instead of making another.
     if (!it.commit && headMessage.startsWith(`test-cycle: iteration ${it.iteration} -`)) it.commit = head[0]!.sha;
     const changed = it.files_changed ?? (await this.ctx.repo.changedFiles());
-    const run = await runSuite(this.ctx, { scope: 'affected', label: `iteration ${it.iteration}: re-test`, iteration: it.iteration, phase: 'retest', changedFiles: changed, previous, flaky: this.flaky(), planCriticality: this.planCriticality(), signal: this.controls.abort.signal });
+    let run = await runSuite(this.ctx, { scope: 'affected', label: `iteration ${it.iteration}: re-test`, iteration: it.iteration, phase: 'retest', changedFiles: changed, previous, flaky: this.flaky(), planCriticality: this.planCriticality(), signal: this.controls.abort.signal });
     if (this.controls.stopped) return;
+    run = (await confirmWithFullSuite(this.ctx, this.state, { iteration: it.iteration, run, previous, plan: await this.ctx.session.readPlan(it.iteration), flaky: this.flaky(), planCriticality: this.planCriticality(), signal: this.controls.abort.signal })) ?? run;
+    if (this.controls.stopped) return;
+    if (run.noTestRan && !it.commit) return stopForNoTestRan(this.ctx, this.state, run.noTestRan, it.iteration);
     const after = run.results.pass_rate;
     it.tests_run = run.results.ran ?? undefined;
     it.tests_run_reason = run.selection?.reason ?? 'full suite';

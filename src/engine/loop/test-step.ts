@@ -1,6 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import type { Phase } from '../events.js';
 import { buildTestResults } from '../decisions/test-results.js';
+import { knownTests } from '../decisions/union-results.js';
+import type { NoTestRanCause, RunTestsOptions } from '../runners/index.js';
 import type { BaselineTest } from '../session/session-files.js';
 import type { Criticality, Failure, TestResults, TestStatus } from '../types.js';
 import type { LoopContext } from './context.js';
@@ -23,6 +25,8 @@ export interface SuiteOutcome {
   results: TestResults;
   /** What an affected run selected and why; null for a full run. */
   selection: { files: string[]; reason: string } | null;
+  /** Set when no test ran for a cause outside the code: the loop stops rather than asking an agent. */
+  noTestRan?: NoTestRanCause;
 }
 
 function previousStatuses(baseline: readonly BaselineTest[], previous: TestResults | null): Map<string, { status: TestStatus; failure?: Failure }> {
@@ -47,7 +51,7 @@ export async function runSuite(ctx: LoopContext, run: SuiteRun): Promise<SuiteOu
   emit({ type: 'output-reset', label: run.label });
   emit({ type: 'phase', phase: run.phase, status: 'running', iteration: run.iteration, detail: run.label });
 
-  const baseline = (await session.readBaseline()) ?? [];
+  const saved = (await session.readBaseline()) ?? [];
   const testRun = await ctx.runner.run({
     cwd: ctx.repo.root,
     scope: run.scope,
@@ -57,7 +61,11 @@ export async function runSuite(ctx: LoopContext, run: SuiteRun): Promise<SuiteOu
     onLines: (lines) => emit({ type: 'output', lines }),
     logFile,
     signal: run.signal,
+    onPart: (part) => emit({ type: 'log', level: part.result && part.result.exitCode === 0 ? 'info' : 'warn', message: describePart(run.label, part) }),
   });
+  // The pass rate is over every test seen so far; a first run that ran nothing starts no baseline.
+  const known = testRun.noTestRan ? { tests: saved, added: [] } : knownTests(saved, testRun.result.tests);
+  const baseline = known.tests;
   // A runner that could not select affected tests ran the whole suite.
   const scope = run.scope === 'affected' && testRun.selection ? 'affected' : 'full';
   const results = buildTestResults({
@@ -72,18 +80,27 @@ export async function runSuite(ctx: LoopContext, run: SuiteRun): Promise<SuiteOu
     outputTail: testRun.outputTail,
     criticality: { rules: ctx.config.criticality ?? [], flaky: run.flaky, plan: run.planCriticality, heuristic: ctx.heuristic },
   });
-  if (baseline.length === 0 && scope === 'full') {
-    await session.saveBaseline(testRun.result.tests.map((t) => ({ id: t.id, name: t.name, ...(t.file ? { file: t.file } : {}), ...(t.status === 'skipped' ? { skipped: true } : {}) })));
+  if (known.added.length > 0) {
+    await session.saveBaseline(baseline);
+    if (saved.length > 0) emit({ type: 'log', level: 'info', message: `${known.added.length} test(s) reported for the first time now count towards the pass rate (${known.added.slice(0, 3).map((t) => t.id).join(', ')}${known.added.length > 3 ? ', ...' : ''})` });
   }
   await session.saveResults(results);
   emit({ type: 'results', iteration: run.iteration, results });
-  const failedRun = results.errors.length > 0 && results.passed === 0;
+  const failedRun = (results.errors.length > 0 && results.passed === 0) || testRun.noTestRan !== undefined;
   emit({
     type: 'phase',
     phase: run.phase,
     status: failedRun || testRun.timedOut ? 'failed' : 'done',
     iteration: run.iteration,
-    detail: `pass ${results.pass_rate}% (${results.passed}/${results.total}${results.errors.length ? `, ${results.errors.length} error(s)` : ''})${testRun.timedOut ? ', timed out' : ''}${COUNTS_FROM[testRun.source]}`,
+    detail: testRun.noTestRan ? `no test ran (${testRun.noTestRan.cause})` : `pass ${results.pass_rate}% (${results.passed}/${results.total}${results.errors.length ? `, ${results.errors.length} error(s)` : ''})${testRun.timedOut ? ', timed out' : ''}${COUNTS_FROM[testRun.source]}`,
   });
-  return { results, selection: scope === 'affected' ? testRun.selection : null };
+  return { results, selection: scope === 'affected' ? testRun.selection : null, ...(testRun.noTestRan ? { noTestRan: testRun.noTestRan } : {}) };
+}
+
+/** A log line for a part of the test script other than the runner: the build, a linter, `&& tsc`. */
+function describePart(label: string, part: Parameters<NonNullable<RunTestsOptions['onPart']>>[0]): string {
+  const role = part.kind === 'after' ? 'after the tests' : part.kind === 'check' ? 'check before the tests' : 'setup before the tests';
+  const result = part.result;
+  const how = !result ? 'did not run' : result.spawnError ? `could not start (${result.spawnError})` : result.exitCode === 0 ? `passed (${(result.durationMs / 1000).toFixed(1)} s)` : `failed (exit ${result.exitCode ?? 'none'}, ${(result.durationMs / 1000).toFixed(1)} s)`;
+  return `${label}: ${role}: \`${part.argv.join(' ')}\` ${how}`;
 }

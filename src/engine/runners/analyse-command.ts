@@ -1,5 +1,5 @@
 import { globSync } from 'tinyglobby';
-import { plainArgv, splitCommands, tokenize } from './command-line.js';
+import { plainArgv, quoteWords, splitCommands, tokenize, type Token } from './command-line.js';
 import type { RunnerName } from './names.js';
 import type { ProjectFacts } from './project.js';
 import { peelCommand } from './peel-command.js';
@@ -17,6 +17,11 @@ export interface RunnerCall {
   wrappers: string[][];
   /** Commands the script ran before the runner (`npm run build`), run first in the same order. */
   setup: string[][];
+  /**
+   * Commands the script runs after the runner (`jest && tsc`, `tape ... && npm run test:corejs`), each with the
+   * operator that leads to it: `&&` runs only when everything before passed, `;` always. A failing one is a failure.
+   */
+  after?: { argv: string[]; when: '&&' | ';' }[];
   /** How the command led to the runner, for `doctor` (`npm test` -> `scripts.test: "c8 node --test"`). */
   trail: string[];
 }
@@ -62,9 +67,17 @@ export function analyseCommandLine(line: string, project: ProjectFacts, extraArg
       }
       if ('unknown' in found) return { unknown: found.unknown, trail: [...trail, step, ...found.trail] };
       if (pre !== undefined && peeled.runsPreScripts) setup.push(['npm', 'run', `pre${peeled.script}`]);
-      return { ...found, env: { ...peeled.env, ...found.env }, setup: [...setup, ...found.setup], trail: [...trail, step, ...found.trail] };
+      const rest = laterParts(commands, i, project.cwd);
+      return {
+        ...found,
+        env: { ...peeled.env, ...found.env },
+        setup: [...setup, ...found.setup],
+        after: [...(found.after ?? []), ...rest.parts],
+        trail: [...trail, step, ...found.trail],
+      };
     }
     if ('runner' in peeled) {
+      const rest = laterParts(commands, i, project.cwd);
       return {
         runner: peeled.runner,
         launcher: peeled.launcher,
@@ -72,6 +85,7 @@ export function analyseCommandLine(line: string, project: ProjectFacts, extraArg
         env: peeled.env,
         wrappers: peeled.wrappers,
         setup,
+        after: rest.parts,
         trail: [...trail, `${argv.join(' ')} -> ${peeled.runner}`],
       };
     }
@@ -81,6 +95,27 @@ export function analyseCommandLine(line: string, project: ProjectFacts, extraArg
     setup.push(argv);
   }
   return { unknown: 'the command runs nothing', trail };
+}
+
+/**
+ * The commands of the line after the one that started the runner, as the shell would chain them: up to an
+ * `||` (what runs only on failure) or an `&` (something in the background); a pipe's reader (a TAP formatter)
+ * belongs to the command before it.
+ */
+function laterParts(commands: { words: Token[]; next: string | null }[], runnerIndex: number, cwd: string): { parts: NonNullable<RunnerCall['after']> } {
+  const parts: NonNullable<RunnerCall['after']> = [];
+  for (let j = runnerIndex + 1; j < commands.length; j++) {
+    const op = commands[j - 1]!.next;
+    if (op === '|' || op === '|&') continue;
+    if (op !== '&&' && op !== ';') break;
+    const plain = plainArgv(commands[j]!.words);
+    // A part that needs a shell runs through one, as the script would have.
+    if ('error' in plain) return { parts: [...parts, { argv: ['sh', '-c', quoteWords(commands.slice(j))], when: op }] };
+    const argv = expandGlobs(plain.argv, plain.globs, cwd);
+    if (argv.length === 0) continue;
+    parts.push({ argv, when: op });
+  }
+  return { parts };
 }
 
 /** Expands the words that were unquoted globs, as the shell would have (a pattern matching nothing stays as it is). */

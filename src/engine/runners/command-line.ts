@@ -1,4 +1,4 @@
-import { parse } from 'shell-quote';
+import { parse, quote } from 'shell-quote';
 
 /** A word of a command line, or a shell operator between commands (`&&`, `|`, `>`...). */
 export type Token = { word: string; glob: boolean } | { op: string };
@@ -65,4 +65,14 @@ export function splitCommandLine(line: string): SplitCommand {
   if ('error' in plain) return { ok: false, error: `"${line}" uses the ${plain.error}, which needs a shell: put the command in a script and give that` };
   if (plain.argv.length === 0) return { ok: false, error: 'the command is empty' };
   return { ok: true, argv: plain.argv };
+}
+
+/** Commands back as one shell line (for a part that needs a shell): words quoted, globs and operators as they were. */
+export function quoteWords(commands: { words: Token[]; next: string | null }[]): string {
+  const out: string[] = [];
+  for (const { words, next } of commands) {
+    for (const token of words) out.push('op' in token ? token.op : token.glob ? token.word : quote([token.word]));
+    if (next) out.push(next);
+  }
+  return out.join(' ');
 }

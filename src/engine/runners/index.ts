@@ -9,7 +9,7 @@ import type { RunnerChoice } from './runner.js';
 import type { RunnerCall } from './analyse-command.js';
 import { CommandTestRunner } from './test-runner.js';
 
-export type { RunnerChoice, TestRunner, TestRun, RunTestsOptions } from './runner.js';
+export type { RunnerChoice, TestRunner, TestRun, RunTestsOptions, NoTestRanCause } from './runner.js';
 export { RunnerResolutionError, RUNNER_NAMES } from './names.js';
 export { CommandTestRunner } from './test-runner.js';
 export { rerunFailures, type RerunTarget } from './rerun.js';
@@ -64,7 +64,7 @@ function fromTestCommand(line: string, forced: string | undefined, project: Proj
 
 function make(call: RunnerCall, detectedFrom: string, project: ProjectFacts): CommandTestRunner {
   assertInstalled(call, project);
-  return new CommandTestRunner(buildCommands(call), detectedFrom);
+  return new CommandTestRunner(buildCommands(call), detectedFrom, call);
 }
 
 /** A one-line error now, rather than "command not found" on every run. */

@@ -18,6 +18,14 @@ export interface RunTestsOptions {
   logFile?: string;
   /** Aborts the run (the process tree is killed). */
   signal?: AbortSignal;
+  /** Told about each part of the test script other than the runner (a build, a linter, `&& tsc`) once it ran. */
+  onPart?: (part: { argv: string[]; kind: 'setup' | 'check' | 'after'; result: { exitCode: number | null; durationMs: number; spawnError?: string } | null }) => void;
+}
+
+/** Why a run ran no test at all, for a cause no change to the code can fix: no agent is asked to. */
+export interface NoTestRanCause {
+  cause: 'missing tool' | 'crashed runner' | 'no report';
+  message: string;
 }
 
 /** What one run of the tests produced. */
@@ -37,6 +45,10 @@ export interface TestRun {
   outputTail: string;
   /** Why an `affected` run ran the full suite instead (then `selection` is null). */
   fallbackReason?: string;
+  /** The parts of the test script other than the runner that ran, in order (builds, linters, `&& tsc`). */
+  parts?: { command: string[]; kind: 'setup' | 'check' | 'after'; exitCode: number | null; durationMs: number; failed: boolean }[];
+  /** Set when no test ran for a reason outside the code (a missing tool, a crashed runner, no report). */
+  noTestRan?: NoTestRanCause;
 }
 
 /** A test runner resolved for one repository: what it is and how to run it. */

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCommand, type CommandResult } from '../process/run-command.js';
@@ -9,6 +9,10 @@ import { loadReportParsers } from './report-access.js';
 import type { RunTestsOptions, TestRun, TestRunner } from './runner.js';
 import { testCommandEnv } from './run-env.js';
 import { selectTestFiles } from './select-tests.js';
+import type { RunnerCall } from './analyse-command.js';
+import { hideOwnArgs } from './hide-own-args.js';
+import { whyNoTestRan } from './no-test-ran.js';
+import { isCheckPart, isMissingTool, partFailure, type PartKind, type PartRun } from './script-parts.js';
 
 // Shown in `doctor` and the status line where a run's own temporary folder goes.
 const REPORT_DIR_PLACEHOLDER = '<report-dir>';
@@ -17,14 +21,20 @@ const REPORT_DIR_PLACEHOLDER = '<report-dir>';
 export class CommandTestRunner implements TestRunner {
   readonly name: string;
 
+  /** The parts of the test script after the runner (`jest && tsc`), run with the full suite. */
+  readonly after: NonNullable<RunnerCall['after']>;
+
   constructor(
     readonly commands: RunnerCommands,
     readonly detectedFrom: string,
+    /** How the user's own script starts the runner; null for a plain --test-cmd. */
+    private readonly call: RunnerCall | null = null,
   ) {
     this.name = commands.runner;
+    this.after = call?.after ?? [];
   }
 
-  describe(): ReturnType<TestRunner['describe']> & { reportDetail: string; setup: string[][] } {
+  describe(): ReturnType<TestRunner['describe']> & { reportDetail: string; setup: string[][]; after: string[][] } {
     const full = this.commands.full(REPORT_DIR_PLACEHOLDER);
     const subset =
       this.commands.subset(REPORT_DIR_PLACEHOLDER, { files: ['<test-files>'], names: [] }) ??
@@ -37,6 +47,7 @@ export class CommandTestRunner implements TestRunner {
       reportSource: this.commands.reportSource,
       reportDetail: this.commands.reportDetail,
       setup: full.setup,
+      after: this.after.map((part) => part.argv),
     };
   }
 
@@ -74,7 +85,9 @@ export class CommandTestRunner implements TestRunner {
     const started = Date.now();
     try {
       const invocation = build(reportDir);
-      for (const file of invocation.prepare ?? []) writeFileSync(file.path, file.content);
+      // What runs: the same, with fixcycle's reporter flags out of the tests' sight.
+      const launched = hideOwnArgs(invocation, this.call ?? undefined, options.cwd, reportDir);
+      for (const file of launched.prepare ?? []) writeFileSync(file.path, file.content);
       const outputFile = join(reportDir, 'output.log');
       const remaining = (): number => Math.max(1, options.timeoutMs - (Date.now() - started));
       const common = {
@@ -86,22 +99,53 @@ export class CommandTestRunner implements TestRunner {
         logFile: options.logFile,
       };
       const parsersReady = loadReportParsers();
+      const parts: PartRun[] = [];
+      const announce = (argv: string[]): void => {
+        options.onLines?.([`$ ${argv.join(' ')}`]);
+        if (options.logFile) appendFileSync(options.logFile, `$ ${argv.join(' ')}\n`);
+      };
+      const runPart = async (argv: string[], kind: PartKind): Promise<PartRun> => {
+        announce(argv);
+        const part: PartRun = { argv, kind, result: await runCommand(argv, { ...common, timeoutMs: remaining() }) };
+        parts.push(part);
+        options.onPart?.(part);
+        return part;
+      };
       for (const step of invocation.setup) {
-        const result = await runCommand(step, { ...common, timeoutMs: remaining() });
-        if (result.exitCode !== 0) return setupFailed(step, result, Date.now() - started, selection);
+        const kind = isCheckPart(step) ? 'check' : 'setup';
+        // A check (a linter) runs with the full suite only: a re-test is about the tests the fix can break.
+        if (kind === 'check' && scope !== 'full') continue;
+        const part = await runPart(step, kind);
+        if (isMissingTool(part.result!)) return notRun(step, part.result!, Date.now() - started, selection, parts);
+        if (kind === 'setup' && partFailure(part)) return setupFailed(step, part.result!, Date.now() - started, selection, parts);
       }
-      const command = await runCommand(invocation.argv, {
+      if (invocation.setup.length > 0 || (scope === 'full' && this.after.length > 0)) announce(invocation.argv);
+      const command = await runCommand(launched.argv, {
         ...common,
         timeoutMs: remaining(),
         outputFile,
         ...(invocation.report?.fromStdout ? { stdoutFile: invocation.report.file } : {}),
         ...(this.commands.displayLine ? { displayLine: this.commands.displayLine } : {}),
       });
+      const reportWritten = invocation.report !== null && existsSync(invocation.report.file) && statSync(invocation.report.file).size > 0;
       const output = readFileSync(outputFile, 'utf8');
       await parsersReady;
       const { result, source } = readRun({ commands: this.commands, invocation, command, output, scope: scope === 'subset' ? 'subset' : scope, cwd: options.cwd });
+      const noTestRan = whyNoTestRan({ result, command, invocation, reportWritten, output, cwd: options.cwd });
+      if (scope === 'full' && !noTestRan && !command.timedOut && !command.aborted) {
+        // The rest of the script, as the shell would run it: a part after `&&` only when the command before it passed.
+        let lastPassed = command.exitCode === 0;
+        for (const next of this.after) {
+          if (next.when === '&&' && !lastPassed) continue;
+          lastPassed = !partFailure(await runPart(next.argv, 'after'));
+        }
+      }
+      const partErrors = parts.flatMap((part) => {
+        const failure = partFailure(part);
+        return failure ? [{ message: failure }] : [];
+      });
       return {
-        result,
+        result: partErrors.length > 0 ? { ...result, errors: [...result.errors, ...partErrors] } : result,
         source,
         exitCode: command.exitCode,
         timedOut: command.timedOut,
@@ -109,6 +153,8 @@ export class CommandTestRunner implements TestRunner {
         command: invocation.argv,
         selection,
         outputTail: command.outputTail,
+        parts: parts.map(describePart),
+        ...(noTestRan ? { noTestRan } : {}),
       };
     } finally {
       rmSync(reportDir, { recursive: true, force: true });
@@ -116,11 +162,23 @@ export class CommandTestRunner implements TestRunner {
   }
 }
 
-function setupFailed(step: string[], result: CommandResult, durationMs: number, selection: TestRun['selection']): TestRun {
+function describePart(part: PartRun): NonNullable<TestRun['parts']>[number] {
+  return { command: part.argv, kind: part.kind, exitCode: part.result?.exitCode ?? null, durationMs: part.result?.durationMs ?? 0, failed: partFailure(part) !== null };
+}
+
+function notRun(step: string[], result: CommandResult, durationMs: number, selection: TestRun['selection'], parts: PartRun[]): TestRun {
+  const missing = `no test ran: the test script runs \`${step.join(' ')}\` first, which needs a program that is not installed${result.spawnError ? ` (${result.spawnError})` : ''}: install it, or pass --test-cmd "<command>"`;
+  const tail = result.outputTail.trim().split('\n').slice(-20).join('\n');
+  const message = tail ? `${missing}; its last output:\n${tail}` : missing;
+  const empty: NormalizedResult = { format: 'none', tests: [], errors: [{ message }], truncated: false };
+  return { result: empty, source: 'exit-code', exitCode: result.exitCode, timedOut: result.timedOut, durationMs, command: step, selection, outputTail: result.outputTail, parts: parts.map(describePart), noTestRan: { cause: 'missing tool', message } };
+}
+
+function setupFailed(step: string[], result: CommandResult, durationMs: number, selection: TestRun['selection'], parts: PartRun[]): TestRun {
   const cause = result.spawnError ?? (result.timedOut ? 'timed out' : `exit code ${result.exitCode ?? result.signal}`);
   const message = `the step the test script runs first (${step.join(' ')}) failed (${cause}), so no test ran; its last output:\n${result.outputTail}`;
   const empty: NormalizedResult = { format: 'none', tests: [], errors: [{ message }], truncated: false };
-  return { result: empty, source: 'exit-code', exitCode: result.exitCode, timedOut: result.timedOut, durationMs, command: step, selection, outputTail: result.outputTail };
+  return { result: empty, source: 'exit-code', exitCode: result.exitCode, timedOut: result.timedOut, durationMs, command: step, selection, outputTail: result.outputTail, parts: parts.map(describePart) };
 }
 
 function nothingToRun(reason: string): TestRun {

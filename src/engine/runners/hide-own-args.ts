@@ -1,0 +1,104 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync, realpathSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Invocation } from './invocation.js';
+import { findLocalBin, findOnPath } from './project.js';
+
+/** How the user's own command starts the runner, as the test script wrote it. */
+export interface UserCall {
+  runner: string;
+  launcher: string[];
+  args: string[];
+}
+
+/**
+ * Runners that run test code in their own process (or hand it their argv), where a test that parses
+ * `process.argv` (a commander CLI's test calling `program.parse()`) would see fixcycle's reporter flags.
+ */
+const IN_PROCESS_RUNNERS = new Set(['jest', 'mocha', 'tape']);
+
+/**
+ * Rewrites an invocation so the runner still gets fixcycle's reporter flags while the tests see the user's
+ * own command line in `process.argv`: a small CommonJS launcher sets the full argv, loads the runner's CLI
+ * (which reads its arguments as it loads), then puts back the argv the user's command would have had.
+ * Unchanged when fixcycle adds nothing, the runner runs tests elsewhere, or its CLI is not a local JS file.
+ */
+export function hideOwnArgs(invocation: Invocation, call: UserCall | undefined, cwd: string, reportDir: string): Invocation {
+  if (!call || (!IN_PROCESS_RUNNERS.has(call.runner) && call.runner !== 'pytest')) return invocation;
+  const at = indexOfRun(invocation.argv, call.launcher);
+  if (at === -1) return invocation;
+  const full = invocation.argv.slice(at + call.launcher.length);
+  if (full.join('\0') === call.args.join('\0')) return invocation;
+  if (call.runner === 'pytest') return hideFromPytest(invocation, call, at, full, reportDir);
+  const start = cliFile(call.launcher, cwd);
+  if (!start) return invocation;
+  const shim = join(reportDir, 'fixcycle-launch.cjs');
+  const nodeOptions = call.launcher[0] === 'node' ? call.launcher.slice(1, -1) : [];
+  return {
+    ...invocation,
+    argv: [...invocation.argv.slice(0, at), 'node', ...nodeOptions, shim],
+    prepare: [...(invocation.prepare ?? []), { path: shim, content: launcherSource(start, full, call.args) }],
+  };
+}
+
+/**
+ * pytest runs the tests in its own process, where `sys.argv` is its command line: a test calling
+ * `argparse.parse_args()` would read `--junitxml=...`. A small launcher gives pytest the full arguments
+ * through `pytest.main()` and the tests the user's own `sys.argv` and `sys.path[0]`.
+ */
+function hideFromPytest(invocation: Invocation, call: UserCall, at: number, full: string[], reportDir: string): Invocation {
+  const [head, flag, module] = call.launcher;
+  const asModule = flag === '-m' && module === 'pytest' && /^python(3(\.\d+)?)?$/.test(head!.split('/').at(-1)!);
+  const script = call.launcher.length === 1 && (head === 'pytest' || head === 'py.test') ? findOnPath(head) : null;
+  const python = asModule ? head! : script && pytestImports('python3') ? 'python3' : null;
+  if (!python) return invocation;
+  // `python -m pytest` puts the working folder first on sys.path; the `pytest` script puts its own folder there.
+  const setup = asModule
+    ? `sys.argv = [importlib.util.find_spec("pytest.__main__").origin, *${JSON.stringify(call.args)}]\nsys.path[0] = os.getcwd()`
+    : `sys.argv = [${JSON.stringify(script)}, *${JSON.stringify(call.args)}]\nsys.path.pop(0)`;
+  const source = ['# Written by fixcycle for one test run: pytest gets its report options, the tests the user\'s own command line.', 'import importlib.util, os, sys', setup, 'import pytest', `raise SystemExit(pytest.main(${JSON.stringify(full)}))`, ''].join('\n');
+  const file = join(reportDir, 'fixcycle-launch.py');
+  return { ...invocation, argv: [...invocation.argv.slice(0, at), python, file], prepare: [...(invocation.prepare ?? []), { path: file, content: source }] };
+}
+
+const importsPytest = new Map<string, boolean>();
+
+/** True when this interpreter has pytest (the `pytest` on PATH may belong to another one, a pipx install). */
+function pytestImports(python: string): boolean {
+  if (!importsPytest.has(python)) importsPytest.set(python, spawnSync(python, ['-c', 'import pytest'], { stdio: 'ignore', timeout: 20_000 }).status === 0);
+  return importsPytest.get(python)!;
+}
+
+function indexOfRun(argv: string[], run: string[]): number {
+  for (let i = 0; i + run.length <= argv.length; i++) {
+    if (run.every((word, j) => argv[i + j] === word)) return i;
+  }
+  return -1;
+}
+
+/** The runner CLI's JS file, when it is a local CommonJS script fixcycle can load in its place. */
+function cliFile(launcher: string[], cwd: string): string | null {
+  const named = launcher[0] === 'node' ? resolve(cwd, launcher.at(-1)!) : findLocalBin(cwd, launcher[0]!);
+  if (!named) return null;
+  try {
+    const file = realpathSync(named);
+    const head = readFileSync(file, 'utf8').slice(0, 2000);
+    // An ES module CLI cannot be loaded synchronously, so its argv could not be restored in time.
+    if (/^\s*(import|export)\s/m.test(head) || file.endsWith('.mjs')) return null;
+    return file;
+  } catch {
+    return null;
+  }
+}
+
+function launcherSource(file: string, full: string[], user: string[]): string {
+  return [
+    `'use strict';`,
+    `// Written by fixcycle for one test run: the runner reads its options as it loads, the tests then see the user's own command.`,
+    `const file = ${JSON.stringify(file)};`,
+    `process.argv = [process.argv[0], file, ...${JSON.stringify(full)}];`,
+    `require(file);`,
+    `process.argv = [process.argv[0], file, ...${JSON.stringify(user)}];`,
+    '',
+  ].join('\n');
+}
