@@ -37,6 +37,7 @@ const RATE_LIMITED: readonly RegExp[] = [
   /too many requests/i,
   /\boverloaded/i,
   /\b529\b/,
+  /\bat capacity\b/i,
 ];
 
 const AUTH_ERROR: readonly RegExp[] = [

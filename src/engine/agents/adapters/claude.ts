@@ -12,6 +12,7 @@ const WRITE_TOOLS = 'Bash,Edit,MultiEdit,Write,NotebookEdit';
 export const claudeAdapter = defineCliAdapter({
   name: 'claude',
   bin: 'claude',
+  checkedVersions: '2.1.x',
   args(role, model, extra) {
     const mode = role === 'analyze' ? ['--permission-mode', 'default', '--disallowedTools', WRITE_TOOLS] : ['--permission-mode', 'acceptEdits'];
     return ['-p', '--output-format', 'json', ...mode, ...modelArgs('--model', model), ...extra];

@@ -7,6 +7,8 @@ export interface CliDefinition {
   name: string;
   /** The executable looked up on PATH. */
   bin: string;
+  /** The versions this adapter was checked against, as `major.minor.x`: `fixcycle doctor` warns outside them. */
+  checkedVersions?: string;
   /** Roles the CLI can take; default both. */
   roles?: AgentRole[];
   /** Arguments after the executable for this role; `model` and `extra` come from the agent's config. */
@@ -20,12 +22,14 @@ export interface CliDefinition {
 /** A CLI adapter built from its definition: the command line per role and the classification of its output. */
 export interface CliAdapter extends AgentAdapter {
   bin: string;
+  checkedVersions?: string;
 }
 
 export function defineCliAdapter(def: CliDefinition): CliAdapter {
   return {
     name: def.name,
     bin: def.bin,
+    ...(def.checkedVersions ? { checkedVersions: def.checkedVersions } : {}),
     ...(def.roles ? { roles: def.roles } : {}),
     buildCommand(spec: AgentSpec, role: AgentRole) {
       const argv = [def.bin, ...def.args(role, spec.model, spec.command)];

@@ -29,6 +29,7 @@ export function readGeminiJson(stdout: string): CliReading {
 export const geminiAdapter = defineCliAdapter({
   name: 'gemini',
   bin: 'gemini',
+  checkedVersions: '0.61.x',
   args(role, model, extra) {
     return ['-o', 'json', '--approval-mode', role === 'analyze' ? 'default' : 'yolo', ...modelArgs('-m', model), ...extra, '-p', FOLLOW_STDIN];
   },

@@ -10,6 +10,7 @@ import { readResultMessage } from './result-message.js';
 export const qwenAdapter = defineCliAdapter({
   name: 'qwen',
   bin: 'qwen',
+  checkedVersions: '0.15.x',
   args(role, model, extra) {
     return ['-o', 'json', '--approval-mode', role === 'analyze' ? 'plan' : 'yolo', ...modelArgs('-m', model), ...extra, '-p', FOLLOW_STDIN];
   },
