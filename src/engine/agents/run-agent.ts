@@ -75,8 +75,10 @@ export async function runAgent(agent: ResolvedAgent, request: AgentRequest): Pro
     displayLine: (line, stream) => {
       watchdog.touch();
       (stream === 'stdout' ? stdout : stderr).push(line);
-      if (agent.adapter.activity) for (const activity of agent.adapter.activity(line, stream)) onActivity(activity);
-      return line;
+      if (!agent.adapter.activity) return line;
+      for (const activity of agent.adapter.activity(line, stream)) onActivity(activity);
+      // Streamed events are shown as activities; the raw lines stay in the call's record.
+      return request.onActivity ? null : line;
     },
     onLines: request.onLines,
   }).finally(() => watchdog.stop());

@@ -49,7 +49,10 @@ const AGENT_FALLBACK = /agent "([^"]*)" not found\. Falling back to default agen
 /** `! permission requested: external_directory (*); auto-rejecting`: the run then ends, exit 0, with no answer. */
 const AUTO_REJECTED = /permission requested: (.+?); auto-rejecting/;
 
-/** A CLI that prints nothing (opencode logs nothing between retries) for this long is treated as stalled. */
+/** `timestamp=... level=INFO ...`: opencode's log, apart from its errors. */
+const LOG_LINE = /^timestamp=\S+ level=(DEBUG|INFO|WARN)\b/;
+
+/** Nothing on either stream for this long (opencode logs nothing while it waits out a retry) is a stall. */
 const STALL_MS = 45_000;
 
 const base = defineCliAdapter({
@@ -57,8 +60,9 @@ const base = defineCliAdapter({
   bin: 'opencode',
   checkedVersions: '1.18.x',
   args(role, model, extra) {
-    // Errors only: one stderr line per failed model request, so its silent retries show and can be cut short.
-    return ['run', '--format', 'json', '--agent', role === 'analyze' ? 'plan' : 'build', '--print-logs', '--log-level', 'ERROR', ...modelArgs('--model', model), ...extra];
+    // Its log on stderr is the only sign of life while it starts and retries in silence: one `stream` line per
+    // model request and one `stream error` line per failed one, so retries show and can be cut short.
+    return ['run', '--format', 'json', '--agent', role === 'analyze' ? 'plan' : 'build', '--print-logs', '--log-level', 'INFO', ...modelArgs('--model', model), ...extra];
   },
   read: readOpencodeEvents,
 });
@@ -76,7 +80,9 @@ export const opencodeAdapter: CliAdapter = {
   },
   activity: opencodeActivity,
   interpret(raw) {
-    const result = base.interpret(raw);
+    // Its informational log lines (paths, "auth" plugins...) are no evidence of what went wrong.
+    const stderr = raw.stderr.split('\n').filter((line) => !LOG_LINE.test(line)).join('\n');
+    const result = base.interpret({ ...raw, stderr });
     const fallback = AGENT_FALLBACK.exec(raw.stderr);
     if (fallback) return { ...result, classification: 'failed', detail: `opencode has no agent "${fallback[1]}" and ran its default agent instead: check the agents in your opencode config` };
     // Exit 0 is not "done" here: the run stopped at the refused tool call, before any answer.
