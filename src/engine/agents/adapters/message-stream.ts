@@ -32,13 +32,24 @@ function retryDetail(event: Json): string {
   return `API ${error}${status !== undefined ? ` (HTTP ${status})` : ''}, retry ${attempt ?? '?'}${max !== undefined ? ` of ${max}` : ''}`;
 }
 
+/**
+ * The wait of an `api_retry` event when it is the server's retry-after rather than claude's own backoff
+ * (500 ms doubling to 32 s, plus up to 25 % jitter): only then does it say when the API takes calls again.
+ */
+function announcedDelay(event: Json): number | undefined {
+  const delay = num(event.retry_delay_ms);
+  const attempt = num(event.attempt) ?? 1;
+  const backoffMax = Math.min(500 * 2 ** (attempt - 1), 32_000) * 1.25;
+  return delay !== undefined && delay > backoffMax + 100 ? delay : undefined;
+}
+
 /** Reads the whole stream: the `result` decides; without one (killed), what the stream showed so far. */
 export function readMessageStream(stdout: string): CliReading {
   const events = parseJsonLines(stdout);
   if (!events.some((e) => typeof e.type === 'string' && 'session_id' in e)) return readResultMessage(stdout);
   const retries = events.filter((e) => e.type === 'system' && e.subtype === 'api_retry');
   const lastRetry = retries.at(-1);
-  const retryAfterMs = lastRetry && num(lastRetry.error_status) === 429 ? num(lastRetry.retry_delay_ms) : undefined;
+  const retryAfterMs = lastRetry && num(lastRetry.error_status) === 429 ? announcedDelay(lastRetry) : undefined;
   const extra = retryAfterMs !== undefined ? { retryAfterMs: Math.round(retryAfterMs) } : {};
   const result = [...events].reverse().find((e) => e.type === 'result');
   if (result) return { ...readResult(result), ...extra };

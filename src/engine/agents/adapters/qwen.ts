@@ -24,7 +24,7 @@ const DEFAULTS_FILE = join('qwen', 'system-defaults.json');
  * Plan mode tells the model to finish by calling `exit_plan_mode`, which headless mode always denies, so a
  * real model may spend a turn on it instead of answering.
  */
-const HEADLESS_PLAN = 'You run headless: nobody can approve a plan. Give your complete answer as your final message and do not call exit_plan_mode.';
+export const HEADLESS_PLAN = 'You run headless: nobody can approve a plan. Give your complete answer as your final message and do not call exit_plan_mode.';
 
 /**
  * Qwen Code: `qwen -o stream-json -p ...`, the prompt on stdin (qwen appends `-p` to it). `--approval-mode plan`
