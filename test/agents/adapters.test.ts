@@ -43,7 +43,10 @@ const CLIS = [
   },
   {
     name: 'qwen',
-    argv: { analyze: ['-o', 'stream-json', '--approval-mode', 'plan', '--append-system-prompt', HEADLESS_PLAN, '-p', FOLLOW], fix: ['-o', 'stream-json', '--approval-mode', 'yolo', '-p', FOLLOW] },
+    argv: {
+      analyze: ['-o', 'stream-json', '--include-partial-messages', '--approval-mode', 'plan', '--append-system-prompt', HEADLESS_PLAN, '-p', FOLLOW],
+      fix: ['-o', 'stream-json', '--include-partial-messages', '--approval-mode', 'yolo', '-p', FOLLOW],
+    },
     promptOn: 'stdin',
     tokens: 1110,
     resetInMs: undefined,

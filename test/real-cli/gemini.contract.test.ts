@@ -20,5 +20,5 @@ describeContract({
     body: { error: { code: 429, message: 'Resource has been exhausted (e.g. check quota).', status: 'RESOURCE_EXHAUSTED', details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: `${seconds}s` }] } },
   }),
   // Printed when TERM does not announce 256 colours (CI): the terminal's doing, not the arguments'.
-  knownNoise: /256-color support not detected/,
+  knownNoise: /(256-color|True color \(24-bit\)) support not detected/,
 });

@@ -19,7 +19,7 @@ export function httpStatuses(text: string): number[] {
 /** Text that says which kind, most telling first: a quota is not a passing rate limit, an auth error is not a server error. */
 const WORDS: readonly [ErrorKind, RegExp][] = [
   ['quota', /exceeded your current quota|insufficient_quota|quota exceeded|usage limit|hit your limit|out of (extra )?usage|\blimit: 0\b|check your plan and billing/i],
-  ['auth', /unauthori[sz]ed|UNAUTHENTICATED|PERMISSION_DENIED|authentication_error|invalid (x-)?api[ _-]?key|api key not valid|incorrect api key|\bauth method\b|not logged in|please (run \/)?log ?in|(oauth )?token (has )?expired|credentials? (are |is )?(missing|invalid|not found)/i],
+  ['auth', /unauthori[sz]ed|UNAUTHENTICATED|PERMISSION_DENIED|authentication_error|invalid (x-)?api[ _-]?key|api key not valid|incorrect api key|(set an|invalid) auth method|not logged in|please (run \/)?log ?in|(oauth )?token (has )?expired|credentials? (are |is )?(missing|invalid|not found)/i],
   ['rate_limit', /rate[ _-]?limit|RESOURCE_EXHAUSTED|resource (has been )?exhausted|too many requests/i],
   ['overloaded', /overloaded|at capacity|service unavailable|UNAVAILABLE\b/i],
   ['timeout', /timed out|\btimeout\b|ETIMEDOUT|deadline exceeded/i],

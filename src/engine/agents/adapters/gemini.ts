@@ -28,9 +28,9 @@ export const geminiAdapter = defineCliAdapter({
     linkUserGeminiFiles(context);
     return { [join(GEMINI_HOME_DIR, '.gemini', 'settings.json')]: geminiSettingsFile(context.userEnv) };
   },
-  // gemini streams its answer as it comes, but has no request timeout: a server that never answers is only
-  // noticed by silence. The fix may run a long test command in silence.
-  stallMs: (role) => (role === 'analyze' ? 45_000 : 300_000),
+  // gemini streams its answer as it comes (not its thinking), but has no request timeout: a server that never
+  // answers is only noticed by silence. The fix may run a long test command in silence.
+  stallMs: (role) => (role === 'analyze' ? 40_000 : 300_000),
   read: readGeminiStream,
   activity: geminiActivity,
 });

@@ -7,11 +7,11 @@ import { mergeUnder, readUserSettings } from './user-settings.js';
 /**
  * fixcycle's defaults for qwen, given as its "system defaults" file: the lowest layer, so the user's own
  * settings win. The OpenAI SDK's retries off (qwen's own loop still makes 7 attempts, about 75 s on a 429;
- * without the cap it retries for up to an hour), a 30 s request timeout (default 2 minutes), and no memory
+ * without the cap it retries for up to an hour), a 20 s wait for the answer to start (default 2 minutes), and no memory
  * extraction: after a session it resends the whole conversation and writes into `~/.qwen`.
  */
 export const QWEN_DEFAULTS = {
-  model: { generationConfig: { maxRetries: 0, timeout: 30_000 } },
+  model: { generationConfig: { maxRetries: 0, timeout: 20_000 } },
   memory: { enableManagedAutoMemory: false },
   general: { enableAutoUpdate: false },
   privacy: { usageStatisticsEnabled: false },
@@ -36,7 +36,8 @@ export const qwenAdapter = defineCliAdapter({
   bin: 'qwen',
   args(role, model, extra) {
     const mode = role === 'analyze' ? ['--approval-mode', 'plan', '--append-system-prompt', HEADLESS_PLAN] : ['--approval-mode', 'yolo'];
-    return ['-o', 'stream-json', ...mode, ...modelArgs('-m', model), ...extra, '-p', FOLLOW_STDIN];
+    // Partial messages: every streamed token is a line, so silence means the API is not answering.
+    return ['-o', 'stream-json', '--include-partial-messages', ...mode, ...modelArgs('-m', model), ...extra, '-p', FOLLOW_STDIN];
   },
   env: (_role, { privateDir }) => ({ QWEN_CODE_SYSTEM_DEFAULTS_PATH: join(privateDir, DEFAULTS_FILE) }),
   files(_role, { userEnv }) {
@@ -44,9 +45,10 @@ export const qwenAdapter = defineCliAdapter({
     const own = userEnv.QWEN_CODE_SYSTEM_DEFAULTS_PATH ? readUserSettings(userEnv.QWEN_CODE_SYSTEM_DEFAULTS_PATH) : {};
     return { [DEFAULTS_FILE]: `${JSON.stringify(mergeUnder(QWEN_DEFAULTS, own), null, 2)}\n` };
   },
-  // qwen retries in silence (7 attempts over about 75 s on a 429 or 5xx) and prints a message only once it
-  // is complete; the fix may run a long test command in silence.
-  stallMs: (role) => (role === 'analyze' ? 45_000 : 300_000),
+  // qwen retries a 429 or 5xx in silence, 7 attempts over about 75 s whatever the settings say, and may take
+  // 15 s to start on a busy machine: 30 s without a token hands over within the minute. The fix may run a
+  // long test command in silence.
+  stallMs: (role) => (role === 'analyze' ? 30_000 : 300_000),
   read: (stdout) => readMessageStream(stdout),
   activity: messageActivity,
 });
