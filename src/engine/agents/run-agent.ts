@@ -51,7 +51,7 @@ export async function runAgent(agent: ResolvedAgent, request: AgentRequest): Pro
   // An agent without a CLI (manual) runs the call itself.
   if (agent.adapter.run) return { agent: agent.spec.name, role: request.role, ...(await agent.adapter.run(agent.spec, request)) };
   const privateDir = request.privateDir ?? mkdtempSync(join(tmpdir(), `fixcycle-${agent.spec.name}-`));
-  const command: AgentCommand = agent.adapter.buildCommand(agent.spec, request.role, { privateDir, userEnv: process.env });
+  const command: AgentCommand = agent.adapter.buildCommand(agent.spec, request.role, { privateDir, userEnv: { ...process.env, ...request.env } });
   writePrivateFiles(privateDir, command.files);
   const argv = command.promptArg ? [...command.argv, request.prompt] : command.argv;
   const stdout: string[] = [];
