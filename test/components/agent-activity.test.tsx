@@ -65,7 +65,7 @@ describe.each(SIZES)('agent activity at $name', ({ columns, rows }) => {
   });
 
   it('keeps the whole screen within the terminal while an agent streams', async () => {
-    const view = renderTui(<App />, { columns, rows, store: withActivities() });
+    const view = renderTui(<App onQuit={() => {}} />, { columns, rows, store: withActivities() });
     unmount = view.unmount;
     await view.waitFor('codex:');
     expect(view.text()).toContain('codex: ');

@@ -54,7 +54,7 @@ export async function runAgent(agent: ResolvedAgent, request: AgentRequest): Pro
   if (agent.adapter.run) return { agent: agent.spec.name, role: request.role, ...(await agent.adapter.run(agent.spec, request)) };
   const privateDir = request.privateDir ?? mkdtempSync(join(tmpdir(), `fixcycle-${agent.spec.name}-`));
   mkdirSync(privateDir, { recursive: true });
-  const command: AgentCommand = agent.adapter.buildCommand(agent.spec, request.role, { privateDir, userEnv: process.env });
+  const command: AgentCommand = agent.adapter.buildCommand(agent.spec, request.role, { privateDir, userEnv: { ...process.env, ...request.env } });
   writePrivateFiles(privateDir, command.files);
   const argv = command.promptArg ? [...command.argv, request.prompt] : command.argv;
   const stdout: string[] = [];
