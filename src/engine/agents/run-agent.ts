@@ -69,7 +69,8 @@ export async function runAgent(agent: ResolvedAgent, request: AgentRequest): Pro
   };
   const result = await runCommand(argv, {
     cwd: request.cwd,
-    env: { ...command.env, ...request.env },
+    // PWD as a shell would set it: opencode takes its project folder from PWD, not from its working directory.
+    env: { ...command.env, ...request.env, PWD: request.cwd },
     timeoutMs: request.timeoutMs,
     signal: watchdog.signal,
     ...(command.stdin ? { input: request.prompt } : {}),
