@@ -69,8 +69,9 @@ export async function runAgent(agent: ResolvedAgent, request: AgentRequest): Pro
   };
   const result = await runCommand(argv, {
     cwd: request.cwd,
+    // The adapter built its variables from the user's (request.env included), so its merged values win.
     // PWD as a shell would set it: opencode takes its project folder from PWD, not from its working directory.
-    env: { ...command.env, ...request.env, PWD: request.cwd },
+    env: { ...request.env, ...command.env, PWD: request.cwd },
     timeoutMs: request.timeoutMs,
     signal: watchdog.signal,
     ...(command.stdin ? { input: request.prompt } : {}),
