@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgentActivity, AgentAdapter } from '../../src/engine/agents/agent.js';
 import { codexAdapter } from '../../src/engine/agents/adapters/codex.js';
 import { opencodeAdapter } from '../../src/engine/agents/adapters/opencode.js';
+import { opencodeActivity } from '../../src/engine/agents/adapters/opencode-activity.js';
 import { extractPlan } from '../../src/engine/agents/plan.js';
 
 /** What codex 0.169.0 and opencode 1.18.33 really printed (see test/fixtures/real-cli-output/README.md). */
@@ -99,6 +100,11 @@ describe('opencode 1.18 --format json as activities', () => {
     const seen = activities(opencodeAdapter, '', fixture('opencode', '429ra2.stderr.txt'));
     expect(seen).toHaveLength(6);
     expect(seen[0]).toEqual({ kind: 'retry', detail: 'stub error 429' });
+  });
+
+  it('does not count the failed session-title request as a retry of the answer', () => {
+    const title = 'timestamp=2026-11-23T06:29:00.000Z level=ERROR run=1 message="stream error" providerID=gateway modelID=m session.id=ses_1 small=true agent=title mode=primary error.error="AI_APICallError: Incorrect API key provided"';
+    expect(opencodeActivity(title, 'stderr')).toEqual([]);
   });
 });
 

@@ -21,6 +21,8 @@ const STREAM_ERROR = /\bmessage="stream error".*?\berror\.error="((?:[^"\\]|\\.)
 
 /** The error of a failed model request from opencode's log line (`AI_APICallError: Rate limit reached`), or undefined. */
 export function streamError(line: string): string | undefined {
+  // The session-title request (`small=true agent=title`) fails too when the API does; opencode ignores it.
+  if (/\bsmall=true\b/.test(line)) return undefined;
   const match = STREAM_ERROR.exec(line);
   return match ? match[1]!.replace(/\\"/g, '"').replace(/^AI_APICallError:\s*/, '') : undefined;
 }
