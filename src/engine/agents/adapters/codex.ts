@@ -72,6 +72,7 @@ export const codexAdapter: CliAdapter = {
     const reading = readCodexEvents(raw.stdout);
     const error = reading.error;
     if (result.classification !== 'failed' || !error) return result;
+    if (!result.detail?.startsWith('codex reported an error: ')) return result;
     if (/missing environment variable/i.test(error)) {
       return { ...result, classification: 'auth_error', detail: `not authenticated: ${error} (set the API key your codex model provider names, then resume)` };
     }

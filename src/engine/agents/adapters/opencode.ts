@@ -91,8 +91,10 @@ export const opencodeAdapter: CliAdapter = {
     const result = base.interpret({ ...raw, stderr });
     const fallback = AGENT_FALLBACK.exec(raw.stderr);
     if (fallback) return { ...result, classification: 'failed', detail: `opencode has no agent "${fallback[1]}" and ran its default agent instead: check the agents in your opencode config` };
-    if (result.classification === 'failed' && UNREACHABLE.test(result.detail ?? '')) {
-      return { ...result, detail: `API unreachable: ${(result.detail ?? '').replace(/^opencode reported an error: /, '')}` };
+    // Named here only where the shared words did not name it already.
+    const unnamed = /^opencode reported an error: /;
+    if (result.classification === 'failed' && unnamed.test(result.detail ?? '') && UNREACHABLE.test(result.detail ?? '')) {
+      return { ...result, detail: `API unreachable: ${(result.detail ?? '').replace(unnamed, '')}` };
     }
     // Exit 0 is not "done" here: the run stopped at the refused tool call, before any answer.
     const rejected = AUTO_REJECTED.exec(raw.stderr);
