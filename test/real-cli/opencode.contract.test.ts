@@ -47,7 +47,9 @@ async function run(role: 'analyze' | 'fix', steps: StandInStep[] | 'refused', us
   const started = Date.now();
   try {
     const result = await runAgent(agent!, { role, prompt: 'Find the bug.', cwd: repo, env, timeoutMs: 150_000 });
-    return { result, ms: Date.now() - started };
+    const first = standIn.requests.find((r) => !r.auxiliary && r.method === 'POST')?.at;
+    // From its first model request: opencode's own start (4 s idle, 30 s and more on a loaded machine) comes before.
+    return { result, ms: Date.now() - started, fromFirstRequestMs: first === undefined ? undefined : Date.now() - first };
   } finally {
     if (steps !== 'refused') await standIn.close();
     cleanup(repo, home);
@@ -56,9 +58,9 @@ async function run(role: 'analyze' | 'fix', steps: StandInStep[] | 'refused', us
 
 describe.skipIf(missing !== undefined).concurrent(`the real opencode's waits and refusals${missing ? ` (${missing})` : ''}`, () => {
   it('a 429 with retry-after 30 is rate_limited and hands over within 60 s', async () => {
-    const { result, ms } = await run('analyze', [{ type: 'error', status: 429, headers: { 'retry-after': '30' } }]);
+    const { result, fromFirstRequestMs } = await run('analyze', [{ type: 'error', status: 429, headers: { 'retry-after': '30' } }]);
     expect(result.classification, result.stderr.slice(-1500)).toBe('rate_limited');
-    expect(ms).toBeLessThan(HAND_OVER_MS);
+    expect(fromFirstRequestMs).toBeLessThan(HAND_OVER_MS);
   });
 
   it('connection refused fails as unreachable within 60 s', async () => {
