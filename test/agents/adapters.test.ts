@@ -4,48 +4,62 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentRole } from '../../src/engine/agents/agent.js';
 import { extractPlan } from '../../src/engine/agents/plan.js';
 import { runAgent } from '../../src/engine/agents/run-agent.js';
+import { ANALYSIS_DENIED_TOOLS, FIX_DENIED_TOOLS } from '../../src/engine/agents/adapters/claude.js';
+import { HEADLESS_PLAN } from '../../src/engine/agents/adapters/qwen.js';
 import { builtIn, cleanup, fakeEnv, makeRepo, readLog, tempDir } from './helpers.js';
 
 const FOLLOW = 'Follow the instructions above.';
-const NO_WRITES = 'Bash,Edit,MultiEdit,Write,NotebookEdit';
+const NO_WRITES = ANALYSIS_DENIED_TOOLS.join(',');
+const NO_WORKTREES = FIX_DENIED_TOOLS.join(',');
 
 /** Each CLI: the exact arguments per role, what its reports add up to, and when its rate limit says it resets. */
 const CLIS = [
   {
     name: 'claude',
     argv: {
-      analyze: ['-p', '--output-format', 'json', '--permission-mode', 'default', '--disallowedTools', NO_WRITES],
-      fix: ['-p', '--output-format', 'json', '--permission-mode', 'acceptEdits'],
+      analyze: ['-p', '--output-format', 'stream-json', '--verbose', '--permission-mode', 'default', '--disallowedTools', NO_WRITES],
+      fix: ['-p', '--output-format', 'stream-json', '--verbose', '--permission-mode', 'acceptEdits', '--disallowedTools', NO_WORKTREES],
     },
     promptOn: 'stdin',
     tokens: 6540,
     costUsd: 0.0421,
     resetInMs: 7200_000,
+    rateLimitExit: 1,
   },
   {
     name: 'gemini',
-    argv: { analyze: ['-o', 'json', '--approval-mode', 'default', '-p', FOLLOW], fix: ['-o', 'json', '--approval-mode', 'yolo', '-p', FOLLOW] },
+    argv: { analyze: ['-o', 'stream-json', '--approval-mode', 'default', '--skip-trust', '-p', FOLLOW], fix: ['-o', 'stream-json', '--approval-mode', 'yolo', '--skip-trust', '-p', FOLLOW] },
     promptOn: 'stdin',
     tokens: 25113,
     resetInMs: 42_000,
+    rateLimitExit: 173,
   },
   {
     name: 'codex',
-    argv: { analyze: ['exec', '--json', '--sandbox', 'read-only', '-'], fix: ['exec', '--json', '--sandbox', 'workspace-write', '-'] },
+    argv: {
+      analyze: ['exec', '--json', '--sandbox', 'read-only', '--disable', 'unbounded_connection_retries', '-'],
+      fix: ['exec', '--json', '--sandbox', 'workspace-write', '--disable', 'unbounded_connection_retries', '-'],
+    },
     promptOn: 'stdin',
     tokens: 24885,
     resetInMs: 72 * 60_000,
   },
   {
     name: 'qwen',
-    argv: { analyze: ['-o', 'json', '--approval-mode', 'plan', '-p', FOLLOW], fix: ['-o', 'json', '--approval-mode', 'yolo', '-p', FOLLOW] },
+    argv: {
+      analyze: ['-o', 'stream-json', '--include-partial-messages', '--approval-mode', 'plan', '--append-system-prompt', HEADLESS_PLAN, '-p', FOLLOW],
+      fix: ['-o', 'stream-json', '--include-partial-messages', '--approval-mode', 'yolo', '-p', FOLLOW],
+    },
     promptOn: 'stdin',
     tokens: 1110,
     resetInMs: undefined,
   },
   {
     name: 'opencode',
-    argv: { analyze: ['run', '--format', 'json', '--agent', 'plan'], fix: ['run', '--format', 'json', '--agent', 'build'] },
+    argv: {
+      analyze: ['run', '--format', 'json', '--agent', 'plan', '--print-logs', '--log-level', 'INFO'],
+      fix: ['run', '--format', 'json', '--agent', 'build', '--print-logs', '--log-level', 'INFO'],
+    },
     promptOn: 'stdin',
     tokens: 17512,
     costUsd: 0.0123,
@@ -53,7 +67,26 @@ const CLIS = [
   },
   {
     name: 'aider',
-    argv: { fix: ['--yes-always', '--no-auto-commits', '--no-gitignore', '--no-pretty', '--no-stream', '--no-check-update', '--message'] },
+    argv: {
+      fix: [
+        '--chat-history-file',
+        expect.stringMatching(/aider\/chat\.history\.md$/),
+        '--input-history-file',
+        expect.stringMatching(/aider\/input\.history$/),
+        '--yes-always',
+        '--no-auto-commits',
+        '--no-gitignore',
+        '--no-pretty',
+        '--no-stream',
+        '--no-check-update',
+        '--no-show-release-notes',
+        '--analytics-disable',
+        '--no-detect-urls',
+        '--map-tokens',
+        '0',
+        '--message',
+      ],
+    },
     promptOn: 'argument',
     tokens: undefined,
     resetInMs: undefined,
@@ -66,6 +99,8 @@ let repo: string;
 let logs: string;
 
 beforeAll(() => {
+  // Codex's caps depend on the user's own config: none here.
+  process.env.CODEX_HOME = tempDir('fixcycle-codex-home-');
   repo = makeRepo();
   logs = tempDir('fixcycle-logs-');
 });
@@ -115,10 +150,10 @@ describe.each(CLIS)('the $name adapter against its stand-in', (cli) => {
     expect(readFileSync(join(repo, file), 'utf8')).toContain('fixed = true');
   });
 
-  it('classifies a rate limit reported with exit code 0, with the announced reset time', async () => {
+  it('classifies a rate limit whatever the exit code says, with the announced reset time', async () => {
     const before = Date.now();
     const { result } = await call(cli.name, roles[0]!, { FAKE_CLI_MODE: 'rate_limit' });
-    expect(result.exitCode).toBe(0);
+    expect(result.exitCode).toBe('rateLimitExit' in cli ? cli.rateLimitExit : 0);
     expect(result.classification).toBe('rate_limited');
     expect(result.detail).toMatch(/^rate-limited: /);
     if (cli.resetInMs === undefined) expect(result.retryAt).toBeUndefined();
@@ -153,7 +188,7 @@ describe('adapter options from the config', () => {
     const agent = builtIn('codex');
     const log = join(logs, 'codex-model.jsonl');
     await runAgent({ ...agent, spec: { ...agent.spec, model: 'gpt-5-codex', command: ['--skip-git-repo-check'] } }, { role: 'analyze', prompt: PROMPT, cwd: repo, env: fakeEnv(log), timeoutMs: 20_000 });
-    expect(readLog(log)[0]!.argv).toEqual(['exec', '--json', '--sandbox', 'read-only', '--model', 'gpt-5-codex', '--skip-git-repo-check', '-']);
+    expect(readLog(log)[0]!.argv).toEqual(['exec', '--json', '--sandbox', 'read-only', '--disable', 'unbounded_connection_retries', '--model', 'gpt-5-codex', '--skip-git-repo-check', '-']);
   });
 
   it('reports a missing CLI as not found', async () => {

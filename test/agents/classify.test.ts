@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { classifyErrorText, interpretCliRun } from '../../src/engine/agents/classify.js';
+import { errorKind, httpStatuses } from '../../src/engine/agents/error-kind.js';
 import { findResetTime } from '../../src/engine/agents/reset-time.js';
 
 const NOW = Date.UTC(2026, 5, 1, 12, 0, 0); // 1 June 2026, 12:00 UTC
@@ -28,6 +29,42 @@ describe('classifyErrorText', () => {
   });
 });
 
+describe('errorKind, from what the real CLIs print', () => {
+  it.each([
+    ['gemini 429', '[API Error: Resource has been exhausted (e.g. check quota).]\nPlease wait and try again later. To increase your limits, request a quota increase through AI Studio, or switch to another /auth method', 'rate_limit'],
+    ['gemini spent quota', 'You exceeded your current quota, please check your plan and billing details.', 'quota'],
+    ['gemini 401', '[API Error: {"error":{"code":401,"message":"Request had invalid authentication credentials.","status":"UNAUTHENTICATED"}}]', 'auth'],
+    ['gemini headless auth type', 'Invalid auth method selected.', 'auth'],
+    ['gemini dropped stream', 'terminated', 'connection'],
+    ['gemini refused', 'exception TypeError: fetch failed sending request', 'connection'],
+    ['claude 429', 'API Error: Request rejected (429) · Number of request tokens has exceeded your per-minute rate limit', 'rate_limit'],
+    ['claude 529', 'API Error: Repeated 529 Overloaded errors. The API is at capacity', 'overloaded'],
+    ['claude 500', 'API Error: 500 Internal server error. This is a server-side issue, usually temporary', 'server'],
+    ['claude 401', 'Invalid API key · Fix external API key (HTTP 401)', 'auth'],
+    ['claude refused', 'API Error: Unable to connect to API (ConnectionRefused)', 'connection'],
+    ['claude hang', 'Request timed out', 'timeout'],
+    ['qwen 429', '[API Error: 429 Requests rate limit exceeded, please try again later.]', 'rate_limit'],
+    ['qwen 503', '[API Error: 503 service overloaded]', 'overloaded'],
+    ['qwen refused', '[API Error: Connection error. (cause: fetch failed)]', 'connection'],
+    ['qwen mid-stream close', 'partial[API Error: terminated (cause: other side closed)]', 'connection'],
+    ['qwen request timeout', '[API Error: Request timeout after 20s. Try reducing input length or increasing timeout in config.]', 'timeout'],
+    ['nothing known', 'ENOENT: no such file or directory', null],
+  ] as const)('%s', (_name, text, kind) => {
+    expect(errorKind(text)).toBe(kind);
+  });
+
+  it('never takes a number in a stack dump for an HTTP status', () => {
+    const dump = "TypeError: terminated\n    at Fetch.onAborted (node:internal/deps/undici:11190:53)\n  [cause]: SocketError: other side closed {\n    code: 'UND_ERR_SOCKET',\n    socket: { localPort: 40122, remotePort: 45731, bytesWritten: 1033, bytesRead: 401 }\n  }";
+    expect(httpStatuses(dump)).toEqual([]);
+    expect(errorKind(dump)).toBe('connection');
+    expect(classifyErrorText(dump)).toBeNull();
+  });
+
+  it('reads statuses written as statuses', () => {
+    expect(new Set(httpStatuses('status: 429 · "code": 401 · Request rejected (429) · HTTP 503 · 500 Internal Server Error'))).toEqual(new Set([429, 401, 503, 500]));
+  });
+});
+
 describe('findResetTime', () => {
   it.each([
     ['Claude AI usage limit reached|<epoch>', `Claude AI usage limit reached|${NOW / S + 3600}`, NOW + 3600 * S],
@@ -40,6 +77,7 @@ describe('findResetTime', () => {
     ['reset at 9am in a named zone', 'Claude usage limit reached. Your limit will reset at 9am (America/Chicago).', Date.UTC(2026, 5, 1, 14, 0)],
     ['resets 4pm in a named zone', "You've hit your limit · resets 4pm (America/Recife)", Date.UTC(2026, 5, 1, 19, 0)],
     ['a clock time already past today means tomorrow', 'resets 7am (UTC)', Date.UTC(2026, 5, 2, 7, 0)],
+    ["gemini's suggested retry", '[API Error: Resource has been exhausted (e.g. check quota).\nSuggested retry after 30s.]', NOW + 30 * S],
   ])('%s', (_name, text, expected) => {
     expect(findResetTime(text, NOW)).toBe(expected);
   });

@@ -1,4 +1,5 @@
 import type { AgentCall } from './agent.js';
+import { errorKind, KIND_LABEL, withoutStackFrames, type ErrorKind } from './error-kind.js';
 import { findResetTime } from './reset-time.js';
 
 /** A finished agent process as the adapters see it. */
@@ -20,43 +21,18 @@ export interface CliReading {
   /** Every token the CLI reports for the call, cached ones included. */
   tokens?: number;
   costUsd?: number;
+  /** How long the CLI said to wait before asking again, when it said so in a structured field (claude's retry events). */
+  retryAfterMs?: number;
 }
 
 /** The part of an AgentCall an adapter decides. */
 export type Interpretation = Pick<AgentCall, 'classification' | 'detail' | 'finalText' | 'tokens' | 'costUsd' | 'retryAt'>;
 
-const RATE_LIMITED: readonly RegExp[] = [
-  /\b429\b/,
-  /rate[ _-]?limit/i,
-  /RESOURCE_EXHAUSTED/,
-  /resource (has been )?exhausted/i,
-  /\bquota\b/i,
-  /usage limit/i,
-  /hit your limit/i,
-  /out of (extra )?usage/i,
-  /too many requests/i,
-  /\boverloaded/i,
-  /\b529\b/,
-];
-
-const AUTH_ERROR: readonly RegExp[] = [
-  /\b401\b/,
-  /unauthori[sz]ed/i,
-  /authenticat(e|ion)/i,
-  /invalid (x-)?api[ _-]?key/i,
-  /api key not valid/i,
-  /incorrect api key/i,
-  /\bauth method\b/i,
-  /not logged in/i,
-  /please (run \/)?log ?in/i,
-  /(oauth )?token (has )?expired/i,
-  /credentials? (are |is )?(missing|invalid|not found)/i,
-];
-
-/** What a piece of error text says went wrong: a rate limit, missing authentication, or neither. */
+/** What a piece of error text says went wrong: a rate limit (quota, overload), missing authentication, or neither. */
 export function classifyErrorText(text: string): 'rate_limited' | 'auth_error' | null {
-  if (RATE_LIMITED.some((re) => re.test(text))) return 'rate_limited';
-  if (AUTH_ERROR.some((re) => re.test(text))) return 'auth_error';
+  const kind = errorKind(text);
+  if (kind === 'rate_limit' || kind === 'quota' || kind === 'overloaded') return 'rate_limited';
+  if (kind === 'auth') return 'auth_error';
   return null;
 }
 
@@ -94,15 +70,20 @@ export function interpretCliRun(cli: string, raw: RawRun, reading: CliReading, n
   const failed = reading.error !== undefined;
   if (!failed && raw.exitCode === 0 && reading.structured) return { classification: 'ok', finalText: reading.finalText, ...usage };
 
-  const evidence = [reading.error ?? '', raw.stderr, reading.structured ? '' : raw.stdout].filter(Boolean).join('\n');
-  const said = firstLine(reading.error) || lastLine(raw.stderr) || lastLine(raw.stdout);
-  const kind = classifyErrorText(evidence);
+  const stderr = withoutStackFrames(raw.stderr);
+  const evidence = [reading.error ?? '', stderr, reading.structured ? '' : raw.stdout].filter(Boolean).join('\n');
+  const said = firstLine(reading.error) || lastLine(stderr) || lastLine(raw.stdout);
+  // The CLI's own error report is read first: its stderr may mention other failures it recovered from.
+  const kind: ErrorKind | null = (reading.error !== undefined ? errorKind(reading.error) : null) ?? errorKind(evidence);
   const base = { finalText: reading.finalText, ...usage };
-  if (kind === 'rate_limited') {
-    const retryAt = findResetTime(evidence, now);
-    return { classification: 'rate_limited', detail: `rate-limited: ${said}`, ...base, ...(retryAt !== undefined ? { retryAt } : {}) };
+  if (kind === 'rate_limit' || kind === 'quota' || kind === 'overloaded') {
+    const retryAt = findResetTime(evidence, now) ?? (reading.retryAfterMs !== undefined ? now + reading.retryAfterMs : undefined);
+    const precise = kind === 'rate_limit' ? '' : ` [${KIND_LABEL[kind]}]`;
+    return { classification: 'rate_limited', detail: `rate-limited: ${said}${precise}`, ...base, ...(retryAt !== undefined ? { retryAt } : {}) };
   }
-  if (kind === 'auth_error') return { classification: 'auth_error', detail: `not authenticated: ${said} (log in to ${cli}, then resume)`, ...base };
+  if (kind === 'auth') return { classification: 'auth_error', detail: `not authenticated: ${said} (log in to ${cli}, then resume)`, ...base };
+  if (kind === 'timeout') return { classification: 'timeout', detail: `${KIND_LABEL.timeout}: ${said}`, ...base };
+  if (kind === 'connection' || kind === 'server') return { classification: 'failed', detail: `${KIND_LABEL[kind]}: ${said}`, ...base };
   if (failed) return { classification: 'failed', detail: `${cli} reported an error: ${said}`, ...base };
   if (raw.exitCode !== 0) return { classification: 'failed', detail: `exited ${raw.exitCode ?? 'by a signal'}${said ? `: ${said}` : ''}`, ...base };
   return { classification: 'failed', detail: `unreadable output from ${cli}${said ? `: ${said}` : ' (nothing printed)'}`, ...base };

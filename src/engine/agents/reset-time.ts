@@ -131,6 +131,12 @@ const READERS: readonly ((text: string, now: number) => number | undefined)[] = 
     const m = /retry[-_ ]after\\?"?\s*[:=]\s*\\?"?(\d+(?:\.\d+)?)/i.exec(text);
     return m ? now + Number(m[1]) * 1000 : undefined;
   },
+  // Gemini CLI: "Suggested retry after 30s."
+  (text, now) => {
+    const m = /retry after\s+(\d+(?:\.\d+)?\s*(?:ms|s|sec|seconds?|m|min|minutes?|h|hours?))\b/i.exec(text);
+    const ms = m ? durationMs(m[1]!) : undefined;
+    return ms !== undefined ? now + ms : undefined;
+  },
   // "try again in 2 days 17 hours 14 minutes", "Please retry in 37.5s", "resets in 3h"
   (text, now) => {
     const m = /(?:try again|retry|resets?|available again)\s+in\s+((?:\d+(?:\.\d+)?\s*[a-z]+[\s,]*(?:and\s+)?)+)/i.exec(text);

@@ -1,4 +1,4 @@
-import type { AgentAdapter, AgentRole, AgentSpec } from '../agent.js';
+import type { AgentActivity, AgentAdapter, AgentCommand, AgentRole, AgentSpec, CommandContext } from '../agent.js';
 import { interpretCliRun, type CliReading } from '../classify.js';
 
 /** What one AI CLI needs to be driven through the agent command protocol. */
@@ -7,6 +7,8 @@ export interface CliDefinition {
   name: string;
   /** The executable looked up on PATH. */
   bin: string;
+  /** The versions this adapter was checked against, as `major.minor.x`: `fixcycle doctor` warns outside them. */
+  checkedVersions?: string;
   /** Roles the CLI can take; default both. */
   roles?: AgentRole[];
   /** Arguments after the executable for this role; `model` and `extra` come from the agent's config. */
@@ -15,21 +17,36 @@ export interface CliDefinition {
   promptArg?: boolean;
   /** Reads the CLI's output format. */
   read(stdout: string, stderr: string): CliReading;
+  /** Variables for the CLI (retry caps, settings paths); the user's own environment should win where it sets one. */
+  env?(role: AgentRole, context: CommandContext): Record<string, string>;
+  /** Settings files written into the private folder before the run, by path relative to it. */
+  files?(role: AgentRole, context: CommandContext): Record<string, string>;
+  /** Kill the call when the CLI prints nothing for this long (see AgentCommand.stallMs). */
+  stallMs?(role: AgentRole): number | undefined;
+  /** Reads one streamed line into what the agent is doing. */
+  activity?(line: string, stream: 'stdout' | 'stderr'): AgentActivity[];
 }
 
 /** A CLI adapter built from its definition: the command line per role and the classification of its output. */
 export interface CliAdapter extends AgentAdapter {
   bin: string;
+  checkedVersions?: string;
 }
 
 export function defineCliAdapter(def: CliDefinition): CliAdapter {
   return {
     name: def.name,
     bin: def.bin,
+    ...(def.checkedVersions ? { checkedVersions: def.checkedVersions } : {}),
     ...(def.roles ? { roles: def.roles } : {}),
-    buildCommand(spec: AgentSpec, role: AgentRole) {
+    ...(def.activity ? { activity: def.activity } : {}),
+    buildCommand(spec: AgentSpec, role: AgentRole, context?: CommandContext) {
       const argv = [def.bin, ...def.args(role, spec.model, spec.command)];
-      return def.promptArg ? { argv, stdin: false, promptArg: true } : { argv, stdin: true };
+      const command: AgentCommand = def.promptArg ? { argv, stdin: false, promptArg: true } : { argv, stdin: true };
+      const env = context && def.env?.(role, context);
+      const files = context && def.files?.(role, context);
+      const stallMs = def.stallMs?.(role);
+      return { ...command, ...(env ? { env } : {}), ...(files ? { files } : {}), ...(stallMs ? { stallMs } : {}) };
     },
     interpret(raw) {
       return interpretCliRun(def.bin, raw, def.read(raw.stdout, raw.stderr));

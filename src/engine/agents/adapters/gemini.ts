@@ -1,6 +1,9 @@
-import type { CliReading } from '../classify.js';
+import { join } from 'node:path';
 import { defineCliAdapter, modelArgs } from './cli-adapter.js';
-import { isObject, num, parseJsonDocument, str, sum } from './parse-output.js';
+import { GEMINI_HOME_DIR, geminiSettingsFile, linkUserGeminiFiles } from './gemini-home.js';
+import { geminiActivity, readGeminiStream } from './gemini-stream.js';
+
+export { readGeminiJson } from './gemini-stream.js';
 
 /**
  * `-p` forces headless mode and is appended to the prompt read from stdin, so it only points at it:
@@ -8,29 +11,27 @@ import { isObject, num, parseJsonDocument, str, sum } from './parse-output.js';
  */
 export const FOLLOW_STDIN = 'Follow the instructions above.';
 
-/** `gemini -o json`: `{session_id, response, stats, error?}`; an `error` object is a failure even on exit 0. */
-export function readGeminiJson(stdout: string): CliReading {
-  const doc = parseJsonDocument(stdout);
-  if (!isObject(doc) || !('response' in doc || 'error' in doc)) return { structured: false, finalText: '' };
-  const finalText = str(doc.response) ?? '';
-  let tokens: number | undefined;
-  const models = isObject(doc.stats) && isObject(doc.stats.models) ? doc.stats.models : {};
-  for (const model of Object.values(models)) {
-    if (isObject(model) && isObject(model.tokens)) tokens = sum(tokens, num(model.tokens.total));
-  }
-  const error = isObject(doc.error) ? [str(doc.error.message) ?? str(doc.error.type) ?? 'error', doc.error.code !== undefined ? `(code ${String(doc.error.code)})` : ''].join(' ').trim() : undefined;
-  return { structured: true, finalText, ...(error !== undefined ? { error } : {}), ...(tokens !== undefined ? { tokens } : {}) };
-}
-
 /**
- * Gemini CLI: `gemini -o json -p ...`, the prompt on stdin. Analysis keeps the default approval mode
- * (headless, it leaves out every tool that would need approval: no edits, no shell); the fix runs `yolo`.
+ * Gemini CLI: `gemini -o stream-json --skip-trust -p ...`, the prompt on stdin. `--skip-trust`: a repository
+ * gemini has not been told to trust makes it exit 55 before any request. Analysis keeps the default approval
+ * mode (headless, it leaves out every tool that would need approval: no edits, no shell); the fix runs `yolo`.
+ * Settings (retry cap, model, no telemetry) come from a private home, see gemini-home.ts.
  */
 export const geminiAdapter = defineCliAdapter({
   name: 'gemini',
   bin: 'gemini',
+  checkedVersions: '0.61.x',
   args(role, model, extra) {
-    return ['-o', 'json', '--approval-mode', role === 'analyze' ? 'default' : 'yolo', ...modelArgs('-m', model), ...extra, '-p', FOLLOW_STDIN];
+    return ['-o', 'stream-json', '--approval-mode', role === 'analyze' ? 'default' : 'yolo', '--skip-trust', ...modelArgs('-m', model), ...extra, '-p', FOLLOW_STDIN];
   },
-  read: (stdout) => readGeminiJson(stdout),
+  env: (_role, { privateDir }) => ({ GEMINI_CLI_HOME: join(privateDir, GEMINI_HOME_DIR) }),
+  files(_role, context) {
+    linkUserGeminiFiles(context);
+    return { [join(GEMINI_HOME_DIR, '.gemini', 'settings.json')]: geminiSettingsFile(context.userEnv) };
+  },
+  // gemini streams its answer as it comes (not its thinking), but has no request timeout: a server that never
+  // answers is only noticed by silence. The fix may run a long test command in silence.
+  stallMs: (role) => (role === 'analyze' ? 40_000 : 300_000),
+  read: readGeminiStream,
+  activity: geminiActivity,
 });

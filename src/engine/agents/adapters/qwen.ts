@@ -1,17 +1,55 @@
+import { join } from 'node:path';
 import { defineCliAdapter, modelArgs } from './cli-adapter.js';
 import { FOLLOW_STDIN } from './gemini.js';
-import { readResultMessage } from './result-message.js';
+import { messageActivity, readMessageStream } from './message-stream.js';
+import { mergeUnder, readUserSettings } from './user-settings.js';
 
 /**
- * Qwen Code: `qwen -o json -p ...`, the prompt on stdin (qwen appends `-p` to it). `--approval-mode plan`
- * (read-only) for analysis, `yolo` for the fix. Its JSON is an array of messages ending in a `result`
- * with `is_error`, like Claude Code's.
+ * fixcycle's defaults for qwen, given as its "system defaults" file: the lowest layer, so the user's own
+ * settings win. The OpenAI SDK's retries off (qwen's own loop still makes 7 attempts, about 75 s on a 429;
+ * without the cap it retries for up to an hour), a 20 s wait for the answer to start (default 2 minutes), and no memory
+ * extraction: after a session it resends the whole conversation and writes into `~/.qwen`.
+ */
+export const QWEN_DEFAULTS = {
+  model: { generationConfig: { maxRetries: 0, timeout: 20_000 } },
+  memory: { enableManagedAutoMemory: false },
+  general: { enableAutoUpdate: false },
+  privacy: { usageStatisticsEnabled: false },
+  telemetry: { enabled: false },
+};
+
+const DEFAULTS_FILE = join('qwen', 'system-defaults.json');
+
+/**
+ * Plan mode tells the model to finish by calling `exit_plan_mode`, which headless mode always denies, so a
+ * real model may spend a turn on it instead of answering.
+ */
+export const HEADLESS_PLAN = 'You run headless: nobody can approve a plan. Give your complete answer as your final message and do not call exit_plan_mode.';
+
+/**
+ * Qwen Code: `qwen -o stream-json -p ...`, the prompt on stdin (qwen appends `-p` to it). `--approval-mode plan`
+ * (read-only) for analysis, `yolo` for the fix. Its stream is Claude Code's: messages ending in a `result`;
+ * a failed API call is only the result text `[API Error: ...]`, with exit 0 and `is_error: false`.
  */
 export const qwenAdapter = defineCliAdapter({
   name: 'qwen',
   bin: 'qwen',
+  checkedVersions: '0.15.x',
   args(role, model, extra) {
-    return ['-o', 'json', '--approval-mode', role === 'analyze' ? 'plan' : 'yolo', ...modelArgs('-m', model), ...extra, '-p', FOLLOW_STDIN];
+    const mode = role === 'analyze' ? ['--approval-mode', 'plan', '--append-system-prompt', HEADLESS_PLAN] : ['--approval-mode', 'yolo'];
+    // Partial messages: every streamed token is a line, so silence means the API is not answering.
+    return ['-o', 'stream-json', '--include-partial-messages', ...mode, ...modelArgs('-m', model), ...extra, '-p', FOLLOW_STDIN];
   },
-  read: (stdout) => readResultMessage(stdout),
+  env: (_role, { privateDir }) => ({ QWEN_CODE_SYSTEM_DEFAULTS_PATH: join(privateDir, DEFAULTS_FILE) }),
+  files(_role, { userEnv }) {
+    // A defaults file the user points qwen at stays theirs: its values win over fixcycle's.
+    const own = userEnv.QWEN_CODE_SYSTEM_DEFAULTS_PATH ? readUserSettings(userEnv.QWEN_CODE_SYSTEM_DEFAULTS_PATH) : {};
+    return { [DEFAULTS_FILE]: `${JSON.stringify(mergeUnder(QWEN_DEFAULTS, own), null, 2)}\n` };
+  },
+  // qwen retries a 429 or 5xx in silence, 7 attempts over about 75 s whatever the settings say, and may take
+  // 15 s to start on a busy machine: 30 s without a token hands over within the minute. The fix may run a
+  // long test command in silence.
+  stallMs: (role) => (role === 'analyze' ? 30_000 : 300_000),
+  read: (stdout) => readMessageStream(stdout),
+  activity: messageActivity,
 });

@@ -1,0 +1,103 @@
+import type { AgentActivity } from '../agent.js';
+import type { CliReading } from '../classify.js';
+import { isObject, num, parseJsonLines, str, type Json } from './parse-output.js';
+import { readResult, readResultMessage, usageTokens } from './result-message.js';
+import { deniedToolName, toolActivity } from './tool-action.js';
+
+/**
+ * The streamed messages of Claude Code (`--output-format stream-json --verbose`) and Qwen Code
+ * (`-o stream-json`), one JSON object a line: `system` (init; claude's `api_retry`), `assistant` (text and
+ * tool_use blocks), `user` (tool results), and a closing `result` like the one `json` prints.
+ */
+
+function contentBlocks(event: Json): Json[] {
+  const message = isObject(event.message) ? event.message : undefined;
+  return Array.isArray(message?.content) ? message.content.filter(isObject) : [];
+}
+
+/** The text of an assistant message. */
+function assistantText(event: Json): string {
+  return contentBlocks(event)
+    .filter((b) => b.type === 'text')
+    .map((b) => str(b.text) ?? '')
+    .join('');
+}
+
+/** What an `api_retry` event says, as a one-line detail. */
+function retryDetail(event: Json): string {
+  const status = num(event.error_status);
+  const error = str(event.error) ?? 'error';
+  const attempt = num(event.attempt);
+  const max = num(event.max_retries);
+  return `API ${error}${status !== undefined ? ` (HTTP ${status})` : ''}, retry ${attempt ?? '?'}${max !== undefined ? ` of ${max}` : ''}`;
+}
+
+/**
+ * The wait of an `api_retry` event when it is the server's retry-after rather than claude's own backoff
+ * (500 ms doubling to 32 s, plus up to 25 % jitter): only then does it say when the API takes calls again.
+ */
+function announcedDelay(event: Json): number | undefined {
+  const delay = num(event.retry_delay_ms);
+  const attempt = num(event.attempt) ?? 1;
+  const backoffMax = Math.min(500 * 2 ** (attempt - 1), 32_000) * 1.25;
+  return delay !== undefined && delay > backoffMax + 100 ? delay : undefined;
+}
+
+/** Reads the whole stream: the `result` decides; without one (killed), what the stream showed so far. */
+export function readMessageStream(stdout: string): CliReading {
+  const events = parseJsonLines(stdout);
+  if (!events.some((e) => typeof e.type === 'string' && 'session_id' in e)) return readResultMessage(stdout);
+  const retries = events.filter((e) => e.type === 'system' && e.subtype === 'api_retry');
+  const lastRetry = retries.at(-1);
+  const retryAfterMs = lastRetry && num(lastRetry.error_status) === 429 ? announcedDelay(lastRetry) : undefined;
+  const extra = retryAfterMs !== undefined ? { retryAfterMs: Math.round(retryAfterMs) } : {};
+  const result = [...events].reverse().find((e) => e.type === 'result');
+  if (result) return { ...readResult(result), ...extra };
+  // No result: the CLI was killed (stalled or timed out) while it worked or retried.
+  const texts = events.filter((e) => e.type === 'assistant').map(assistantText).filter(Boolean);
+  const tokens = events.filter((e) => e.type === 'assistant').reduce((n, e) => n + (usageTokens(isObject(e.message) ? e.message.usage : undefined) ?? 0), 0);
+  return {
+    structured: false,
+    finalText: texts.at(-1) ?? '',
+    ...(lastRetry ? { error: `${retryDetail(lastRetry)} when it stopped` } : {}),
+    ...(tokens ? { tokens } : {}),
+    ...extra,
+  };
+}
+
+/** One streamed line as what the agent is doing. */
+export function messageActivity(line: string, stream: 'stdout' | 'stderr'): AgentActivity[] {
+  if (stream !== 'stdout' || !line.startsWith('{')) return [];
+  let event: unknown;
+  try {
+    event = JSON.parse(line);
+  } catch {
+    return [];
+  }
+  if (!isObject(event)) return [];
+  if (event.type === 'system' && event.subtype === 'api_retry') {
+    const waitMs = num(event.retry_delay_ms);
+    return [{ kind: 'retry', detail: retryDetail(event), ...(waitMs !== undefined ? { waitMs: Math.round(waitMs) } : {}) }];
+  }
+  if (event.type === 'assistant') {
+    return contentBlocks(event).flatMap((block): AgentActivity[] => {
+      if (block.type === 'text' && str(block.text)?.trim()) return [{ kind: 'text', text: str(block.text)!.trim() }];
+      if (block.type === 'tool_use') return [toolActivity(str(block.name) ?? 'tool', block.input)];
+      return [];
+    });
+  }
+  if (event.type === 'user') {
+    return contentBlocks(event).flatMap((block): AgentActivity[] => {
+      if (block.type !== 'tool_result' || block.is_error !== true) return [];
+      const text = typeof block.content === 'string' ? block.content : JSON.stringify(block.content ?? '');
+      const denied = deniedToolName(text);
+      return denied ? [toolActivity(denied, undefined, true)] : [];
+    });
+  }
+  if (event.type === 'result') {
+    const reading = readResult(event);
+    const usage: AgentActivity = { kind: 'usage', ...(reading.tokens !== undefined ? { tokens: reading.tokens } : {}), ...(reading.costUsd !== undefined ? { costUsd: reading.costUsd } : {}) };
+    return reading.error !== undefined ? [usage, { kind: 'error', detail: reading.error.split('\n')[0]! }] : [usage];
+  }
+  return [];
+}

@@ -1,0 +1,107 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { AgentActivity, AgentCall } from '../../src/engine/agents/agent.js';
+import { extractPlan } from '../../src/engine/agents/plan.js';
+import { builtIn } from './helpers.js';
+
+/**
+ * What the real CLIs printed, captured by running each one (claude 2.1.197, gemini 0.61.0, qwen 0.15.10)
+ * through fixcycle's adapter against a local model-API stand-in: test/fixtures/real-cli-output/<cli>/<scenario>.*
+ * (`.json` keeps the version, the script, the exit code and how long the call took). Replayed here through
+ * the adapter's own reading.
+ */
+const DIR = fileURLToPath(new URL('../fixtures/real-cli-output/', import.meta.url));
+
+interface Capture {
+  version: string;
+  exitCode: number | null;
+  seconds: number;
+  stdout: string;
+  stderr: string;
+}
+
+function capture(cli: string, scenario: string): Capture {
+  const meta = JSON.parse(readFileSync(`${DIR}${cli}/${scenario}.json`, 'utf8')) as Omit<Capture, 'stdout' | 'stderr'>;
+  return { ...meta, stdout: readFileSync(`${DIR}${cli}/${scenario}.stdout`, 'utf8'), stderr: readFileSync(`${DIR}${cli}/${scenario}.stderr`, 'utf8') };
+}
+
+function interpret(cli: string, scenario: string, timedOut = false) {
+  const c = capture(cli, scenario);
+  return builtIn(cli).adapter.interpret({ exitCode: c.exitCode, timedOut, stdout: c.stdout.trimEnd(), stderr: c.stderr.trimEnd() });
+}
+
+function activities(cli: string, scenario: string): AgentActivity[] {
+  const c = capture(cli, scenario);
+  const adapter = builtIn(cli).adapter;
+  const read = (text: string, stream: 'stdout' | 'stderr') => text.split('\n').flatMap((line) => adapter.activity!(line, stream));
+  return [...read(c.stdout, 'stdout'), ...read(c.stderr, 'stderr')];
+}
+
+type Expected = { classification: AgentCall['classification']; detail: RegExp; retryInS?: number };
+
+/** Each captured failure, the classification it must get, and the words its detail must start with. */
+const EXPECTED: Record<string, Record<string, Expected>> = {
+  claude: {
+    '429': { classification: 'rate_limited', detail: /^rate-limited: API Error: Request rejected \(429\)/ },
+    '429-retry-after': { classification: 'rate_limited', detail: /^rate-limited: /, retryInS: 20 },
+    '401': { classification: 'auth_error', detail: /^not authenticated: Invalid API key/ },
+    '500': { classification: 'failed', detail: /^API server error: API Error: 500/ },
+    '503': { classification: 'rate_limited', detail: /503 Service Unavailable.*\[API overloaded\]$/ },
+    '529': { classification: 'rate_limited', detail: /529 Overloaded.*\[API overloaded\]$/ },
+    drop: { classification: 'failed', detail: /^API unreachable: .*ECONNRESET/ },
+    'drop-mid-stream': { classification: 'failed', detail: /^API unreachable: / },
+    hang: { classification: 'timeout', detail: /^API request timed out: Request timed out/ },
+  },
+};
+
+describe.each(Object.keys(EXPECTED))('the real %s output, replayed', (cli) => {
+  it('reads the plan, tokens and cost of a successful analysis', () => {
+    const c = capture(cli, 'analyze-success');
+    const r = interpret(cli, 'analyze-success');
+    expect(c.version).toMatch(/\d+\.\d+\.\d+/);
+    expect(r.classification).toBe('ok');
+    const plan = extractPlan(r.finalText);
+    expect(plan.ok && plan.plan.modification_points).toEqual(['src/math.js:add:1-3']);
+    expect(r.tokens).toBeGreaterThan(0);
+    expect(activities(cli, 'analyze-success').filter((a) => a.kind === 'usage')).toHaveLength(1);
+  });
+
+  it('shows each refused write of the analysis as a denied tool call', () => {
+    const denied = activities(cli, 'analyze-writes').filter((a): a is Extract<AgentActivity, { kind: 'tool' }> => a.kind === 'tool' && a.denied === true);
+    expect(new Set(denied.map((a) => a.action))).toEqual(new Set(['write', 'edit', 'run', ...(cli === 'gemini' ? [] : ['other'])]));
+    expect(interpret(cli, 'analyze-writes').classification).toBe('ok');
+  });
+
+  it('shows the read and the edit of a fix, and its final message', () => {
+    const tools = activities(cli, 'fix-edit').filter((a): a is Extract<AgentActivity, { kind: 'tool' }> => a.kind === 'tool');
+    expect(tools.map((a) => a.action)).toEqual(['read', 'edit']);
+    expect(tools[1]!.target).toMatch(/src\/math\.js$/);
+    expect(interpret(cli, 'fix-edit')).toMatchObject({ classification: 'ok', finalText: 'Fixed add.' });
+  });
+
+  it.each(Object.entries(EXPECTED[cli]!))('classifies %s', (scenario, expected) => {
+    const before = Date.now();
+    const r = interpret(cli, scenario);
+    expect(r.classification).toBe(expected.classification);
+    expect(r.detail).toMatch(expected.detail);
+    if (expected.retryInS === undefined) expect(r.retryAt).toBeUndefined();
+    else {
+      expect(r.retryAt! - before).toBeGreaterThan((expected.retryInS - 2) * 1000);
+      expect(r.retryAt! - Date.now()).toBeLessThan((expected.retryInS + 15) * 1000);
+    }
+    expect(existsSync(`${DIR}${cli}/${scenario}.json`)).toBe(true);
+  });
+});
+
+describe('claude streamed events', () => {
+  it('shows its silent retries as retry activities, with the wait', () => {
+    const retries = activities('claude', '429-retry-after').filter((a) => a.kind === 'retry');
+    expect(retries).toEqual([expect.objectContaining({ kind: 'retry', detail: expect.stringMatching(/HTTP 429/) })]);
+    expect((retries[0] as Extract<AgentActivity, { kind: 'retry' }>).waitMs).toBeGreaterThanOrEqual(20_000);
+  });
+
+  it('reports the error of a failed call as an error activity', () => {
+    expect(activities('claude', '401').filter((a) => a.kind === 'error')).toEqual([{ kind: 'error', detail: expect.stringMatching(/Invalid API key/) }]);
+  });
+});
