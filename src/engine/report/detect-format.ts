@@ -10,6 +10,7 @@ export function detectReportFormat(text: string): ReportFormat | null {
   if (start.startsWith('<')) return /<testsuites?[\s>/]/.test(head) ? 'junit' : null;
   if (isGoEventStream(head)) return 'go-json';
   if (start.startsWith('{')) return jsonFormat(head);
+  if (/^\s*Total:\s+\d+\s*\n\s*Passed:\s+\d+/m.test(head) || /\(\d+ \/ \d+\)\s*$/m.test(head) && /^\s*FAIL\s/m.test(head)) return 'uvu';
   if (/^(TAP version \d+|\s*(not )?ok\b|\d+\.\.\d+|\s*# Subtest:)/m.test(head)) return 'tap';
   return null;
 }

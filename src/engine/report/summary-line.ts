@@ -1,6 +1,6 @@
 /** Counts read from a runner's human-readable closing lines, when no report file exists. */
 export interface SummaryCounts {
-  /** Which runner's summary line was recognised (`jest`, `vitest`, `mocha`, `node:test`, `tape`, `pytest`, `go`, `cargo`, `plain`). */
+  /** Which runner's summary line was recognised (`jest`, `vitest`, `mocha`, `node:test`, `tape`, `uvu`, `pytest`, `go`, `cargo`, `plain`). */
   runner: string;
   passed: number;
   failed: number;
@@ -15,7 +15,7 @@ export interface SummaryCounts {
 type Reader = (text: string) => SummaryCounts | null;
 
 // Tried in order: the specific shapes first, since the plain `N passed, N failed` line also fits some of them.
-const readers: Reader[] = [readJest, readVitest, readPytest, readCargo, readNodeOrTape, readMocha, readGo, readPlain];
+const readers: Reader[] = [readJest, readVitest, readPytest, readCargo, readNodeOrTape, readMocha, readUvu, readGo, readPlain];
 
 /**
  * Reads the counts from a test run's plain output (node:test, tape, mocha, jest, vitest, pytest, go, cargo, or a
@@ -116,6 +116,17 @@ function readMocha(text: string): SummaryCounts | null {
   result.passed = Number(passing[1]);
   result.failed = Number(/^\s*(\d+) failing\b/m.exec(after)?.[1] ?? 0);
   result.skipped = Number(/^\s*(\d+) pending\b/m.exec(after)?.[1] ?? 0);
+  return result;
+}
+
+//   Total:     7 / Passed:    4 / Skipped:   1 / Duration:  8.33ms  (uvu: Total counts the tests that ran)
+function readUvu(text: string): SummaryCounts | null {
+  const match = lastMatch(text, /^\s*Total:\s+(\d+)\s*\n\s*Passed:\s+(\d+)\s*\n\s*Skipped:\s+(\d+)\s*$/gm);
+  if (!match) return null;
+  const result = counts('uvu');
+  result.passed = Number(match[2]);
+  result.failed = Number(match[1]) - Number(match[2]);
+  result.skipped = Number(match[3]);
   return result;
 }
 

@@ -4,7 +4,7 @@ import type { SummaryCounts } from '../report/index.js';
 import type { NormalizedResult, ResultSource, RunError, TestCase } from '../types.js';
 import type { Invocation, RunnerCommands } from './invocation.js';
 import { readLibtestOutput } from './libtest-output.js';
-import { parseRunnerReport, readSummaryCounts } from './report-access.js';
+import { jsonReportInOutput, parseRunnerReport, readSummaryCounts } from './report-access.js';
 
 /** What a finished command's results are, read from the best source there is. */
 export interface RunReading {
@@ -73,7 +73,8 @@ export function readRun(run: FinishedRun): RunReading {
 function readReport(run: FinishedRun, errors: RunError[]): RunReading | null {
   const report = run.invocation.report;
   if (!report) return null;
-  const text = existsSync(report.file) ? readFileSync(report.file, 'utf8') : '';
+  let text = existsSync(report.file) ? readFileSync(report.file, 'utf8') : '';
+  if (text.trim() === '' && report.stdoutFallback && report.format !== 'libtest') text = jsonReportInOutput(run.output, report.format) ?? '';
   if (report.format === 'libtest') {
     const result = readLibtestOutput(text);
     if (result) return { result, source: 'output' };

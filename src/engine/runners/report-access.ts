@@ -25,3 +25,8 @@ export function parseRunnerReport(text: string, format: ReportFormat, cwd: strin
 export function readSummaryCounts(output: string): SummaryCounts | null {
   return loaded().parseSummaryLine(output);
 }
+
+/** A JSON report of `format` the runner printed into its output, or null. */
+export function jsonReportInOutput(output: string, format: ReportFormat): string | null {
+  return loaded().findJsonReport(output, format);
+}
