@@ -16,6 +16,7 @@ export { detectReportFormat } from './detect-format.js';
 export { summarizeResult, type ReportSummary } from './summarize.js';
 export { parseSummaryLine, type SummaryCounts } from './summary-line.js';
 export { findJsonReport } from './json-in-output.js';
+export { printedFailures } from './printed-failures.js';
 
 /** Every format name `parseReport` and `fixcycle report --format` accept. */
 export const REPORT_FORMATS: readonly ReportFormat[] = ['junit', 'tap', 'node-tap', 'vitest-json', 'jest-json', 'mocha-json', 'go-json', 'pytest-json', 'uvu'];

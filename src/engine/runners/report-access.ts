@@ -30,3 +30,8 @@ export function readSummaryCounts(output: string): SummaryCounts | null {
 export function jsonReportInOutput(output: string, format: ReportFormat): string | null {
   return loaded().findJsonReport(output, format);
 }
+
+/** What the runner printed about its failures, without JSON documents or coverage tables. */
+export function failureSection(output: string): string {
+  return loaded().printedFailures(output);
+}
