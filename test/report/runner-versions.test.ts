@@ -116,7 +116,7 @@ describe('mocha before 9 (no reporter output option)', () => {
     const mocha5 = read('mocha/mocha5-fixcycle-reporter.json', 'mocha-json', '/tmp/rr/mocha5');
     const summary = parseSummaryLine(readReport('mocha/mocha5-fixcycle-reporter.out.txt'))!;
     expect(tally(mocha5.tests)).toEqual({ passed: summary.passed, failed: summary.failed, skipped: summary.skipped });
-    expect(byName(mocha5, 'throws')).toMatchObject({ id: 'test/calc.test.js::calc nested > throws', message: 'TypeError: boom 42' });
+    expect(byName(mocha5, 'throws')).toMatchObject({ id: 'test/calc.test.js::calc nested > throws', message: 'TypeError: boom 42\nat test/calc.test.js:7:38' });
     // Two copies of the file in parallel workers: each event carries its own copy of the test.
     const parallel = read('mocha/mocha8-parallel-fixcycle-reporter.json', 'mocha-json', '/tmp/rr/mocha8');
     expect(tally(parallel.tests)).toEqual({ passed: 2, failed: 4, skipped: 2 });

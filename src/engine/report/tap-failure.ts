@@ -1,4 +1,4 @@
-import { normalizeFile } from './test-id.js';
+import { atLine, locationInStack, userFrame, type Where } from './failure-location.js';
 
 /** What a failed TAP test point says: the error, the runner's evidence (expected/actual, diff), and where. */
 export interface TapFailure {
@@ -38,7 +38,7 @@ export function tapFailure(name: string, diag: Record<string, unknown> | null, r
   }
   // node:test's `location` is where the test starts; its stack says where it failed.
   const where = locationOf(diag, rootDir) ?? (stack ? locationInStack(stack, rootDir) : undefined) ?? testLocation(diag, rootDir);
-  if (where) lines.push(`at ${where.file}${where.line ? `:${where.line}` : ''}${where.column ? `:${where.column}` : ''}`);
+  if (where) lines.push(atLine(where));
   return { message: lines.join('\n'), ...(stack ? { stack } : {}), ...(where ? { file: where.file } : {}) };
 }
 
@@ -70,12 +70,6 @@ function indent(text: string): string {
     .join('\n');
 }
 
-interface Where {
-  file: string;
-  line?: number;
-  column?: number;
-}
-
 /** node-tap's `at: {file, line, column}`, tape's `at: Test.<anonymous> (/abs/file.js:3:30)`, node:test's `location`, ava's `at`. */
 function locationOf(diag: Record<string, unknown>, rootDir?: string): Where | undefined {
   const at = diag.at;
@@ -99,22 +93,6 @@ function locationIn(text: string, rootDir?: string): Where | undefined {
 /** True when node's assert already printed the values (and their diff) in the error text. */
 function valuesInError(error: unknown): boolean {
   return typeof error === 'string' && /\+ actual - expected|!==|!=|should (?:loosely )?(?:deep-)?equal|Expected values to be/.test(error);
-}
-
-/** The first stack frame in the project's own code. */
-function locationInStack(stack: string, rootDir?: string): Where | undefined {
-  for (const match of stack.matchAll(/\(?((?:file:\/\/)?[^\s()]+\.[cm]?[jt]sx?):(\d+):(\d+)\)?/g)) {
-    const found = userFrame({ file: match[1]!, line: Number(match[2]), column: Number(match[3]) }, rootDir);
-    if (found) return found;
-  }
-  return undefined;
-}
-
-/** A frame in the project, not in node_modules or node's internals; its file relative to the root. */
-function userFrame(where: Where, rootDir?: string): Where | undefined {
-  if (/(^|\/)node_modules\/|^node:|^internal\//.test(where.file)) return undefined;
-  const file = normalizeFile(where.file, rootDir) ?? where.file;
-  return { ...where, file };
 }
 
 function asNumber(value: unknown): number | undefined {
