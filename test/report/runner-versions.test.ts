@@ -41,6 +41,8 @@ describe('node-tap 12 and 16', () => {
     expect(counted.passed + counted.failed + counted.skipped).toBe(own.tests);
     expect(counted.failed).toBe(own.failed);
     expect(counted.skipped).toBe(own.skipped);
+    // The summary reader, used when no report can be read, sums the same lines.
+    expect(parseSummaryLine(readReport(path))).toEqual({ runner: 'tap', unit: 'tests', errors: 0, ...counted });
     // The generic TAP reading counts every assertion: 16 of them.
     const points = read(path, 'tap', '/tmp/rr/tap16');
     expect(points.tests.length).toBe(16);

@@ -1,6 +1,6 @@
 /** Counts read from a runner's human-readable closing lines, when no report file exists. */
 export interface SummaryCounts {
-  /** Which runner's summary line was recognised (`jest`, `vitest`, `mocha`, `node:test`, `tape`, `uvu`, `pytest`, `go`, `cargo`, `plain`). */
+  /** Which runner's summary line was recognised (`jest`, `vitest`, `mocha`, `node:test`, `tape`, `tap` (node-tap), `uvu`, `pytest`, `go`, `cargo`, `plain`). */
   runner: string;
   passed: number;
   failed: number;
@@ -15,7 +15,7 @@ export interface SummaryCounts {
 type Reader = (text: string) => SummaryCounts | null;
 
 // Tried in order: the specific shapes first, since the plain `N passed, N failed` line also fits some of them.
-const readers: Reader[] = [readJest, readVitest, readPytest, readCargo, readNodeOrTape, readMocha, readUvu, readGo, readPlain];
+const readers: Reader[] = [readJest, readVitest, readPytest, readCargo, readNodeOrTape, readNodeTap, readMocha, readUvu, readGo, readPlain];
 
 /**
  * Reads the counts from a test run's plain output (node:test, tape, mocha, jest, vitest, pytest, go, cargo, or a
@@ -104,6 +104,21 @@ function readNodeOrTape(text: string): SummaryCounts | null {
   result.passed = block.get('pass') ?? 0;
   result.failed = (block.get('fail') ?? 0) + (block.get('cancelled') ?? 0);
   result.skipped = (block.get('skip') ?? 0) + (block.get('skipped') ?? 0) + (block.get('todo') ?? 0);
+  return result;
+}
+
+// node-tap's TAP (12 to 16): one `# Subtest: <file>` a test file; each file's plan, `# failed N of M tests` and
+// `# skip: N`, one level in, count its top-level subtests, the unit tap itself counts.
+function readNodeTap(text: string): SummaryCounts | null {
+  if (!/^# Subtest: \S/m.test(text)) return null;
+  const plans = [...text.matchAll(/^ {4}1\.\.(\d+)\b/gm)];
+  if (plans.length === 0) return null;
+  const sum = (pattern: RegExp): number => [...text.matchAll(pattern)].reduce((total, match) => total + Number(match[1]), 0);
+  const result = counts('tap');
+  const total = plans.reduce((n, plan) => n + Number(plan[1]), 0);
+  result.failed = sum(/^ {4}# failed (\d+) (?:of \d+ )?tests?$/gm);
+  result.skipped = sum(/^ {4}# skip: (\d+)$/gm) + sum(/^ {4}# todo: (\d+)$/gm);
+  result.passed = total - result.failed - result.skipped;
   return result;
 }
 
