@@ -69,6 +69,15 @@ describe('node-tap 12 and 16', () => {
     ]);
   });
 
+  it('reports a test file that was killed before its plan as an error, beside the failed test tap saw', () => {
+    // yallist 4.0.0's suite under tap 12 with a broken reverse(): an endless list grows until V8 aborts.
+    const result = read('node-tap/tap12-yallist-crash.tap', 'node-tap', '/tmp/rr/corpus/yallist');
+    expect(tally(result.tests)).toEqual({ passed: 26, failed: 1, skipped: 0 });
+    // tap: "# failed 2 of 27 tests" = the failed assertion and the missing plan.
+    expect(readReport('node-tap/tap12-yallist-crash.tap')).toMatch(/^ {4}# failed 2 of 27 tests$/m);
+    expect(result.errors).toEqual([{ file: 'test/basic.js', message: expect.stringMatching(/killed by SIGILL, no plan\)$/) }]);
+  });
+
   it("keeps tap's diff (16) or found/wanted (12), the inner subtest and the file:line", () => {
     const tap16 = read('node-tap/tap16-mixed.tap', 'node-tap', '/tmp/rr/tap16');
     expect(byName(tap16, 'subtracts').message).toMatch(/^objects match\ndiff:\n {2}--- expected\n {2}\+\+\+ actual[\s\S]*- {4}4,\n {2}\+ {4}3,[\s\S]*\nat test\/calc\.js:8:5$/);

@@ -22,7 +22,8 @@ export function nodeTapPoint(point: Result, level: Level, out: { tests: TestCase
   const diag = (point.diag ?? null) as Record<string, unknown> | null;
   const depth = level.path.length;
   if (depth === 0) {
-    if (failed && !child?.failedInside) out.errors.push(fileFailure(point, diag, rootDir));
+    // A file whose own tests failed fails too; one that crashed, was killed or lost its plan is an error as well.
+    if (failed && (!child?.failedInside || diag?.signal || tapErrors(diag).length > 0)) out.errors.push(fileFailure(point, diag, rootDir));
     return;
   }
   if (failed) level.failedInside = true;
@@ -61,13 +62,23 @@ function subtestMessage(point: Result, failures: SubtestFailures | undefined, di
   return { message: shown.join('\n\n'), ...(stack ? { stack } : {}) };
 }
 
-/** A test file that failed outside its tests: it exited non-zero, was killed or timed out. */
+/** A test file that failed outside its tests: it exited non-zero, was killed, or stopped before its plan. */
 function fileFailure(point: Result, diag: Record<string, unknown> | null, rootDir?: string): RunError {
   const name = point.name.trim();
   const file = normalizeFile(typeof diag?.file === 'string' ? diag.file : name, rootDir) ?? name;
   const causes: string[] = [];
   if (diag?.signal) causes.push(`killed by ${String(diag.signal)}`);
   else if (typeof diag?.exitCode === 'number') causes.push(`exit code ${diag.exitCode}`);
-  const message = typeof diag?.message === 'string' ? diag.message : 'the test file failed outside its tests (its error is in the test output)';
+  causes.push(...tapErrors(diag));
+  const message = typeof diag?.message === 'string' ? diag.message : 'the test file failed outside its tests; its own output says why';
   return { message: `${message}${causes.length > 0 ? ` (${causes.join(', ')})` : ''}`, file };
+}
+
+/** What tap itself found wrong with a file's stream (`no plan`, `test count(27) != plan(null)`). */
+function tapErrors(diag: Record<string, unknown> | null): string[] {
+  const failures = Array.isArray(diag?.failures) ? (diag.failures as unknown[]) : [];
+  return failures.flatMap((failure) => {
+    const error = failure && typeof failure === 'object' ? (failure as Record<string, unknown>).tapError : undefined;
+    return typeof error === 'string' ? [error] : [];
+  });
 }
