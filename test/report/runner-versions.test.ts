@@ -81,7 +81,7 @@ describe('node-tap 12 and 16', () => {
   it("keeps tap's diff (16) or found/wanted (12), the inner subtest and the file:line", () => {
     const tap16 = read('node-tap/tap16-mixed.tap', 'node-tap', '/tmp/rr/tap16');
     expect(byName(tap16, 'subtracts').message).toMatch(/^objects match\ndiff:\n {2}--- expected\n {2}\+\+\+ actual[\s\S]*- {4}4,\n {2}\+ {4}3,[\s\S]*\nat test\/calc\.js:8:5$/);
-    expect(byName(tap16, 'nested group').message).toBe('throws inside: TypeError: boom 42\nat test/calc.js:13:47');
+    expect(byName(tap16, 'nested group').message).toMatch(/^throws inside: TypeError: boom 42\nsource:\n[\s\S]*throw new TypeError\('boom 42'\)[\s\S]*\n {2}-+\^\n[\s\S]*\nat test\/calc\.js:13:47$/);
     expect(byName(tap16, 'subtracts').file).toBe('test/calc.js');
     const tap12 = read('node-tap/tap12-mixed.tap', 'node-tap', '/tmp/rr/tap12');
     expect(byName(tap12, 'subtracts').message).toMatch(/^objects match\nfound:\n[\s\S]*3\n[\s\S]*wanted:\n[\s\S]*4\n[\s\S]*at test\/calc\.js:8:5$/);

@@ -9,8 +9,9 @@ export interface TapFailure {
 }
 
 // The diagnostics that carry evidence, in the order a person reads them. tape and node:test: operator,
-// expected, actual; node-tap 12: found, wanted, compare; node-tap 16+: diff; ava: details (values before ava 4).
-const EVIDENCE_KEYS = ['operator', 'expected', 'actual', 'found', 'wanted', 'compare', 'pattern', 'diff', 'details', 'values', 'code'];
+// expected, actual; node-tap 12: found, wanted, compare; node-tap 16+: diff, and the failing source line;
+// ava: details (values before ava 4).
+const EVIDENCE_KEYS = ['operator', 'expected', 'actual', 'found', 'wanted', 'compare', 'pattern', 'diff', 'details', 'values', 'code', 'source'];
 // Error codes that say only "an assertion failed": noise next to the assertion's own evidence.
 const PLAIN_CODES = new Set(['ERR_ASSERTION', 'ERR_TEST_FAILURE']);
 // One field of evidence longer than this is cut: a huge object's dump would bury the message.
