@@ -162,6 +162,12 @@ describe('TAP failure evidence', () => {
     expect(result.tests[0]!.message).toBe("b\nerror: |-\n  Expected\ncode: 'ERR_ASSERTION'\nfoo: 2\nfoo: 1\noperator: 'deepEqual'");
   });
 
+  it('ava 6: a file that does not load and the worker that exits are errors, not tests named after their text', () => {
+    const ava = read('ava/ava6-import-error.tap', 'tap', '/tmp/rr/corpus/escape-string-regexp');
+    expect(ava.tests).toEqual([]);
+    expect(ava.errors.map((e) => e.message)).toEqual([expect.stringMatching(/^Directory import '\S+' is not supported[\s\S]*Did you mean to import "\.\/index\.js"\?$/), 'test.js exited with a non-zero exit code: 1']);
+  });
+
   it("ava 6: its difference and the thrown error's place", () => {
     const text = readReport('ava/ava6-mixed.tap');
     const ava = read('ava/ava6-mixed.tap', 'tap', '/tmp/rr/ava6');

@@ -3,6 +3,7 @@ import type { RunError, TestCase } from '../types.js';
 import type { ParseOutcome } from './parse-outcome.js';
 import { guarded, parsed, unusable, type ParseOptions } from './outcome.js';
 import { inlineDurations } from './tap-durations.js';
+import { tapFailure } from './tap-failure.js';
 import { tapTestCase, tapFileError } from './tap-points.js';
 import { looksLikeFilePath, uniquifyIds } from './test-id.js';
 import { nodeTapPoint, type SubtestFailures } from './node-tap.js';
@@ -127,6 +128,11 @@ function onPoint(point: Result, level: Level, out: { tests: TestCase[]; errors: 
     return;
   }
   if (failed) level.failedInside = true;
+  if (failed && level.path.length === 0 && outsideTests(point)) {
+    const detail = tapFailure(point.name, point.diag ?? null, rawYaml, rootDir);
+    out.errors.push({ message: detail.message, ...(detail.file ? { file: detail.file } : {}) });
+    return;
+  }
   if (failed && level.path.length === 0 && looksLikeFilePath(point.name)) {
     out.errors.push(tapFileError(point, comments, rootDir));
     // The comments before it were the file's error, not a tape test header.
@@ -135,6 +141,19 @@ function onPoint(point: Result, level: Level, out: { tests: TestCase[]; errors: 
   }
   const path = [...level.path, ...(level.group && child === undefined ? [level.group] : []), point.name || `#${point.id}`];
   out.tests.push(tapTestCase(point, path, rootDir, rawYaml));
+}
+
+// ava's points for what failed outside any test: a worker that exited or timed out, no tests in a file.
+const AVA_RUN_FAILURE = /^(?:.+ exited with a non-zero exit code: \d+|.+ exited due to \w+|Timed out while running tests|No tests found in .+)$/;
+
+/**
+ * A failed point that is no test: ava's run failures, and an uncaught error ava names after the error itself
+ * (`Error [ERR_X]: ...`): its name is the error's text, which a fix removes, so it is an error, not a test.
+ */
+function outsideTests(point: Result): boolean {
+  if (AVA_RUN_FAILURE.test(point.name.trim())) return true;
+  const kind = point.diag?.name;
+  return typeof kind === 'string' && /Error$/.test(kind) && (point.name.startsWith(`${kind}: `) || point.name.startsWith(`${kind} [`));
 }
 
 /** A stream without its plan, or with fewer test points than planned, stopped early. */
