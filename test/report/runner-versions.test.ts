@@ -150,6 +150,14 @@ describe('TAP failure evidence', () => {
     expect(tally(tape.tests)).toEqual({ passed: 2, failed: 2, skipped: 0 });
   });
 
+  it("tape 5: t.error(err) keeps one id whether it passes (`null`) or fails (the error's text), and shows the error", () => {
+    const failing = read('tape/tape5-error-failing.tap', 'tap', '/tmp/rr/tape5');
+    const passing = read('tape/tape5-error-passing.tap', 'tap', '/tmp/rr/tape5');
+    expect(failing.tests.map((t) => t.id)).toEqual(['reads > t.error', 'reads > custom msg']);
+    expect(passing.tests.map((t) => t.id)).toEqual(failing.tests.map((t) => t.id));
+    expect(failing.tests.map((t) => t.message)).toEqual(['Error: ENOENT: no such file\noperator: error\nat test/err.js:2:26', 'custom msg\nerror: Error: x\noperator: error\nat test/err.js:2:96']);
+  });
+
   it("node:test: the assertion's diff and the failing line, not the test's start", () => {
     const node = read('node-test/node20-evidence.tap', 'tap', '/tmp/rr/nodetest');
     expect(byName(node, 'subtracts').message).toMatch(/^AssertionError: Expected values to be strictly deep-equal:\n\+ actual - expected[\s\S]*\+ {5}3\n- {5}4[\s\S]*operator: deepStrictEqual\nat test\/calc\.test\.js:4:34$/);

@@ -30,6 +30,9 @@ export function tapFailure(name: string, diag: Record<string, unknown> | null, r
   }
   const stack = typeof diag.stack === 'string' ? diag.stack.trimEnd() : undefined;
   const lines = [headline(name, diag)];
+  // tape's t.error(err, 'message'): the error itself is only in the stack's first line.
+  const thrown = diag.operator === 'error' && stack ? stack.split('\n')[0]!.trim() : undefined;
+  if (thrown && thrown !== lines[0]) lines.push(`error: ${thrown}`);
   for (const key of EVIDENCE_KEYS) {
     if (!(key in diag) || diag[key] === undefined) continue;
     if (key === 'code' && PLAIN_CODES.has(String(diag[key]))) continue;

@@ -139,8 +139,22 @@ function onPoint(point: Result, level: Level, out: { tests: TestCase[]; errors: 
     level.group = undefined;
     return;
   }
-  const path = [...level.path, ...(level.group && child === undefined ? [level.group] : []), point.name || `#${point.id}`];
-  out.tests.push(tapTestCase(point, path, rootDir, rawYaml));
+  const path = [...level.path, ...(level.group && child === undefined ? [level.group] : []), idName(point)];
+  const test = tapTestCase(point, path, rootDir, rawYaml);
+  if (point.name) test.name = point.name;
+  out.tests.push(test);
+}
+
+/**
+ * The name a point's id is made of. tape names a `t.error(err)` without a message after the error, `null`
+ * while it passes and `Error: ENOENT...` once it fails: both are the same assertion, `t.error`.
+ */
+function idName(point: Result): string {
+  if (!point.name) return `#${point.id}`;
+  if (point.ok && (point.name === 'null' || point.name === 'undefined')) return 't.error';
+  const diag = point.diag as Record<string, unknown> | null | undefined;
+  if (!point.ok && diag?.operator === 'error' && typeof diag.stack === 'string' && diag.stack.split('\n')[0]!.trim() === point.name.trim()) return 't.error';
+  return point.name;
 }
 
 // ava's points for what failed outside any test: a worker that exited or timed out, no tests in a file.
