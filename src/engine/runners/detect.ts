@@ -1,5 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import { analyseCommandLine, type RunnerCall } from './analyse-command.js';
-import type { ProjectFacts } from './project.js';
+import { findOnPath, type ProjectFacts } from './project.js';
 
 /** A runner found in a project, and what it was found from. */
 export interface Detection {
@@ -43,7 +44,7 @@ export function detectRunner(project: ProjectFacts): Detection | null {
     if (project.dependencies.has(runner)) return { call: bareCall(runner), detectedFrom: `${runner} in package.json dependencies` };
   }
   const pytestFrom = pytestSignal(project);
-  if (pytestFrom) return { call: bareCall('pytest'), detectedFrom: pytestFrom };
+  if (pytestFrom) return { call: { ...bareCall('pytest'), launcher: pytestLauncher() }, detectedFrom: pytestFrom };
   if (project.exists('go.mod')) return { call: bareCall('go'), detectedFrom: 'go.mod' };
   if (project.exists('Cargo.toml')) return { call: bareCall('cargo'), detectedFrom: 'Cargo.toml' };
   return null;
@@ -67,6 +68,19 @@ export function bareCall(runner: RunnerCall['runner']): RunnerCall {
   // node-tap 12 reads TAP from stdin when it is given no files.
   const args: Partial<Record<RunnerCall['runner'], string[]>> = { tape: ['test/**/*.js'], tap: ['test/**/*.js'], 'node-test': ['--test'], go: ['./...'] };
   return { runner, launcher: launchers[runner], args: args[runner] ?? [], env: {}, wrappers: [], setup: [], trail: [] };
+}
+
+/**
+ * `python3 -m pytest` where python3 runs: unlike the `pytest` script it puts the project root on sys.path,
+ * as tox and an installed package do, so a project's tests import the project (toolz, sortedcontainers).
+ */
+function pytestLauncher(): string[] {
+  for (const python of ['python3', 'python']) {
+    if (!findOnPath(python)) continue;
+    const probe = spawnSync(python, ['-c', "import importlib.util, sys; sys.exit(importlib.util.find_spec('pytest') is None)"], { stdio: 'ignore', timeout: 10_000 });
+    if (probe.status === 0) return [python, '-m', 'pytest'];
+  }
+  return ['pytest'];
 }
 
 function pytestSignal(project: ProjectFacts): string | null {
