@@ -28,7 +28,7 @@ const TESTS = `from calc import add, upper\n\n\ndef test_add():\n    assert add(
 
 const missing = missingTool(['python3', ['-m', 'pytest', '--version']]);
 
-describe.each([
+describe.each<{ signal: string; files: Record<string, string>; from: string }>([
   { signal: 'tox.ini', files: { 'tox.ini': '[tox]\nenvlist = py3\n\n[testenv]\ndeps = pytest\ncommands = py.test {posargs}\n' }, from: 'tox.ini (pytest runs its tests)' },
   { signal: 'setup.py', files: { 'setup.py': 'from setuptools import setup\nsetup(name="calc", py_modules=["calc"])\n' }, from: 'setup.py (pytest runs its tests)' },
 ])('a project with only $signal', ({ files, from }) => {

@@ -13,7 +13,7 @@ import { normalizeFile, uniquifyIds } from './test-id.js';
 //   Total: 7 / Passed: 4 / Skipped: 1 / Duration: 8.33ms
 const MARKS_LINE = /^\s*(?:([^•✘\s].*?)\s+)?((?:[•✘]\s)+)\s*\((\d+) \/ (\d+)\)\s*$/;
 const FAIL_LINE = /^\s*FAIL\s+(?:(.+?)\s+)?"(.*)"\s*$/;
-const TOTALS = /^\s*(Total|Passed|Skipped):\s+(\d+)\s*$/;
+const TOTALS = /^\s*(Total|Passed|Skipped|Duration):\s+(\d+)[\w.]*\s*$/;
 
 interface Suite {
   file: string | undefined;
@@ -73,8 +73,10 @@ export function parseUvuOutput(text: string, options: ParseOptions = {}): ParseO
     if (tests.length === 0 && totals.size === 0) return unusable('uvu output has no test marks and no Total line; did uvu run?');
     // uvu counts skipped tests in its totals only.
     for (let n = 1; n <= (totals.get('Skipped') ?? 0); n++) tests.push({ id: `skipped#${n}`, name: `skipped test ${n} (uvu prints no name for it)`, status: 'skipped' });
-    const ran = totals.get('Total');
-    const truncated = ran === undefined || ran !== tests.filter((t) => t.status !== 'skipped').length;
+    // uvu ends with Total, Passed, Skipped and Duration: output without them all, or with other counts, stopped early.
+    const complete = ['Total', 'Passed', 'Skipped', 'Duration'].every((key) => totals.has(key));
+    const ran = tests.filter((t) => t.status !== 'skipped');
+    const truncated = !complete || totals.get('Total') !== ran.length || totals.get('Passed') !== ran.filter((t) => t.status === 'passed').length;
     return parsed({ format: 'uvu', tests: uniquifyIds(tests), errors, truncated });
   });
 }
