@@ -6,6 +6,7 @@ import { processOutput } from './commands/output.js';
 import { runLoopCommand, userError } from './commands/run.js';
 import { runStatusCommand } from './commands/status.js';
 import { EXIT } from './engine/loop/loop.js';
+import { RUNNER_NAMES } from './engine/runners/names.js';
 
 function duration(value: string): number {
   const ms = parseDuration(value);
@@ -56,7 +57,7 @@ function addRunOptions(command: Command): Command {
   return command
     .option('-C, --cwd <dir>', 'the repository to work in', process.cwd())
     .option('--test-cmd <command>', 'the test command line (split like a shell, never run through one)')
-    .option('--runner <name>', 'force a test runner (node-test, vitest, jest, mocha, tape, pytest, go, cargo)')
+    .option('--runner <name>', `force a test runner (${RUNNER_NAMES.filter((name) => name !== 'command').join(', ')})`)
     .option('--agent-cmd <command>', 'an agent command of the agent command protocol; repeat for a fallback chain', collect)
     .option('--agent <names>', 'built-in or configured agents, in fallback order (comma-separated or repeated)', commaList)
     .option('--max-iterations <n>', 'stop after this many fix iterations (default 10)', positiveInt)
@@ -122,7 +123,7 @@ program
 
 program
   .command('report <file>')
-  .description('print what fixcycle reads from a test report (JUnit, TAP, vitest/jest/mocha JSON, go test -json)')
+  .description('print what fixcycle reads from a test report (JUnit, TAP, node-tap TAP, vitest/jest/mocha JSON, go test -json, uvu output)')
   .addOption(new Option('--format <name>', 'the report format instead of detecting it'))
   .option('--json', 'print the normalized result as JSON')
   .action(async (file: string, flags: { format?: string; json?: boolean }) => {

@@ -23,6 +23,8 @@ const AFFECTED_WORDS: Record<string, string> = {
   go: 'the packages of the changed files, plus the tests that failed last time',
   cargo: 'the full suite (cargo builds the whole crate)',
   command: 'the full suite (fixcycle cannot run a subset of a plain command)',
+  tap: 'the full suite (no affected-test selection for node-tap yet); failing tests re-run by file',
+  uvu: 'the full suite (uvu cannot run a subset)',
 };
 
 /** A command as a person would type it: words quoted only when they need it (`<placeholders>` stay readable). */

@@ -30,4 +30,12 @@ export const REPORT_FIXTURES = [
   ['cargo/junit-concatenated.xml', 'junit'],
   ['hand-written/nextest.xml', 'junit'],
   ['hand-written/go-build-output.jsonl', 'go-json'],
+  ['node-tap/tap12-mixed.tap', 'node-tap'],
+  ['node-tap/tap16-mixed.tap', 'node-tap'],
+  ['node-tap/tap12-yallist-crash.tap', 'node-tap'],
+  ['uvu/uvu0.5-mixed.out.txt', 'uvu'],
+  ['uvu/uvu0.5-fixed.out.txt', 'uvu'],
+  ['ava/ava6-mixed.tap', 'tap'],
+  ['tape/tape5-evidence.tap', 'tap'],
+  ['node-test/node20-evidence.tap', 'tap'],
 ] as const;

@@ -30,7 +30,7 @@ not ok 4 - someday # TODO
       ['later', 'skipped'],
       ['someday', 'skipped'],
     ]);
-    expect(result.tests[1]).toMatchObject({ message: 'AssertionError: expected 7, got 6', stack: 'at t (test/m.js:3:1)', file: '/repo/test/m.js' });
+    expect(result.tests[1]).toMatchObject({ message: 'AssertionError: expected 7, got 6\nat test/m.js:3:1', stack: 'at t (test/m.js:3:1)', file: '/repo/test/m.js' });
     expect(result.truncated).toBe(false);
   });
 

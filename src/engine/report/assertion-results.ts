@@ -1,4 +1,5 @@
 import type { RunError, TestCase, TestStatus } from '../types.js';
+import { withLocation } from './failure-location.js';
 import { splitFailureText } from './failure-text.js';
 import { asArray, asNumber, asRecord, asString, firstLine } from './outcome.js';
 import { makeTestId, normalizeFile } from './test-id.js';
@@ -22,7 +23,7 @@ export function readAssertionResults(suites: unknown[], dialect: AssertionDialec
     const fileTests: TestCase[] = [];
     for (const item of asArray(suite.assertionResults)) {
       const assertion = asRecord(item);
-      if (assertion) fileTests.push(readAssertion(assertion, file, dialect));
+      if (assertion) fileTests.push(readAssertion(assertion, file, dialect, rootDir));
     }
     tests.push(...fileTests);
     const error = dialect.fileError(suite, fileTests);
@@ -31,7 +32,7 @@ export function readAssertionResults(suites: unknown[], dialect: AssertionDialec
   return { tests, errors };
 }
 
-function readAssertion(assertion: Record<string, unknown>, file: string | undefined, dialect: AssertionDialect): TestCase {
+function readAssertion(assertion: Record<string, unknown>, file: string | undefined, dialect: AssertionDialect, rootDir?: string): TestCase {
   const title = asString(assertion.title) ?? asString(assertion.fullName) ?? '(unnamed test)';
   const ancestors = asArray(assertion.ancestorTitles).filter((t): t is string => typeof t === 'string');
   const status = statusOf(asString(assertion.status));
@@ -45,7 +46,7 @@ function readAssertion(assertion: Record<string, unknown>, file: string | undefi
   if (status === 'failed') {
     const messages = asArray(assertion.failureMessages).filter((m): m is string => typeof m === 'string');
     const text = splitFailureText(messages.join('\n\n')) ?? { message: `failed with status "${String(assertion.status)}"` };
-    test.message = text.message;
+    test.message = withLocation(text.message, text.stack, rootDir);
     if (text.stack) test.stack = text.stack;
   }
   return test;

@@ -10,8 +10,18 @@ export function detectReportFormat(text: string): ReportFormat | null {
   if (start.startsWith('<')) return /<testsuites?[\s>/]/.test(head) ? 'junit' : null;
   if (isGoEventStream(head)) return 'go-json';
   if (start.startsWith('{')) return jsonFormat(head);
+  if (isUvuOutput(head)) return 'uvu';
+  // node-tap wraps each test file in a subtest named for the file.
+  if (/^# Subtest: \S+\.[cm]?[jt]sx?\s*\n {4}\S/m.test(head)) return 'node-tap';
   if (/^(TAP version \d+|\s*(not )?ok\b|\d+\.\.\d+|\s*# Subtest:)/m.test(head)) return 'tap';
   return null;
+}
+
+/** uvu's closing Total/Passed lines, or a suite's marks line beside a FAIL block (colours removed). */
+function isUvuOutput(head: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  const plain = head.includes('\u001b') ? head.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '') : head;
+  return /^\s*Total:\s+\d+\s*\n\s*Passed:\s+\d+/m.test(plain) || (/[•✘]\s+\(\d+ \/ \d+\)\s*$/m.test(plain) && /^\s*FAIL\s/m.test(plain));
 }
 
 function jsonFormat(head: string): ReportFormat | null {

@@ -6,7 +6,8 @@ import { parseJunit } from './junit.js';
 import { parseMochaJson } from './mocha-json.js';
 import { guarded, unusable, type ParseOptions } from './outcome.js';
 import { parsePytestJson } from './pytest-json.js';
-import { parseTap } from './tap.js';
+import { parseNodeTap, parseTap } from './tap.js';
+import { parseUvuOutput } from './uvu-output.js';
 import { parseVitestJson } from './vitest-json.js';
 
 export type { ParseOutcome, ReportFormat } from './parse-outcome.js';
@@ -14,18 +15,22 @@ export type { ParseOptions } from './outcome.js';
 export { detectReportFormat } from './detect-format.js';
 export { summarizeResult, type ReportSummary } from './summarize.js';
 export { parseSummaryLine, type SummaryCounts } from './summary-line.js';
+export { findJsonReport } from './json-in-output.js';
+export { printedFailures } from './printed-failures.js';
 
 /** Every format name `parseReport` and `fixcycle report --format` accept. */
-export const REPORT_FORMATS: readonly ReportFormat[] = ['junit', 'tap', 'vitest-json', 'jest-json', 'mocha-json', 'go-json', 'pytest-json'];
+export const REPORT_FORMATS: readonly ReportFormat[] = ['junit', 'tap', 'node-tap', 'vitest-json', 'jest-json', 'mocha-json', 'go-json', 'pytest-json', 'uvu'];
 
 const parsers: Record<ReportFormat, (text: string, options: ParseOptions) => ParseOutcome> = {
   junit: parseJunit,
   tap: parseTap,
+  'node-tap': parseNodeTap,
   'vitest-json': parseVitestJson,
   'jest-json': parseJestJson,
   'mocha-json': parseMochaJson,
   'go-json': (text) => parseGoJson(text),
   'pytest-json': () => parsePytestJson(),
+  uvu: parseUvuOutput,
 };
 
 /**

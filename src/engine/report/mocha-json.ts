@@ -1,5 +1,6 @@
 import type { RunError, TestCase, TestStatus } from '../types.js';
 import type { ParseOutcome } from './parse-outcome.js';
+import { withLocation } from './failure-location.js';
 import { splitFailureText } from './failure-text.js';
 import { asArray, asNumber, asRecord, asString, guarded, parsed, readJson, unusable, type ParseOptions } from './outcome.js';
 import { makeTestId, normalizeFile, uniquifyIds } from './test-id.js';
@@ -54,7 +55,7 @@ function readTest(test: Record<string, unknown>, forced: TestStatus | undefined,
   if (status === 'failed') {
     const text = splitFailureText(errorText(err)) ?? { message: 'failed' };
     // mocha marks errors thrown outside the test's own call stack (timers, events): a crash, not an assertion.
-    result.message = err?.uncaught === true ? `Uncaught ${text.message}` : text.message;
+    result.message = withLocation(err?.uncaught === true ? `Uncaught ${text.message}` : text.message, text.stack, rootDir);
     if (text.stack) result.stack = text.stack;
   }
   return result;

@@ -1,6 +1,6 @@
 /** Counts read from a runner's human-readable closing lines, when no report file exists. */
 export interface SummaryCounts {
-  /** Which runner's summary line was recognised (`jest`, `vitest`, `mocha`, `node:test`, `tape`, `pytest`, `go`, `cargo`, `plain`). */
+  /** Which runner's summary line was recognised (`jest`, `vitest`, `mocha`, `node:test`, `tape`, `tap` (node-tap), `uvu`, `pytest`, `go`, `cargo`, `plain`). */
   runner: string;
   passed: number;
   failed: number;
@@ -15,7 +15,7 @@ export interface SummaryCounts {
 type Reader = (text: string) => SummaryCounts | null;
 
 // Tried in order: the specific shapes first, since the plain `N passed, N failed` line also fits some of them.
-const readers: Reader[] = [readJest, readVitest, readPytest, readCargo, readNodeOrTape, readMocha, readGo, readPlain];
+const readers: Reader[] = [readJest, readVitest, readPytest, readCargo, readNodeOrTape, readNodeTap, readMocha, readUvu, readGo, readPlain];
 
 /**
  * Reads the counts from a test run's plain output (node:test, tape, mocha, jest, vitest, pytest, go, cargo, or a
@@ -107,6 +107,21 @@ function readNodeOrTape(text: string): SummaryCounts | null {
   return result;
 }
 
+// node-tap's TAP (12 to 16): one `# Subtest: <file>` a test file; each file's plan, `# failed N of M tests` and
+// `# skip: N`, one level in, count its top-level subtests, the unit tap itself counts.
+function readNodeTap(text: string): SummaryCounts | null {
+  if (!/^# Subtest: \S/m.test(text)) return null;
+  const plans = [...text.matchAll(/^ {4}1\.\.(\d+)\b/gm)];
+  if (plans.length === 0) return null;
+  const sum = (pattern: RegExp): number => [...text.matchAll(pattern)].reduce((total, match) => total + Number(match[1]), 0);
+  const result = counts('tap');
+  const total = plans.reduce((n, plan) => n + Number(plan[1]), 0);
+  result.failed = sum(/^ {4}# failed (\d+) (?:of \d+ )?tests?$/gm);
+  result.skipped = sum(/^ {4}# skip: (\d+)$/gm) + sum(/^ {4}# todo: (\d+)$/gm);
+  result.passed = total - result.failed - result.skipped;
+  return result;
+}
+
 //   5 passing (10ms) / 2 pending / 4 failing
 function readMocha(text: string): SummaryCounts | null {
   const passing = lastMatch(text, /^\s*(\d+) passing\b/gm);
@@ -116,6 +131,17 @@ function readMocha(text: string): SummaryCounts | null {
   result.passed = Number(passing[1]);
   result.failed = Number(/^\s*(\d+) failing\b/m.exec(after)?.[1] ?? 0);
   result.skipped = Number(/^\s*(\d+) pending\b/m.exec(after)?.[1] ?? 0);
+  return result;
+}
+
+//   Total:     7 / Passed:    4 / Skipped:   1 / Duration:  8.33ms  (uvu: Total counts the tests that ran)
+function readUvu(text: string): SummaryCounts | null {
+  const match = lastMatch(text, /^\s*Total:\s+(\d+)\s*\n\s*Passed:\s+(\d+)\s*\n\s*Skipped:\s+(\d+)\s*$/gm);
+  if (!match) return null;
+  const result = counts('uvu');
+  result.passed = Number(match[2]);
+  result.failed = Number(match[1]) - Number(match[2]);
+  result.skipped = Number(match[3]);
   return result;
 }
 

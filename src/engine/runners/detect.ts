@@ -1,5 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import { analyseCommandLine, type RunnerCall } from './analyse-command.js';
-import type { ProjectFacts } from './project.js';
+import { findOnPath, type ProjectFacts } from './project.js';
 
 /** A runner found in a project, and what it was found from. */
 export interface Detection {
@@ -22,7 +23,7 @@ const CONFIG_FILES: { runner: RunnerCall['runner']; files: string[] }[] = [
 ];
 
 /** JS runners recognised by dependency, in the order a project with several most likely means. */
-const DEPENDENCY_RUNNERS: RunnerCall['runner'][] = ['vitest', 'jest', 'mocha', 'ava', 'tape'];
+const DEPENDENCY_RUNNERS: RunnerCall['runner'][] = ['vitest', 'jest', 'mocha', 'ava', 'tape', 'tap', 'uvu'];
 
 /**
  * Finds the project's test runner: its test script when that leads to a runner, then runner config files,
@@ -43,7 +44,7 @@ export function detectRunner(project: ProjectFacts): Detection | null {
     if (project.dependencies.has(runner)) return { call: bareCall(runner), detectedFrom: `${runner} in package.json dependencies` };
   }
   const pytestFrom = pytestSignal(project);
-  if (pytestFrom) return { call: bareCall('pytest'), detectedFrom: pytestFrom };
+  if (pytestFrom) return { call: { ...bareCall('pytest'), launcher: pytestLauncher() }, detectedFrom: pytestFrom };
   if (project.exists('go.mod')) return { call: bareCall('go'), detectedFrom: 'go.mod' };
   if (project.exists('Cargo.toml')) return { call: bareCall('cargo'), detectedFrom: 'Cargo.toml' };
   return null;
@@ -56,14 +57,30 @@ export function bareCall(runner: RunnerCall['runner']): RunnerCall {
     jest: ['jest'],
     mocha: ['mocha'],
     tape: ['tape'],
+    tap: ['tap'],
     ava: ['ava'],
+    uvu: ['uvu'],
     'node-test': ['node'],
     pytest: ['pytest'],
     go: ['go', 'test'],
     cargo: ['cargo', 'test'],
   };
-  const args: Partial<Record<RunnerCall['runner'], string[]>> = { tape: ['test/**/*.js'], 'node-test': ['--test'], go: ['./...'] };
+  // node-tap 12 reads TAP from stdin when it is given no files.
+  const args: Partial<Record<RunnerCall['runner'], string[]>> = { tape: ['test/**/*.js'], tap: ['test/**/*.js'], 'node-test': ['--test'], go: ['./...'] };
   return { runner, launcher: launchers[runner], args: args[runner] ?? [], env: {}, wrappers: [], setup: [], trail: [] };
+}
+
+/**
+ * `python3 -m pytest` where python3 runs: unlike the `pytest` script it puts the project root on sys.path,
+ * as tox and an installed package do, so a project's tests import the project (toolz, sortedcontainers).
+ */
+function pytestLauncher(): string[] {
+  for (const python of ['python3', 'python']) {
+    if (!findOnPath(python)) continue;
+    const probe = spawnSync(python, ['-c', "import importlib.util, sys; sys.exit(importlib.util.find_spec('pytest') is None)"], { stdio: 'ignore', timeout: 10_000 });
+    if (probe.status === 0) return [python, '-m', 'pytest'];
+  }
+  return ['pytest'];
 }
 
 function pytestSignal(project: ProjectFacts): string | null {
@@ -73,7 +90,23 @@ function pytestSignal(project: ProjectFacts): string | null {
   if (/^\[pytest\]/m.test(project.read('tox.ini'))) return '[pytest] in tox.ini';
   if (project.exists('conftest.py')) return 'conftest.py';
   if (/\bpytest\b/.test(project.read('pyproject.toml'))) return 'pytest in pyproject.toml';
+  // Projects that test through tox or setup.py: pytest also runs their unittest tests.
+  if (project.exists('tox.ini')) return 'tox.ini (pytest runs its tests)';
+  if (project.exists('setup.py')) return 'setup.py (pytest runs its tests)';
   return null;
+}
+
+/** Why no runner was found, naming what the project has: one line for RunnerResolutionError. */
+export function explainNoRunner(project: ProjectFacts): string {
+  const script = project.scripts.test;
+  const fix = 'pass --test-cmd "<command>" or --runner NAME';
+  if (script !== undefined && !NPM_PLACEHOLDER.test(script)) {
+    const found = analyseCommandLine(script, project);
+    const why = 'unknown' in found ? found.unknown : 'it leads to no runner';
+    return `no test runner found in ${project.cwd}: scripts.test in package.json ("${script}") does not lead to one fixcycle knows (${why}), and there is no runner config or dependency: ${fix}`;
+  }
+  const what = script !== undefined ? 'only npm\'s placeholder test script' : project.exists('package.json') ? 'no test script' : 'no package.json';
+  return `no test runner found in ${project.cwd} (${what}, no runner config or dependency, pytest.ini, tox.ini, setup.py, go.mod or Cargo.toml): ${fix}`;
 }
 
 function withExtensions(base: string): string[] {

@@ -2,7 +2,7 @@ import { analyseCommandLine } from './analyse-command.js';
 import { tokenize, splitCommands, plainArgv } from './command-line.js';
 import { buildCommands } from './commands/index.js';
 import { plainCommands } from './commands/plain.js';
-import { bareCall, detectRunner } from './detect.js';
+import { bareCall, detectRunner, explainNoRunner } from './detect.js';
 import { isRunnerName, RUNNER_NAMES, RunnerResolutionError } from './names.js';
 import { findLocalBin, findOnPath, readProject, type ProjectFacts } from './project.js';
 import type { RunnerChoice } from './runner.js';
@@ -36,9 +36,7 @@ export async function resolveRunner(cwd: string, choice: RunnerChoice): Promise<
   if (project.packageError) throw new RunnerResolutionError(`${project.packageError}: fix it, or pass --test-cmd "<command>"`);
   const detected = detectRunner(project);
   if (!detected) {
-    throw new RunnerResolutionError(
-      `no test runner found in ${cwd} (no test script, runner config or dependency, pytest.ini, go.mod or Cargo.toml): pass --test-cmd "<command>" or --runner NAME`,
-    );
+    throw new RunnerResolutionError(explainNoRunner(project));
   }
   return make(detected.call, detected.detectedFrom, project);
 }

@@ -12,6 +12,8 @@ export interface ReportSpec {
   fromStdout: boolean;
   /** True when the stream may not be a report at all (a plain command's stdout): then the output is read instead. */
   optional?: boolean;
+  /** True when a runner version may print the JSON report into its output instead of the file (mocha before 9). */
+  stdoutFallback?: boolean;
 }
 
 /** One command ready to run. */

@@ -28,13 +28,15 @@ const RUNNER_BINS: Record<string, DirectCall['runner']> = {
   mocha: 'mocha',
   _mocha: 'mocha',
   tape: 'tape',
+  tap: 'tap',
+  uvu: 'uvu',
   ava: 'ava',
   pytest: 'pytest',
   'py.test': 'pytest',
 };
 
 /** A JS file that is a runner's CLI, started with `node [options] <file>` (ESM jest, for one). */
-const RUNNER_SCRIPT = /(?:^|\/)(?:node_modules\/\.bin\/(vitest|jest|mocha|_mocha|tape|ava)|node_modules\/(vitest|jest|mocha|tape|ava)\/[\w./-]*\.m?js)$/;
+const RUNNER_SCRIPT = /(?:^|\/)(?:node_modules\/\.bin\/(vitest|jest|mocha|_mocha|tape|tap|ava|uvu)|node_modules\/(vitest|jest|mocha|tape|tap|ava|uvu)\/[\w./-]*\.m?js)$/;
 
 /** Options of coverage wrappers that take a separate value (`nyc --reporter lcov tape ...`). */
 const WRAPPER_VALUE_OPTIONS: Record<string, Set<string>> = {

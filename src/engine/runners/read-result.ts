@@ -4,7 +4,7 @@ import type { SummaryCounts } from '../report/index.js';
 import type { NormalizedResult, ResultSource, RunError, TestCase } from '../types.js';
 import type { Invocation, RunnerCommands } from './invocation.js';
 import { readLibtestOutput } from './libtest-output.js';
-import { parseRunnerReport, readSummaryCounts } from './report-access.js';
+import { failureSection, jsonReportInOutput, parseRunnerReport, readSummaryCounts } from './report-access.js';
 
 /** What a finished command's results are, read from the best source there is. */
 export interface RunReading {
@@ -38,7 +38,7 @@ export function readRun(run: FinishedRun): RunReading {
   if (!reading) {
     const counts = readSummaryCounts(run.output);
     reading = counts
-      ? { result: resultFromCounts(counts, command.outputTail), source: 'output' }
+      ? { result: resultFromCounts(counts, run.output), source: 'output' }
       : { result: resultFromExitCode(run, errors.length > 0), source: 'exit-code' };
   }
   const result = { ...reading.result, errors: [...reading.result.errors] };
@@ -73,7 +73,8 @@ export function readRun(run: FinishedRun): RunReading {
 function readReport(run: FinishedRun, errors: RunError[]): RunReading | null {
   const report = run.invocation.report;
   if (!report) return null;
-  const text = existsSync(report.file) ? readFileSync(report.file, 'utf8') : '';
+  let text = existsSync(report.file) ? readFileSync(report.file, 'utf8') : '';
+  if (text.trim() === '' && report.stdoutFallback && report.format !== 'libtest') text = jsonReportInOutput(run.output, report.format) ?? '';
   if (report.format === 'libtest') {
     const result = readLibtestOutput(text);
     if (result) return { result, source: 'output' };
@@ -103,20 +104,24 @@ export function looksLikeTap(text: string): boolean {
 
 /**
  * Counts from a summary line, as tests numbered in a fixed order (passed, then failed, then skipped), so the
- * ids line up from run to run and a pass rate over them stays right while the names are unknown.
+ * ids line up from run to run and a pass rate over them stays right while the names are unknown. A failure's
+ * message is what the runner printed about its failures, never its JSON or coverage output.
  */
-function resultFromCounts(counts: SummaryCounts, tail: string): NormalizedResult {
+function resultFromCounts(counts: SummaryCounts, output: string): NormalizedResult {
   const tests: TestCase[] = [];
+  const printed = counts.failed + counts.errors > 0 ? failureSection(output) : '';
+  const unit = counts.unit === 'tests' ? 'test' : counts.unit.replace(/s$/, '');
+  const failure = `one of the ${counts.failed} failed ${unit}(s) counted by the ${counts.runner} summary line; fixcycle read no per-test report, so this is what ${counts.runner} printed about its failures:\n${printed}`;
   const add = (status: TestCase['status'], n: number): void => {
     for (let i = 0; i < n; i++) {
       const index = tests.length + 1;
-      tests.push({ id: `summary#${index}`, name: `test ${index} (counted from the summary line)`, status, ...(status === 'failed' ? { message: lastLines(tail, 20) } : {}) });
+      tests.push({ id: `summary#${index}`, name: `${unit} ${index} (counted from the summary line)`, status, ...(status === 'failed' ? { message: failure } : {}) });
     }
   };
   add('passed', counts.passed);
   add('failed', counts.failed);
   add('skipped', counts.skipped);
-  const errors: RunError[] = counts.errors > 0 ? [{ message: `the ${counts.runner} summary counts ${counts.errors} error(s) outside tests; the output ends:\n${lastLines(tail, 20)}` }] : [];
+  const errors: RunError[] = counts.errors > 0 ? [{ message: `the ${counts.runner} summary counts ${counts.errors} error(s) outside tests; it printed:\n${printed}` }] : [];
   return { format: 'summary-line', tests, errors, truncated: false };
 }
 

@@ -25,3 +25,13 @@ export function parseRunnerReport(text: string, format: ReportFormat, cwd: strin
 export function readSummaryCounts(output: string): SummaryCounts | null {
   return loaded().parseSummaryLine(output);
 }
+
+/** A JSON report of `format` the runner printed into its output, or null. */
+export function jsonReportInOutput(output: string, format: ReportFormat): string | null {
+  return loaded().findJsonReport(output, format);
+}
+
+/** What the runner printed about its failures, without JSON documents or coverage tables. */
+export function failureSection(output: string): string {
+  return loaded().printedFailures(output);
+}

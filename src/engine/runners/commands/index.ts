@@ -4,9 +4,11 @@ import { cargoCommands } from './cargo.js';
 import { goCommands } from './go.js';
 import { jestCommands } from './jest.js';
 import { mochaCommands } from './mocha.js';
+import { nodeTapCommands } from './node-tap.js';
 import { nodeTestCommands } from './node-test.js';
 import { pytestCommands } from './pytest.js';
 import { tapStreamCommands } from './tap-stream.js';
+import { uvuCommands } from './uvu.js';
 import { vitestCommands } from './vitest.js';
 
 /** The full, subset and related commands of the runner a call starts. */
@@ -21,6 +23,10 @@ export function buildCommands(call: RunnerCall): RunnerCommands {
     case 'tape':
     case 'ava':
       return tapStreamCommands(call);
+    case 'tap':
+      return nodeTapCommands(call);
+    case 'uvu':
+      return uvuCommands(call);
     case 'node-test':
       return nodeTestCommands(call);
     case 'pytest':

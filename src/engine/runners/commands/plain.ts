@@ -15,7 +15,7 @@ export function plainCommands(argv: string[]): RunnerCommands {
   return {
     runner: 'command',
     reportSource: 'output',
-    reportDetail: 'the output: a TAP stream if it prints one, else the summary line, else the exit code',
+    reportDetail: 'a TAP stream if it prints one, else the summary line, else the exit code',
     full: build,
     subset: () => null,
     related: () => null,
