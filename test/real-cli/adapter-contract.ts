@@ -14,6 +14,9 @@ import { startStandIn, type RecordedRequest, type StandInStep } from './stand-in
 /** A rate-limited or unreachable API hands over to the next agent within this (issue 8). */
 export const HAND_OVER_MS = 60_000;
 
+/** Vitest's own limit per test: above the bound, so a slow hand-over fails on the bound, not on the timeout. */
+const TEST_TIMEOUT_MS = 150_000;
+
 /** What one CLI's contract needs beyond the shared scenarios: its own tools and error bodies. */
 export interface CliContract {
   name: RealCliName;
@@ -100,7 +103,7 @@ export function describeContract(contract: CliContract): void {
       expect(activities.some((a) => a.kind === 'usage')).toBe(true);
       const warnings = result.stderr.split('\n').filter((l) => /warn|deprecat|unknown|matches no known tool|invalid|not supported/i.test(l) && !(contract.knownNoise?.test(l) ?? false));
       expect(warnings).toEqual([]);
-    });
+    }, TEST_TIMEOUT_MS);
 
     it('analysis that tries to write, edit, run commands or make a worktree changes nothing', async () => {
       const { result, repo, activities, requests } = await call(contract.name, 'analyze', (repo) => [...contract.writeAttempts(repo), { type: 'text', text: PLAN_TEXT }]);
@@ -110,7 +113,7 @@ export function describeContract(contract: CliContract): void {
       expect(git(repo, 'branch', '--format=%(refname:short)')).toBe('main');
       expect(git(repo, 'worktree', 'list').split('\n')).toHaveLength(1);
       expect(activities.filter((a) => a.kind === 'tool' && a.denied).length).toBeGreaterThan(0);
-    });
+    }, TEST_TIMEOUT_MS);
 
     it("the fix edits the file through the CLI's own tool", async () => {
       const { result, repo, activities } = await call(contract.name, 'fix', (repo) => [{ type: 'edit', file: join(repo, 'src/math.js'), old: 'return a - b;', new: 'return a + b;', text: 'Fixed add().' }]);
@@ -118,7 +121,7 @@ export function describeContract(contract: CliContract): void {
       expect(readFileSync(join(repo, 'src/math.js'), 'utf8')).toContain('return a + b;');
       expect(result.finalText).toContain('Fixed add().');
       expect(activities.some((a) => a.kind === 'tool' && a.action === 'edit' && !a.denied)).toBe(true);
-    });
+    }, TEST_TIMEOUT_MS);
 
     it.skipIf(contract.rateLimitWithReset === null)('a 429 that says when to come back is rate_limited with that reset time', async () => {
       const before = Date.now();
@@ -126,13 +129,13 @@ export function describeContract(contract: CliContract): void {
       expect(result.classification, explain(result)).toBe('rate_limited');
       expect(ms).toBeLessThan(HAND_OVER_MS);
       expect(result.retryAt).toBeGreaterThan(before);
-    });
+    }, TEST_TIMEOUT_MS);
 
     it.each(FAILURES.map((f) => ({ ...f, ...contract.expected?.[f.name] })))('$name is $classification and hands over within 60 s', async (failure) => {
       const { result, ms } = await call(contract.name, 'analyze', () => failure.steps);
       expect(result.classification, explain(result)).toBe(failure.classification);
       expect(result.detail, explain(result)).toMatch(failure.detail);
       expect(ms).toBeLessThan(HAND_OVER_MS);
-    });
+    }, TEST_TIMEOUT_MS);
   });
 }
