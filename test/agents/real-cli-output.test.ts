@@ -38,7 +38,8 @@ function activities(cli: string, scenario: string): AgentActivity[] {
   return [...read(c.stdout, 'stdout'), ...read(c.stderr, 'stderr')];
 }
 
-type Expected = { classification: AgentCall['classification']; detail: RegExp; retryInS?: number };
+/** `killed`: fixcycle killed the CLI (its stall watchdog); the output is what it had printed by then. */
+type Expected = { classification: AgentCall['classification']; detail: RegExp; retryInS?: number; killed?: true };
 
 /** Each captured failure, the classification it must get, and the words its detail must start with. */
 const EXPECTED: Record<string, Record<string, Expected>> = {
@@ -52,6 +53,17 @@ const EXPECTED: Record<string, Record<string, Expected>> = {
     drop: { classification: 'failed', detail: /^API unreachable: .*ECONNRESET/ },
     'drop-mid-stream': { classification: 'failed', detail: /^API unreachable: / },
     hang: { classification: 'timeout', detail: /^API request timed out: Request timed out/ },
+  },
+  gemini: {
+    '429': { classification: 'rate_limited', detail: /^rate-limited: \[API Error: Resource has been exhausted/ },
+    '429-retry-after': { classification: 'rate_limited', detail: /^rate-limited: /, retryInS: 20 },
+    '401': { classification: 'auth_error', detail: /^not authenticated: .*UNAUTHENTICATED/ },
+    '500': { classification: 'failed', detail: /^API server error: .*"code":500/ },
+    '503': { classification: 'rate_limited', detail: /overloaded.*\[API overloaded\]$/ },
+    '529': { classification: 'rate_limited', detail: /"code":529.*\[API overloaded\]$/ },
+    drop: { classification: 'failed', detail: /^API unreachable: .*fetch failed/ },
+    'drop-mid-stream': { classification: 'failed', detail: /^API unreachable: \[API Error: terminated\]/ },
+    hang: { classification: 'timeout', detail: /killed/, killed: true },
   },
 };
 
@@ -82,7 +94,7 @@ describe.each(Object.keys(EXPECTED))('the real %s output, replayed', (cli) => {
 
   it.each(Object.entries(EXPECTED[cli]!))('classifies %s', (scenario, expected) => {
     const before = Date.now();
-    const r = interpret(cli, scenario);
+    const r = interpret(cli, scenario, expected.killed);
     expect(r.classification).toBe(expected.classification);
     expect(r.detail).toMatch(expected.detail);
     if (expected.retryInS === undefined) expect(r.retryAt).toBeUndefined();
@@ -91,6 +103,17 @@ describe.each(Object.keys(EXPECTED))('the real %s output, replayed', (cli) => {
       expect(r.retryAt! - Date.now()).toBeLessThan((expected.retryInS + 15) * 1000);
     }
     expect(existsSync(`${DIR}${cli}/${scenario}.json`)).toBe(true);
+  });
+});
+
+describe('gemini streamed events', () => {
+  it('shows its retries on stderr as retry activities, but not the last attempt', () => {
+    const retries = activities('gemini', '429').filter((a) => a.kind === 'retry');
+    expect(retries).toEqual([{ kind: 'retry', detail: expect.stringMatching(/^API call failed.*attempt 1$/) }]);
+  });
+
+  it('exits with the HTTP status modulo 256, which fixcycle never reads as a meaning', () => {
+    expect([429, 401, 500, 503, 529].map((s) => capture('gemini', String(s)).exitCode)).toEqual([173, 145, 244, 247, 17]);
   });
 });
 

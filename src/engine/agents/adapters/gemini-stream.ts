@@ -95,10 +95,14 @@ export function readGeminiStream(stdout: string, stderr: string): CliReading {
 /** One line gemini printed, as what the agent is doing. */
 export function geminiActivity(line: string, stream: 'stdout' | 'stderr'): AgentActivity[] {
   if (stream === 'stderr') {
-    const attempt = /^Attempt (\d+) failed(?: with status (\d+))?[:.]?\s*([^.]*)/.exec(line);
-    if (!attempt) return [];
+    // "Attempt 1 failed with status 429. Retrying with backoff...", "Attempt 1 failed: <message>. Retrying after 5171ms...",
+    // "Attempt 1 failed. Retrying with backoff... Error: exception TypeError: fetch failed sending request"
+    const attempt = /^Attempt (\d+) failed(?: with status (\d+))?(?:: (.*?)(?:\.\s*Retrying|\.\s*Max attempts|$))?/.exec(line);
+    // The last attempt says "Max attempts reached": no retry follows, the result event reports the failure.
+    if (!attempt || line.includes('Max attempts reached')) return [];
     const wait = /Retrying after (\d+)ms/.exec(line);
-    const detail = `API error${attempt[2] ? ` (HTTP ${attempt[2]})` : attempt[3] ? `: ${attempt[3].trim()}` : ''}, attempt ${attempt[1]} failed`;
+    const cause = attempt[2] ? ` (HTTP ${attempt[2]})` : attempt[3] ? `: ${attempt[3].trim()}` : '';
+    const detail = `API call failed${cause}, attempt ${attempt[1]}`;
     return [{ kind: 'retry', detail, ...(wait ? { waitMs: Number(wait[1]) } : {}) }];
   }
   if (!line.startsWith('{')) return [];
