@@ -16,12 +16,12 @@ afterAll(() => cleanup(bin));
 describe('fixcycle doctor: agents', () => {
   it('lists the CLIs found with their versions and the exact command line of each role', async () => {
     const text = (await agentDoctorLines(bin, {}, env)).join('\n');
-    expect(text).toContain(`✓ gemini 0.9.0 (${join(bin, 'gemini')})`);
-    expect(text).toContain(`✓ claude 2.1.37 (Claude Code) (${join(bin, 'claude')})`);
+    expect(text).toContain(`✓ gemini 0.61.0 (${join(bin, 'gemini')})`);
+    expect(text).toContain(`✓ claude 2.1.197 (Claude Code) (${join(bin, 'claude')})`);
     expect(text).toContain('✗ qwen: not found on PATH');
     expect(text).toContain('✗ codex: not found on PATH');
-    expect(text).toMatch(/analyze: gemini -o json --approval-mode default -p 'Follow the instructions above\.' < prompt/);
-    expect(text).toMatch(/fix {4}: claude -p --output-format json --permission-mode acceptEdits < prompt/);
+    expect(text).toMatch(/analyze: gemini -o stream-json --approval-mode default --skip-trust -p 'Follow the instructions above\.' < prompt/);
+    expect(text).toMatch(/fix {4}: claude -p --output-format stream-json --verbose --permission-mode acceptEdits --disallowedTools EnterWorktree,ExitWorktree,CronCreate,CronDelete,ScheduleWakeup,Workflow < prompt/);
     expect(text).toMatch(/fix {4}: aider --yes-always --no-auto-commits .* --message <prompt>/);
     expect(text).not.toMatch(/analyze: aider/);
     expect(text).toContain('chain (default: the CLIs found on PATH, in the order gemini, qwen, codex, claude): gemini -> claude');
@@ -31,7 +31,7 @@ describe('fixcycle doctor: agents', () => {
     const lines = await agentDoctorLines(bin, { chain: ['claude', 'mine'], agents: { claude: { adapter: 'claude', command: ['--max-turns', '30'] }, mine: { command: 'node agent.js --fast' } } }, env);
     const text = lines.join('\n');
     expect(text).toContain('chain (from fixcycle.config.json): claude -> mine');
-    expect(text).toMatch(/analyze: claude -p --output-format json --permission-mode default --disallowedTools Bash,Edit,MultiEdit,Write,NotebookEdit --max-turns 30 < prompt/);
+    expect(text).toMatch(/analyze: claude -p --output-format stream-json --verbose --permission-mode default --disallowedTools Bash,Edit,Write,NotebookEdit,EnterWorktree,ExitWorktree,CronCreate,CronDelete,ScheduleWakeup,Workflow --max-turns 30 < prompt/);
     expect(text).toMatch(/fix {4}: node agent\.js --fast < prompt/);
   });
 
