@@ -65,6 +65,17 @@ const EXPECTED: Record<string, Record<string, Expected>> = {
     'drop-mid-stream': { classification: 'failed', detail: /^API unreachable: \[API Error: terminated\]/ },
     hang: { classification: 'timeout', detail: /killed/, killed: true },
   },
+  qwen: {
+    // qwen retries 429 and 5xx in silence, 7 attempts over about 75 s: fixcycle's stall watchdog kills it.
+    '429': { classification: 'timeout', detail: /killed/, killed: true },
+    '500': { classification: 'timeout', detail: /killed/, killed: true },
+    '503': { classification: 'timeout', detail: /killed/, killed: true },
+    '529': { classification: 'timeout', detail: /killed/, killed: true },
+    '401': { classification: 'auth_error', detail: /^not authenticated: \[API Error: 401 Incorrect API key provided\.\]/ },
+    drop: { classification: 'failed', detail: /^API unreachable: \[API Error: Connection error\./ },
+    'drop-mid-stream': { classification: 'failed', detail: /^API unreachable: \[API Error: terminated \(cause: other side closed\)\]/ },
+    hang: { classification: 'timeout', detail: /^API request timed out: \[API Error: Request timeout after 20s/ },
+  },
 };
 
 describe.each(Object.keys(EXPECTED))('the real %s output, replayed', (cli) => {
@@ -103,6 +114,23 @@ describe.each(Object.keys(EXPECTED))('the real %s output, replayed', (cli) => {
       expect(r.retryAt! - Date.now()).toBeLessThan((expected.retryInS + 15) * 1000);
     }
     expect(existsSync(`${DIR}${cli}/${scenario}.json`)).toBe(true);
+  });
+});
+
+describe('qwen reports every API error inside a success', () => {
+  it.each(['401', 'drop', 'drop-mid-stream', 'hang'])('%s: exit 0, is_error false, and still a failure', (scenario) => {
+    const c = capture('qwen', scenario);
+    expect(c.exitCode).toBe(0);
+    expect(c.stdout).toMatch(/"is_error":false/);
+    expect(interpret('qwen', scenario).classification).not.toBe('ok');
+  });
+
+  it('keeps the answer of a partial stream out of the plan', () => {
+    expect(interpret('qwen', 'drop-mid-stream').finalText).toMatch(/^partial\[API Error: /);
+  });
+
+  it('leaves nothing a stalled run printed to be read as a rate limit or a login problem', () => {
+    for (const scenario of ['429', '500', '503', '529']) expect(['rate_limited', 'auth_error', 'ok']).not.toContain(interpret('qwen', scenario).classification);
   });
 });
 
