@@ -156,3 +156,22 @@ describe('claude streamed events', () => {
     expect(activities('claude', '401').filter((a) => a.kind === 'error')).toEqual([{ kind: 'error', detail: expect.stringMatching(/Invalid API key/) }]);
   });
 });
+
+describe('the plan in an earlier message', () => {
+  it('is kept when the model closes with a line that holds no JSON', () => {
+    const c = capture('claude', 'analyze-success');
+    const lines = c.stdout.trimEnd().split('\n');
+    const result = JSON.parse(lines.at(-1)!) as Record<string, unknown>;
+    const assistant = JSON.parse(lines[1]!) as { message: { content: { type: string; text: string }[] } };
+    const done = { ...assistant, message: { ...assistant.message, content: [{ type: 'text', text: 'Done.' }] } };
+    const stdout = [...lines.slice(0, -1), JSON.stringify(done), JSON.stringify({ ...result, result: 'Done.' })].join('\n');
+    const r = builtIn('claude').adapter.interpret({ exitCode: 0, timedOut: false, stdout, stderr: '' });
+    const plan = extractPlan(r.finalText);
+    expect(plan.ok && plan.plan.modification_points).toEqual(['src/math.js:add:1-3']);
+    expect(r.finalText).toMatch(/Done\.$/);
+  });
+
+  it('is not looked for when the final message has one', () => {
+    expect(interpret('claude', 'analyze-writes').finalText).toBe(JSON.parse(capture('claude', 'analyze-writes').stdout.trimEnd().split('\n').at(-1)!).result);
+  });
+});

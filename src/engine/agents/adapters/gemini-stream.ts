@@ -1,6 +1,7 @@
 import type { AgentActivity } from '../agent.js';
 import type { CliReading } from '../classify.js';
 import { isObject, num, parseJsonDocument, parseJsonLines, str, sum, type Json } from './parse-output.js';
+import { withEarlierPlan } from './message-stream.js';
 import { deniedToolName, toolActivity } from './tool-action.js';
 
 /**
@@ -41,19 +42,19 @@ function errorText(error: Json): string {
   return code !== undefined && !message.includes(String(code)) ? `${message} (code ${code})` : message;
 }
 
-/** The answer: the assistant's text after its last tool call (earlier turns only announced the calls). */
+/**
+ * The answer: the assistant's text after its last tool call (earlier turns mostly announce the calls), or
+ * all of it when only an earlier turn holds a JSON object (the plan, then a closing "Done.").
+ */
 function finalAnswer(events: Json[]): string {
-  let all = '';
-  let sinceTool = '';
+  const turns: string[] = [''];
   for (const e of events) {
-    if (e.type === 'tool_use' || e.type === 'tool_result') sinceTool = '';
-    if (e.type === 'message' && e.role === 'assistant') {
-      const text = str(e.content) ?? '';
-      all += text;
-      sinceTool += text;
-    }
+    if ((e.type === 'tool_use' || e.type === 'tool_result') && turns.at(-1)) turns.push('');
+    if (e.type === 'message' && e.role === 'assistant') turns[turns.length - 1] += str(e.content) ?? '';
   }
-  return sinceTool.trim() ? sinceTool : all;
+  const texts = turns.filter((t) => t.trim());
+  const last = turns.at(-1)!.trim() ? turns.at(-1)! : texts.join('');
+  return withEarlierPlan(last, texts);
 }
 
 /** `gemini -o json`: `{session_id, response, stats, error?}` (the format before streaming). */

@@ -43,6 +43,15 @@ function announcedDelay(event: Json): number | undefined {
   return delay !== undefined && delay > backoffMax + 100 ? delay : undefined;
 }
 
+/**
+ * The final message, or every message of the agent when only an earlier one holds a JSON object: a model
+ * may give its plan, then close with a line such as "Done.".
+ */
+export function withEarlierPlan(finalText: string, texts: string[]): string {
+  if (finalText.includes('{') || !texts.slice(0, -1).some((t) => t.includes('{'))) return finalText;
+  return texts.join('\n\n');
+}
+
 /** Reads the whole stream: the `result` decides; without one (killed), what the stream showed so far. */
 export function readMessageStream(stdout: string): CliReading {
   const events = parseJsonLines(stdout);
@@ -51,10 +60,13 @@ export function readMessageStream(stdout: string): CliReading {
   const lastRetry = retries.at(-1);
   const retryAfterMs = lastRetry && num(lastRetry.error_status) === 429 ? announcedDelay(lastRetry) : undefined;
   const extra = retryAfterMs !== undefined ? { retryAfterMs: Math.round(retryAfterMs) } : {};
+  const texts = events.filter((e) => e.type === 'assistant' && e.parent_tool_use_id == null).map(assistantText).filter(Boolean);
   const result = [...events].reverse().find((e) => e.type === 'result');
-  if (result) return { ...readResult(result), ...extra };
+  if (result) {
+    const reading = readResult(result);
+    return { ...reading, finalText: withEarlierPlan(reading.finalText, texts), ...extra };
+  }
   // No result: the CLI was killed (stalled or timed out) while it worked or retried.
-  const texts = events.filter((e) => e.type === 'assistant').map(assistantText).filter(Boolean);
   const tokens = events.filter((e) => e.type === 'assistant').reduce((n, e) => n + (usageTokens(isObject(e.message) ? e.message.usage : undefined) ?? 0), 0);
   return {
     structured: false,
