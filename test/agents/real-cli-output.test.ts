@@ -175,3 +175,12 @@ describe('the plan in an earlier message', () => {
     expect(interpret('claude', 'analyze-writes').finalText).toBe(JSON.parse(capture('claude', 'analyze-writes').stdout.trimEnd().split('\n').at(-1)!).result);
   });
 });
+
+describe("qwen's retries, made visible by the OpenAI SDK's log (OPENAI_LOG=info)", () => {
+  it('reads each failed attempt as a retry activity, and the stopped call as rate-limited', () => {
+    const retries = activities('qwen', '429-openai-log').filter((a) => a.kind === 'retry');
+    expect(retries.length).toBeGreaterThanOrEqual(5);
+    expect(retries[0]).toEqual({ kind: 'retry', detail: 'API call failed (HTTP 429)' });
+    expect(interpret('qwen', '429-openai-log')).toMatchObject({ classification: 'rate_limited', detail: expect.stringMatching(/failed with status 429/) });
+  });
+});

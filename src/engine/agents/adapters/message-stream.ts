@@ -77,8 +77,17 @@ export function readMessageStream(stdout: string): CliReading {
   };
 }
 
+/**
+ * A failed attempt as the OpenAI SDK logs it with `OPENAI_LOG=info` (on stdout, in qwen): the only trace
+ * of the retries qwen otherwise makes in silence. `[log_8978a6] post http://.../chat/completions failed with
+ * status 429 in 153ms - error; no more retries left`, or `... connection failed - ...`.
+ */
+const SDK_FAILURE = /^\[log_\w+[^\]]*\] \w+ \S+ (failed with status (\d{3})|connection (?:failed|timed out))/;
+
 /** One streamed line as what the agent is doing. */
 export function messageActivity(line: string, stream: 'stdout' | 'stderr'): AgentActivity[] {
+  const sdk = stream === 'stdout' ? SDK_FAILURE.exec(line) : null;
+  if (sdk) return [{ kind: 'retry', detail: sdk[2] ? `API call failed (HTTP ${sdk[2]})` : `API ${sdk[1]!}` }];
   if (stream !== 'stdout' || !line.startsWith('{')) return [];
   let event: unknown;
   try {
