@@ -36,7 +36,10 @@ const CLIS = [
   },
   {
     name: 'codex',
-    argv: { analyze: ['exec', '--json', '--sandbox', 'read-only', '-'], fix: ['exec', '--json', '--sandbox', 'workspace-write', '-'] },
+    argv: {
+      analyze: ['exec', '--json', '--sandbox', 'read-only', '--disable', 'unbounded_connection_retries', '-'],
+      fix: ['exec', '--json', '--sandbox', 'workspace-write', '--disable', 'unbounded_connection_retries', '-'],
+    },
     promptOn: 'stdin',
     tokens: 24885,
     resetInMs: 72 * 60_000,
@@ -53,7 +56,10 @@ const CLIS = [
   },
   {
     name: 'opencode',
-    argv: { analyze: ['run', '--format', 'json', '--agent', 'plan'], fix: ['run', '--format', 'json', '--agent', 'build'] },
+    argv: {
+      analyze: ['run', '--format', 'json', '--agent', 'plan', '--print-logs', '--log-level', 'INFO'],
+      fix: ['run', '--format', 'json', '--agent', 'build', '--print-logs', '--log-level', 'INFO'],
+    },
     promptOn: 'stdin',
     tokens: 17512,
     costUsd: 0.0123,
@@ -61,7 +67,26 @@ const CLIS = [
   },
   {
     name: 'aider',
-    argv: { fix: ['--yes-always', '--no-auto-commits', '--no-gitignore', '--no-pretty', '--no-stream', '--no-check-update', '--message'] },
+    argv: {
+      fix: [
+        '--chat-history-file',
+        expect.stringMatching(/aider\/chat\.history\.md$/),
+        '--input-history-file',
+        expect.stringMatching(/aider\/input\.history$/),
+        '--yes-always',
+        '--no-auto-commits',
+        '--no-gitignore',
+        '--no-pretty',
+        '--no-stream',
+        '--no-check-update',
+        '--no-show-release-notes',
+        '--analytics-disable',
+        '--no-detect-urls',
+        '--map-tokens',
+        '0',
+        '--message',
+      ],
+    },
     promptOn: 'argument',
     tokens: undefined,
     resetInMs: undefined,
@@ -74,6 +99,8 @@ let repo: string;
 let logs: string;
 
 beforeAll(() => {
+  // Codex's caps depend on the user's own config: none here.
+  process.env.CODEX_HOME = tempDir('fixcycle-codex-home-');
   repo = makeRepo();
   logs = tempDir('fixcycle-logs-');
 });
@@ -161,7 +188,7 @@ describe('adapter options from the config', () => {
     const agent = builtIn('codex');
     const log = join(logs, 'codex-model.jsonl');
     await runAgent({ ...agent, spec: { ...agent.spec, model: 'gpt-5-codex', command: ['--skip-git-repo-check'] } }, { role: 'analyze', prompt: PROMPT, cwd: repo, env: fakeEnv(log), timeoutMs: 20_000 });
-    expect(readLog(log)[0]!.argv).toEqual(['exec', '--json', '--sandbox', 'read-only', '--model', 'gpt-5-codex', '--skip-git-repo-check', '-']);
+    expect(readLog(log)[0]!.argv).toEqual(['exec', '--json', '--sandbox', 'read-only', '--disable', 'unbounded_connection_retries', '--model', 'gpt-5-codex', '--skip-git-repo-check', '-']);
   });
 
   it('reports a missing CLI as not found', async () => {

@@ -16,11 +16,10 @@ import { startStandIn, type StandIn, type StandInStep } from './stand-in/server.
 const CLIS: RealCliName[] = ['claude', 'gemini', 'qwen', 'codex', 'opencode'];
 
 // What fixcycle does not pass (yet) but the CLI needs on a fresh machine, given here so the smoke run proves the
-// stand-in; fixcycle must supply it itself. gemini 0.61 exits 55 in a folder it was not told to trust; opencode
-// 1.18 takes its project folder from $PWD, not from its working directory, and auto-rejects reading the repository
-// as an "external_directory" when they differ (a shell sets PWD; a child process inherits fixcycle's).
+// stand-in; fixcycle must supply it itself. opencode 1.18 takes its project folder from $PWD, not from its working
+// directory, and auto-rejects reading the repository as an "external_directory" when they differ (a shell sets
+// PWD; a child process inherits fixcycle's). (gemini's trust, exit 55, is now the adapter's --skip-trust.)
 const NEEDED_BEYOND_ADAPTER: Partial<Record<RealCliName, (repo: string) => Record<string, string>>> = {
-  gemini: () => ({ GEMINI_CLI_TRUST_WORKSPACE: 'true' }),
   opencode: (repo) => ({ PWD: repo }),
 };
 

@@ -70,6 +70,11 @@ export interface AgentCommand {
    * classified `timeout` with a detail saying it stalled. Absent: no watchdog.
    */
   stallMs?: number;
+  /**
+   * Stop the call once the CLI has reported more retries than this (activities of kind `retry`): for CLIs whose
+   * own retry count cannot be capped, so a rate-limited or unreachable API hands over within a minute.
+   */
+  maxRetries?: number;
 }
 
 /** How an agent call went, as recorded in the session and shown in the TUI. */

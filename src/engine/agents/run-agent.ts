@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { runCommand } from '../process/run-command.js';
-import type { AgentAdapter, AgentCall, AgentCommand, AgentRequest, AgentSpec } from './agent.js';
+import type { AgentActivity, AgentAdapter, AgentCall, AgentCommand, AgentRequest, AgentSpec } from './agent.js';
 
 /** A configured agent with the adapter that speaks its CLI. */
 export interface ResolvedAgent {
@@ -20,12 +20,12 @@ function writePrivateFiles(dir: string, files: Record<string, string> | undefine
 }
 
 /** Aborts when `ms` pass without a call to `touch()`: the watchdog for CLIs that retry or hang in silence. */
-function stallWatchdog(ms: number | undefined, outer: AbortSignal | undefined): { signal: AbortSignal | undefined; touch(): void; stalled(): boolean; stop(): void } {
-  if (!ms) return { signal: outer, touch() {}, stalled: () => false, stop() {} };
+function stallWatchdog(ms: number | undefined, outer: AbortSignal | undefined): { signal: AbortSignal | undefined; touch(): void; stalled(): boolean; giveUp(): void; stop(): void } {
   const controller = new AbortController();
   let stalled = false;
   let timer: NodeJS.Timeout | undefined;
   const touch = (): void => {
+    if (!ms) return;
     clearTimeout(timer);
     timer = setTimeout(() => {
       stalled = true;
@@ -34,11 +34,13 @@ function stallWatchdog(ms: number | undefined, outer: AbortSignal | undefined): 
   };
   const onOuter = (): void => controller.abort();
   outer?.addEventListener('abort', onOuter, { once: true });
+  if (outer?.aborted) controller.abort();
   touch();
   return {
     signal: controller.signal,
     touch,
     stalled: () => stalled,
+    giveUp: () => controller.abort(),
     stop() {
       clearTimeout(timer);
       outer?.removeEventListener('abort', onOuter);
@@ -57,6 +59,13 @@ export async function runAgent(agent: ResolvedAgent, request: AgentRequest): Pro
   const stdout: string[] = [];
   const stderr: string[] = [];
   const watchdog = stallWatchdog(command.stallMs, request.signal);
+  const retries: string[] = [];
+  const onActivity = (activity: AgentActivity): void => {
+    request.onActivity?.(activity);
+    if (activity.kind !== 'retry' || command.maxRetries === undefined) return;
+    retries.push(activity.detail);
+    if (retries.length > command.maxRetries) watchdog.giveUp();
+  };
   const result = await runCommand(argv, {
     cwd: request.cwd,
     env: { ...command.env, ...request.env },
@@ -66,8 +75,10 @@ export async function runAgent(agent: ResolvedAgent, request: AgentRequest): Pro
     displayLine: (line, stream) => {
       watchdog.touch();
       (stream === 'stdout' ? stdout : stderr).push(line);
-      if (agent.adapter.activity && request.onActivity) for (const activity of agent.adapter.activity(line, stream)) request.onActivity(activity);
-      return line;
+      if (!agent.adapter.activity) return line;
+      for (const activity of agent.adapter.activity(line, stream)) onActivity(activity);
+      // Streamed events are shown as activities; the raw lines stay in the call's record.
+      return request.onActivity ? null : line;
     },
     onLines: request.onLines,
   }).finally(() => watchdog.stop());
@@ -82,6 +93,11 @@ export async function runAgent(agent: ResolvedAgent, request: AgentRequest): Pro
     // What the CLI printed before it went quiet (a 429 it was retrying) says more than "stalled".
     if (read.classification === 'rate_limited' || read.classification === 'auth_error') return { ...base, ...read, timedOut: true };
     return { ...base, ...read, classification: 'timeout', timedOut: true, detail: `stalled: printed nothing for ${seconds} s (retrying silently or hung) and was killed` };
+  }
+  if (command.maxRetries !== undefined && retries.length > command.maxRetries && !request.signal?.aborted) {
+    const read = agent.adapter.interpret({ ...raw, exitCode: raw.exitCode ?? 1, timedOut: false });
+    const said = read.classification === 'ok' ? 'failed' : read.classification;
+    return { ...base, ...read, classification: said, detail: `${read.detail ?? retries.at(-1)} (stopped after ${retries.length} attempts; the CLI would go on retrying)` };
   }
   if (result.aborted) return { ...base, classification: 'failed', detail: 'stopped by the user', finalText: raw.stdout };
   return { ...base, ...agent.adapter.interpret(raw) };

@@ -28,6 +28,7 @@ const RETRY_CAPS = { CLAUDE_CODE_MAX_RETRIES: '1', API_TIMEOUT_MS: '20000' };
 export const claudeAdapter = defineCliAdapter({
   name: 'claude',
   bin: 'claude',
+  checkedVersions: '2.1.x',
   args(role, model, extra) {
     const mode = role === 'analyze' ? ['--permission-mode', 'default', '--disallowedTools', ANALYSIS_DENIED_TOOLS.join(',')] : ['--permission-mode', 'acceptEdits', '--disallowedTools', FIX_DENIED_TOOLS.join(',')];
     return ['-p', '--output-format', 'stream-json', '--verbose', ...mode, ...modelArgs('--model', model), ...extra];

@@ -7,6 +7,8 @@ export interface CliDefinition {
   name: string;
   /** The executable looked up on PATH. */
   bin: string;
+  /** The versions this adapter was checked against, as `major.minor.x`: `fixcycle doctor` warns outside them. */
+  checkedVersions?: string;
   /** Roles the CLI can take; default both. */
   roles?: AgentRole[];
   /** Arguments after the executable for this role; `model` and `extra` come from the agent's config. */
@@ -28,12 +30,14 @@ export interface CliDefinition {
 /** A CLI adapter built from its definition: the command line per role and the classification of its output. */
 export interface CliAdapter extends AgentAdapter {
   bin: string;
+  checkedVersions?: string;
 }
 
 export function defineCliAdapter(def: CliDefinition): CliAdapter {
   return {
     name: def.name,
     bin: def.bin,
+    ...(def.checkedVersions ? { checkedVersions: def.checkedVersions } : {}),
     ...(def.roles ? { roles: def.roles } : {}),
     ...(def.activity ? { activity: def.activity } : {}),
     buildCommand(spec: AgentSpec, role: AgentRole, context?: CommandContext) {

@@ -1,11 +1,15 @@
+import type { AgentRole, AgentSpec, CommandContext } from '../agent.js';
 import type { CliReading } from '../classify.js';
-import { defineCliAdapter, modelArgs } from './cli-adapter.js';
+import { defineCliAdapter, modelArgs, type CliAdapter } from './cli-adapter.js';
+import { codexActivity, unwrapReconnecting } from './codex-activity.js';
+import { codexCaps, readCodexUserConfig } from './codex-config.js';
 import { isObject, num, parseJsonLines, str, sum } from './parse-output.js';
 
 /**
  * `codex exec --json` events, one per line: `turn.failed` (or an `error` event with no completed turn after it)
  * is a failure; the final message is the last completed `agent_message` item; tokens from `turn.completed.usage`.
- * `error` events followed by a completed turn were retries that recovered.
+ * `error` events followed by a completed turn were retries that recovered. A failure reads as the error inside
+ * codex's `Reconnecting... n/m (...)` wrapper.
  */
 export function readCodexEvents(stdout: string): CliReading {
   const events = parseJsonLines(stdout).filter((e) => typeof e.type === 'string');
@@ -27,18 +31,43 @@ export function readCodexEvents(stdout: string): CliReading {
     } else if (event.type === 'error') pendingError = str(event.message) ?? 'error';
   }
   const error = failure ?? pendingError;
-  return { structured: true, finalText, ...(error !== undefined ? { error } : {}), ...(tokens !== undefined ? { tokens } : {}) };
+  return { structured: true, finalText, ...(error !== undefined ? { error: unwrapReconnecting(error) } : {}), ...(tokens !== undefined ? { tokens } : {}) };
 }
 
-/**
- * Codex CLI: `codex exec --json ... -` reads the prompt from stdin. `--sandbox read-only` for analysis,
- * `--sandbox workspace-write` for the fix (exec never asks for approval).
- */
-export const codexAdapter = defineCliAdapter({
+/** A codex that prints nothing for this long is retrying a long retry-after or waits for headers that never come. */
+const STALL_MS = 45_000;
+
+const base = defineCliAdapter({
   name: 'codex',
   bin: 'codex',
+  checkedVersions: '0.169.x',
   args(role, model, extra) {
     return ['exec', '--json', '--sandbox', role === 'analyze' ? 'read-only' : 'workspace-write', ...modelArgs('--model', model), ...extra, '-'];
   },
   read: (stdout) => readCodexEvents(stdout),
 });
+
+/**
+ * Codex CLI: `codex exec --json ... -` reads the prompt from stdin. `--sandbox read-only` for analysis (writes
+ * and `sed -i` are refused inside its sandbox), `--sandbox workspace-write` for the fix (exec never asks for
+ * approval). The user's own `CODEX_HOME` config (their `[model_providers]` entry is how codex reaches a gateway:
+ * it ignores OPENAI_BASE_URL) is used as it is; fixcycle only adds `-c` caps on retries the user did not set.
+ */
+export const codexAdapter: CliAdapter = {
+  ...base,
+  buildCommand(spec: AgentSpec, role: AgentRole, context?: CommandContext) {
+    const caps = codexCaps(readCodexUserConfig(context?.userEnv ?? process.env));
+    const argv = base.buildCommand(spec, role, context).argv;
+    // The caps go before the agent's own extra arguments, so an explicit `-c` there still wins.
+    return { argv: [...argv.slice(0, 5), ...caps, ...argv.slice(5)], stdin: true, stallMs: STALL_MS, maxRetries: 1 };
+  },
+  activity: codexActivity,
+  interpret(raw) {
+    const result = base.interpret(raw);
+    const reading = readCodexEvents(raw.stdout);
+    if (result.classification === 'failed' && reading.error && /missing environment variable/i.test(reading.error)) {
+      return { ...result, classification: 'auth_error', detail: `not authenticated: ${reading.error} (set the API key your codex model provider names, then resume)` };
+    }
+    return result;
+  },
+};
