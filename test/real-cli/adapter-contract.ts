@@ -15,7 +15,7 @@ import { startStandIn, type RecordedRequest, type StandInStep } from './stand-in
 export const HAND_OVER_MS = 60_000;
 
 /** Vitest's own limit per test: above the bound, so a slow hand-over fails on the bound, not on the timeout. */
-const TEST_TIMEOUT_MS = 150_000;
+export const TEST_TIMEOUT_MS = 150_000;
 
 /** What one CLI's contract needs beyond the shared scenarios: its own tools and error bodies. */
 export interface CliContract {
@@ -24,6 +24,8 @@ export interface CliContract {
   writeAttempts(repo: string): StandInStep[];
   /** A 429 that says when to come back, the way this API says it (header or body), `seconds` ahead; null when the CLI cannot report it. */
   rateLimitWithReset: ((seconds: number) => StandInStep) | null;
+  /** Tests of this CLI alone, run alongside the shared ones. */
+  more?(): void;
   /** Where this CLI's real behaviour differs from the shared expectation, by failure name, and why. */
   expected?: Record<string, { classification: AgentCall['classification']; detail: RegExp; why: string }>;
   /** Lines on stderr that are the CLI's own chatter on every run, not caused by fixcycle's arguments. */
@@ -46,13 +48,21 @@ function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
 }
 
+/** How a user set up the CLI beyond the gateway: their own variables and files in their home. */
+export interface UserSetup {
+  env?: Record<string, string>;
+  home?(home: string): void;
+}
+
 /** One call of the real CLI through fixcycle's own adapter, against a stand-in scripted with `steps`. */
-async function call(name: RealCliName, role: AgentRole, steps: (repo: string) => StandInStep[]) {
+export async function call(name: RealCliName, role: AgentRole, steps: (repo: string) => StandInStep[], user: UserSetup = {}) {
   const repo = makeRepo();
   const home = tempDir('fixcycle-real-home-');
   const privateDir = tempDir('fixcycle-private-');
   dirs.push(repo, home, privateDir);
   const standIn = await startStandIn(steps(repo));
+  const env = gatewayEnv(name, standIn, home);
+  user.home?.(home);
   const [agent] = resolveAgents({ agentNames: [name] }, {});
   const activities: AgentActivity[] = [];
   const started = Date.now();
@@ -61,7 +71,7 @@ async function call(name: RealCliName, role: AgentRole, steps: (repo: string) =>
       role,
       prompt: 'The test "adds two numbers" in test/math.test.js fails. Find the root cause and answer with the JSON plan.',
       cwd: repo,
-      env: gatewayEnv(name, standIn, home),
+      env: { ...env, ...user.env },
       timeoutMs: 150_000,
       privateDir,
       onActivity: (a) => activities.push(a),
@@ -137,5 +147,7 @@ export function describeContract(contract: CliContract): void {
       expect(result.detail, explain(result)).toMatch(failure.detail);
       expect(ms).toBeLessThan(HAND_OVER_MS);
     }, TEST_TIMEOUT_MS);
+
+    contract.more?.();
   });
 }
