@@ -93,6 +93,7 @@ describe('qwen: a system-defaults file, the lowest settings layer', () => {
     const home = userHome({ 'defaults.json': '{ "model": { "generationConfig": { "maxRetries": 3 } } }' });
     const command = qwenAdapter.buildCommand(spec('qwen'), 'fix', context({ QWEN_CODE_SYSTEM_DEFAULTS_PATH: join(home, 'defaults.json'), OPENAI_LOG: 'off' }));
     expect(command.env?.OPENAI_LOG).toBeUndefined();
+    expect(command.maxRetries).toBe(4);
     expect(JSON.parse(command.files!['qwen/system-defaults.json']!)).toMatchObject({ model: { generationConfig: { maxRetries: 3, timeout: 20_000 } } });
     expect(readFileSync(join(home, 'defaults.json'), 'utf8')).toContain('"maxRetries": 3');
   });

@@ -48,8 +48,9 @@ export const qwenAdapter = defineCliAdapter({
     const own = userEnv.QWEN_CODE_SYSTEM_DEFAULTS_PATH ? readUserSettings(userEnv.QWEN_CODE_SYSTEM_DEFAULTS_PATH) : {};
     return { [DEFAULTS_FILE]: `${JSON.stringify(mergeUnder(QWEN_DEFAULTS, own), null, 2)}\n` };
   },
-  // Three failed attempts in a row (about 5 s): the API is rate-limited or down, the next agent takes over.
-  maxRetries: () => 2,
+  // Counted over the whole call: three failed attempts of an analysis (about 5 s of qwen's backoff) or five of a
+  // fix (about 25 s; a long fix has many requests, a passing 429 among them is no reason to stop it).
+  maxRetries: (role) => (role === 'analyze' ? 2 : 4),
   // Without the SDK's log (the user turned OPENAI_LOG off) qwen retries in silence, and may take 15 s to start
   // on a busy machine: 30 s without a token hands over within the minute. The fix may run a long test command.
   stallMs: (role) => (role === 'analyze' ? 30_000 : 300_000),
