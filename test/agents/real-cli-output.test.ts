@@ -90,6 +90,8 @@ describe.each(Object.keys(EXPECTED))('the real %s output, replayed', (cli) => {
     expect(plan.ok && plan.plan.modification_points).toEqual(['src/math.js:add:1-3']);
     expect(r.tokens).toBeGreaterThan(0);
     expect(activities(cli, 'analyze-success').filter((a) => a.kind === 'usage')).toHaveLength(1);
+    // One row of the output pane per message: its first line, not the whole plan.
+    expect(activities(cli, 'analyze-success').find((a) => a.kind === 'text')).toEqual({ kind: 'text', text: 'The add function subtracts.' });
   });
 
   it('shows each refused write of the analysis as a denied tool call', () => {

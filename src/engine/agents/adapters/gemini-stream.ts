@@ -1,5 +1,6 @@
 import type { AgentActivity } from '../agent.js';
 import type { CliReading } from '../classify.js';
+import { textActivity } from './activity-text.js';
 import { isObject, num, parseJsonDocument, parseJsonLines, str, sum, type Json } from './parse-output.js';
 import { withEarlierPlan } from './message-stream.js';
 import { deniedToolName, toolActivity } from './tool-action.js';
@@ -115,10 +116,8 @@ export function geminiActivity(line: string, stream: 'stdout' | 'stderr'): Agent
   }
   if (!isObject(event)) return [];
   switch (event.type) {
-    case 'message': {
-      const text = str(event.content)?.trim();
-      return event.role === 'assistant' && text ? [{ kind: 'text', text }] : [];
-    }
+    case 'message':
+      return event.role === 'assistant' ? textActivity(str(event.content)) : [];
     case 'tool_use':
       return [toolActivity(str(event.tool_name) ?? 'tool', event.parameters)];
     case 'tool_result': {

@@ -1,5 +1,6 @@
 import type { AgentActivity } from '../agent.js';
 import type { CliReading } from '../classify.js';
+import { textActivity } from './activity-text.js';
 import { isObject, num, parseJsonLines, str, type Json } from './parse-output.js';
 import { readResult, readResultMessage, usageTokens } from './result-message.js';
 import { deniedToolName, toolActivity } from './tool-action.js';
@@ -103,7 +104,7 @@ export function messageActivity(line: string, stream: 'stdout' | 'stderr'): Agen
   }
   if (event.type === 'assistant') {
     return contentBlocks(event).flatMap((block): AgentActivity[] => {
-      if (block.type === 'text' && str(block.text)?.trim()) return [{ kind: 'text', text: str(block.text)!.trim() }];
+      if (block.type === 'text') return textActivity(str(block.text));
       if (block.type === 'tool_use') return [toolActivity(str(block.name) ?? 'tool', block.input)];
       return [];
     });
