@@ -52,6 +52,9 @@ const AUTO_REJECTED = /permission requested: (.+?); auto-rejecting/;
 /** `timestamp=... level=INFO ...`: opencode's log, apart from its errors. */
 const LOG_LINE = /^timestamp=\S+ level=(DEBUG|INFO|WARN)\b/;
 
+/** opencode's words for a refused connection or a socket closed before the answer. */
+const UNREACHABLE = /Cannot connect to API|Unable to connect|socket connection was closed/i;
+
 /** Nothing on either stream for this long (opencode logs nothing while it waits out a retry) is a stall. */
 const STALL_MS = 45_000;
 
@@ -85,6 +88,9 @@ export const opencodeAdapter: CliAdapter = {
     const result = base.interpret({ ...raw, stderr });
     const fallback = AGENT_FALLBACK.exec(raw.stderr);
     if (fallback) return { ...result, classification: 'failed', detail: `opencode has no agent "${fallback[1]}" and ran its default agent instead: check the agents in your opencode config` };
+    if (result.classification === 'failed' && UNREACHABLE.test(result.detail ?? '')) {
+      return { ...result, detail: `API unreachable: ${(result.detail ?? '').replace(/^opencode reported an error: /, '')}` };
+    }
     // Exit 0 is not "done" here: the run stopped at the refused tool call, before any answer.
     const rejected = AUTO_REJECTED.exec(raw.stderr);
     if (rejected && result.classification === 'ok' && !result.finalText.trim()) {
