@@ -47,7 +47,8 @@ export default async function () {
       mkdirSync(dirname(join(privateDir, rel)), { recursive: true });
       writeFileSync(join(privateDir, rel), content);
     }
-    const directEnv = { ...process.env, ...command.env, ...gateway };
+    // As runAgent merges them: the request's variables, then the adapter's, then PWD.
+    const directEnv = { ...process.env, ...gateway, ...command.env, PWD: repo };
     const viaFixcycle = [];
     const direct = [];
     for (let round = 0; round < ROUNDS; round++) {
