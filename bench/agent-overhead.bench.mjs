@@ -54,7 +54,7 @@ export default async function () {
     const direct = [];
     const viaRunAgent = async () => {
       const start = process.hrtime.bigint();
-      const call = await runAgent(agent, { role: 'analyze', prompt: PROMPT, cwd: repo, env: gateway, timeoutMs: 60_000 });
+      const call = await runAgent(agent, { role: 'analyze', prompt: PROMPT, cwd: repo, env: gateway, timeoutMs: 60_000, privateDir });
       if (call.classification !== 'ok') throw new Error(`claude through runAgent: ${call.classification} ${call.detail ?? ''}`);
       viaFixcycle.push(Number(process.hrtime.bigint() - start) / 1e9);
       measuredByRunCommand.push(call.durationMs / 1000);
