@@ -83,14 +83,16 @@ describe('qwen: a system-defaults file, the lowest settings layer', () => {
   it('caps retries, bounds the wait for an answer and turns memory extraction off', () => {
     const ctx = context({ HOME: userHome({}) });
     const command = qwenAdapter.buildCommand(spec('qwen'), 'analyze', ctx);
-    expect(command.env).toEqual({ QWEN_CODE_SYSTEM_DEFAULTS_PATH: join(ctx.privateDir, 'qwen/system-defaults.json') });
+    expect(command.env).toEqual({ QWEN_CODE_SYSTEM_DEFAULTS_PATH: join(ctx.privateDir, 'qwen/system-defaults.json'), OPENAI_LOG: 'info' });
+    expect(command.maxRetries).toBe(2);
     expect(JSON.parse(command.files!['qwen/system-defaults.json']!)).toMatchObject({ model: { generationConfig: { maxRetries: 0, timeout: 20_000 } }, memory: { enableManagedAutoMemory: false } });
     expect(command.stallMs).toBe(30_000);
   });
 
   it("keeps a defaults file the user points qwen at, over fixcycle's", () => {
     const home = userHome({ 'defaults.json': '{ "model": { "generationConfig": { "maxRetries": 3 } } }' });
-    const command = qwenAdapter.buildCommand(spec('qwen'), 'fix', context({ QWEN_CODE_SYSTEM_DEFAULTS_PATH: join(home, 'defaults.json') }));
+    const command = qwenAdapter.buildCommand(spec('qwen'), 'fix', context({ QWEN_CODE_SYSTEM_DEFAULTS_PATH: join(home, 'defaults.json'), OPENAI_LOG: 'off' }));
+    expect(command.env?.OPENAI_LOG).toBeUndefined();
     expect(JSON.parse(command.files!['qwen/system-defaults.json']!)).toMatchObject({ model: { generationConfig: { maxRetries: 3, timeout: 20_000 } } });
     expect(readFileSync(join(home, 'defaults.json'), 'utf8')).toContain('"maxRetries": 3');
   });

@@ -66,11 +66,13 @@ const EXPECTED: Record<string, Record<string, Expected>> = {
     hang: { classification: 'timeout', detail: /killed/, killed: true },
   },
   qwen: {
-    // qwen retries 429 and 5xx in silence, 7 attempts over about 75 s: fixcycle's stall watchdog kills it.
-    '429': { classification: 'timeout', detail: /killed/, killed: true },
-    '500': { classification: 'timeout', detail: /killed/, killed: true },
-    '503': { classification: 'timeout', detail: /killed/, killed: true },
-    '529': { classification: 'timeout', detail: /killed/, killed: true },
+    // qwen's own loop retries a 429 or 5xx 7 times in silence; the OpenAI SDK's log (OPENAI_LOG=info) shows each
+    // failed attempt, and fixcycle stops the call after the third.
+    '429': { classification: 'rate_limited', detail: /^rate-limited: post .* failed with status 429/ },
+    '429-retry-after': { classification: 'rate_limited', detail: /^rate-limited: post .* failed with status 429/ },
+    '500': { classification: 'failed', detail: /^API server error: post .* failed with status 500/ },
+    '503': { classification: 'rate_limited', detail: /failed with status 503.*\[API overloaded\]$/ },
+    '529': { classification: 'rate_limited', detail: /failed with status 529.*\[API overloaded\]$/ },
     '401': { classification: 'auth_error', detail: /^not authenticated: \[API Error: 401 Incorrect API key provided\.\]/ },
     drop: { classification: 'failed', detail: /^API unreachable: \[API Error: Connection error\./ },
     'drop-mid-stream': { classification: 'failed', detail: /^API unreachable: \[API Error: terminated \(cause: other side closed\)\]/ },
@@ -129,8 +131,10 @@ describe('qwen reports every API error inside a success', () => {
     expect(interpret('qwen', 'drop-mid-stream').finalText).toMatch(/^partial\[API Error: /);
   });
 
-  it('leaves nothing a stalled run printed to be read as a rate limit or a login problem', () => {
-    for (const scenario of ['429', '500', '503', '529']) expect(['rate_limited', 'auth_error', 'ok']).not.toContain(interpret('qwen', scenario).classification);
+  it('shows each failed attempt of its silent retry loop as a retry', () => {
+    for (const scenario of ['429', '500', '503', '529']) {
+      expect(activities('qwen', scenario).filter((a) => a.kind === 'retry')).toHaveLength(3);
+    }
   });
 });
 

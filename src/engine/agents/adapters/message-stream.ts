@@ -33,6 +33,13 @@ function retryDetail(event: Json): string {
 }
 
 /**
+ * A failed attempt as the OpenAI SDK logs it with `OPENAI_LOG=info` (on stdout, in qwen): the only trace
+ * of the retries qwen otherwise makes in silence. `[log_8978a6] post http://.../chat/completions failed with
+ * status 429 in 153ms - error; no more retries left`, or `... connection failed - ...`.
+ */
+const SDK_FAILURE = /^\[log_\w+[^\]]*\] \w+ \S+ (failed with status (\d{3})|connection (?:failed|timed out))/;
+
+/**
  * The wait of an `api_retry` event when it is the server's retry-after rather than claude's own backoff
  * (500 ms doubling to 32 s, plus up to 25 % jitter): only then does it say when the API takes calls again.
  */
@@ -66,23 +73,17 @@ export function readMessageStream(stdout: string): CliReading {
     const reading = readResult(result);
     return { ...reading, finalText: withEarlierPlan(reading.finalText, texts), ...extra };
   }
-  // No result: the CLI was killed (stalled or timed out) while it worked or retried.
+  // No result: the CLI was killed (stalled, timed out, retried too often) while it worked or retried.
+  const sdkFailure = stdout.split('\n').filter((line) => SDK_FAILURE.test(line)).at(-1);
   const tokens = events.filter((e) => e.type === 'assistant').reduce((n, e) => n + (usageTokens(isObject(e.message) ? e.message.usage : undefined) ?? 0), 0);
   return {
     structured: false,
     finalText: texts.at(-1) ?? '',
-    ...(lastRetry ? { error: `${retryDetail(lastRetry)} when it stopped` } : {}),
+    ...(lastRetry ? { error: `${retryDetail(lastRetry)} when it stopped` } : sdkFailure ? { error: sdkFailure.replace(/^\[[^\]]*\]\s*/, '') } : {}),
     ...(tokens ? { tokens } : {}),
     ...extra,
   };
 }
-
-/**
- * A failed attempt as the OpenAI SDK logs it with `OPENAI_LOG=info` (on stdout, in qwen): the only trace
- * of the retries qwen otherwise makes in silence. `[log_8978a6] post http://.../chat/completions failed with
- * status 429 in 153ms - error; no more retries left`, or `... connection failed - ...`.
- */
-const SDK_FAILURE = /^\[log_\w+[^\]]*\] \w+ \S+ (failed with status (\d{3})|connection (?:failed|timed out))/;
 
 /** One streamed line as what the agent is doing. */
 export function messageActivity(line: string, stream: 'stdout' | 'stderr'): AgentActivity[] {
