@@ -76,7 +76,7 @@ export async function runAgent(agent: ResolvedAgent, request: AgentRequest): Pro
     signal: watchdog.signal,
     ...(command.stdin ? { input: request.prompt } : {}),
     displayLine: (line, stream) => {
-      watchdog.touch();
+      if (stream === 'stdout' || !command.quietLines?.test(line)) watchdog.touch();
       (stream === 'stdout' ? stdout : stderr).push(line);
       if (!agent.adapter.activity) return line;
       for (const activity of agent.adapter.activity(line, stream)) onActivity(activity);

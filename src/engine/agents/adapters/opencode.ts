@@ -55,6 +55,9 @@ const LOG_LINE = /^timestamp=\S+ level=(DEBUG|INFO|WARN)\b/;
 /** opencode's words for a refused connection or a socket closed before the answer. */
 const UNREACHABLE = /Cannot connect to API|Unable to connect|socket connection was closed/i;
 
+/** Log lines of opencode's background work, which go on while the model request hangs (a prune 40 s in). */
+const HOUSEKEEPING = /^timestamp=\S+ level=INFO .*message=(cleanup|tracking|"project copy refresh|"watcher backend|"booting location services)/;
+
 /** Nothing on either stream for this long (opencode logs nothing while it waits out a retry) is a stall. */
 const STALL_MS = 45_000;
 
@@ -79,7 +82,7 @@ export const opencodeAdapter: CliAdapter = {
   ...base,
   buildCommand(spec: AgentSpec, role: AgentRole, context?: CommandContext) {
     const { argv } = base.buildCommand(spec, role, context);
-    return { argv, stdin: true, env: opencodeEnv(role, context?.userEnv ?? process.env), stallMs: STALL_MS, maxRetries: 1 };
+    return { argv, stdin: true, env: opencodeEnv(role, context?.userEnv ?? process.env), stallMs: STALL_MS, quietLines: HOUSEKEEPING, maxRetries: 1 };
   },
   activity: opencodeActivity,
   interpret(raw) {
