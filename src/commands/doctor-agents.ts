@@ -4,6 +4,7 @@ import { CLI_ADAPTERS } from '../engine/agents/adapters/index.js';
 import { DEFAULT_CHAIN_ORDER, findOnPath } from '../engine/agents/adapters/discover.js';
 import { resolveAgents } from '../engine/agents/resolve.js';
 import type { ResolvedAgent } from '../engine/agents/run-agent.js';
+import { checkVersion } from '../engine/agents/adapters/version-check.js';
 import { runCommand } from '../engine/process/run-command.js';
 
 /** 5 s: `--version` answers at once; a CLI that hangs here would hang the loop too. */
@@ -26,8 +27,9 @@ function shellWord(arg: string): string {
 /** The exact command line an agent runs in one role, with where its prompt goes. */
 function commandLine(agent: ResolvedAgent, role: AgentRole): string {
   if (agent.adapter.run) return 'no command: you edit the files, fixcycle re-runs the tests on save';
-  const { argv, stdin, promptArg } = agent.adapter.buildCommand(agent.spec, role);
-  return `${argv.map(shellWord).join(' ')}${promptArg ? ' <prompt>' : ''}${stdin ? ' < prompt' : ''}`;
+  const { argv, stdin, promptArg, env } = agent.adapter.buildCommand(agent.spec, role);
+  const vars = Object.entries(env ?? {}).map(([name, value]) => `${name}=${shellWord(value)} `);
+  return `${vars.join('')}${argv.map(shellWord).join(' ')}${promptArg ? ' <prompt>' : ''}${stdin ? ' < prompt' : ''}`;
 }
 
 function roleLines(agent: ResolvedAgent): string[] {
@@ -52,7 +54,10 @@ export async function agentDoctorLines(cwd: string, config: FixcycleConfig, env:
       lines.push(`  ✗ ${adapter.name}: not found on PATH`);
       continue;
     }
-    lines.push(`  ✓ ${adapter.name} ${version} (${path})`);
+    const verdict = adapter.checkedVersions ? checkVersion(version, adapter.checkedVersions) : undefined;
+    if (verdict?.within === false) {
+      lines.push(`  ! ${adapter.name} ${version} (${path}): outside the versions fixcycle was checked with (${verdict.checked}); if it misbehaves, install ${verdict.checked}`);
+    } else lines.push(`  ✓ ${adapter.name} ${version} (${path})${verdict ? ` (checked with ${verdict.checked})` : ''}`);
     lines.push(...roleLines({ spec: { name: adapter.name, adapter: adapter.name, command: [] }, adapter }));
   }
   const configured = Boolean(config.chain?.length || Object.keys(config.agents ?? {}).length);

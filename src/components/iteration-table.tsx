@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { Box, Text } from 'ink';
 import { useSession, useTheme, useUi } from '../tui/context.js';
-import { formatDelta, formatDuration, formatPercent, iterationRows, type IterationRow, type RowOutcome } from '../tui/iteration-rows.js';
+import { formatDelta, formatDuration, formatPercent, formatUsageShort, iterationRows, type IterationRow, type RowOutcome } from '../tui/iteration-rows.js';
 import type { Theme } from '../tui/theme.js';
 import { SectionTitle } from './section-title.js';
 
@@ -45,6 +45,7 @@ const WIDE: Column[] = [
   { title: 'agent', width: 18, keep: 2, text: agentText, color: (r, t) => (r.fallback || (!r.agent && r.tried > 0) ? t.warn : undefined) },
   { title: 'result', width: 24, keep: 9, text: (r) => r.outcomeLabel, color: (r, t) => outcomeColor(r.outcome, t) },
   { title: 'commit', width: 8, keep: 5, text: (r) => r.commit ?? '' },
+  { title: 'usage', width: 16, keep: 1, text: (r) => formatUsageShort(r.tokens, r.costUsd) || '—' },
 ];
 
 const COMPACT: Column[] = [
@@ -85,8 +86,9 @@ function windowOf(count: number, visible: number, cursor: number): number {
 export function IterationTable({ width, rows, focused = false, compact = false }: IterationTableProps) {
   const theme = useTheme();
   const iterations = useSession((s) => s.state?.iterations);
+  const usage = useSession((s) => s.usage);
   const selected = useUi((s) => s.selected);
-  const all = useMemo(() => iterationRows(iterations ?? []), [iterations]);
+  const all = useMemo(() => iterationRows(iterations ?? [], usage), [iterations, usage]);
   const columns = fitColumns(compact ? COMPACT : WIDE, width);
   const cursor = selected === null ? all.length - 1 : Math.max(0, all.findIndex((r) => r.iteration === selected));
   const first = windowOf(all.length, rows, cursor);

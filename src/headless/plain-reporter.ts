@@ -1,7 +1,13 @@
+import { formatActivity, formatUsage } from '../engine/agents/activity-line.js';
 import type { EngineEvent } from '../engine/events.js';
 
 function seconds(ms: number | undefined): string {
   return ms === undefined ? '' : ` in ${(ms / 1000).toFixed(1)} s`;
+}
+
+function usage(tokens: number | undefined, costUsd: number | undefined): string {
+  const text = formatUsage(tokens, costUsd);
+  return text ? ` (${text})` : '';
 }
 
 /** One plain line per step for logs and CI; null for events that are not a step (output, state). */
@@ -17,7 +23,11 @@ export function plainLine(event: EngineEvent): string | null {
       return `[iteration ${event.iteration}] ${event.strategy} strategy — ${event.reason}`;
     case 'agent':
       if (event.status === 'started') return `[agent] ${event.agent} (${event.role})...`;
-      return `[agent] ${event.agent} (${event.role}): ${event.classification}${event.detail ? ` — ${event.detail}` : ''}${seconds(event.durationMs)}`;
+      return `[agent] ${event.agent} (${event.role}): ${event.classification}${event.detail ? ` — ${event.detail}` : ''}${seconds(event.durationMs)}${usage(event.tokens, event.costUsd)}`;
+    case 'agent-activity':
+      // One line per tool call, retry and error; the agent's prose and running totals stay in the TUI and --json.
+      if (event.activity.kind === 'text' || event.activity.kind === 'usage') return null;
+      return `[agent] ${event.agent}: ${formatActivity(event.activity)}`;
     case 'commit':
       return `[commit] ${event.sha.slice(0, 7)} ${event.message}`;
     case 'rollback':

@@ -2,6 +2,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import { PHASES, type AgentClassification, type EngineEvent, type Outcome, type Phase, type PhaseStatus } from '../engine/events.js';
 import type { IterationState } from '../engine/session/schema.js';
 import type { Failure, Strategy, TestResults } from '../engine/types.js';
+import { formatActivity } from '../engine/agents/activity-line.js';
 import { RingBuffer } from './ring-buffer.js';
 
 /** 20,000 lines: a few screens of scroll-back for any pane size; the full log stays on disk. */
@@ -21,6 +22,12 @@ export interface AgentActivity {
   classification?: AgentClassification;
   detail?: string;
   iteration: number;
+}
+
+/** Tokens and cost the CLIs reported, added up over an iteration's agent calls. */
+export interface Usage {
+  tokens?: number;
+  costUsd?: number;
 }
 
 export interface LogEntry {
@@ -44,6 +51,8 @@ export interface SessionView {
   agent: AgentActivity | null;
   /** Agents that failed in the current iteration, with why, for the fallback display. */
   agentFailures: { agent: string; classification: AgentClassification; detail?: string }[];
+  /** What each iteration's agent calls used, by iteration number, where the CLIs reported it. */
+  usage: Record<number, Usage>;
   stuckTests: string[];
   awaitingApproval: { passRate: number; failures: Failure[] } | null;
   paused: boolean;
@@ -61,6 +70,13 @@ export interface FixcycleStore extends SessionView {
 }
 
 const LOG_LIMIT = 200;
+
+function addUsage(sofar: Usage | undefined, call: Usage): Usage {
+  const add = (a: number | undefined, b: number | undefined): number | undefined => (a === undefined ? b : b === undefined ? a : a + b);
+  const tokens = add(sofar?.tokens, call.tokens);
+  const costUsd = add(sofar?.costUsd, call.costUsd);
+  return { ...(tokens !== undefined ? { tokens } : {}), ...(costUsd !== undefined ? { costUsd } : {}) };
+}
 
 function initialPhases(): Record<Phase, PhaseView> {
   return Object.fromEntries(PHASES.map((p) => [p, { status: 'pending' as PhaseStatus }])) as Record<Phase, PhaseView>;
@@ -119,9 +135,16 @@ export function createFixcycleStore(options: { outputCapacity?: number; flushMs?
           set((s) => ({
             agent: activity,
             agentFailures: failed ? [...s.agentFailures, { agent: event.agent, classification: event.classification!, detail: event.detail }] : s.agentFailures,
+            usage: event.tokens === undefined && event.costUsd === undefined ? s.usage : { ...s.usage, [event.iteration]: addUsage(s.usage[event.iteration], event) },
           }));
           return;
         }
+        case 'agent-activity':
+          // Tokens arrive with the finished call; the pane shows what the agent does.
+          if (event.activity.kind === 'usage') return;
+          output.push(`${event.agent}: ${formatActivity(event.activity)}`);
+          scheduleFlush();
+          return;
         case 'stuck':
           set({ stuckTests: event.tests });
           return;
@@ -165,6 +188,7 @@ export function createFixcycleStore(options: { outputCapacity?: number; flushMs?
       strategy: null,
       agent: null,
       agentFailures: [],
+      usage: {},
       stuckTests: [],
       awaitingApproval: null,
       paused: false,

@@ -26,6 +26,9 @@ export interface IterationRow {
   outcomeLabel: string;
   /** Short sha of the fix commit. */
   commit?: string;
+  /** Tokens and cost of the iteration's agent calls, where the CLIs reported them. */
+  tokens?: number;
+  costUsd?: number;
 }
 
 const OUTCOMES: Record<string, [RowOutcome, string]> = {
@@ -56,7 +59,7 @@ function outcomeOf(it: Iteration, isLast: boolean): [RowOutcome, string] {
 }
 
 /** The table's rows, oldest first, with each pass rate's change from the one before. */
-export function iterationRows(iterations: readonly Iteration[]): IterationRow[] {
+export function iterationRows(iterations: readonly Iteration[], usage: Readonly<Record<number, { tokens?: number; costUsd?: number }>> = {}): IterationRow[] {
   let previous: number | undefined;
   return iterations.map((it, index) => {
     const before = it.pass_rate_before ?? previous;
@@ -83,6 +86,7 @@ export function iterationRows(iterations: readonly Iteration[]): IterationRow[] 
       outcome,
       outcomeLabel,
       commit: it.commit ? it.commit.slice(0, 7) : undefined,
+      ...usage[it.iteration],
     };
   });
 }
@@ -99,6 +103,14 @@ export function formatDelta(value: number | undefined): string {
   if (value === 0) return '±0';
   const abs = Math.abs(value);
   return `${value > 0 ? '+' : '−'}${Number.isInteger(abs) ? abs : abs.toFixed(1)}`;
+}
+
+/** `480 tok`, `12.3k tok $0.04`: an iteration's usage in a table cell; empty when nothing was reported. */
+export function formatUsageShort(tokens: number | undefined, costUsd: number | undefined): string {
+  const parts: string[] = [];
+  if (tokens !== undefined) parts.push(`${tokens < 1000 ? tokens : tokens < 999_500 ? `${(tokens / 1000).toFixed(tokens < 9950 ? 1 : 0)}k` : `${(tokens / 1e6).toFixed(1)}M`} tok`);
+  if (costUsd !== undefined && costUsd > 0) parts.push(`$${costUsd < 0.01 ? '<0.01' : costUsd.toFixed(2)}`);
+  return parts.join(' ');
 }
 
 /** `850ms`, `42s`, `3m 05s`, `1h 02m`. */

@@ -56,9 +56,9 @@ describe('codex 0.169 failures as classifications', () => {
     ['quota', 'rate_limited', /Quota exceeded/],
     ['cap', 'rate_limited', /Selected model is at capacity/],
     ['401', 'auth_error', /not authenticated: unexpected status 401 Unauthorized: Incorrect API key/],
-    ['500', 'failed', /codex reported an error: We’re currently experiencing high demand/],
-    ['refused', 'failed', /Connection failed: error sending request/],
-    ['drop', 'failed', /stream disconnected before completion/],
+    ['500', 'failed', /^API server error: We’re currently experiencing high demand/],
+    ['refused', 'failed', /^API unreachable: Connection failed: error sending request/],
+    ['drop', 'failed', /^API unreachable: stream disconnected before completion/],
   ] as const)('%s -> %s', (name, classification, detail) => {
     const result = interpret(codexAdapter, 'codex', name, 1);
     expect(result.classification).toBe(classification);
@@ -114,8 +114,10 @@ describe('opencode 1.18 outcomes as classifications', () => {
   });
 
   it('reads a run stopped before its final error line from the errors it logged', () => {
-    const result = opencodeAdapter.interpret({ exitCode: null, timedOut: false, stdout: '', stderr: fixture('opencode', '429ra2.stderr.txt').split('\n').slice(0, 2).join('\n') });
-    expect(result.classification).toBe('rate_limited');
+    const stderr = fixture('opencode', '401.stderr.txt').split('\n').filter((l) => l.includes('stream error')).join('\n');
+    const result = opencodeAdapter.interpret({ exitCode: null, timedOut: false, stdout: '', stderr });
+    expect(result.classification).toBe('auth_error');
+    expect(result.detail).toMatch(/Incorrect API key provided/);
   });
 
   it('does not take exit 0 after a refused permission for done', () => {

@@ -70,6 +70,8 @@ export interface AgentCommand {
    * classified `timeout` with a detail saying it stalled. Absent: no watchdog.
    */
   stallMs?: number;
+  /** Lines on stderr that are the CLI's background chatter (housekeeping logs), not a sign that the call is alive. */
+  quietLines?: RegExp;
   /**
    * Stop the call once the CLI has reported more retries than this (activities of kind `retry`): for CLIs whose
    * own retry count cannot be capped, so a rate-limited or unreachable API hands over within a minute.

@@ -53,6 +53,7 @@ export async function runAgent(agent: ResolvedAgent, request: AgentRequest): Pro
   // An agent without a CLI (manual) runs the call itself.
   if (agent.adapter.run) return { agent: agent.spec.name, role: request.role, ...(await agent.adapter.run(agent.spec, request)) };
   const privateDir = request.privateDir ?? mkdtempSync(join(tmpdir(), `fixcycle-${agent.spec.name}-`));
+  mkdirSync(privateDir, { recursive: true });
   const command: AgentCommand = agent.adapter.buildCommand(agent.spec, request.role, { privateDir, userEnv: { ...process.env, ...request.env } });
   writePrivateFiles(privateDir, command.files);
   const argv = command.promptArg ? [...command.argv, request.prompt] : command.argv;
@@ -68,12 +69,14 @@ export async function runAgent(agent: ResolvedAgent, request: AgentRequest): Pro
   };
   const result = await runCommand(argv, {
     cwd: request.cwd,
-    env: { ...command.env, ...request.env },
+    // The adapter built its variables from the user's (request.env included), so its merged values win.
+    // PWD as a shell would set it: opencode takes its project folder from PWD, not from its working directory.
+    env: { ...request.env, ...command.env, PWD: request.cwd },
     timeoutMs: request.timeoutMs,
     signal: watchdog.signal,
     ...(command.stdin ? { input: request.prompt } : {}),
     displayLine: (line, stream) => {
-      watchdog.touch();
+      if (stream === 'stdout' || !command.quietLines?.test(line)) watchdog.touch();
       (stream === 'stdout' ? stdout : stderr).push(line);
       if (!agent.adapter.activity) return line;
       for (const activity of agent.adapter.activity(line, stream)) onActivity(activity);

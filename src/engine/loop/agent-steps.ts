@@ -4,6 +4,7 @@ import { renderAnalysisPrompt, renderFixPrompt, type PromptContext } from '../pr
 import type { FixHistoryEntry, FixPlan, Iteration, IterationState } from '../session/schema.js';
 import type { FixTask } from '../session/session-files.js';
 import type { Strategy, TestResults } from '../types.js';
+import { agentRelay, type AgentRelay } from './agent-relay.js';
 import type { LoopContext } from './context.js';
 
 /** What the prompts tell the agent about this iteration. */
@@ -38,12 +39,15 @@ function protocolEnv(ctx: LoopContext, role: AgentRole, iteration: number, strat
   };
 }
 
-function hooksFor(ctx: LoopContext, iteration: number, role: AgentRole, extra: ChainHooks): ChainHooks {
+function hooksFor(ctx: LoopContext, iteration: number, role: AgentRole, extra: ChainHooks, relay: AgentRelay): ChainHooks {
   return {
     ...extra,
-    onStart: (agent) => ctx.emit({ type: 'agent', iteration, agent, role, status: 'started' }),
+    onStart: (agent) => {
+      relay.onStart(agent);
+      ctx.emit({ type: 'agent', iteration, agent, role, status: 'started' });
+    },
     onCall: async (call) => {
-      ctx.emit({ type: 'agent', iteration, agent: call.agent, role, status: 'finished', classification: call.classification, detail: call.detail, durationMs: call.durationMs });
+      ctx.emit({ type: 'agent', iteration, agent: call.agent, role, status: 'finished', classification: call.classification, detail: call.detail, durationMs: call.durationMs, tokens: call.tokens, costUsd: call.costUsd });
       await ctx.session.appendAgentCall({
         at: new Date().toISOString(),
         iteration,
@@ -103,10 +107,12 @@ export async function analyzeFailures(ctx: LoopContext, prompt: PromptContext, h
   const { iteration, strategy, strategyReason } = prompt;
   ctx.emit({ type: 'phase', phase: 'analysis', status: 'running', iteration, detail: `${strategy} strategy` });
   ctx.emit({ type: 'output-reset', label: `iteration ${iteration}: analysis` });
+  const relay = agentRelay(ctx, iteration, 'analyze');
   const outcome = await analyzeWithChain(
     ctx.agents,
-    { prompt: renderAnalysisPrompt(prompt), cwd: ctx.repo.root, env: protocolEnv(ctx, 'analyze', iteration, strategy), timeoutMs: ctx.options.agentTimeoutMs, signal, onLines: (lines) => ctx.emit({ type: 'output', lines }) },
-    hooksFor(ctx, iteration, 'analyze', hooks),
+    // privateDir is read as each agent starts: the relay knows which one.
+    { prompt: renderAnalysisPrompt(prompt), cwd: ctx.repo.root, env: protocolEnv(ctx, 'analyze', iteration, strategy), timeoutMs: ctx.options.agentTimeoutMs, signal, onLines: (lines) => ctx.emit({ type: 'output', lines }), onActivity: relay.onActivity, get privateDir() { return relay.privateDir; } },
+    hooksFor(ctx, iteration, 'analyze', hooks, relay),
   );
   await ctx.session.writeCliOutput(iteration, transcript(outcome.calls));
   await ctx.session.writeAnalysis(iteration, analysisMarkdown(iteration, strategy, strategyReason, outcome.plan, outcome.calls));
@@ -143,11 +149,12 @@ export async function applyFix(ctx: LoopContext, prompt: PromptContext, hooks: C
   ctx.emit({ type: 'phase', phase: 'fix', status: 'running', iteration, detail: `${strategy} strategy` });
   ctx.emit({ type: 'output-reset', label: `iteration ${iteration}: fix` });
   const undo = async (): Promise<void> => ctx.repo.restoreFiles(await ctx.repo.changedFiles());
+  const relay = agentRelay(ctx, iteration, 'fix');
   const outcome = await fixWithChain(
     ctx.agents,
-    { prompt: renderFixPrompt(prompt), cwd: ctx.repo.root, env: protocolEnv(ctx, 'fix', iteration, strategy), timeoutMs: ctx.options.agentTimeoutMs, signal, onLines: (lines) => ctx.emit({ type: 'output', lines }) },
+    { prompt: renderFixPrompt(prompt), cwd: ctx.repo.root, env: protocolEnv(ctx, 'fix', iteration, strategy), timeoutMs: ctx.options.agentTimeoutMs, signal, onLines: (lines) => ctx.emit({ type: 'output', lines }), onActivity: relay.onActivity, get privateDir() { return relay.privateDir; } },
     undo,
-    hooksFor(ctx, iteration, 'fix', hooks),
+    hooksFor(ctx, iteration, 'fix', hooks, relay),
   );
   const previous = await ctx.session.readCliOutputText(iteration);
   await ctx.session.writeCliOutput(iteration, previous + '\n' + transcript(outcome.calls));

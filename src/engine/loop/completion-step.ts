@@ -2,6 +2,7 @@ import type { Outcome } from '../events.js';
 import type { IterationState } from '../session/schema.js';
 import type { TestResults } from '../types.js';
 import type { LoopContext } from './context.js';
+import { usageByIteration } from './iteration-usage.js';
 import { renderFailureReport, renderSummary, summarizeCalls } from './reports.js';
 
 /** How a loop run ended; the CLI turns it into an exit code. */
@@ -21,8 +22,8 @@ export async function completeSession(ctx: LoopContext, state: IterationState, r
   const status = state.status;
   const outcome: Outcome = status === 'completed' ? 'success' : status === 'partial_success' ? 'partial_success' : 'failure';
   const reason = state.outcome_reason ?? status;
-  const totals = summarizeCalls(await ctx.session.readAgentCalls());
-  await ctx.session.writeSummary('session-summary.md', renderSummary(state, results, outcome, reason, totals));
+  const calls = await ctx.session.readAgentCalls();
+  await ctx.session.writeSummary('session-summary.md', renderSummary(state, results, outcome, reason, summarizeCalls(calls), usageByIteration(calls)));
   let reportPath: string | undefined;
   if (outcome === 'failure') {
     const history = await ctx.session.readHistory();

@@ -1,13 +1,15 @@
 import type { FixHistoryEntry, IterationState } from '../session/schema.js';
 import type { TestResults } from '../types.js';
+import { usageCell, type IterationUsage } from './iteration-usage.js';
 
-function iterationTable(state: IterationState): string {
+function iterationTable(state: IterationState, usage?: Map<number, IterationUsage>): string {
   if (state.iterations.length === 0) return 'No fix iterations ran.\n';
   const rows = state.iterations.map(
     (it) =>
-      `| ${it.iteration} | ${it.strategy ?? ''} | ${it.pass_rate_before ?? ''}% → ${it.pass_rate ?? ''}% | ${it.agent ?? '-'} | ${it.result ?? ''} | ${it.commit ? it.commit.slice(0, 7) : '-'} |`,
+      `| ${it.iteration} | ${it.strategy ?? ''} | ${it.pass_rate_before ?? ''}% → ${it.pass_rate ?? ''}% | ${it.agent ?? '-'} | ${it.result ?? ''} | ${it.commit ? it.commit.slice(0, 7) : '-'} |${usage ? ` ${usageCell(usage.get(it.iteration))} |` : ''}`,
   );
-  return `| # | strategy | pass rate | agent | result | commit |\n|---|---|---|---|---|---|\n${rows.join('\n')}\n`;
+  const header = usage ? '| # | strategy | pass rate | agent | result | commit | tokens · cost |\n|---|---|---|---|---|---|---|' : '| # | strategy | pass rate | agent | result | commit |\n|---|---|---|---|---|---|';
+  return `${header}\n${rows.join('\n')}\n`;
 }
 
 function failureList(results: TestResults): string {
@@ -17,7 +19,7 @@ function failureList(results: TestResults): string {
 }
 
 /** The session summary written to .summaries/ at the end, whatever the outcome. */
-export function renderSummary(state: IterationState, results: TestResults | null, outcome: string, reason: string, agentTotals: string): string {
+export function renderSummary(state: IterationState, results: TestResults | null, outcome: string, reason: string, agentTotals: string, usage?: Map<number, IterationUsage>): string {
   return `# Test-fix session ${state.session_id}
 
 Outcome: **${outcome}** — ${reason}
@@ -26,7 +28,7 @@ Iterations: ${state.iterations.length} of ${state.max_iterations}
 Started: ${state.started_at}  Finished: ${new Date().toISOString()}
 
 ## Iterations
-${iterationTable(state)}
+${iterationTable(state, usage)}
 ## Remaining failures
 ${results ? failureList(results) : '- unknown'}
 

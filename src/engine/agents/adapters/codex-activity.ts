@@ -15,6 +15,9 @@ export function isReconnecting(message: string): boolean {
   return RECONNECTING.test(message.trim());
 }
 
+/** `ERROR codex_core::tools::router: error=patch rejected: writing is blocked by read-only sandbox; ...` */
+const REFUSED_PATCH = /\bERROR\b.*\berror=patch rejected\b/;
+
 /** `/bin/bash -lc 'npm test'` -> `npm test`: the command as the model wrote it. */
 export function shellCommand(command: string): string {
   const wrapped = /^\S*\/?(?:ba|z)?sh -l?c '(.*)'$/s.exec(command.trim());
@@ -54,7 +57,8 @@ function itemActivities(type: string, item: Record<string, unknown>): AgentActiv
  * messages, `Reconnecting...` errors as retries (they are progress: only `turn.failed` is fatal), usage at the end.
  */
 export function codexActivity(line: string, stream: 'stdout' | 'stderr'): AgentActivity[] {
-  if (stream !== 'stdout') return [];
+  // A write the sandbox refused shows only in codex's log on stderr, never as an item on stdout.
+  if (stream !== 'stdout') return REFUSED_PATCH.test(line) ? [{ kind: 'tool', tool: 'apply_patch', action: 'edit', denied: true }] : [];
   const event = jsonLine(line);
   if (!event) return [];
   const type = str(event.type) ?? '';

@@ -34,6 +34,11 @@ export function readCodexEvents(stdout: string): CliReading {
   return { structured: true, finalText, ...(error !== undefined ? { error: unwrapReconnecting(error) } : {}), ...(tokens !== undefined ? { tokens } : {}) };
 }
 
+/** Refused connections, sockets closed before or during the answer. */
+const UNREACHABLE = /Connection failed|stream disconnected before completion|error sending request|waiting for network/i;
+/** What codex 0.169 says instead of the body of a 500. */
+const HIGH_DEMAND = /currently experiencing high demand/i;
+
 /** A codex that prints nothing for this long is retrying a long retry-after or waits for headers that never come. */
 const STALL_MS = 45_000;
 
@@ -65,9 +70,14 @@ export const codexAdapter: CliAdapter = {
   interpret(raw) {
     const result = base.interpret(raw);
     const reading = readCodexEvents(raw.stdout);
-    if (result.classification === 'failed' && reading.error && /missing environment variable/i.test(reading.error)) {
-      return { ...result, classification: 'auth_error', detail: `not authenticated: ${reading.error} (set the API key your codex model provider names, then resume)` };
+    const error = reading.error;
+    if (result.classification !== 'failed' || !error) return result;
+    if (/missing environment variable/i.test(error)) {
+      return { ...result, classification: 'auth_error', detail: `not authenticated: ${error} (set the API key your codex model provider names, then resume)` };
     }
+    // codex's own words for failures whose status or cause it does not print.
+    if (UNREACHABLE.test(error)) return { ...result, detail: `API unreachable: ${error}` };
+    if (HIGH_DEMAND.test(error)) return { ...result, detail: `API server error: ${error} (codex's text for a 5xx answer)` };
     return result;
   },
 };

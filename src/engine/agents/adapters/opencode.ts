@@ -52,6 +52,12 @@ const AUTO_REJECTED = /permission requested: (.+?); auto-rejecting/;
 /** `timestamp=... level=INFO ...`: opencode's log, apart from its errors. */
 const LOG_LINE = /^timestamp=\S+ level=(DEBUG|INFO|WARN)\b/;
 
+/** opencode's words for a refused connection or a socket closed before the answer. */
+const UNREACHABLE = /Cannot connect to API|Unable to connect|socket connection was closed/i;
+
+/** Log lines of opencode's background work, which go on while the model request hangs (a prune 40 s in). */
+const HOUSEKEEPING = /^timestamp=\S+ level=INFO .*message=(cleanup|tracking|"project copy refresh|"watcher backend|"booting location services)/;
+
 /** Nothing on either stream for this long (opencode logs nothing while it waits out a retry) is a stall. */
 const STALL_MS = 45_000;
 
@@ -76,7 +82,7 @@ export const opencodeAdapter: CliAdapter = {
   ...base,
   buildCommand(spec: AgentSpec, role: AgentRole, context?: CommandContext) {
     const { argv } = base.buildCommand(spec, role, context);
-    return { argv, stdin: true, env: opencodeEnv(role, context?.userEnv ?? process.env), stallMs: STALL_MS, maxRetries: 1 };
+    return { argv, stdin: true, env: opencodeEnv(role, context?.userEnv ?? process.env), stallMs: STALL_MS, quietLines: HOUSEKEEPING, maxRetries: 1 };
   },
   activity: opencodeActivity,
   interpret(raw) {
@@ -85,6 +91,9 @@ export const opencodeAdapter: CliAdapter = {
     const result = base.interpret({ ...raw, stderr });
     const fallback = AGENT_FALLBACK.exec(raw.stderr);
     if (fallback) return { ...result, classification: 'failed', detail: `opencode has no agent "${fallback[1]}" and ran its default agent instead: check the agents in your opencode config` };
+    if (result.classification === 'failed' && UNREACHABLE.test(result.detail ?? '')) {
+      return { ...result, detail: `API unreachable: ${(result.detail ?? '').replace(/^opencode reported an error: /, '')}` };
+    }
     // Exit 0 is not "done" here: the run stopped at the refused tool call, before any answer.
     const rejected = AUTO_REJECTED.exec(raw.stderr);
     if (rejected && result.classification === 'ok' && !result.finalText.trim()) {
