@@ -60,6 +60,7 @@ describe('gemini: a private home with the user settings over fixcycle defaults',
       '.gemini/settings.json': '{\n  // mine\n  "general": { "maxAttempts": 7, },\n  "model": { "name": "gemini-2.5-flash" }\n}\n',
       '.gemini/oauth_creds.json': '{"token":"t"}',
       '.gemini/GEMINI.md': 'Be brief.',
+      '.env': 'GEMINI_API_KEY=from-dotenv\n',
     });
     const ctx = context({ HOME: home });
     const command = geminiAdapter.buildCommand(spec('gemini'), 'analyze', ctx);
@@ -70,6 +71,7 @@ describe('gemini: a private home with the user settings over fixcycle defaults',
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect(readlinkSync(link)).toBe(join(home, '.gemini/oauth_creds.json'));
     expect(existsSync(join(ctx.privateDir, 'gemini-home/.gemini/settings.json'))).toBe(false);
+    expect(readFileSync(join(ctx.privateDir, 'gemini-home/.env'), 'utf8')).toBe('GEMINI_API_KEY=from-dotenv\n');
     // Built twice (the fix after the analysis) in the same folder: no error, same links.
     expect(() => geminiAdapter.buildCommand(spec('gemini'), 'fix', ctx)).not.toThrow();
   });
