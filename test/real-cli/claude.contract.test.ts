@@ -1,4 +1,5 @@
-import { describeContract } from './adapter-contract.js';
+import { expect, it } from 'vitest';
+import { call, describeContract, TEST_TIMEOUT_MS } from './adapter-contract.js';
 
 /**
  * The real Claude Code (2.1.197 when written) through fixcycle's adapter against the stand-in. Its analysis
@@ -16,4 +17,11 @@ describeContract({
     { type: 'tool', name: 'EnterWorktree', input: { name: 'wt1' } },
   ],
   rateLimitWithReset: (seconds) => ({ type: 'error', status: 429, headers: { 'retry-after': String(seconds) } }),
+  more() {
+    it('keeps CLAUDE_CODE_MAX_RETRIES from the environment: 3 requests at a 429 instead of 2', async () => {
+      const { result, requests } = await call('claude', 'analyze', () => [{ type: 'error', status: 429 }], { env: { CLAUDE_CODE_MAX_RETRIES: '2' } });
+      expect(result.classification).toBe('rate_limited');
+      expect(requests).toHaveLength(3);
+    }, TEST_TIMEOUT_MS);
+  },
 });

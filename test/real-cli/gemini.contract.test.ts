@@ -1,4 +1,7 @@
-import { describeContract } from './adapter-contract.js';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { call, describeContract, TEST_TIMEOUT_MS } from './adapter-contract.js';
 
 /**
  * The real Gemini CLI (0.61.0 when written) through fixcycle's adapter against the stand-in. Without
@@ -19,6 +22,19 @@ describeContract({
     status: 429,
     body: { error: { code: 429, message: 'Resource has been exhausted (e.g. check quota).', status: 'RESOURCE_EXHAUSTED', details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: `${seconds}s` }] } },
   }),
-  // Printed when TERM does not announce 256 colours (CI): the terminal's doing, not the arguments'.
+  // Printed when TERM or COLORTERM announce fewer colours (CI, a plain xterm): the terminal's doing, not the arguments'.
   knownNoise: /(256-color|True color \(24-bit\)) support not detected/,
+  more() {
+    it('keeps general.maxAttempts from ~/.gemini/settings.json: 3 attempts at a 429 instead of 2', async () => {
+      const { result, requests } = await call('gemini', 'analyze', () => [{ type: 'error', status: 429 }], {
+        home: (home) => {
+          const file = join(home, '.gemini', 'settings.json');
+          const settings = JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, unknown>>;
+          writeFileSync(file, JSON.stringify({ ...settings, general: { ...settings.general, maxAttempts: 3 } }));
+        },
+      });
+      expect(result.classification).toBe('rate_limited');
+      expect(requests).toHaveLength(3);
+    }, TEST_TIMEOUT_MS);
+  },
 });

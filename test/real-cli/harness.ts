@@ -118,6 +118,10 @@ function configure(name: RealCliName, url: string, home: string): Record<string,
     },
   });
   return {
+    // At every start opencode installs @opencode-ai/plugin into each config folder in the background (bun, from
+    // registry.npmjs.org); a company points it at its own registry, here the stand-in, which answers 404.
+    npm_config_registry: `${url}/npm-registry/`,
+    BUN_CONFIG_REGISTRY: `${url}/npm-registry/`,
     OPENCODE_DISABLE_AUTOUPDATE: '1',
     OPENCODE_DISABLE_MODELS_FETCH: '1',
     OPENCODE_DISABLE_LSP_DOWNLOAD: '1',

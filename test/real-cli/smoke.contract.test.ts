@@ -12,17 +12,10 @@ import { startStandIn, type StandIn, type StandInStep } from './stand-in/server.
 /**
  * Each real CLI, run through fixcycle's own adapter against the stand-in: it answers a text step in the
  * analysis and lands an `edit` step through its own tools in the fix. Proves the stand-in and the harness.
+ * (Before the adapter fixes, gemini needed GEMINI_CLI_TRUST_WORKSPACE (exit 55) and opencode needed PWD set to the
+ * repository, which fixcycle now supplies: --skip-trust, and runAgent's PWD.)
  */
 const CLIS: RealCliName[] = ['claude', 'gemini', 'qwen', 'codex', 'opencode'];
-
-// What fixcycle does not pass (yet) but the CLI needs on a fresh machine, given here so the smoke run proves the
-// stand-in; fixcycle must supply it itself. gemini 0.61 exits 55 in a folder it was not told to trust; opencode
-// 1.18 takes its project folder from $PWD, not from its working directory, and auto-rejects reading the repository
-// as an "external_directory" when they differ (a shell sets PWD; a child process inherits fixcycle's).
-const NEEDED_BEYOND_ADAPTER: Partial<Record<RealCliName, (repo: string) => Record<string, string>>> = {
-  gemini: () => ({ GEMINI_CLI_TRUST_WORKSPACE: 'true' }),
-  opencode: (repo) => ({ PWD: repo }),
-};
 
 const dirs: string[] = [];
 let standIn: StandIn | undefined;
@@ -36,11 +29,12 @@ afterAll(() => cleanup(...dirs.splice(0)));
 async function call(name: RealCliName, role: AgentRole, steps: (repo: string) => StandInStep[]) {
   const repo = makeRepo();
   const home = tempDir('fixcycle-real-home-');
-  dirs.push(repo, home);
+  const privateDir = tempDir('fixcycle-private-');
+  dirs.push(repo, home, privateDir);
   standIn = await startStandIn(steps(repo));
   const [agent] = resolveAgents({ agentNames: [name] }, {});
-  const env = { ...gatewayEnv(name, standIn, home), ...NEEDED_BEYOND_ADAPTER[name]?.(repo) };
-  const result = await runAgent(agent!, { role, prompt: 'The test "adds two numbers" fails. Answer briefly.', cwd: repo, env, timeoutMs: 100_000, privateDir: tempDir('fixcycle-private-') });
+  const env = gatewayEnv(name, standIn, home);
+  const result = await runAgent(agent!, { role, prompt: 'The test "adds two numbers" fails. Answer briefly.', cwd: repo, env, timeoutMs: 100_000, privateDir });
   return { result, repo, requests: standIn.requests };
 }
 

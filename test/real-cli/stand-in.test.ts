@@ -240,6 +240,16 @@ describe('failures and scripting', () => {
     await expect(pending).rejects.toThrow();
   });
 
+  it('answers a delayed text step, and closes cleanly while one is still waiting', async () => {
+    const s = await start([{ type: 'text', text: 'late', delayMs: 20 }, { type: 'text', text: 'never sent', delayMs: 600_000 }]);
+    expect(((await (await post('/v1/chat/completions', {})).json()) as any).choices[0].message.content).toBe('late');
+    const pending = post('/v1/chat/completions', {});
+    while (s.requests.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+    await s.close();
+    standIn = undefined;
+    await expect(pending).rejects.toThrow();
+  });
+
   it('repeats the last step and lets a function script by index', async () => {
     const s = await start([{ type: 'error', status: 500 }, { type: 'text', text: 'ok' }]);
     const statuses = [];

@@ -3,12 +3,12 @@ export type ErrorKind = 'quota' | 'rate_limit' | 'overloaded' | 'auth' | 'connec
 
 /**
  * HTTP statuses the text names as statuses: `status 429`, `"code": 401`, `(429)`, `API Error: 500`,
- * `503 Service Unavailable`. A bare number is not one: stack dumps are full of them (`bytesRead: 401`).
+ * `503 Service Unavailable`, `error 429`. A bare number is not one: stack dumps are full of them (`bytesRead: 401`).
  */
 export function httpStatuses(text: string): number[] {
   const found: number[] = [];
   const patterns = [
-    /(?:\bstatus(?:[ _]?code)?|\bcode|error_status|\bHTTP(?:\/\d(?:\.\d)?)?|API Error:|Request rejected|status of)\W{0,4}([1-5]\d\d)\b/gi,
+    /(?:\bstatus(?:[ _]?code)?|\bcode|\berror|error_status|\bHTTP(?:\/\d(?:\.\d)?)?|API Error:|Request rejected|status of)\W{0,4}([1-5]\d\d)\b/gi,
     /\(([45]\d\d)\)/g,
     /\b([45]\d\d)\s+(?:Too Many Requests|Unauthori[sz]ed|Forbidden|Internal Server Error|Service Unavailable|Bad Gateway|Gateway Time-?out|Overloaded|invalid x-api-key|Incorrect API key)/gi,
   ];

@@ -25,6 +25,8 @@ export interface CliDefinition {
   stallMs?(role: AgentRole): number | undefined;
   /** Reads one streamed line into what the agent is doing. */
   activity?(line: string, stream: 'stdout' | 'stderr'): AgentActivity[];
+  /** Stop the call after this many reported retries (see AgentCommand.maxRetries). */
+  maxRetries?(role: AgentRole): number | undefined;
 }
 
 /** A CLI adapter built from its definition: the command line per role and the classification of its output. */
@@ -46,7 +48,8 @@ export function defineCliAdapter(def: CliDefinition): CliAdapter {
       const env = context && def.env?.(role, context);
       const files = context && def.files?.(role, context);
       const stallMs = def.stallMs?.(role);
-      return { ...command, ...(env ? { env } : {}), ...(files ? { files } : {}), ...(stallMs ? { stallMs } : {}) };
+      const maxRetries = def.maxRetries?.(role);
+      return { ...command, ...(env ? { env } : {}), ...(files ? { files } : {}), ...(stallMs ? { stallMs } : {}), ...(maxRetries !== undefined ? { maxRetries } : {}) };
     },
     interpret(raw) {
       return interpretCliRun(def.bin, raw, def.read(raw.stdout, raw.stderr));

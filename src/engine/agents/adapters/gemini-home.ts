@@ -24,9 +24,14 @@ export const GEMINI_DEFAULTS = {
   telemetry: { enabled: false },
 };
 
+/** The home gemini would use without fixcycle. */
+function userHome(userEnv: NodeJS.ProcessEnv): string {
+  return userEnv.GEMINI_CLI_HOME || userEnv.HOME || homedir();
+}
+
 /** The user's gemini folder, where the CLI would look without fixcycle. */
 export function userGeminiDir(userEnv: NodeJS.ProcessEnv): string {
-  return join(userEnv.GEMINI_CLI_HOME || userEnv.HOME || homedir(), '.gemini');
+  return join(userHome(userEnv), '.gemini');
 }
 
 /** The private home's settings file: the user's settings over fixcycle's defaults. */
@@ -35,18 +40,24 @@ export function geminiSettingsFile(userEnv: NodeJS.ProcessEnv): string {
   return `${JSON.stringify(mergeUnder(GEMINI_DEFAULTS, user), null, 2)}\n`;
 }
 
-/** Links the user's gemini files (but its settings and scratch folder) into the private home, once. */
+/**
+ * Links the user's gemini files (but its settings and scratch folder) into the private home, and `~/.env`,
+ * where gemini looks for GEMINI_API_KEY last: the login and keys the user set up keep working.
+ */
 export function linkUserGeminiFiles({ privateDir, userEnv }: CommandContext): void {
+  const home = join(privateDir, GEMINI_HOME_DIR);
+  const to = join(home, '.gemini');
+  mkdirSync(to, { recursive: true });
+  link(join(userHome(userEnv), '.env'), join(home, '.env'));
   const from = userGeminiDir(userEnv);
   if (!existsSync(from)) return;
-  const to = join(privateDir, GEMINI_HOME_DIR, '.gemini');
-  mkdirSync(to, { recursive: true });
   for (const name of readdirSync(from)) {
-    if (name === 'settings.json' || name === 'tmp') continue;
-    const link = join(to, name);
-    if (lstatExists(link)) continue;
-    symlinkSync(join(from, name), link);
+    if (name !== 'settings.json' && name !== 'tmp') link(join(from, name), join(to, name));
   }
+}
+
+function link(target: string, path: string): void {
+  if (existsSync(target) && !lstatExists(path)) symlinkSync(target, path);
 }
 
 function lstatExists(path: string): boolean {

@@ -1,6 +1,8 @@
 import type { AgentActivity } from '../agent.js';
 import type { CliReading } from '../classify.js';
+import { textActivity } from './activity-text.js';
 import { isObject, num, parseJsonDocument, parseJsonLines, str, sum, type Json } from './parse-output.js';
+import { withEarlierPlan } from './message-stream.js';
 import { deniedToolName, toolActivity } from './tool-action.js';
 
 /**
@@ -41,19 +43,19 @@ function errorText(error: Json): string {
   return code !== undefined && !message.includes(String(code)) ? `${message} (code ${code})` : message;
 }
 
-/** The answer: the assistant's text after its last tool call (earlier turns only announced the calls). */
+/**
+ * The answer: the assistant's text after its last tool call (earlier turns mostly announce the calls), or
+ * all of it when only an earlier turn holds a JSON object (the plan, then a closing "Done.").
+ */
 function finalAnswer(events: Json[]): string {
-  let all = '';
-  let sinceTool = '';
+  const turns: string[] = [''];
   for (const e of events) {
-    if (e.type === 'tool_use' || e.type === 'tool_result') sinceTool = '';
-    if (e.type === 'message' && e.role === 'assistant') {
-      const text = str(e.content) ?? '';
-      all += text;
-      sinceTool += text;
-    }
+    if ((e.type === 'tool_use' || e.type === 'tool_result') && turns.at(-1)) turns.push('');
+    if (e.type === 'message' && e.role === 'assistant') turns[turns.length - 1] += str(e.content) ?? '';
   }
-  return sinceTool.trim() ? sinceTool : all;
+  const texts = turns.filter((t) => t.trim());
+  const last = turns.at(-1)!.trim() ? turns.at(-1)! : texts.join('');
+  return withEarlierPlan(last, texts);
 }
 
 /** `gemini -o json`: `{session_id, response, stats, error?}` (the format before streaming). */
@@ -95,10 +97,14 @@ export function readGeminiStream(stdout: string, stderr: string): CliReading {
 /** One line gemini printed, as what the agent is doing. */
 export function geminiActivity(line: string, stream: 'stdout' | 'stderr'): AgentActivity[] {
   if (stream === 'stderr') {
-    const attempt = /^Attempt (\d+) failed(?: with status (\d+))?[:.]?\s*([^.]*)/.exec(line);
-    if (!attempt) return [];
+    // "Attempt 1 failed with status 429. Retrying with backoff...", "Attempt 1 failed: <message>. Retrying after 5171ms...",
+    // "Attempt 1 failed. Retrying with backoff... Error: exception TypeError: fetch failed sending request"
+    const attempt = /^Attempt (\d+) failed(?: with status (\d+))?(?:: (.*?)(?:\.\s*Retrying|\.\s*Max attempts|$))?/.exec(line);
+    // The last attempt says "Max attempts reached": no retry follows, the result event reports the failure.
+    if (!attempt || line.includes('Max attempts reached')) return [];
     const wait = /Retrying after (\d+)ms/.exec(line);
-    const detail = `API error${attempt[2] ? ` (HTTP ${attempt[2]})` : attempt[3] ? `: ${attempt[3].trim()}` : ''}, attempt ${attempt[1]} failed`;
+    const cause = attempt[2] ? ` (HTTP ${attempt[2]})` : attempt[3] ? `: ${attempt[3].trim()}` : '';
+    const detail = `API call failed${cause}, attempt ${attempt[1]}`;
     return [{ kind: 'retry', detail, ...(wait ? { waitMs: Number(wait[1]) } : {}) }];
   }
   if (!line.startsWith('{')) return [];
@@ -110,10 +116,8 @@ export function geminiActivity(line: string, stream: 'stdout' | 'stderr'): Agent
   }
   if (!isObject(event)) return [];
   switch (event.type) {
-    case 'message': {
-      const text = str(event.content)?.trim();
-      return event.role === 'assistant' && text ? [{ kind: 'text', text }] : [];
-    }
+    case 'message':
+      return event.role === 'assistant' ? textActivity(str(event.content)) : [];
     case 'tool_use':
       return [toolActivity(str(event.tool_name) ?? 'tool', event.parameters)];
     case 'tool_result': {

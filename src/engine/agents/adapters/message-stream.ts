@@ -1,5 +1,6 @@
 import type { AgentActivity } from '../agent.js';
 import type { CliReading } from '../classify.js';
+import { textActivity } from './activity-text.js';
 import { isObject, num, parseJsonLines, str, type Json } from './parse-output.js';
 import { readResult, readResultMessage, usageTokens } from './result-message.js';
 import { deniedToolName, toolActivity } from './tool-action.js';
@@ -33,6 +34,13 @@ function retryDetail(event: Json): string {
 }
 
 /**
+ * A failed attempt as the OpenAI SDK logs it with `OPENAI_LOG=info` (on stdout, in qwen): the only trace
+ * of the retries qwen otherwise makes in silence. `[log_8978a6] post http://.../chat/completions failed with
+ * status 429 in 153ms - error; no more retries left`, or `... connection failed - ...`.
+ */
+const SDK_FAILURE = /^\[log_\w+[^\]]*\] \w+ \S+ (failed with status (\d{3})|connection (?:failed|timed out))/;
+
+/**
  * The wait of an `api_retry` event when it is the server's retry-after rather than claude's own backoff
  * (500 ms doubling to 32 s, plus up to 25 % jitter): only then does it say when the API takes calls again.
  */
@@ -43,6 +51,15 @@ function announcedDelay(event: Json): number | undefined {
   return delay !== undefined && delay > backoffMax + 100 ? delay : undefined;
 }
 
+/**
+ * The final message, or every message of the agent when only an earlier one holds a JSON object: a model
+ * may give its plan, then close with a line such as "Done.".
+ */
+export function withEarlierPlan(finalText: string, texts: string[]): string {
+  if (finalText.includes('{') || !texts.slice(0, -1).some((t) => t.includes('{'))) return finalText;
+  return texts.join('\n\n');
+}
+
 /** Reads the whole stream: the `result` decides; without one (killed), what the stream showed so far. */
 export function readMessageStream(stdout: string): CliReading {
   const events = parseJsonLines(stdout);
@@ -51,15 +68,19 @@ export function readMessageStream(stdout: string): CliReading {
   const lastRetry = retries.at(-1);
   const retryAfterMs = lastRetry && num(lastRetry.error_status) === 429 ? announcedDelay(lastRetry) : undefined;
   const extra = retryAfterMs !== undefined ? { retryAfterMs: Math.round(retryAfterMs) } : {};
+  const texts = events.filter((e) => e.type === 'assistant' && e.parent_tool_use_id == null).map(assistantText).filter(Boolean);
   const result = [...events].reverse().find((e) => e.type === 'result');
-  if (result) return { ...readResult(result), ...extra };
-  // No result: the CLI was killed (stalled or timed out) while it worked or retried.
-  const texts = events.filter((e) => e.type === 'assistant').map(assistantText).filter(Boolean);
+  if (result) {
+    const reading = readResult(result);
+    return { ...reading, finalText: withEarlierPlan(reading.finalText, texts), ...extra };
+  }
+  // No result: the CLI was killed (stalled, timed out, retried too often) while it worked or retried.
+  const sdkFailure = stdout.split('\n').filter((line) => SDK_FAILURE.test(line)).at(-1);
   const tokens = events.filter((e) => e.type === 'assistant').reduce((n, e) => n + (usageTokens(isObject(e.message) ? e.message.usage : undefined) ?? 0), 0);
   return {
     structured: false,
     finalText: texts.at(-1) ?? '',
-    ...(lastRetry ? { error: `${retryDetail(lastRetry)} when it stopped` } : {}),
+    ...(lastRetry ? { error: `${retryDetail(lastRetry)} when it stopped` } : sdkFailure ? { error: sdkFailure.replace(/^\[[^\]]*\]\s*/, '') } : {}),
     ...(tokens ? { tokens } : {}),
     ...extra,
   };
@@ -67,6 +88,8 @@ export function readMessageStream(stdout: string): CliReading {
 
 /** One streamed line as what the agent is doing. */
 export function messageActivity(line: string, stream: 'stdout' | 'stderr'): AgentActivity[] {
+  const sdk = stream === 'stdout' ? SDK_FAILURE.exec(line) : null;
+  if (sdk) return [{ kind: 'retry', detail: sdk[2] ? `API call failed (HTTP ${sdk[2]})` : `API ${sdk[1]!}` }];
   if (stream !== 'stdout' || !line.startsWith('{')) return [];
   let event: unknown;
   try {
@@ -81,7 +104,7 @@ export function messageActivity(line: string, stream: 'stdout' | 'stderr'): Agen
   }
   if (event.type === 'assistant') {
     return contentBlocks(event).flatMap((block): AgentActivity[] => {
-      if (block.type === 'text' && str(block.text)?.trim()) return [{ kind: 'text', text: str(block.text)!.trim() }];
+      if (block.type === 'text') return textActivity(str(block.text));
       if (block.type === 'tool_use') return [toolActivity(str(block.name) ?? 'tool', block.input)];
       return [];
     });

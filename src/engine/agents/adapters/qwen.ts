@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { defineCliAdapter, modelArgs } from './cli-adapter.js';
 import { FOLLOW_STDIN } from './gemini.js';
 import { messageActivity, readMessageStream } from './message-stream.js';
-import { mergeUnder, readUserSettings } from './user-settings.js';
+import { mergeUnder, readUserSettings, unlessUserSet } from './user-settings.js';
 
 /**
  * fixcycle's defaults for qwen, given as its "system defaults" file: the lowest layer, so the user's own
@@ -40,15 +40,19 @@ export const qwenAdapter = defineCliAdapter({
     // Partial messages: every streamed token is a line, so silence means the API is not answering.
     return ['-o', 'stream-json', '--include-partial-messages', ...mode, ...modelArgs('-m', model), ...extra, '-p', FOLLOW_STDIN];
   },
-  env: (_role, { privateDir }) => ({ QWEN_CODE_SYSTEM_DEFAULTS_PATH: join(privateDir, DEFAULTS_FILE) }),
+  // The OpenAI SDK inside qwen logs each failed attempt on stdout at `info`: the only sign of qwen's own
+  // retry loop, which no setting reaches (7 attempts, about 75 s on a 429 or 5xx).
+  env: (_role, { privateDir, userEnv }) => ({ QWEN_CODE_SYSTEM_DEFAULTS_PATH: join(privateDir, DEFAULTS_FILE), ...unlessUserSet({ OPENAI_LOG: 'info' }, userEnv) }),
   files(_role, { userEnv }) {
     // A defaults file the user points qwen at stays theirs: its values win over fixcycle's.
     const own = userEnv.QWEN_CODE_SYSTEM_DEFAULTS_PATH ? readUserSettings(userEnv.QWEN_CODE_SYSTEM_DEFAULTS_PATH) : {};
     return { [DEFAULTS_FILE]: `${JSON.stringify(mergeUnder(QWEN_DEFAULTS, own), null, 2)}\n` };
   },
-  // qwen retries a 429 or 5xx in silence, 7 attempts over about 75 s whatever the settings say, and may take
-  // 15 s to start on a busy machine: 30 s without a token hands over within the minute. The fix may run a
-  // long test command in silence.
+  // Counted over the whole call: three failed attempts of an analysis (about 5 s of qwen's backoff) or five of a
+  // fix (about 25 s; a long fix has many requests, a passing 429 among them is no reason to stop it).
+  maxRetries: (role) => (role === 'analyze' ? 2 : 4),
+  // Without the SDK's log (the user turned OPENAI_LOG off) qwen retries in silence, and may take 15 s to start
+  // on a busy machine: 30 s without a token hands over within the minute. The fix may run a long test command.
   stallMs: (role) => (role === 'analyze' ? 30_000 : 300_000),
   read: (stdout) => readMessageStream(stdout),
   activity: messageActivity,
