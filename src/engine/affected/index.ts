@@ -8,7 +8,7 @@ import { count, existingFiles, toProjectPath, type AffectedSelection, type Affec
 
 export type { AffectedSelection, AffectedTestsInput } from './selection.js';
 
-const JS_RUNNERS = new Set(['vitest', 'jest', 'mocha', 'tape', 'node-test', 'ava']);
+const JS_RUNNERS = new Set(['vitest', 'jest', 'mocha', 'tape', 'node-test', 'ava', 'tap']);
 
 /**
  * The tests affected by the files a fix changed, for a progressive (affected-only) iteration:
