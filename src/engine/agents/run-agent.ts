@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { runCommand } from '../process/run-command.js';
@@ -52,7 +52,17 @@ function stallWatchdog(ms: number | undefined, outer: AbortSignal | undefined): 
 export async function runAgent(agent: ResolvedAgent, request: AgentRequest): Promise<AgentCall> {
   // An agent without a CLI (manual) runs the call itself.
   if (agent.adapter.run) return { agent: agent.spec.name, role: request.role, ...(await agent.adapter.run(agent.spec, request)) };
-  const privateDir = request.privateDir ?? mkdtempSync(join(tmpdir(), `fixcycle-${agent.spec.name}-`));
+  if (request.privateDir) return runCli(agent, request, request.privateDir);
+  // No session to keep the settings in: a folder for this call alone, removed after it (symlinks inside are not followed).
+  const dir = mkdtempSync(join(tmpdir(), `fixcycle-${agent.spec.name}-`));
+  try {
+    return await runCli(agent, request, dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function runCli(agent: ResolvedAgent, request: AgentRequest, privateDir: string): Promise<AgentCall> {
   mkdirSync(privateDir, { recursive: true });
   const command: AgentCommand = agent.adapter.buildCommand(agent.spec, request.role, { privateDir, userEnv: { ...process.env, ...request.env } });
   writePrivateFiles(privateDir, command.files);
