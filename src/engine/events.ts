@@ -1,3 +1,4 @@
+import type { GenEvent } from './gen/events.js';
 import type { IterationState } from './session/schema.js';
 import type { Failure, Strategy, TestResults } from './types.js';
 
@@ -27,7 +28,8 @@ export type EngineEvent =
   | { type: 'await-approval'; passRate: number; failures: Failure[] }
   | { type: 'paused'; paused: boolean }
   | { type: 'log'; level: 'info' | 'warn' | 'error'; message: string }
-  | { type: 'done'; outcome: Outcome; reason: string; exitCode: number; passRate: number | null; reportPath?: string };
+  | { type: 'done'; outcome: Outcome; reason: string; exitCode: number; passRate: number | null; reportPath?: string }
+  | GenEvent;
 
 export type EventSink = (event: EngineEvent) => void;
 

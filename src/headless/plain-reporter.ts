@@ -1,4 +1,5 @@
 import type { EngineEvent } from '../engine/events.js';
+import { genLine } from '../engine/gen/plain-lines.js';
 
 function seconds(ms: number | undefined): string {
   return ms === undefined ? '' : ` in ${(ms / 1000).toFixed(1)} s`;
@@ -32,6 +33,9 @@ export function plainLine(event: EngineEvent): string | null {
       return `[${event.level}] ${event.message}`;
     case 'done':
       return `[done] ${event.outcome.replace('_', ' ')} — ${event.reason}${event.passRate !== null ? ` (pass rate ${event.passRate}%)` : ''}${event.reportPath ? `\nreport: ${event.reportPath}` : ''}`;
+    case 'gen':
+    case 'gen-coverage':
+      return genLine(event);
     default:
       return null;
   }
