@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
 import { useShallow } from 'zustand/react/shallow';
 import { GEN_NODE_TITLES, type GenNode } from '../engine/gen/events.js';
+import type { SessionView } from '../state/store.js';
 import { useSession } from '../tui/context.js';
 import { StatusMark } from './status-mark.js';
 
@@ -17,6 +18,14 @@ function Line({ indent, status, label, detail, width, dim }: { indent: number; s
       </Text>
     </Box>
   );
+}
+
+/** How many rows GenRows draws, for the layout. */
+export function genRowCount(gen: SessionView['gen'], coverage: SessionView['genCoverage']): number {
+  if (!gen) return 0;
+  const phases = PHASES_1_4.every((n) => gen[n]?.status === 'done') ? 1 : PHASES_1_4.length;
+  const findings = TASKS.reduce((sum, n) => sum + (gen[n]?.status === 'failed' || (gen[n]?.status === 'done' && n === 'IMPL-001.5') ? Math.min(3, gen[n]?.findings?.length ?? 0) : 0), 0);
+  return phases + 1 + TASKS.length + findings + (coverage ? (coverage.measured ? coverage.files.length : 1) : 0);
 }
 
 /**
