@@ -113,6 +113,25 @@ describe('fixcycle gen, end to end with a stand-in agent', () => {
     expect(readJson(join(dir, '.process/iteration-state.json')).status).toBe('completed');
   }, 240_000);
 
+  it('--json prints one event per phase, each a JSON line', async () => {
+    const repo = featureRepo();
+    const agent = agentDir();
+    const run = await runCli(repo, ['gen', '--plan-only', '--json', '--agent-cmd', agentCmd(agent)], { timeoutMs: 120_000 });
+    expect(run.exitCode, run.stderr).toBe(0);
+    const events = run.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const gen = events.filter((e) => e.type === 'gen');
+    for (const node of ['session', 'context', 'analysis', 'tasks']) {
+      const statuses = gen.filter((e) => e.node === node).map((e) => e.status);
+      // A phase may report sub-steps while it runs (context: measuring coverage), then ends once.
+      expect(statuses[0]).toBe('running');
+      expect(statuses.filter((st) => st === 'done')).toHaveLength(1);
+      expect(statuses.at(-1)).toBe('done');
+    }
+    expect(gen.at(-1)).toMatchObject({ node: 'execution', status: 'pending' });
+    expect(events.at(-1)).toMatchObject({ type: 'done', exitCode: 0 });
+    expect(events.some((e) => e.type === 'agent' && e.status === 'finished' && e.classification === 'ok')).toBe(true);
+  }, 120_000);
+
   it('says in one line, exit 2, when the input names nothing, a session does not exist, or has no completed task', async () => {
     const repo = featureRepo();
     const agent = agentDir();
