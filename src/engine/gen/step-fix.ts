@@ -3,6 +3,7 @@ import { agentPolicies } from '../agents/policies.js';
 import { writeJsonAtomic } from '../session/atomic.js';
 import { prepareLoop, type StartOptions } from '../start.js';
 import type { LoopResult } from '../loop/loop.js';
+import { allowGeneratedTests } from './generated-tests-guard.js';
 import { node, type GenContext } from './gen-context.js';
 import { updateTask } from './phase-tasks.js';
 
@@ -43,11 +44,7 @@ export async function runFixLoop(ctx: GenContext, loopOptions: FixLoopOptions, r
     sessionName: ctx.session.id.replace(/^WFS-test-/, ''),
     policies: (loopCtx) => {
       const base = agentPolicies(loopCtx, { budget: loopOptions.budget });
-      return {
-        ...base,
-        // The generated tests count as named by the plan's tests_are_wrong: edits pass, cheating still does not.
-        checkFix: (input) => base.checkFix!({ ...input, plan: { ...(input.plan ?? { root_causes: ['-'], modification_points: ['-'], affected_tests: [], confidence_score: 1, approach: '-' }), tests_are_wrong: [...(input.plan?.tests_are_wrong ?? []), ...generated] } }),
-      };
+      return { ...base, checkFix: allowGeneratedTests(base.checkFix!, generated) };
     },
   });
   // prepareLoop writes its own workflow-session.json for a new loop; keep gen's fields in it.
