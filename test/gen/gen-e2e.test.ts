@@ -25,7 +25,7 @@ function agentDir(): string {
   return mkdtempSync(join(tmpdir(), 'fixcycle-gen-agent-'));
 }
 
-const agentCmd = (dir: string) => `${process.execPath} ${AGENT} ${dir}`;
+const agentCmd = (dir: string, mode = 'standard') => `${process.execPath} ${AGENT} ${dir} ${mode}`;
 
 function sessionOf(repo: string): string {
   const root = join(repo, '.workflow/active');
@@ -90,6 +90,28 @@ describe('fixcycle gen, end to end with a stand-in agent', () => {
     const summary = readFileSync(join(dir, '.summaries/gen-summary.md'), 'utf8');
     expect(summary).toMatch(/\| src\/listutil\.js \| 0% → /);
     expect(summary).toMatch(/## Expansion suggestions[\s\S]*- test:[\s\S]*- enhance:[\s\S]*- refactor:[\s\S]*- doc:/);
+  }, 240_000);
+
+  it('rejects and reverts a generation that touches source, and aims one more round at the uncovered lines', async () => {
+    const repo = featureRepo();
+    const agent = agentDir();
+    const run = await runCli(repo, ['gen', '--headless', '--coverage-lines', '95', '--agent-cmd', agentCmd(agent, 'gap')], { timeoutMs: 180_000 });
+    const out = run.stdout + run.stderr;
+    expect(run.exitCode, out).toBe(0);
+    expect(out).toMatch(/\[IMPL-001\] failed: round 1 rejected and reverted: the generation changed source files \(src\/listutil\.js\)/);
+    // The agent's own fix was undone: the bug was still there for the fix loop to fix.
+    expect(readFileSync(join(agent, 'prompt-generate-2.txt'), 'utf8')).toMatch(/rejected and reverted[\s\S]*changed source files/);
+    expect(out).toMatch(/\[IMPL-001\.5\] failed: .*below the coverage targets: one more generate round/);
+    const round3 = readFileSync(join(agent, 'prompt-generate-3.txt'), 'utf8');
+    expect(round3).toMatch(/leave these changed lines uncovered[\s\S]*src\/listutil\.js: [\d.]+% lines \(target 95%\).*uncovered lines \d+/);
+    expect(out).toMatch(/\[IMPL-001\] done: round 3: gen-agent wrote 1 test file\(s\): test\/listutil-truncate\.test\.js/);
+    const final = [...out.matchAll(/\[coverage\] src\/listutil\.js: lines 0% → ([\d.]+)%/g)].map((m) => Number(m[1]));
+    expect(final).toHaveLength(2);
+    expect(final[0]).toBeLessThan(95);
+    expect(final[1]).toBeGreaterThanOrEqual(95);
+    const subjects = git(repo, 'log', '--format=%s').split('\n');
+    expect(subjects[0]).toMatch(/^test-cycle: iteration 1 /);
+    expect(git(repo, 'show', '--name-only', '--format=', 'HEAD~1').trim().split('\n').sort()).toEqual(['test/listutil-truncate.test.js', 'test/listutil.test.js']);
   }, 240_000);
 
   it('--plan-only stops after phase 4, and run --resume-session carries on without redoing a phase', async () => {

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { callChain } from './agent-call.js';
 import { node, type GenContext } from './gen-context.js';
 import { genPaths } from './paths.js';
@@ -6,6 +8,14 @@ import { updateTask } from './phase-tasks.js';
 import { renderGeneratePrompt } from './prompts.js';
 import { restoreSnapshot, snapshotFiles } from './snapshot.js';
 import { isTestSide } from './source-files.js';
+
+function readText(root: string, file: string): string | null {
+  try {
+    return readFileSync(join(root, file), 'utf8');
+  } catch {
+    return null;
+  }
+}
 
 /** Files changed since HEAD that the earlier rounds did not write. */
 async function changedSince(ctx: GenContext, before: ReadonlySet<string>): Promise<string[]> {
@@ -61,8 +71,9 @@ export async function generateRound(ctx: GenContext): Promise<void> {
     } else Object.assign(state, { feedback: [reason], feedback_kind: 'source', step: 'generate' });
     return ctx.save();
   }
-  const written = changed.filter((f) => isTestSide(f));
-  state.generated_files = [...new Set([...state.generated_files, ...written])].sort();
+  // What this round wrote: new files, and files of earlier rounds it changed.
+  const written = changed.filter((f) => isTestSide(f) && (!before.has(f) || snap.get(f) !== readText(ctx.repo.root, f)));
+  state.generated_files = [...new Set([...state.generated_files, ...changed.filter((f) => isTestSide(f))])].sort();
   node(ctx, 'IMPL-001', 'done', `round ${round}: ${outcome.agent} wrote ${written.length} test file(s): ${written.join(', ') || 'none'}`, { round });
   await updateTask(dir, 'IMPL-001', (t) => {
     t.status = 'completed';

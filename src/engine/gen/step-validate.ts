@@ -40,7 +40,9 @@ export async function validateRound(ctx: GenContext): Promise<void> {
   const { state } = ctx;
   const dir = ctx.session.paths.dir;
   const root = ctx.repo.root;
-  const round = state.l0_rounds + 1;
+  // Shown by the generate round it checks; `attempt` counts the rounds this gate sent back.
+  const round = state.generate_round;
+  const attempt = state.l0_rounds + 1;
   node(ctx, 'IMPL-001.3', 'running', `round ${round}: typecheck, lint, imports, assertions`, { round });
   const pkg = await readContextPackage(dir);
   const tests = state.generated_files.filter((f) => existsSync(join(root, f)));
@@ -48,7 +50,7 @@ export async function validateRound(ctx: GenContext): Promise<void> {
   const project = await projectChecks(root, [...tests, ...sources], ctx.options.testTimeoutMs, ctx.signal);
   const findings = [...project.findings, ...(await staticChecks(root, tests, sources))];
   const critical = findings.filter((f) => f.severity === 'critical');
-  await writeJsonAtomic(genPaths(dir).l0Report(round), { round, ran: ['fixcycle static checks', ...project.ran], skipped: project.skipped, files: tests, findings });
+  await writeJsonAtomic(genPaths(dir).l0Report(round), { round, attempt, ran: ['fixcycle static checks', ...project.ran], skipped: project.skipped, files: tests, findings });
   await updateTask(dir, 'IMPL-001.3', (t) => {
     t.status = critical.length ? 'in_progress' : 'completed';
     Object.assign(t.context, { round, checks_ran: ['fixcycle static checks', ...project.ran], checks_skipped: project.skipped, findings: findings.map(findingLine) });
@@ -61,10 +63,10 @@ export async function validateRound(ctx: GenContext): Promise<void> {
   }
   for (const f of critical) state.rejected.push({ test: f.test ? `${f.file}: "${f.test}"` : f.file, file: f.file, gate: 'IMPL-001.3', reason: `${f.check}: ${f.message} (line ${f.line})`, round: state.generate_round });
   node(ctx, 'IMPL-001.3', 'failed', `round ${round}: ${critical.length} critical finding(s)${skipped}`, { round, findings: critical.map(findingLine) });
-  state.l0_rounds = round;
-  if (round >= ctx.options.maxL0Rounds) {
+  state.l0_rounds = attempt;
+  if (attempt >= ctx.options.maxL0Rounds) {
     const dropped = dropFailing(root, critical);
-    ctx.emit({ type: 'log', level: 'warn', message: `IMPL-001.3: ${round} rounds used; dropped what still fails L0: ${dropped.join(', ')}` });
+    ctx.emit({ type: 'log', level: 'warn', message: `IMPL-001.3: ${attempt} rounds used; dropped what still fails L0: ${dropped.join(', ')}` });
     state.generated_files = state.generated_files.filter((f) => existsSync(join(root, f)));
     state.step = 'quality';
   } else Object.assign(state, { feedback: critical.map(findingLine), feedback_kind: 'l0', step: 'generate' });
