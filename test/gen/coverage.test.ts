@@ -1,5 +1,7 @@
 import { describe, expect, it, afterAll } from 'vitest';
-import { makeRepo, removeRepos } from '../helpers/repo.js';
+import { symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { makeRepo, removeRepos, ROOT } from '../helpers/repo.js';
 import { resolveRunner } from '../../src/engine/runners/index.js';
 import { withCoverage, coverageSupport } from '../../src/engine/gen/coverage/measure.js';
 import { changedCoverage, coveredKeys, lineRanges } from '../../src/engine/gen/coverage/model.js';
@@ -30,7 +32,7 @@ describe('coverage for the gates', () => {
     });
     const runner = await resolveRunner(repo, {});
     expect(coverageSupport(runner.name)).toMatchObject({ ok: true });
-    const { result, coverage } = await withCoverage(runner.name, repo, ['src/never.js'], () => runner.run({ cwd: repo, scope: 'full', timeoutMs: 60_000 }));
+    const { result, coverage } = await withCoverage(runner, repo, ['src/never.js'], (r) => r.run({ cwd: repo, scope: 'full', timeoutMs: 60_000 }));
     expect(result.result.tests.map((t) => t.status)).toEqual(['passed']);
     const sign = changedCoverage(coverage, 'src/sign.js', [1, 2, 3, 4, 5, 6, 8, 9, 10]);
     expect(sign.uncovered).toEqual(expect.arrayContaining([3, 9]));
@@ -50,10 +52,21 @@ describe('coverage for the gates', () => {
     const repo = makeRepo('projects/go-failing');
     const runner = await resolveRunner(repo, {});
     expect(runner.name).toBe('go');
-    const { coverage } = await withCoverage(runner.name, repo, [], () => runner.run({ cwd: repo, scope: 'full', timeoutMs: 120_000 }));
+    const { coverage } = await withCoverage(runner, repo, [], (r) => r.run({ cwd: repo, scope: 'full', timeoutMs: 120_000 }));
     expect(coverage['calc/calc.go']?.lines[3]).toBeGreaterThan(0);
     expect(changedCoverage(coverage, 'calc/calc.go', [3])).toMatchObject({ lines: 100, branches: null });
     expect(process.env.GOFLAGS ?? '').not.toMatch(/coverprofile/);
+  }, 120_000);
+
+  it("jest: its own --coverage, read from coverage-final.json", async () => {
+    const repo = makeRepo('projects/jest-failing');
+    symlinkSync(join(ROOT, 'node_modules'), join(repo, 'node_modules'));
+    const runner = await resolveRunner(repo, {});
+    expect(runner.name).toBe('jest');
+    const { result, coverage } = await withCoverage(runner, repo, [], (r) => r.run({ cwd: repo, scope: 'full', timeoutMs: 120_000 }));
+    expect(result.result.tests.length).toBeGreaterThan(0);
+    expect(Object.keys(coverage)).toEqual(['math.js']);
+    expect(changedCoverage(coverage, 'math.js', [1, 2]).lines).toBeGreaterThan(0);
   }, 120_000);
 
   it('says why not for a runner it cannot measure', () => {

@@ -14,10 +14,10 @@ async function coverageBefore(ctx: GenContext, change: Change): Promise<{ measur
   if (!support.ok) return { measured: false, reason: support.reason, data: null };
   node(ctx, 'context', 'running', 'measuring the coverage of the changed lines (full suite)');
   const { coverage } = await withCoverage(
-    ctx.runner.name,
+    ctx.runner,
     ctx.repo.root,
     change.files.map((f) => f.file),
-    () => ctx.runner.run({ cwd: ctx.repo.root, scope: 'full', timeoutMs: ctx.options.testTimeoutMs, signal: ctx.signal, onLines: (lines) => ctx.emit({ type: 'output', lines }) }),
+    (runner) => runner.run({ cwd: ctx.repo.root, scope: 'full', timeoutMs: ctx.options.testTimeoutMs, signal: ctx.signal, onLines: (lines) => ctx.emit({ type: 'output', lines }) }),
   );
   return { measured: true, how: support.how, data: coverage };
 }

@@ -131,7 +131,7 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
     for (const t of stable) {
       node(ctx, 'IMPL-001.5', 'running', `coverage of "${t.name}"`);
       const opts = { cwd: root, timeoutMs: options.testTimeoutMs, signal: ctx.signal };
-      const { coverage } = await withCoverage(ctx.runner.name, root, [], async () => ctx.runner.runSubset?.(opts, { files: [t.file], names: [t.name] }));
+      const { coverage } = await withCoverage(ctx.runner, root, [], async (runner) => runner.runSubset?.(opts, { files: [t.file], names: [t.name] }));
       const mine = coveredKeys(coverage);
       const added = [...mine].filter((k) => !covered.has(k));
       const failing = t.statuses[0] === 'failed';
@@ -161,7 +161,7 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
   let gaps: string[] = [];
   if (support.ok) {
     node(ctx, 'IMPL-001.5', 'running', 'coverage of the changed lines with the kept tests (full suite)');
-    const { coverage } = await withCoverage(ctx.runner.name, root, pkg.changed_files.map((f) => f.file), () => ctx.runner.run({ cwd: root, scope: 'full', timeoutMs: options.testTimeoutMs, signal: ctx.signal }));
+    const { coverage } = await withCoverage(ctx.runner, root, pkg.changed_files.map((f) => f.file), (runner) => runner.run({ cwd: root, scope: 'full', timeoutMs: options.testTimeoutMs, signal: ctx.signal }));
     const measured = coverageLines(pkg, await readBefore(dir), coverage, ctx);
     gaps = measured.gaps;
     ctx.emit({ type: 'gen-coverage', files: measured.lines, measured: true });
