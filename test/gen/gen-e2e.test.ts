@@ -114,6 +114,32 @@ describe('fixcycle gen, end to end with a stand-in agent', () => {
     expect(git(repo, 'show', '--name-only', '--format=', 'HEAD~1').trim().split('\n').sort()).toEqual(['test/listutil-truncate.test.js', 'test/listutil.test.js']);
   }, 240_000);
 
+  it('after 3 L0 rounds drops what still fails and goes on with the rest; below target it says so', async () => {
+    const repo = featureRepo();
+    const agent = agentDir();
+    const run = await runCli(repo, ['gen', '--headless', '--agent-cmd', agentCmd(agent, 'stubborn'), '--max-iterations', '1'], { timeoutMs: 180_000 });
+    const out = run.stdout + run.stderr;
+    // Three L0 rounds, the drop, one round aimed at coverage, and its own three L0 rounds.
+    expect(out.match(/\[IMPL-001\.3\] failed: round \d: 1 critical finding\(s\)/g)).toHaveLength(6);
+    expect(out.match(/IMPL-001\.3: 3 rounds used; dropped what still fails L0: test\/listutil\.test\.js: "chunk and truncate run"/g)).toHaveLength(2);
+    expect(readFileSync(join(agent, 'calls.log'), 'utf8').match(/^generate /gm)).toHaveLength(6);
+    expect(out).toMatch(/\[IMPL-001\.5\] done: 1 kept, 0 dropped; still below target: src\/listutil\.js: [\d.]+% lines \(target 80%\)/);
+    expect(run.exitCode, out).toBe(0);
+    const committed = git(repo, 'show', 'HEAD:test/listutil.test.js');
+    expect(committed).toMatch(/clamp keeps a value inside the range/);
+    expect(committed).not.toMatch(/chunk and truncate run/);
+  }, 240_000);
+
+  it('an analysis without valid JSON from every agent stops with one line naming the transcript (exit 1), resumable', async () => {
+    const repo = featureRepo();
+    const agent = agentDir();
+    const run = await runCli(repo, ['gen', '--headless', '--agent-cmd', agentCmd(agent, 'mute')]);
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(/no agent produced a valid test analysis \(gen-agent: invalid_plan \(no JSON object in the answer\)\): see .*test-analysis-cli-output\.txt, then resume with `fixcycle run --resume-session WFS-test-/);
+    expect(run.stdout).toMatch(/\[analysis\] failed/);
+  }, 120_000);
+
   it('--plan-only stops after phase 4, and run --resume-session carries on without redoing a phase', async () => {
     const repo = featureRepo();
     const agent = agentDir();
