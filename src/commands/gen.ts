@@ -10,13 +10,16 @@ import { userError } from './run.js';
 
 export type GenCommandOptions = Omit<GenRunOptions, 'emit' | 'signal' | 'interactive'> & { headless: boolean; json: boolean };
 
-/** Controls while gen runs behind the TUI: quitting stops it; approval and rollback belong to the fix loop's own TUI. */
-function genControls(abort: AbortController): LoopControls {
+/** Controls behind the TUI: quitting stops gen; once IMPL-002 runs, the keys go to the fix loop. */
+function genControls(abort: AbortController, loop: { current: LoopControls | null }): LoopControls {
   return {
-    approve: () => 'nothing to approve while tests are generated',
-    requestRollback: () => 'nothing to roll back while tests are generated',
-    togglePause: () => false,
-    stop: () => abort.abort(),
+    approve: () => loop.current?.approve() ?? 'nothing to approve while tests are generated',
+    requestRollback: () => loop.current?.requestRollback() ?? 'nothing to roll back while tests are generated',
+    togglePause: () => loop.current?.togglePause() ?? false,
+    stop: () => {
+      loop.current?.stop();
+      abort.abort();
+    },
   };
 }
 
@@ -25,6 +28,7 @@ export async function runGenCommand(options: GenCommandOptions, out: Output): Pr
   const store = createFixcycleStore();
   const interactive = !options.headless && !options.json && Boolean(process.stdout.isTTY && process.stdin.isTTY);
   const abort = new AbortController();
+  const loop: { current: LoopControls | null } = { current: null };
   const emit = (event: EngineEvent): void => {
     store.getState().apply(event);
     if (options.json) out.stdout(JSON.stringify(event));
@@ -47,10 +51,10 @@ export async function runGenCommand(options: GenCommandOptions, out: Output): Pr
     if (interactive) {
       const { importTui } = await import('../tui/load.js');
       const { startTui } = await importTui(() => import('../tui/start.js'));
-      tui = startTui({ store, controls: genControls(abort), title: 'fixcycle gen' });
+      tui = startTui({ store, controls: genControls(abort, loop), title: 'fixcycle gen' });
       void tui.waitUntilExit().then(() => abort.abort());
     }
-    const code = await runGen({ ...options, interactive, emit, signal: abort.signal });
+    const code = await runGen({ ...options, interactive, emit, signal: abort.signal, onLoopControls: (controls) => (loop.current = controls) });
     if (tui) await tui.waitUntilExit();
     return abort.signal.aborted && code !== EXIT.success ? EXIT.interrupted : code;
   } catch (error) {

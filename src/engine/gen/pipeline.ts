@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../config.js';
-import type { EngineEvent } from '../events.js';
+import type { EngineEvent, LoopControls } from '../events.js';
 import { Repo } from '../git.js';
 import { EXIT, type LoopResult } from '../loop/loop.js';
 import { writeJsonAtomic } from '../session/atomic.js';
@@ -34,6 +34,8 @@ export interface GenRunOptions extends Omit<StartOptions, 'emit' | 'policies' | 
   keepRedundant: boolean;
   emit: (event: EngineEvent | GenEvent) => void;
   signal: AbortSignal;
+  /** Called with the fix loop's controls when IMPL-002 starts, so the TUI's keys (approve, roll back, pause) reach it. */
+  onLoopControls?: (controls: LoopControls) => void;
 }
 
 const DEFAULT_TEST_TIMEOUT_MS = 10 * 60_000;

@@ -3,6 +3,7 @@ import { agentPolicies } from '../agents/policies.js';
 import { writeJsonAtomic } from '../session/atomic.js';
 import { prepareLoop, type StartOptions } from '../start.js';
 import type { LoopResult } from '../loop/loop.js';
+import type { LoopControls } from '../events.js';
 import { allowGeneratedTests } from './generated-tests-guard.js';
 import { node, type GenContext } from './gen-context.js';
 import { updateTask } from './phase-tasks.js';
@@ -21,7 +22,7 @@ export async function commitKept(ctx: GenContext): Promise<void> {
 }
 
 /** The loop's options for IMPL-002, from gen's. */
-export type FixLoopOptions = Omit<StartOptions, 'emit' | 'resumeSession' | 'sessionName' | 'policies' | 'cwd'>;
+export type FixLoopOptions = Omit<StartOptions, 'emit' | 'resumeSession' | 'sessionName' | 'policies' | 'cwd'> & { onLoopControls?: (controls: LoopControls) => void };
 
 /**
  * IMPL-002: the fix loop on the full suite, in this session's folder. The tests generated here may be fixed by
@@ -49,6 +50,10 @@ export async function runFixLoop(ctx: GenContext, loopOptions: FixLoopOptions, r
   });
   // prepareLoop writes its own workflow-session.json for a new loop; keep gen's fields in it.
   await writeJsonAtomic(ctx.session.paths.workflowSession, { ...JSON.parse(await readFile(ctx.session.paths.workflowSession, 'utf8')), ...meta });
+  // Ctrl-C or quitting the TUI stops the loop after its running step, as in `fixcycle run`.
+  const stop = (): void => prepared.loop.controls.stop();
+  loopOptions.onLoopControls?.(prepared.loop.controls);
+  ctx.signal.addEventListener('abort', stop, { once: true });
   try {
     const result = await prepared.loop.run();
     const ok = result.outcome === 'success' || result.outcome === 'partial_success';
@@ -60,6 +65,7 @@ export async function runFixLoop(ctx: GenContext, loopOptions: FixLoopOptions, r
     }
     return result;
   } finally {
+    ctx.signal.removeEventListener('abort', stop);
     await prepared.release();
   }
 }
