@@ -13,19 +13,19 @@ const AGENT = fileURLToPath(new URL('./agent.mjs', import.meta.url));
 
 export const RUN_TIMEOUT_MS = Number(process.env.FIXCYCLE_CORPUS_TIMEOUT_SEC || 480) * 1000;
 
-function envFor(entry) {
+export function envFor(entry) {
   return { ...process.env, ...(entry.env ?? {}) };
 }
 
 /** Back to the commit `ref` with nothing of an earlier run left (fixcycle's session folder included). */
-async function resetTo(dir, ref) {
+export async function resetTo(dir, ref) {
   await runOrThrow(['git', 'checkout', '-q', '-f', 'main'], { cwd: dir });
   await runOrThrow(['git', 'reset', '-q', '--hard', ref], { cwd: dir });
   await runOrThrow(['git', 'clean', '-q', '-fd'], { cwd: dir });
   rmSync(join(dir, '.workflow'), { recursive: true, force: true });
 }
 
-async function baseCommit(dir) {
+export async function baseCommit(dir) {
   return (await runOrThrow(['git', 'rev-list', '--max-parents=0', 'HEAD'], { cwd: dir })).stdout.trim();
 }
 
@@ -37,7 +37,7 @@ async function detectedRunner(dir, entry) {
   return { runner, from, error: runner ? null : (doctor.stderr.trim().split('\n')[0] ?? '').slice(0, 160) };
 }
 
-async function fixcycle(dir, entry, specPath, name) {
+export async function fixcycle(dir, entry, specPath, name) {
   const args = [CLI, 'run', '--headless', '--json', '--max-iterations', '5', '--session-name', name, '--test-timeout', '5m', '--agent-timeout', '1m'];
   args.push('--agent-cmd', `${process.execPath} ${AGENT} ${specPath}`);
   const result = await run([process.execPath, ...args], { cwd: dir, env: envFor(entry), timeoutMs: RUN_TIMEOUT_MS });

@@ -16,9 +16,11 @@ const READERS = {
   tap(text) {
     // tap 12-16: "# failed 1 of 118 tests" / "# 118 tests passed"... 16 prints the counts per file then totals;
     // tap 18+: "# { total: 5, pass: 4, fail: 1 }" in some reporters. Read what is there.
+    const totals = /# \{ total: (\d+), pass: (\d+)(?:, fail: (\d+))?/.exec(text);
+    if (totals) return { unit: 'subtests', passed: Number(totals[2]), failed: Number(totals[3] ?? 0) };
     const failedOf = /# failed (\d+) of (\d+) tests?/.exec(text);
     if (failedOf) return { unit: 'subtests', passed: Number(failedOf[2]) - Number(failedOf[1]), failed: Number(failedOf[1]) };
-    const passedOnly = /^# (\d+) tests? passed/m.exec(text) ?? /# \{ total: (\d+), pass: \d+/.exec(text);
+    const passedOnly = /^# (\d+) tests? passed/m.exec(text);
     if (passedOnly) return { unit: 'subtests', passed: Number(passedOnly[1]), failed: 0 };
     const asserts = /^\s*(\d+) passing \(/m.exec(text);
     if (asserts) return { unit: 'subtests', passed: Number(asserts[1]), failed: Number(/^\s*(\d+) failing/m.exec(text)?.[1] ?? 0) };
