@@ -1,6 +1,6 @@
 // One corpus project end to end: the bare test command, fixcycle on the unbroken project, then on the project
 // with its injected bug and the scripted agent. Returns one row of the table.
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseEvents, summariseRun } from './events.mjs';
