@@ -3,6 +3,7 @@
 // Re-creates the corpus of published projects (test/corpus/projects.json) in the cache folder
 // (FIXCYCLE_CORPUS_CACHE, default ~/.cache/fixcycle/corpus), runs the built fixcycle on each, unbroken and
 // with its injected bug, prints the table and writes it as JSON to <cache>/last-run.json.
+// --table prints the last run's table again, against the expected counts in projects.json now;
 // --prepare only builds the cache; --record prints the bare runs' summaries (unbroken, broken) to record. FIXCYCLE_CORPUS_TIMEOUT_SEC bounds each run (default 480).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,12 +17,13 @@ const PROJECTS = fileURLToPath(new URL('../test/corpus/projects.json', import.me
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 
 function parseArgs(argv) {
-  const opts = { only: [], quick: false, prepareOnly: false, record: false };
+  const opts = { only: [], quick: false, prepareOnly: false, record: false, table: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--quick') opts.quick = true;
     else if (arg === '--prepare') opts.prepareOnly = true;
     else if (arg === '--record') opts.record = true;
+    else if (arg === '--table') opts.table = true;
     else if (arg === '--only') opts.only.push(...(argv[++i] ?? '').split(',').filter(Boolean));
     else if (arg.startsWith('--only=')) opts.only.push(...arg.slice(7).split(',').filter(Boolean));
     else {
@@ -51,6 +53,7 @@ async function main() {
     process.exit(2);
   }
   mkdirSync(cacheRoot(), { recursive: true });
+  if (opts.table) return printLastRun(entries);
   const rows = [];
   for (const entry of entries) {
     const log = (message) => process.stderr.write(`[${entry.name}] ${message}\n`);
@@ -77,6 +80,19 @@ async function main() {
   const merged = [...previous.rows.filter((r) => !rows.some((n) => n.name === r.name)), ...rows];
   writeFileSync(out, JSON.stringify({ finishedAt: new Date().toISOString(), rows: merged.map((r) => ({ ...r, verdicts: r.error ? null : verdicts(r) })) }, null, 2) + '\n');
   process.stdout.write(`wrote ${out}\n`);
+}
+
+function printLastRun(entries) {
+  const file = join(cacheRoot(), 'last-run.json');
+  if (!existsSync(file)) {
+    process.stderr.write(`corpus: no ${file} yet: run npm run corpus first\n`);
+    process.exit(2);
+  }
+  const rows = JSON.parse(readFileSync(file, 'utf8'))
+    .rows.filter((r) => entries.some((e) => e.name === r.name))
+    .map((r) => ({ ...r, expected: entries.find((e) => e.name === r.name).expected ?? null }));
+  for (const row of rows) process.stdout.write(formatRow(row) + '\n');
+  process.stdout.write(formatTotals(rows) + '\n');
 }
 
 await main();

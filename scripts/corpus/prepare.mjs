@@ -48,7 +48,7 @@ export async function prepare(entry, log = () => {}) {
 
 export function describeSource(source) {
   if (source.npm) return `npm ${source.npm}`;
-  if (source.debianSource) return `Debian source ${source.debianSource} ${source.version}`;
+  if (source.debianSource) return `Debian source ${source.debianSource} ${source.debianVersion}`;
   if (source.debianBinary) return `Debian package ${source.debianBinary} (${source.path})`;
   throw new Error(`unknown corpus source ${JSON.stringify(source)}`);
 }

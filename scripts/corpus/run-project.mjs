@@ -94,12 +94,19 @@ export async function runProject(entry, { log = () => {} } = {}) {
   return row;
 }
 
+// The runner layer may name a runner either way; both mean the same runner.
+const ALIASES = { tap: ['tap', 'node-tap'], 'node-test': ['node-test', 'node:test', 'node'], go: ['go', 'go-test'], cargo: ['cargo', 'cargo-test'] };
+
+export function sameRunner(found, expected) {
+  return found !== null && found !== undefined && (ALIASES[expected] ?? [expected]).includes(found);
+}
+
 /** The verdicts the issue asks for, from one row. */
 export function verdicts(row) {
   const exp = row.expected;
   const same = (got, want) => got !== null && want !== undefined && got.passed === want.passed && got.failed === want.failed;
   return {
-    runnerFound: row.found?.runner === row.expectedRunner,
+    runnerFound: sameRunner(row.found?.runner, row.expectedRunner),
     cleanAtOnce: row.clean?.exitCode === 0 && row.clean?.processExit === 0 && row.clean?.agentCalls.length === 0,
     converged: row.broken?.outcome === 'success' && row.broken?.processExit === 0,
     brokenCounts: exp ? same(row.broken?.first, exp.broken) : null,

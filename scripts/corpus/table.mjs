@@ -29,6 +29,8 @@ export function formatRow(row) {
   for (const r of (row.broken?.rejected ?? []).slice(0, 3)) lines.push(`    agent ${r}`);
   if (row.broken?.reason && row.broken.outcome !== 'success') lines.push(`    reason: ${row.broken.reason}`);
   if (row.clean?.reason && row.clean.outcome !== 'success') lines.push(`    unbroken reason: ${row.clean.reason}`);
+  if (row.clean && !row.clean.outcome && row.clean.stderr) lines.push(`    unbroken stderr: ${row.clean.stderr.slice(0, 200)}`);
+  if (row.broken && !row.broken.outcome && row.broken.stderr && row.broken.stderr !== row.clean?.stderr) lines.push(`    broken stderr: ${row.broken.stderr.slice(0, 200)}`);
   return lines.join('\n') + '\n';
 }
 
