@@ -11,6 +11,8 @@ import { run } from '../scripts/corpus/process.mjs';
 
 const PROJECTS = fileURLToPath(new URL('../test/corpus/projects.json', import.meta.url));
 const ROUNDS = Number(process.env.FIXCYCLE_CORPUS_BENCH_ROUNDS || 1);
+// FIXCYCLE_CORPUS_ONLY=a,b measures some projects only (a quicker look; the metric is the whole corpus).
+const ONLY = (process.env.FIXCYCLE_CORPUS_ONLY ?? '').split(',').filter(Boolean);
 
 const median = (xs) => {
   const sorted = [...xs].sort((a, b) => a - b);
@@ -19,7 +21,7 @@ const median = (xs) => {
 };
 
 export default async function () {
-  const entries = JSON.parse(readFileSync(PROJECTS, 'utf8'));
+  const entries = JSON.parse(readFileSync(PROJECTS, 'utf8')).filter((e) => ONLY.length === 0 || ONLY.includes(e.name));
   const specDir = join(cacheRoot(), 'agent-specs');
   mkdirSync(specDir, { recursive: true });
   const ratios = [];
