@@ -36,7 +36,7 @@ export default async function () {
     }
     const base = await baseCommit(dir);
     const spec = join(specDir, `${entry.name}.bench.json`);
-    writeFileSync(spec, JSON.stringify({ ...entry.bug, original: '' }));
+    writeFileSync(spec, JSON.stringify({ ...entry.bug, original: null }));
     const bare = [];
     const loop = [];
     for (let round = 0; round < ROUNDS; round++) {

@@ -53,8 +53,14 @@ if (role === 'analyze') {
     ].join('\n'),
   );
 } else if (role === 'fix') {
-  writeFileSync(spec.file, spec.original);
-  process.stdout.write(`Restored ${spec.file}.\n`);
+  // On the unbroken project there is nothing to restore: a fix call there is fixcycle's mistake, and the
+  // agent leaves the code as it is, as a model would find nothing wrong.
+  if (typeof spec.original === 'string' && spec.original !== '') {
+    writeFileSync(spec.file, spec.original);
+    process.stdout.write(`Restored ${spec.file}.\n`);
+  } else {
+    process.stdout.write(`${spec.file} already reads \`${spec.search.trim()}\`: nothing to change.\n`);
+  }
 } else {
   process.stderr.write(`agent.mjs: FIXCYCLE_ROLE must be analyze or fix, not ${role}\n`);
   process.exit(2);

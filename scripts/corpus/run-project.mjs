@@ -72,7 +72,7 @@ export async function runProject(entry, { log = () => {} } = {}) {
   const specDir = join(cacheRoot(), 'agent-specs');
   mkdirSync(specDir, { recursive: true });
   const cleanSpec = join(specDir, `${row.name}.clean.json`);
-  writeFileSync(cleanSpec, JSON.stringify({ file: entry.bug.file, search: entry.bug.search, replace: entry.bug.replace, original: '' }));
+  writeFileSync(cleanSpec, JSON.stringify({ file: entry.bug.file, search: entry.bug.search, replace: entry.bug.replace, original: null }));
   row.clean = await fixcycle(dir, entry, cleanSpec, 'corpus-clean');
 
   await resetTo(dir, base);
