@@ -61,6 +61,7 @@ async function fetchSource(source, dir) {
       const tarball = join(scratch, packed.stdout.trim().split('\n').pop());
       await runOrThrow(['tar', 'xzf', tarball, '-C', dir, '--strip-components=1'], {});
     } else if (source.debianSource) {
+      await ensureDebianSources();
       // The upstream tarball (.orig) is the published project as released; Debian's own packaging is not needed.
       // apt-get may fail on a secondary component, so its exit code is not trusted: the .orig file is.
       const got = await run(['apt-get', 'source', '--download-only', `${source.debianSource}=${source.debianVersion}`], { cwd: scratch, timeoutMs: 180_000 });
@@ -78,6 +79,22 @@ async function fetchSource(source, dir) {
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+const DEBIAN_SOURCES = '/etc/apt/sources.list.d/debian.sources';
+const DEBIAN_SOURCES_SRC = '/etc/apt/sources.list.d/fixcycle-corpus-src.sources';
+
+/**
+ * `apt-get source` needs deb-src entries, which Debian's images leave out: as root, adds them beside the
+ * image's own `deb` entries (same mirror and suites) and updates the lists once. Otherwise leaves it to the
+ * error that names the fix.
+ */
+async function ensureDebianSources() {
+  const known = await run(['apt-cache', 'showsrc', 'dpkg'], { timeoutMs: 60_000 });
+  if (known.code === 0 && known.stdout.includes('Package:')) return;
+  if (process.getuid?.() !== 0 || !existsSync(DEBIAN_SOURCES) || existsSync(DEBIAN_SOURCES_SRC)) return;
+  writeFileSync(DEBIAN_SOURCES_SRC, readFileSync(DEBIAN_SOURCES, 'utf8').replace(/^Types: deb$/gm, 'Types: deb-src'));
+  await run(['apt-get', 'update', '-qq'], { timeoutMs: 300_000 });
 }
 
 async function makeRepository(dir, entry) {
