@@ -1,0 +1,115 @@
+// One corpus project end to end: the bare test command, fixcycle on the unbroken project, then on the project
+// with its injected bug and the scripted agent. Returns one row of the table.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseEvents, summariseRun } from './events.mjs';
+import { cacheRoot, commit, prepare } from './prepare.mjs';
+import { run, runOrThrow } from './process.mjs';
+import { readSummary, summaryCommand } from './summary.mjs';
+
+const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+const AGENT = fileURLToPath(new URL('./agent.mjs', import.meta.url));
+
+export const RUN_TIMEOUT_MS = Number(process.env.FIXCYCLE_CORPUS_TIMEOUT_SEC || 480) * 1000;
+
+export function envFor(entry) {
+  return { ...process.env, ...(entry.env ?? {}) };
+}
+
+/** Back to the commit `ref` with nothing of an earlier run left (fixcycle's session folder included). */
+export async function resetTo(dir, ref) {
+  await runOrThrow(['git', 'checkout', '-q', '-f', 'main'], { cwd: dir });
+  await runOrThrow(['git', 'reset', '-q', '--hard', ref], { cwd: dir });
+  await runOrThrow(['git', 'clean', '-q', '-fd'], { cwd: dir });
+  rmSync(join(dir, '.workflow'), { recursive: true, force: true });
+}
+
+export async function baseCommit(dir) {
+  return (await runOrThrow(['git', 'rev-list', '--max-parents=0', 'HEAD'], { cwd: dir })).stdout.trim();
+}
+
+/** The runner fixcycle finds, as `fixcycle doctor` prints it. */
+async function detectedRunner(dir, entry) {
+  const doctor = await run([process.execPath, CLI, 'doctor'], { cwd: dir, env: envFor(entry), timeoutMs: 60_000 });
+  const runner = /^test runner: (\S+)/m.exec(doctor.stdout)?.[1] ?? null;
+  const from = /detected from: (.*)$/m.exec(doctor.stdout)?.[1] ?? null;
+  return { runner, from, error: runner ? null : (doctor.stderr.trim().split('\n')[0] ?? '').slice(0, 160) };
+}
+
+export async function fixcycle(dir, entry, specPath, name) {
+  const args = [CLI, 'run', '--headless', '--json', '--max-iterations', '5', '--session-name', name, '--test-timeout', '5m', '--agent-timeout', '1m'];
+  args.push('--agent-cmd', `${process.execPath} ${AGENT} ${specPath}`);
+  const result = await run([process.execPath, ...args], { cwd: dir, env: envFor(entry), timeoutMs: RUN_TIMEOUT_MS });
+  const summary = summariseRun(parseEvents(result.stdout));
+  return { ...summary, processExit: result.code, timedOut: result.timedOut, seconds: result.seconds, stderr: result.stderr.trim().split('\n').slice(-3).join(' | ').slice(0, 300) };
+}
+
+function applyBug(dir, bug) {
+  const path = join(dir, bug.file);
+  const original = readFileSync(path, 'utf8');
+  const at = original.indexOf(bug.search);
+  if (at < 0 || original.indexOf(bug.search, at + 1) >= 0) throw new Error(`the bug's search string must occur once in ${bug.file}: ${JSON.stringify(bug.search)}`);
+  writeFileSync(path, original.slice(0, at) + bug.replace + original.slice(at + bug.search.length));
+  return original;
+}
+
+/** Runs one project and returns its row; `quick` skips the bare broken run. */
+export async function runProject(entry, { log = () => {} } = {}) {
+  const row = { name: entry.name, family: entry.family, expectedRunner: entry.runner, expected: entry.expected ?? null };
+  const dir = await prepare(entry, log);
+  const base = await baseCommit(dir);
+  await resetTo(dir, base);
+  row.found = await detectedRunner(dir, entry);
+
+  log('bare test command (unbroken)');
+  const bare = await run(summaryCommand(entry), { cwd: dir, env: envFor(entry), timeoutMs: RUN_TIMEOUT_MS });
+  row.bare = { exit: bare.code, seconds: bare.seconds, timedOut: bare.timedOut, summary: readSummary(entry.runner, bare.stdout + bare.stderr) };
+  // The bare run's leftovers (coverage, caches) are not the user's changes.
+  await resetTo(dir, base);
+
+  log('fixcycle on the unbroken project');
+  const specDir = join(cacheRoot(), 'agent-specs');
+  mkdirSync(specDir, { recursive: true });
+  const cleanSpec = join(specDir, `${row.name}.clean.json`);
+  writeFileSync(cleanSpec, JSON.stringify({ file: entry.bug.file, search: entry.bug.search, replace: entry.bug.replace, original: null }));
+  row.clean = await fixcycle(dir, entry, cleanSpec, 'corpus-clean');
+
+  await resetTo(dir, base);
+  const original = applyBug(dir, entry.bug);
+  await runOrThrow(['git', 'add', '-A'], { cwd: dir });
+  await commit(dir, `corpus: inject a bug into ${entry.bug.file}`);
+  const brokenSha = (await runOrThrow(['git', 'rev-parse', 'HEAD'], { cwd: dir })).stdout.trim();
+
+  log('bare test command (broken)');
+  const bareBroken = await run(summaryCommand(entry), { cwd: dir, env: envFor(entry), timeoutMs: RUN_TIMEOUT_MS });
+  row.bareBroken = { exit: bareBroken.code, seconds: bareBroken.seconds, timedOut: bareBroken.timedOut, summary: readSummary(entry.runner, bareBroken.stdout + bareBroken.stderr) };
+  await resetTo(dir, brokenSha);
+
+  log('fixcycle on the broken project');
+  const spec = join(specDir, `${row.name}.broken.json`);
+  writeFileSync(spec, JSON.stringify({ ...entry.bug, original }));
+  row.broken = await fixcycle(dir, entry, spec, 'corpus-broken');
+  await resetTo(dir, base);
+  return row;
+}
+
+// The runner layer may name a runner either way; both mean the same runner.
+const ALIASES = { tap: ['tap', 'node-tap'], 'node-test': ['node-test', 'node:test', 'node'], go: ['go', 'go-test'], cargo: ['cargo', 'cargo-test'] };
+
+export function sameRunner(found, expected) {
+  return found !== null && found !== undefined && (ALIASES[expected] ?? [expected]).includes(found);
+}
+
+/** The verdicts the issue asks for, from one row. */
+export function verdicts(row) {
+  const exp = row.expected;
+  const same = (got, want) => got !== null && want !== undefined && got.passed === want.passed && got.failed === want.failed;
+  return {
+    runnerFound: sameRunner(row.found?.runner, row.expectedRunner),
+    cleanAtOnce: row.clean?.exitCode === 0 && row.clean?.processExit === 0 && row.clean?.agentCalls.length === 0,
+    converged: row.broken?.outcome === 'success' && row.broken?.processExit === 0,
+    brokenCounts: exp ? same(row.broken?.first, exp.broken) : null,
+    fixedCounts: exp ? same(row.broken?.last, exp.fixed) : null,
+  };
+}
