@@ -89,12 +89,17 @@ function userText(req: RecordedRequest): string {
     .join('\n');
 }
 
-/** How many Write calls the model made earlier in this conversation. */
-function writesSoFar(req: RecordedRequest): number {
+/** How many calls of the tool `name` the model made earlier in this conversation. */
+function callsSoFar(req: RecordedRequest, name: string): number {
   return messagesOf(req)
     .filter((m) => m.role === 'assistant' && Array.isArray(m.content))
     .flatMap((m) => m.content as { type?: string; name?: string }[])
-    .filter((b) => b.type === 'tool_use' && b.name === 'Write').length;
+    .filter((b) => b.type === 'tool_use' && b.name === name).length;
+}
+
+/** The text of the results claude sent back for the model's tool calls. */
+function toolResults(req: RecordedRequest): string {
+  return JSON.stringify(messagesOf(req).filter((m) => m.role === 'user' && Array.isArray(m.content)).flatMap((m) => (m.content as { type?: string }[]).filter((b) => b.type === 'tool_result')));
 }
 
 const fence = (value: unknown): string => `Three small functions, none tested.\n\n\`\`\`json\n${JSON.stringify(value)}\n\`\`\``;
@@ -103,10 +108,13 @@ const fence = (value: unknown): string => `Three small functions, none tested.\n
 function genModel(repo: string): (req: RecordedRequest) => StandInStep {
   return (req) => {
     const prompt = userText(req);
-    if (prompt.includes('test analyst of fixcycle')) return { type: 'text', text: fence(ANALYSIS) };
+    // The analysis prompt names the changed file without its source: a model reads it first.
+    if (prompt.includes('test analyst of fixcycle')) {
+      return callsSoFar(req, 'Read') === 0 ? { type: 'tool', name: 'Read', input: { file_path: join(repo, 'src/listutil.js') } } : { type: 'text', text: fence(ANALYSIS) };
+    }
     if (prompt.includes('test generator of fixcycle')) {
       const files = Object.entries(TEST_FILES);
-      const next = files[writesSoFar(req)];
+      const next = files[callsSoFar(req, 'Write')];
       return next ? { type: 'tool', name: 'Write', input: { file_path: join(repo, next[0]), content: next[1] } } : { type: 'text', text: 'Wrote the tests.' };
     }
     if (prompt.includes('analysis agent of fixcycle')) return { type: 'text', text: TERSE_PLAN };
@@ -159,7 +167,7 @@ describe.skipIf(missing !== undefined)(`fixcycle gen --agent claude against the 
     expect(out).toMatch(/\[IMPL-001\] done: round 1: claude wrote 2 test file\(s\): test\/listutil\.test\.js, test\/truncate\.test\.js/);
     expect(out).toMatch(/\[IMPL-001\.3\] done: round 1/);
     // Each gen call shows what claude did and what it used, as the fix loop's calls do (not claude's raw JSON lines).
-    expect(out).toMatch(/\[agent\] claude \(analyze\): ok in [\d.]+ s \([\d,]+ tokens · \$[\d.]+\)\n\[analysis\] done/);
+    expect(out).toMatch(/\[agent\] claude: › read src\/listutil\.js\n\[agent\] claude \(analyze\): ok in [\d.]+ s \([\d,]+ tokens · \$[\d.]+\)\n\[analysis\] done/);
     expect(out).toMatch(/\[agent\] claude: ✎ write test\/listutil\.test\.js\n\[agent\] claude: ✎ write test\/truncate\.test\.js\n\[agent\] claude \(fix\): ok in [\d.]+ s \([\d,]+ tokens/);
     expect(out).not.toMatch(/^\{"type":/m);
     const after = Number(/\[coverage\] src\/listutil\.js: lines 0% → ([\d.]+)%/.exec(out)?.[1]);
@@ -178,6 +186,9 @@ describe.skipIf(missing !== undefined)(`fixcycle gen --agent claude against the 
     // Every answer came from the stand-in, to claude's own requests: analysis, generation, fix-loop analysis, fix.
     const prompts = standIn.requests.filter((r) => r.method === 'POST').map(userText);
     for (const role of ['test analyst', 'test generator', 'analysis agent', 'fix agent']) expect(prompts.some((p) => p.includes(`${role} of fixcycle`)), role).toBe(true);
+    // The read-only analysis could read the module (claude sent its source back to the model).
+    const analysis = standIn.requests.filter((r) => userText(r).includes('test analyst of fixcycle') && callsSoFar(r, 'Read') > 0);
+    expect(analysis.map(toolResults).join('')).toContain('list.slice(i, i + size - 1)');
     const calls = readFileSync(join(dir, '.process/agent-calls.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { agent: string; role: string; classification: string });
     expect(calls.map((c) => `${c.agent} ${c.role} ${c.classification}`)).toEqual(['claude analyze ok', 'claude generate ok', 'claude analyze ok', 'claude fix ok']);
   });
