@@ -1,5 +1,7 @@
+import { join } from 'node:path';
 import { writeTextAtomic } from '../session/atomic.js';
 import type { AgentCall } from '../agents/agent.js';
+import { relativeActivity } from '../agents/activity-line.js';
 import { runAgent } from '../agents/run-agent.js';
 import type { GenContext } from './gen-context.js';
 
@@ -38,6 +40,9 @@ export async function callChain<T>(
       timeoutMs: agent.spec.timeoutMs ?? ctx.options.agentTimeoutMs,
       signal: ctx.signal,
       onLines: (lines) => ctx.emit({ type: 'output', lines }),
+      // As in the fix loop: a CLI's streamed events become activities (`✎ write test/x.test.js`), not raw JSON lines.
+      onActivity: (activity) => ctx.emit({ type: 'agent-activity', iteration: 0, agent: agent.spec.name, role: eventRole, activity: relativeActivity(activity, ctx.repo.root) }),
+      privateDir: join(paths.processDir, 'agents', agent.spec.name),
     });
     if (call.classification === 'ok') {
       const verdict = accept(call);
@@ -45,7 +50,7 @@ export async function callChain<T>(
       else Object.assign(call, { classification: 'invalid_plan', detail: verdict.why });
     }
     calls.push(call);
-    ctx.emit({ type: 'agent', iteration: 0, agent: call.agent, role: eventRole, status: 'finished', classification: call.classification, detail: call.detail, durationMs: call.durationMs });
+    ctx.emit({ type: 'agent', iteration: 0, agent: call.agent, role: eventRole, status: 'finished', classification: call.classification, detail: call.detail, durationMs: call.durationMs, tokens: call.tokens, costUsd: call.costUsd });
     await ctx.session.appendAgentCall({ at: new Date().toISOString(), task: request.taskId, agent: call.agent, role: request.role, duration_ms: call.durationMs, exit_code: call.exitCode, classification: call.classification, detail: call.detail, tokens: call.tokens, cost_usd: call.costUsd });
     await ctx.hooks.onCall?.(call);
     if (result.agent || ctx.signal.aborted) break;
