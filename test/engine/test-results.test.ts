@@ -33,6 +33,20 @@ describe('buildTestResults', () => {
     expect(r.failures[0]).toMatchObject({ id: 'd', missing: true });
   });
 
+  it("leaves out an assertion that existed only while its test failed, once the whole test passes (tape's plan != count)", () => {
+    const tape = ['reuse > plan != count', 'reuse > instance must be reused', 'reuse > should be equal', 'other > ok'].map((id) => ({ id, name: id, file: 'test.js' }));
+    const fixed = [{ ...t('reuse > should be equal', 'passed'), file: 'test.js' }, { ...t('other > ok', 'passed'), file: 'test.js' }];
+    const r = build(fixed, { baseline: tape });
+    expect(r).toMatchObject({ total: 2, passed: 2, failed: 0, pass_rate: 100 });
+  });
+
+  it('still counts a vanished assertion as failing while its test fails, or when its whole test is gone', () => {
+    const tape = ['reuse > plan != count', 'reuse > should be equal', 'gone > ok'].map((id) => ({ id, name: id, file: 'test.js' }));
+    const stillFailing = build([{ ...t('reuse > should be equal', 'failed', 'boom'), file: 'test.js' }], { baseline: tape });
+    expect(stillFailing.failures.map((f) => f.id).sort()).toEqual(['gone > ok', 'reuse > plan != count', 'reuse > should be equal']);
+    expect(stillFailing.pass_rate).toBe(0);
+  });
+
   it('counts a baseline test that is now skipped as not passing', () => {
     const r = build([t('a', 'passed'), t('b', 'passed'), t('c', 'passed'), t('d', 'skipped')]);
     expect(r.pass_rate).toBe(75);

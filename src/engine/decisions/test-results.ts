@@ -1,5 +1,6 @@
 import type { Failure, NormalizedResult, ResultSource, RunError, TestCase, TestResults, TestStatus } from '../types.js';
 import { resolveCriticality, type CriticalitySources } from './criticality.js';
+import { vanishedWithPassingGroup } from './vanished-tests.js';
 
 export interface BuildResultsInput {
   /** The session's baseline: tests seen in the first full run. Empty for the first run itself. */
@@ -54,6 +55,8 @@ export function buildTestResults(input: BuildResultsInput): TestResults {
   const failures: Failure[] = [];
   let passed = 0;
   let skipped = 0;
+  let accountedFor = 0;
+  const groupPassed = vanishedWithPassingGroup(input.result.tests);
 
   for (const test of baseline) {
     const now = seen.get(test.id);
@@ -72,6 +75,8 @@ export function buildTestResults(input: BuildResultsInput): TestResults {
       else if (before.status === 'skipped') skipped++;
       else if (before.failure) failures.push(before.failure);
       else failures.push(toFailure(test, 'failed', undefined, input));
+    } else if (input.scope === 'full' && input.baseline.length > 0 && groupPassed(test)) {
+      accountedFor++;
     } else if (input.baseline.length > 0) {
       failures.push(toFailure(test, 'this baseline test was not reported by the run (deleted, renamed or not loaded)', undefined, input, true));
     }
@@ -83,11 +88,11 @@ export function buildTestResults(input: BuildResultsInput): TestResults {
     if (!known.has(test.id) && test.status === 'failed') failures.push(toFailure(test, test.message ?? 'failed', test.stack, input));
   }
 
-  const counted = baseline.length - skipped;
+  const counted = baseline.length - skipped - accountedFor;
   const total = counted + errors.length;
   const passRate = total === 0 ? 0 : round((passed / total) * 100);
   return {
-    total: baseline.length,
+    total: baseline.length - accountedFor,
     passed,
     failed: failures.length,
     skipped,

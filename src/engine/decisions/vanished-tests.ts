@@ -1,0 +1,27 @@
+import type { TestCase } from '../types.js';
+
+/** The test a reported case belongs to: its file and the id before the last ` > ` (tape's `# test` of an assertion). */
+function groupOf(test: { id: string; file?: string }): string | null {
+  const cut = test.id.lastIndexOf(' > ');
+  return cut > 0 ? `${test.file ?? ''}\u0000${test.id.slice(0, cut)}` : null;
+}
+
+/**
+ * Whether a baseline test that a full run no longer reports is accounted for: its group (the same file and
+ * parent name) still ran in this run and nothing in it failed. Assertion-level runners (tape) report
+ * assertions that exist only while a test fails (`plan != count`, the assertions after a crash); once the
+ * fix lands they are gone while the test they belonged to passes whole. A test deleted with its whole group,
+ * or one whose group still fails, still counts as failing (editing test files is the guard's to refuse).
+ */
+export function vanishedWithPassingGroup(reported: readonly TestCase[]): (test: { id: string; file?: string }) => boolean {
+  const ran = new Map<string, boolean>();
+  for (const test of reported) {
+    const group = groupOf(test);
+    if (group === null) continue;
+    ran.set(group, (ran.get(group) ?? true) && test.status !== 'failed');
+  }
+  return (test) => {
+    const group = groupOf(test);
+    return group !== null && ran.get(group) === true;
+  };
+}
