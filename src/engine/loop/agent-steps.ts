@@ -5,6 +5,7 @@ import type { FixHistoryEntry, FixPlan, Iteration, IterationState } from '../ses
 import type { FixTask } from '../session/session-files.js';
 import type { Strategy, TestResults } from '../types.js';
 import { agentRelay, type AgentRelay } from './agent-relay.js';
+import { filesChangedByFix } from './test-artifacts.js';
 import type { LoopContext } from './context.js';
 
 /** What the prompts tell the agent about this iteration. */
@@ -149,7 +150,7 @@ export async function applyFix(ctx: LoopContext, prompt: PromptContext, hooks: C
   if (task) await ctx.session.writeTask(iteration, { ...task, status: 'in_progress' });
   ctx.emit({ type: 'phase', phase: 'fix', status: 'running', iteration, detail: `${strategy} strategy` });
   ctx.emit({ type: 'output-reset', label: `iteration ${iteration}: fix` });
-  const undo = async (): Promise<void> => ctx.repo.restoreFiles(await ctx.repo.changedFiles());
+  const undo = async (): Promise<void> => ctx.repo.restoreFiles(await filesChangedByFix(ctx));
   const relay = agentRelay(ctx, iteration, 'fix');
   const outcome = await fixWithChain(
     ctx.agents,

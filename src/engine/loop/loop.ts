@@ -16,6 +16,7 @@ import { completeIteration, fixRecord, lastCommitted, wasRolledBack } from './it
 import { completeSession, EXIT, type LoopResult } from './completion-step.js';
 import { confirmWithFullSuite } from './confirm-step.js';
 import { stopForNoTestRan } from './no-test-ran-step.js';
+import { filesChangedByFix } from './test-artifacts.js';
 import { runSuite } from './test-step.js';
 
 export { EXIT, type LoopResult } from './completion-step.js';
@@ -223,7 +224,7 @@ export class TestFixLoop {
     if (this.controls.stopped) return;
     if (!fix.agent) return this.degraded(it, 'no agent could apply the fix', [...fix.calls.map((c) => `${c.agent}: ${c.classification}${c.detail ? ` (${c.detail})` : ''}`), ...(fix.failure ? [fix.failure] : [])].join(', ') || 'no agent available');
     if (fix.agent !== it.agent) it.agent = it.agent ? `${it.agent} → ${fix.agent}` : fix.agent;
-    const changed = await this.ctx.repo.changedFiles();
+    const changed = await filesChangedByFix(this.ctx);
     if (changed.length === 0) return this.endWithoutRetest(it, 'no_change', 'the fix agent changed no file', plan);
     const check = await this.policies.checkFix?.({ changedFiles: changed, plan });
     if (check?.rejected) {
@@ -288,7 +289,7 @@ export class TestFixLoop {
     const headMessage = head[0]?.message ?? '';
     // A stop between the commit and saving the state: adopt the commit instead of making another.
     if (!it.commit && headMessage.startsWith(`test-cycle: iteration ${it.iteration} -`)) it.commit = head[0]!.sha;
-    const changed = it.files_changed ?? (await this.ctx.repo.changedFiles());
+    const changed = it.files_changed ?? (await filesChangedByFix(this.ctx));
     let run = await runSuite(this.ctx, { scope: 'affected', label: `iteration ${it.iteration}: re-test`, iteration: it.iteration, phase: 'retest', changedFiles: changed, previous, flaky: this.flaky(), planCriticality: this.planCriticality(), signal: this.controls.abort.signal });
     if (this.controls.stopped) return;
     run = (await confirmWithFullSuite(this.ctx, this.state, { iteration: it.iteration, run, previous, plan: await this.ctx.session.readPlan(it.iteration), flaky: this.flaky(), planCriticality: this.planCriticality(), signal: this.controls.abort.signal })) ?? run;

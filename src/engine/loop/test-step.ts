@@ -6,6 +6,7 @@ import type { NoTestRanCause, RunTestsOptions } from '../runners/index.js';
 import type { BaselineTest } from '../session/session-files.js';
 import type { Criticality, Failure, TestResults, TestStatus } from '../types.js';
 import type { LoopContext } from './context.js';
+import { recordTestArtifacts } from './test-artifacts.js';
 
 export interface SuiteRun {
   scope: 'full' | 'affected';
@@ -63,6 +64,7 @@ export async function runSuite(ctx: LoopContext, run: SuiteRun): Promise<SuiteOu
     signal: run.signal,
     onPart: (part) => emit({ type: 'log', level: part.result && part.result.exitCode === 0 ? 'info' : 'warn', message: describePart(run.label, part) }),
   });
+  await recordTestArtifacts(ctx);
   // The pass rate is over every test seen so far; a first run that ran nothing starts no baseline.
   const known = testRun.noTestRan ? { tests: saved, added: [] } : knownTests(saved, testRun.result.tests);
   const baseline = known.tests;
