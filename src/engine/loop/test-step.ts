@@ -65,11 +65,13 @@ export async function runSuite(ctx: LoopContext, run: SuiteRun): Promise<SuiteOu
     onPart: (part) => emit({ type: 'log', level: part.result && part.result.exitCode === 0 ? 'info' : 'warn', message: describePart(run.label, part) }),
   });
   await recordTestArtifacts(ctx);
-  // The pass rate is over every test seen so far; a first run that ran nothing starts no baseline.
-  const known = testRun.noTestRan ? { tests: saved, added: [] } : knownTests(saved, testRun.result.tests);
-  const baseline = known.tests;
   // A runner that could not select affected tests ran the whole suite.
   const scope = run.scope === 'affected' && testRun.selection ? 'affected' : 'full';
+  // The pass rate is over every test seen so far; a first run that ran nothing starts no baseline. Only tests the
+  // user's full test command runs are kept for later runs: a file named on a subset's command line may be one the
+  // full command never runs (node-tap's .mjs outside its test pattern), and would count as missing ever after.
+  const known = testRun.noTestRan ? { tests: saved, added: [] } : knownTests(saved, testRun.result.tests);
+  const baseline = known.tests;
   const results = buildTestResults({
     baseline,
     result: testRun.result,
@@ -82,7 +84,7 @@ export async function runSuite(ctx: LoopContext, run: SuiteRun): Promise<SuiteOu
     outputTail: testRun.outputTail,
     criticality: { rules: ctx.config.criticality ?? [], flaky: run.flaky, plan: run.planCriticality, heuristic: ctx.heuristic },
   });
-  if (known.added.length > 0) {
+  if (known.added.length > 0 && scope === 'full') {
     await session.saveBaseline(baseline);
     if (saved.length > 0) emit({ type: 'log', level: 'info', message: `${known.added.length} test(s) reported for the first time now count towards the pass rate (${known.added.slice(0, 3).map((t) => t.id).join(', ')}${known.added.length > 3 ? ', ...' : ''})` });
   }
