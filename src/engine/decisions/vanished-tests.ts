@@ -1,14 +1,17 @@
 import type { TestCase } from '../types.js';
 
-/** The test a reported case belongs to: its file and the id before the last ` > ` (tape's `# test` of an assertion). */
-function groupOf(test: { id: string; file?: string }): string | null {
+/**
+ * The test a reported case belongs to: the id before the last ` > ` (tape's `# test` of an assertion). Not the
+ * file: tape names it only for a failing assertion (from its stack), so the same test's cases would part.
+ */
+function groupOf(test: { id: string }): string | null {
   const cut = test.id.lastIndexOf(' > ');
-  return cut > 0 ? `${test.file ?? ''}\u0000${test.id.slice(0, cut)}` : null;
+  return cut > 0 ? test.id.slice(0, cut) : null;
 }
 
 /**
- * Whether a baseline test that a full run no longer reports is accounted for: its group (the same file and
- * parent name) still ran in this run and nothing in it failed. Assertion-level runners (tape) report
+ * Whether a baseline test that a full run no longer reports is accounted for: its group (the same parent
+ * name) still ran in this run and nothing in it failed. Assertion-level runners (tape) report
  * assertions that exist only while a test fails (`plan != count`, the assertions after a crash); once the
  * fix lands they are gone while the test they belonged to passes whole. A test deleted with its whole group,
  * or one whose group still fails, still counts as failing (editing test files is the guard's to refuse).

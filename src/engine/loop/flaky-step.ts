@@ -2,6 +2,7 @@ import { rerunFailures } from '../runners/rerun.js';
 import type { IterationState } from '../session/schema.js';
 import type { TestResults } from '../types.js';
 import type { LoopContext } from './context.js';
+import { recordTestArtifacts } from './test-artifacts.js';
 
 /**
  * Re-runs the failures not checked before (`flakyReruns` times) before an agent call is spent on them.
@@ -19,6 +20,7 @@ export async function spotFlakyTests(ctx: LoopContext, state: IterationState, re
     onLines: (lines) => ctx.emit({ type: 'output', lines }),
     signal,
   });
+  await recordTestArtifacts(ctx);
   if (signal.aborted) return null;
   state.rerun_checked = [...checked, ...targets.map((f) => f.id)];
   if (found.length === 0) return null;

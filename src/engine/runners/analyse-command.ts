@@ -24,6 +24,8 @@ export interface RunnerCall {
   after?: { argv: string[]; when: '&&' | ';' }[];
   /** How the command led to the runner, for `doctor` (`npm test` -> `scripts.test: "c8 node --test"`). */
   trail: string[];
+  /** The installed runner's major version, where its flags differ between versions (node-tap 18 renamed --no-coverage). */
+  runnerMajor?: number;
 }
 
 /** A command that does not lead to a runner fixcycle knows, and why. */

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { analyseCommandLine } from './analyse-command.js';
 import { tokenize, splitCommands, plainArgv } from './command-line.js';
 import { buildCommands } from './commands/index.js';
@@ -62,7 +64,19 @@ function fromTestCommand(line: string, forced: string | undefined, project: Proj
 
 function make(call: RunnerCall, detectedFrom: string, project: ProjectFacts): CommandTestRunner {
   assertInstalled(call, project);
+  if (call.runner === 'tap') call.runnerMajor = installedMajor(project.cwd, 'tap');
   return new CommandTestRunner(buildCommands(call), detectedFrom, call);
+}
+
+/** The major version of a package installed in the project's node_modules, when it can be read. */
+function installedMajor(cwd: string, pkg: string): number | undefined {
+  try {
+    const version = (JSON.parse(readFileSync(join(cwd, 'node_modules', pkg, 'package.json'), 'utf8')) as { version?: string }).version;
+    const major = Number.parseInt(version ?? '', 10);
+    return Number.isNaN(major) ? undefined : major;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A one-line error now, rather than "command not found" on every run. */

@@ -8,7 +8,7 @@ const VALUE_OPTIONS = new Set(['-R', '--reporter', '-r', '--reporter-arg', '-g',
 const COVERAGE = ['--check-coverage', '--100', '--branches', '--functions', '--lines', '--statements', '--coverage-report'];
 
 /**
- * node-tap 12 to 16 (`tap`): its raw TAP stream on stdout (`--reporter=tap`) is the report, read per test file
+ * node-tap (`tap`, 12 to 18; 18 calls --no-coverage --disable-coverage): its raw TAP stream on stdout (`--reporter=tap`) is the report, read per test file
  * by top-level subtests, the unit tap counts in each file's plan; subsets by file, without coverage.
  */
 export function nodeTapCommands(call: RunnerCall): RunnerCommands {
@@ -27,7 +27,7 @@ export function nodeTapCommands(call: RunnerCall): RunnerCommands {
     reportSource: 'report',
     reportDetail: "the TAP stream node-tap prints with --reporter=tap; counts are each test file's top-level subtests (tap's own `N of M tests`), not assertions",
     full: (dir) => build(dir, [...own, ...positionals], true),
-    subset: (dir, { files }) => (files.length === 0 ? null : build(dir, [...narrow, '--no-coverage', ...files], false)),
+    subset: (dir, { files }) => (files.length === 0 ? null : build(dir, [...narrow, (call.runnerMajor ?? 0) >= 18 ? '--disable-coverage' : '--no-coverage', ...files], false)),
     related: () => null,
   };
 }
