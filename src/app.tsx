@@ -16,6 +16,7 @@ import { StatusLine } from './components/status-line.js';
 import { bannerFlags, bannerHeight } from './tui/banners.js';
 import { useSession, useUi } from './tui/context.js';
 import { computeLayout, type Layout } from './tui/layout.js';
+import { genRowCount } from './components/gen-rows.js';
 import { useIterationDetail } from './tui/use-iteration-detail.js';
 import { useKeyDispatcher, useLeaveWhenStopped, type PaneMetrics } from './tui/use-key-dispatcher.js';
 import { useTerminalSize } from './tui/use-terminal-size.js';
@@ -74,7 +75,8 @@ export function App({ onQuit }: AppProps) {
     useUi(useShallow((s) => ({ confirm: s.confirm }))),
   );
   const iterations = useSession((s) => s.state?.iterations.length ?? 0);
-  const layout = computeLayout(columns, rows, bannerHeight(banners), iterations);
+  const genRows = useSession((s) => genRowCount(s.gen, s.genCoverage));
+  const layout = computeLayout(columns, rows, bannerHeight(banners), iterations, genRows);
   const help = useUi((s) => s.help);
   const detailLines = useIterationDetail();
 

@@ -33,6 +33,8 @@ function commaList(value: string, previous: string[] = []): string[] {
   return [...previous, ...value.split(',').map((s) => s.trim()).filter(Boolean)];
 }
 
+type GenFlags = RunFlags & { planOnly?: boolean; layers?: string; coverageLines: string; coverageBranches: string; keepRedundant?: boolean };
+
 interface RunFlags {
   cwd: string;
   testCmd?: string;
@@ -73,6 +75,10 @@ function addRunOptions(command: Command): Command {
 }
 
 async function runFromFlags(flags: RunFlags, extra: { title?: string; demo?: boolean } = {}): Promise<number> {
+  // A session `fixcycle gen` started (--plan-only, or stopped) goes on through the gen pipeline.
+  const { genSessionToResume } = await import('./commands/gen-flags.js');
+  const genSession = flags.resumeSession ? await genSessionToResume(flags.cwd, flags.resumeSession) : null;
+  if (genSession) return runGenFromFlags({ ...flags, coverageLines: '80', coverageBranches: '70' }, undefined, genSession);
   return runLoopCommand(
     {
       cwd: flags.cwd,
@@ -97,6 +103,12 @@ async function runFromFlags(flags: RunFlags, extra: { title?: string; demo?: boo
   );
 }
 
+async function runGenFromFlags(flags: GenFlags, input: string | undefined, resume?: string): Promise<number> {
+  const { runGenCommand } = await import('./commands/gen.js');
+  const { genOptionsFromFlags } = await import('./commands/gen-flags.js');
+  return runGenCommand(genOptionsFromFlags(flags, input, resume), processOutput);
+}
+
 let exitCode: number = EXIT.success;
 
 const program = new Command()
@@ -109,6 +121,16 @@ const program = new Command()
 addRunOptions(program.command('run', { isDefault: true }).description('run the test-fix loop on this repository (the default command)')).action(async (flags: RunFlags) => {
   exitCode = await runFromFlags(flags);
 });
+
+addRunOptions(program.command('gen [input]').description('generate tests for a change, a description (or .md file) or a WFS- session, prove them (L0, 5 runs, coverage), then run the fix loop'))
+  .option('--plan-only', 'stop after phase 4 (the plan and task files); `fixcycle run --resume-session` continues')
+  .option('--layers <layers>', 'test layers to generate: L1,L2,L3 (default L1,L2)', 'L1,L2')
+  .option('--coverage-lines <pct>', 'target line coverage of the changed lines', '80')
+  .option('--coverage-branches <pct>', 'target branch coverage of the changed lines', '70')
+  .option('--keep-redundant', 'keep generated tests that add no coverage (reported, not dropped)')
+  .action(async (input: string | undefined, flags: GenFlags) => {
+    exitCode = await runGenFromFlags(flags, input);
+  });
 
 program
   .command('status')

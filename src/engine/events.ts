@@ -1,3 +1,4 @@
+import type { GenEvent } from './gen/events.js';
 import type { IterationState } from './session/schema.js';
 import type { Failure, Strategy, TestResults } from './types.js';
 
@@ -29,7 +30,8 @@ export type EngineEvent =
   | { type: 'log'; level: 'info' | 'warn' | 'error'; message: string }
   /** fixcycle waits out an agent's rate limit (`untilMs` epoch ms), or the wait ended (`untilMs` null). */
   | { type: 'wait'; iteration: number; agent: string; untilMs: number | null; waitMs?: number; reason: string }
-  | { type: 'done'; outcome: Outcome; reason: string; exitCode: number; passRate: number | null; reportPath?: string };
+  | { type: 'done'; outcome: Outcome; reason: string; exitCode: number; passRate: number | null; reportPath?: string }
+  | GenEvent;
 
 export type EventSink = (event: EngineEvent) => void;
 

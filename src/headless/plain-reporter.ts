@@ -1,5 +1,6 @@
 import { humanDuration, wallClock } from '../engine/agents/reset-wait.js';
 import type { EngineEvent } from '../engine/events.js';
+import { genLine } from '../engine/gen/plain-lines.js';
 
 function seconds(ms: number | undefined): string {
   return ms === undefined ? '' : ` in ${(ms / 1000).toFixed(1)} s`;
@@ -36,6 +37,9 @@ export function plainLine(event: EngineEvent): string | null {
       return `[wait] waiting ${humanDuration(event.waitMs ?? event.untilMs - Date.now())} for ${event.reason} (until ${wallClock(event.untilMs)})`;
     case 'done':
       return `[done] ${event.outcome.replace('_', ' ')} — ${event.reason}${event.passRate !== null ? ` (pass rate ${event.passRate}%)` : ''}${event.reportPath ? `\nreport: ${event.reportPath}` : ''}`;
+    case 'gen':
+    case 'gen-coverage':
+      return genLine(event);
     default:
       return null;
   }

@@ -3,6 +3,15 @@ import { PHASES, type AgentClassification, type EngineEvent, type Outcome, type 
 import type { IterationState } from '../engine/session/schema.js';
 import type { Failure, Strategy, TestResults } from '../engine/types.js';
 import { RingBuffer } from './ring-buffer.js';
+import type { CoverageLine, GenNode } from '../engine/gen/events.js';
+
+/** One node of the gen phase tree (phases 1-5, IMPL-001/001.3/001.5/002). */
+export interface GenNodeView {
+  status: PhaseStatus;
+  detail?: string;
+  round?: number;
+  findings?: string[];
+}
 
 /** 20,000 lines: a few screens of scroll-back for any pane size; the full log stays on disk. */
 export const OUTPUT_CAPACITY = 20_000;
@@ -54,6 +63,9 @@ export interface SessionView {
   /** fixcycle is waiting out an agent's rate limit: the countdown runs to `untilMs`. */
   waiting: { agent: string; untilMs: number; reason: string } | null;
   done: { outcome: Outcome; reason: string; exitCode: number; passRate: number | null; reportPath?: string } | null;
+  /** The gen pipeline's nodes, when `fixcycle gen` drives the session; null for `run`. */
+  gen: Partial<Record<GenNode, GenNodeView>> | null;
+  genCoverage: { files: CoverageLine[]; measured: boolean; reason?: string } | null;
 }
 
 export interface FixcycleStore extends SessionView {
@@ -150,6 +162,12 @@ export function createFixcycleStore(options: { outputCapacity?: number; flushMs?
         case 'wait':
           set({ waiting: event.untilMs === null ? null : { agent: event.agent, untilMs: event.untilMs, reason: event.reason } });
           return;
+        case 'gen':
+          set((s) => ({ gen: { ...s.gen, [event.node]: { status: event.status, detail: event.detail, round: event.round, findings: event.findings } } }));
+          return;
+        case 'gen-coverage':
+          set({ genCoverage: { files: event.files, measured: event.measured, reason: event.reason } });
+          return;
         case 'done':
           set({ waiting: null, done: { outcome: event.outcome, reason: event.reason, exitCode: event.exitCode, passRate: event.passRate, reportPath: event.reportPath }, awaitingApproval: event.outcome === 'awaiting_approval' ? get().awaitingApproval : null });
           return;
@@ -157,6 +175,8 @@ export function createFixcycleStore(options: { outputCapacity?: number; flushMs?
     };
 
     return {
+      gen: null,
+      genCoverage: null,
       sessionId: null,
       sessionDir: null,
       repo: null,

@@ -38,7 +38,7 @@ function clamp(value: number, min: number, max: number): number {
  * The rows and columns each part gets on a terminal of this size, with these banners shown and this
  * many iterations so far (the table grows with them, up to a share of the height; the output gets the rest).
  */
-export function computeLayout(columns: number, rows: number, bannerHeight: number, iterations = 0): Layout {
+export function computeLayout(columns: number, rows: number, bannerHeight: number, iterations = 0, genRows = 0): Layout {
   const width = Math.max(20, columns);
   const height = Math.max(6, rows - 1);
   const bodyHeight = Math.max(1, height - HEADER - STATUS - bannerHeight);
@@ -46,12 +46,14 @@ export function computeLayout(columns: number, rows: number, bannerHeight: numbe
   if (wide) {
     const iterationRows = clamp(iterations, 2, clamp(Math.floor((height - 10 - bannerHeight) / 4), 2, 8));
     const iterationsHeight = 2 + iterationRows;
-    const outputHeight = Math.max(1, bodyHeight - PHASE_TREE - iterationsHeight - 1 - 1);
+    // `fixcycle gen` adds its phases above the loop's; they take rows from the output, which keeps at least 3.
+    const extra = Math.max(0, Math.min(genRows, bodyHeight - PHASE_TREE - iterationsHeight - 2 - 3));
+    const outputHeight = Math.max(1, bodyHeight - PHASE_TREE - extra - iterationsHeight - 1 - 1);
     return {
       compact: false,
       width,
       height,
-      phaseHeight: PHASE_TREE,
+      phaseHeight: PHASE_TREE + extra,
       phaseWidth: clamp(Math.floor(width * 0.5), 40, 72),
       sideFailuresHeight: PHASE_TREE - 1,
       iterationRows,

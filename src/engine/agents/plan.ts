@@ -3,7 +3,7 @@ import { fixPlanSchema, type FixPlan } from '../session/schema.js';
 export type PlanRead = { ok: true; plan: FixPlan } | { ok: false; error: string };
 
 /** Candidate JSON texts in an agent's answer: ```json fences first, then balanced top-level objects, last first. */
-function candidates(text: string): string[] {
+export function candidates(text: string): string[] {
   const found: string[] = [];
   for (const match of text.matchAll(/```(?:json)?\s*\n([\s\S]*?)```/g)) found.push(match[1]!.trim());
   const objects: string[] = [];

@@ -1,0 +1,73 @@
+import { selectAffectedTests } from '../affected/index.js';
+import { writeJsonAtomic } from '../session/atomic.js';
+import type { Change } from './changes.js';
+import { readConventions } from './conventions.js';
+import { changedCoverage, type CoverageData } from './coverage/model.js';
+import { coverageSupport, withCoverage } from './coverage/measure.js';
+import { node, type GenContext } from './gen-context.js';
+import type { GenInput } from './input.js';
+import { genPaths } from './paths.js';
+
+/** The coverage of the changed lines the suite had before gen, for the package and the summary. */
+async function coverageBefore(ctx: GenContext, change: Change): Promise<{ measured: boolean; how?: string; reason?: string; data: CoverageData | null }> {
+  const support = coverageSupport(ctx.runner.name);
+  if (!support.ok) return { measured: false, reason: support.reason, data: null };
+  node(ctx, 'context', 'running', 'measuring the coverage of the changed lines (full suite)');
+  const { coverage } = await withCoverage(
+    ctx.runner,
+    ctx.repo.root,
+    change.files.map((f) => f.file),
+    (runner) => runner.run({ cwd: ctx.repo.root, scope: 'full', timeoutMs: ctx.options.testTimeoutMs, signal: ctx.signal, onLines: (lines) => ctx.emit({ type: 'output', lines }) }),
+  );
+  return { measured: true, how: support.how, data: coverage };
+}
+
+/**
+ * Phase 2, by fixcycle itself: the changed files and hunks, the tests that already reach each changed file
+ * (the import graph), the runner and the project's test conventions, and the coverage of the changed lines
+ * today -> .process/test-context-package.json.
+ */
+export async function gatherContext(ctx: GenContext, input: GenInput): Promise<void> {
+  const root = ctx.repo.root;
+  const paths = genPaths(ctx.session.paths.dir);
+  node(ctx, 'context', 'running', `${input.change.files.length} changed source file(s)`);
+  const changed = [];
+  for (const f of input.change.files) {
+    const reach = await selectAffectedTests({ cwd: root, runner: ctx.runner.name, changedFiles: [f.file], lastFailedFiles: [] });
+    changed.push({ file: f.file, lines: f.lines, hunks: f.hunks, tests_reaching: reach.files === 'all' ? 'all' : reach.files, reach_reason: reach.reason });
+  }
+  const prefer = changed.flatMap((c) => (Array.isArray(c.tests_reaching) ? c.tests_reaching : []));
+  const conventions = await readConventions(root, prefer);
+  const before = await coverageBefore(ctx, input.change);
+  if (before.data) await writeJsonAtomic(paths.coverageBefore, before.data);
+  const described = ctx.runner.describe();
+  const pkg = {
+    session_id: ctx.session.id,
+    gathered_at: new Date().toISOString(),
+    input: { mode: input.mode, raw: input.raw, description: input.description, source_session_id: input.sourceSessionId },
+    change: { described_as: input.change.describedAs, base: input.change.base, head: input.change.head },
+    changed_files: changed,
+    runner: { name: ctx.runner.name, detected_from: ctx.runner.detectedFrom, command: described.full, subset: described.subset },
+    conventions,
+    coverage: {
+      measured: before.measured,
+      ...(before.how ? { how: before.how } : {}),
+      ...(before.reason ? { reason: before.reason } : {}),
+      targets: { lines: ctx.options.coverageLines, branches: ctx.options.coverageBranches },
+      files: before.data ? input.change.files.map((f) => changedCoverage(before.data!, f.file, f.lines)) : [],
+    },
+  };
+  await writeJsonAtomic(paths.contextPackage, pkg);
+  const cov = pkg.coverage.files.map((c) => `${c.file} ${c.lines ?? '-'}% lines`).join(', ');
+  node(ctx, 'context', 'done', `${changed.length} file(s), ${conventions.test_file_count} existing test file(s), ${ctx.runner.name}${before.measured ? `; coverage before: ${cov}` : `; ${before.reason}`}`);
+}
+
+export type ContextPackage = {
+  session_id: string;
+  input: { mode: string; raw: string | null; description: string; source_session_id: string | null };
+  change: { described_as: string };
+  changed_files: { file: string; lines: number[]; hunks: { start: number; count: number }[]; tests_reaching: string[] | 'all'; reach_reason: string }[];
+  runner: { name: string; command: string[] };
+  conventions: import('./conventions.js').TestConventions;
+  coverage: { measured: boolean; how?: string; reason?: string; targets: { lines: number; branches: number }; files: import('./coverage/model.js').ChangedCoverage[] };
+};

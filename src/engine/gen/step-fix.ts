@@ -1,0 +1,65 @@
+import { readFile } from 'node:fs/promises';
+import { agentPolicies } from '../agents/policies.js';
+import { writeJsonAtomic } from '../session/atomic.js';
+import { prepareLoop, type StartOptions } from '../start.js';
+import type { LoopResult } from '../loop/loop.js';
+import { allowGeneratedTests } from './generated-tests-guard.js';
+import { node, type GenContext } from './gen-context.js';
+import { updateTask } from './phase-tasks.js';
+
+/** Commits the kept tests, exactly those files, before the fix loop measures its baseline. */
+export async function commitKept(ctx: GenContext): Promise<void> {
+  const { state } = ctx;
+  const files = [...new Set([...state.generated_files, ...(await ctx.repo.changedFiles()).filter((f) => state.generated_files.includes(f))])];
+  const present = (await ctx.repo.changedFiles()).filter((f) => files.includes(f));
+  const message = `test-gen: IMPL-001 - ${state.kept.length} generated test(s) kept, ${state.rejected.length} rejected (${ctx.session.id})`;
+  const sha = present.length ? await ctx.repo.commitFiles(present, message) : null;
+  state.gen_commit = sha;
+  if (sha) ctx.emit({ type: 'commit', iteration: 0, sha, message, files: present });
+  state.step = 'fix';
+  await ctx.save();
+}
+
+/** The loop's options for IMPL-002, from gen's. */
+export type FixLoopOptions = Omit<StartOptions, 'emit' | 'resumeSession' | 'sessionName' | 'policies' | 'cwd'>;
+
+/**
+ * IMPL-002: the fix loop on the full suite, in this session's folder. The tests generated here may be fixed by
+ * the agent (they are new and may be wrong); every test that existed before stays protected by the guard.
+ */
+export async function runFixLoop(ctx: GenContext, loopOptions: FixLoopOptions, releaseGenLock: () => Promise<void>): Promise<LoopResult> {
+  const { state } = ctx;
+  const dir = ctx.session.paths.dir;
+  node(ctx, 'IMPL-002', 'running', 'the fix loop on the full suite');
+  await updateTask(dir, 'IMPL-002', (t) => (t.status = 'in_progress'));
+  const meta = JSON.parse(await readFile(ctx.session.paths.workflowSession, 'utf8')) as Record<string, unknown>;
+  const resumed = await ctx.session.exists();
+  const generated = state.generated_files;
+  await releaseGenLock();
+  const prepared = await prepareLoop({
+    ...loopOptions,
+    cwd: ctx.repo.root,
+    emit: ctx.emit,
+    resumeSession: resumed ? ctx.session.id : undefined,
+    sessionName: ctx.session.id.replace(/^WFS-test-/, ''),
+    policies: (loopCtx) => {
+      const base = agentPolicies(loopCtx, { budget: loopOptions.budget });
+      return { ...base, checkFix: allowGeneratedTests(base.checkFix!, generated) };
+    },
+  });
+  // prepareLoop writes its own workflow-session.json for a new loop; keep gen's fields in it.
+  await writeJsonAtomic(ctx.session.paths.workflowSession, { ...JSON.parse(await readFile(ctx.session.paths.workflowSession, 'utf8')), ...meta });
+  try {
+    const result = await prepared.loop.run();
+    const ok = result.outcome === 'success' || result.outcome === 'partial_success';
+    node(ctx, 'IMPL-002', ok ? 'done' : 'failed', `${result.outcome}: ${result.reason}`);
+    await updateTask(dir, 'IMPL-002', (t) => (t.status = ok ? 'completed' : result.outcome === 'interrupted' || result.outcome === 'awaiting_approval' ? 'in_progress' : 'failed'));
+    if (result.outcome !== 'interrupted' && result.outcome !== 'awaiting_approval') {
+      state.step = 'summary';
+      state.outcome = `${result.outcome}: ${result.reason}`;
+    }
+    return result;
+  } finally {
+    await prepared.release();
+  }
+}

@@ -1,0 +1,74 @@
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeJsonAtomic } from '../session/atomic.js';
+import { node, type GenContext } from './gen-context.js';
+import { findingLine, type Finding } from './l0/finding.js';
+import { projectChecks } from './l0/project-checks.js';
+import { staticChecks } from './l0/static-checks.js';
+import { removeTestCases } from './l0/test-cases.js';
+import { genPaths } from './paths.js';
+import { readContextPackage } from './phase-analysis.js';
+import { updateTask } from './phase-tasks.js';
+
+/** Removes what still fails L0 after the last round: the failing test cases, or whole files whose imports are wrong. */
+function dropFailing(root: string, critical: Finding[]): string[] {
+  const dropped: string[] = [];
+  const byFile = new Map<string, Finding[]>();
+  for (const f of critical) byFile.set(f.file, [...(byFile.get(f.file) ?? []), f]);
+  for (const [file, findings] of byFile) {
+    const path = join(root, file);
+    if (!existsSync(path)) continue;
+    const cases = findings.filter((f) => f.test);
+    if (cases.length === findings.length) {
+      const { text, removed } = removeTestCases(readFileSync(path, 'utf8'), new Set(cases.map((f) => f.test!)));
+      writeFileSync(path, text);
+      dropped.push(...removed.map((n) => `${file}: "${n}"`));
+    } else {
+      rmSync(path);
+      dropped.push(file);
+    }
+  }
+  return dropped;
+}
+
+/**
+ * IMPL-001.3, code validation (L0): the project's typecheck and linter, and fixcycle's own checks on the new
+ * tests and the changed code. Critical findings go back to `generate`, at most `maxL0Rounds` rounds; after the
+ * last, what still fails is dropped and the rest goes on.
+ */
+export async function validateRound(ctx: GenContext): Promise<void> {
+  const { state } = ctx;
+  const dir = ctx.session.paths.dir;
+  const root = ctx.repo.root;
+  // Shown by the generate round it checks; `attempt` counts the rounds this gate sent back.
+  const round = state.generate_round;
+  const attempt = state.l0_rounds + 1;
+  node(ctx, 'IMPL-001.3', 'running', `round ${round}: typecheck, lint, imports, assertions`, { round });
+  const pkg = await readContextPackage(dir);
+  const tests = state.generated_files.filter((f) => existsSync(join(root, f)));
+  const sources = pkg.changed_files.map((f) => f.file);
+  const project = await projectChecks(root, [...tests, ...sources], ctx.options.testTimeoutMs, ctx.signal);
+  const findings = [...project.findings, ...(await staticChecks(root, tests, sources))];
+  const critical = findings.filter((f) => f.severity === 'critical');
+  await writeJsonAtomic(genPaths(dir).l0Report(round), { round, attempt, ran: ['fixcycle static checks', ...project.ran], skipped: project.skipped, files: tests, findings });
+  await updateTask(dir, 'IMPL-001.3', (t) => {
+    t.status = critical.length ? 'in_progress' : 'completed';
+    Object.assign(t.context, { round, checks_ran: ['fixcycle static checks', ...project.ran], checks_skipped: project.skipped, findings: findings.map(findingLine) });
+  });
+  const skipped = project.skipped.length ? `; not run: ${project.skipped.join(', ')}` : '';
+  if (critical.length === 0) {
+    node(ctx, 'IMPL-001.3', 'done', `round ${round}: ${tests.length} file(s), 0 critical, ${findings.length} warning(s)${skipped}`, { round, findings: findings.map(findingLine) });
+    state.step = 'quality';
+    return ctx.save();
+  }
+  for (const f of critical) state.rejected.push({ test: f.test ? `${f.file}: "${f.test}"` : f.file, file: f.file, gate: 'IMPL-001.3', reason: `${f.check}: ${f.message} (line ${f.line})`, round: state.generate_round });
+  node(ctx, 'IMPL-001.3', 'failed', `round ${round}: ${critical.length} critical finding(s)${skipped}`, { round, findings: critical.map(findingLine) });
+  state.l0_rounds = attempt;
+  if (attempt >= ctx.options.maxL0Rounds) {
+    const dropped = dropFailing(root, critical);
+    ctx.emit({ type: 'log', level: 'warn', message: `IMPL-001.3: ${attempt} rounds used; dropped what still fails L0: ${dropped.join(', ')}` });
+    state.generated_files = state.generated_files.filter((f) => existsSync(join(root, f)));
+    state.step = 'quality';
+  } else Object.assign(state, { feedback: critical.map(findingLine), feedback_kind: 'l0', step: 'generate' });
+  await ctx.save();
+}

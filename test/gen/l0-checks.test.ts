@@ -1,0 +1,83 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { makeRepo, removeRepos } from '../helpers/repo.js';
+import { staticChecks } from '../../src/engine/gen/l0/static-checks.js';
+import { projectChecks } from '../../src/engine/gen/l0/project-checks.js';
+import { findTestCases, removeTestCases } from '../../src/engine/gen/l0/test-cases.js';
+import { symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from '../helpers/repo.js';
+
+afterAll(removeRepos);
+
+const lib = {
+  'package.json': '{ "type": "module" }',
+  'src/math.js': 'export function add(a, b) {\n  return a + b;\n}\nexport const PI = 3.14;\n',
+  'src/legacy.cjs': 'module.exports = { old: () => 1 };\n',
+};
+
+describe('L0 static checks on generated tests', () => {
+  it('finds hallucinated imports, unresolved files and packages, missing assertions, constant assertions, focus and skip, placeholders', async () => {
+    const repo = makeRepo(null, {
+      ...lib,
+      'test/a.test.js': [
+        "import { test } from 'node:test';",
+        "import assert from 'node:assert/strict';",
+        "import { add, subtract } from '../src/math.js';",
+        "import { gone } from '../src/missing.js';",
+        "import leftpad from 'left-pad-not-installed';",
+        "test('adds', () => {\n  assert.equal(add(1, 2), 3);\n});",
+        "test('calls only', () => {\n  add(1, 2);\n});",
+        "test('constant', () => {\n  assert.equal(true, true);\n});",
+        "test.only('focused', () => {\n  assert.equal(add(0, 0), 0);\n});",
+        "test.skip('skipped', () => {\n  assert.equal(add(0, 1), 1);\n});",
+        "// TODO: more cases",
+      ].join('\n'),
+      'src/uses-mock.js': "import { fake } from '../test/__mocks__/db.js';\nexport const x = fake;\nexport function later() {\n  throw new Error('not implemented');\n}\n",
+    });
+    const findings = await staticChecks(repo, ['test/a.test.js'], ['src/uses-mock.js']);
+    const lines = findings.map((f) => `${f.severity} ${f.check} ${f.file}:${f.line} ${f.message}`);
+    expect(lines).toContainEqual(expect.stringMatching(/^critical export test\/a\.test\.js:3 imports \{ subtract \} .*does not export \(it exports add, PI\)/));
+    expect(lines).toContainEqual(expect.stringMatching(/^critical import test\/a\.test\.js:4 imports "\.\.\/src\/missing\.js", a file that does not exist/));
+    expect(lines).toContainEqual(expect.stringMatching(/^critical import test\/a\.test\.js:5 imports "left-pad-not-installed", a package that is not installed/));
+    expect(lines).toContainEqual(expect.stringMatching(/^critical no-assertion .*"calls only" asserts nothing/));
+    expect(lines).toContainEqual(expect.stringMatching(/^critical constant-assertion .*"constant" asserts on a constant/));
+    expect(lines.filter((l) => l.includes('focused-or-skipped'))).toHaveLength(2);
+    expect(lines).toContainEqual(expect.stringMatching(/^warning placeholder test\/a\.test\.js:\d+ a TODO/));
+    expect(lines).toContainEqual(expect.stringMatching(/^critical mock-in-source src\/uses-mock\.js:1 .*__mocks__/));
+    expect(lines).toContainEqual(expect.stringMatching(/^critical placeholder src\/uses-mock\.js:4 throws "not implemented"/));
+    // A good test has no finding; a test asserting on the code's result is not "constant".
+    expect(lines.some((l) => l.includes('"adds"'))).toBe(false);
+  });
+
+  it('accepts named imports from CommonJS and `export *` modules it cannot see into', async () => {
+    const repo = makeRepo(null, { ...lib, 'src/index.js': "export * from './math.js';\n", 'test/b.test.js': "import { test } from 'node:test';\nimport assert from 'node:assert';\nimport { old } from '../src/legacy.cjs';\nimport { anything } from '../src/index.js';\ntest('x', () => {\n  assert.equal(old(), 1);\n});\n" });
+    expect(await staticChecks(repo, ['test/b.test.js'], [])).toEqual([]);
+  });
+
+  it("runs the project's own tsc and reports compile errors in the new tests only", async () => {
+    const repo = makeRepo(null, {
+      'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: 'nodenext', target: 'es2022', skipLibCheck: true, types: [] }, include: ['src', 'test'] }),
+      'src/old.ts': 'export const broken: number = "already broken";\n',
+      'src/m.ts': 'export function twice(n: number): number {\n  return n * 2;\n}\n',
+      'test/m.test.ts': "import { twice } from '../src/m.js';\nconst s: string = twice(2);\nexport { s };\n",
+    });
+    symlinkSync(join(ROOT, 'node_modules'), join(repo, 'node_modules'));
+    const run = await projectChecks(repo, ['test/m.test.ts'], 60_000);
+    expect(run.ran).toEqual(['tsc --noEmit']);
+    expect(run.findings).toEqual([expect.objectContaining({ file: 'test/m.test.ts', line: 2, severity: 'critical', check: 'typecheck' })]);
+    expect(run.skipped).toEqual([expect.stringMatching(/^lint/)]);
+  });
+});
+
+describe('test case spans', () => {
+  it('finds each case with its body, and removes named ones without touching the rest', () => {
+    const text = "test('a (paren)', () => {\n  assert.equal(f(')'), 1);\n});\n\nit(\"b\", async () => {\n  // a } brace in a comment\n  expect(`x${1}`).toBe('x1');\n});\n";
+    expect(findTestCases(text).map((c) => [c.name, c.line])).toEqual([
+      ['a (paren)', 1],
+      ['b', 5],
+    ]);
+    const { text: left, removed } = removeTestCases(text, new Set(['a (paren)']));
+    expect(removed).toEqual(['a (paren)']);
+    expect(left.trim().startsWith('it("b"')).toBe(true);
+  });
+});
