@@ -1,0 +1,64 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { isAbsolute, join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import libCoverage from 'istanbul-lib-coverage';
+import v8ToIstanbul from 'v8-to-istanbul';
+import { fromCoverageMap, type CoverageData } from './model.js';
+
+interface V8Script {
+  url: string;
+  functions: { functionName: string; ranges: { startOffset: number; endOffset: number; count: number }[]; isBlockCoverage: boolean }[];
+}
+
+function projectPath(root: string, url: string): string | null {
+  if (!url.startsWith('file://')) return null;
+  const abs = fileURLToPath(url);
+  const rel = relative(root, abs);
+  if (!rel || rel.startsWith('..') || isAbsolute(rel) || rel.split(sep).includes('node_modules')) return null;
+  return rel.split(sep).join('/');
+}
+
+/**
+ * Reads the V8 coverage files a run left in `dir` (NODE_V8_COVERAGE) into line and branch coverage, through
+ * v8-to-istanbul, for the project files `include` accepts. Files in `ensure` that no process loaded count as
+ * never run (every line uncovered), as c8's --all does.
+ */
+export async function readV8Coverage(dir: string, root: string, include: (file: string) => boolean, ensure: readonly string[] = []): Promise<CoverageData> {
+  const map = libCoverage.createCoverageMap({});
+  const seen = new Set<string>();
+  const sources = new Map<string, string>();
+  const source = async (rel: string): Promise<string | null> => {
+    if (!sources.has(rel)) sources.set(rel, await readFile(join(root, rel), 'utf8').catch(() => ''));
+    return sources.get(rel) || null;
+  };
+  const apply = async (rel: string, functions: V8Script['functions']): Promise<void> => {
+    const text = await source(rel);
+    if (text === null) return;
+    const converter = v8ToIstanbul(join(root, rel), 0, { source: text });
+    await converter.load();
+    converter.applyCoverage(functions);
+    map.merge(converter.toIstanbul());
+    converter.destroy();
+  };
+  for (const name of (await readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.json'))) {
+    let scripts: V8Script[];
+    try {
+      scripts = (JSON.parse(await readFile(join(dir, name), 'utf8')) as { result: V8Script[] }).result;
+    } catch {
+      continue; // a process killed while writing leaves a torn file
+    }
+    for (const script of scripts) {
+      const rel = projectPath(root, script.url);
+      if (!rel || !include(rel)) continue;
+      seen.add(rel);
+      await apply(rel, script.functions);
+    }
+  }
+  for (const rel of ensure) {
+    if (seen.has(rel)) continue;
+    const text = await source(rel);
+    if (text === null) continue;
+    await apply(rel, [{ functionName: '', isBlockCoverage: true, ranges: [{ startOffset: 0, endOffset: text.length, count: 0 }] }]);
+  }
+  return fromCoverageMap(map, root);
+}
