@@ -1,4 +1,5 @@
 import type { GenEvent } from './gen/events.js';
+import type { TeamEvent } from './team/events.js';
 import type { IterationState } from './session/schema.js';
 import type { Failure, Strategy, TestResults } from './types.js';
 
@@ -31,7 +32,8 @@ export type EngineEvent =
   /** fixcycle waits out an agent's rate limit (`untilMs` epoch ms), or the wait ended (`untilMs` null). */
   | { type: 'wait'; iteration: number; agent: string; untilMs: number | null; waitMs?: number; reason: string }
   | { type: 'done'; outcome: Outcome; reason: string; exitCode: number; passRate: number | null; reportPath?: string }
-  | GenEvent;
+  | GenEvent
+  | TeamEvent;
 
 export type EventSink = (event: EngineEvent) => void;
 

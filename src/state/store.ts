@@ -66,6 +66,9 @@ export interface SessionView {
   /** The gen pipeline's nodes, when `fixcycle gen` drives the session; null for `run`. */
   gen: Partial<Record<GenNode, GenNodeView>> | null;
   genCoverage: { files: CoverageLine[]; measured: boolean; reason?: string } | null;
+  /** `fixcycle team`: each task's latest transition, and the coverage of each layer (empty otherwise). */
+  teamTasks: Record<string, { role: string; layer: string; wave: number; status: string; detail?: string }>;
+  teamCoverage: Record<string, { round: number; passRate: number; coverage: number | null; target: number }>;
 }
 
 export interface FixcycleStore extends SessionView {
@@ -168,6 +171,16 @@ export function createFixcycleStore(options: { outputCapacity?: number; flushMs?
         case 'gen-coverage':
           set({ genCoverage: { files: event.files, measured: event.measured, reason: event.reason } });
           return;
+        case 'team-task':
+          set((s) => ({ teamTasks: { ...s.teamTasks, [event.id]: { role: event.role, layer: event.layer, wave: event.wave, status: event.status, detail: event.detail } } }));
+          return;
+        case 'team-coverage':
+          set((s) => ({ teamCoverage: { ...s.teamCoverage, [event.layer]: { round: event.round, passRate: event.passRate, coverage: event.coverage, target: event.target } } }));
+          return;
+        case 'team-pipeline':
+        case 'team-wave':
+        case 'team-discoveries':
+          return;
         case 'done':
           set({ waiting: null, done: { outcome: event.outcome, reason: event.reason, exitCode: event.exitCode, passRate: event.passRate, reportPath: event.reportPath }, awaitingApproval: event.outcome === 'awaiting_approval' ? get().awaitingApproval : null });
           return;
@@ -177,6 +190,8 @@ export function createFixcycleStore(options: { outputCapacity?: number; flushMs?
     return {
       gen: null,
       genCoverage: null,
+      teamTasks: {},
+      teamCoverage: {},
       sessionId: null,
       sessionDir: null,
       repo: null,
