@@ -85,3 +85,20 @@ describe('fixcycle team: concurrent waves and resuming', () => {
     expect(existsSync(join(dir, 'worktrees', 'TESTGEN-002'))).toBe(false);
   }, 240_000);
 });
+
+describe('fixcycle team: merging worktrees', () => {
+  it('a conflict when merging a worktree back re-runs the later task on the merged tree', async () => {
+    const repo = teamRepo();
+    const agent = agentDir();
+    const run = await runCli(repo, ['team', '--headless', '--pipeline', 'comprehensive', '--agent-cmd', teamAgentCmd(agent, 'conflict')], { timeoutMs: 180_000 });
+    const out = run.stdout + run.stderr;
+    expect(out).toMatch(/\[TESTGEN-002 generator L2 wave 2\] running: its tests conflict with an earlier task of the wave: running it again on the merged tree/);
+    const shared = readFileSync(join(repo, 'test/shared.test.js'), 'utf8');
+    expect(shared).toMatch(/TESTGEN-001 shared/);
+    expect(shared).toMatch(/TESTGEN-002 shared/);
+    expect(calls(agent).filter((c) => c.task === 'TESTGEN-002' && c.gc === '0')).toHaveLength(2);
+    const tasks = tasksOf(teamSession(repo));
+    expect(tasks['TESTGEN-002']!.status).toBe('completed');
+    expect(git(repo, 'status', '--porcelain')).toBe('');
+  }, 240_000);
+});

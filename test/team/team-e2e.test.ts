@@ -44,13 +44,13 @@ describe('fixcycle team, end to end with a stand-in agent', () => {
     expect(l1[0].coverage).toBeLessThan(80);
     expect(l1[1].coverage).toBeGreaterThanOrEqual(80);
     expect(out).toMatch(/\[TESTRUN-001 executor L1 wave 3\] running: GC round 1\/3/);
-    const gcPrompt = readFileSync(join(agent, readdirSync(agent).find((n: string) => n.startsWith('prompt-TESTGEN-001-1-'))), 'utf8');
+    const gcPrompt = readFileSync(join(agent, readdirSync(agent).find((n: string) => n.startsWith('prompt-TESTGEN-001-1-'))!), 'utf8');
     expect(gcPrompt).toMatch(/uncovered: src\/math\/stats\.js: 0% of the changed lines; uncovered lines \d+/);
     expect(Number(tasks['TESTRUN-001']!.coverage_achieved)).toBeGreaterThanOrEqual(80);
     expect(tasks['TESTRUN-001']!.pass_rate).toBe('1');
     expect(tasks['TESTRUN-001']!.test_files.split(';').sort()).toEqual(['test/slug.test.js', 'test/stats.test.js']);
     // Every prompt carries its context_from findings and the discoveries so far.
-    const gen2 = readFileSync(join(agent, readdirSync(agent).find((n: string) => n.startsWith('prompt-TESTGEN-002-0-'))), 'utf8');
+    const gen2 = readFileSync(join(agent, readdirSync(agent).find((n: string) => n.startsWith('prompt-TESTGEN-002-0-'))!), 'utf8');
     expect(gen2).toMatch(/### TESTRUN-001 \(executor L1\): completed\nL1: \d+ passed/);
     expect(gen2).toMatch(/\[convention_found\] STRATEGY-001/);
     expect(gen2).toMatch(/\[test_generated\] TESTGEN-001/);

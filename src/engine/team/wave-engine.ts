@@ -68,6 +68,16 @@ async function generatorInWorktree(ctx: TeamContext, t: TeamTask, after: Promise
 
 async function runTask(ctx: TeamContext, t: TeamTask, worktree: { after: Promise<void> } | null): Promise<void> {
   await transition(ctx, t, { status: 'running', error: '' }, worktree ? 'in its own worktree' : undefined);
+  try {
+    await runRole(ctx, t, worktree);
+  } catch (error) {
+    // A git or file error fails this task (and so skips its dependents), not the whole session.
+    const message = `${(error as Error).message.split('\n')[0]}`;
+    await transition(ctx, t, { status: 'failed', error: message }, message);
+  }
+}
+
+async function runRole(ctx: TeamContext, t: TeamTask, worktree: { after: Promise<void> } | null): Promise<void> {
   let fields: Partial<TeamTask>;
   let detail: string | undefined;
   if (t.role === 'strategist' || t.role === 'analyst') {

@@ -11,8 +11,9 @@ async function git(cwd: string, args: string[]): Promise<{ ok: boolean; out: str
 
 /** Paths with uncommitted changes in `cwd` (untracked included), excluding fixcycle's own folder. */
 export async function dirtyFiles(cwd: string): Promise<string[]> {
-  const r = await git(cwd, ['status', '--porcelain=v1', '--untracked-files=all']);
-  return r.out.split('\n').filter(Boolean).map((l) => l.slice(3).replace(/^"|"$/g, '')).filter((f) => !f.startsWith('.workflow/'));
+  // Not trimmed: the first entry's status column may start with a space.
+  const r = await execa('git', ['status', '--porcelain=v1', '-z', '--untracked-files=all'], { cwd, reject: false });
+  return r.stdout.split('\0').filter((e) => e.length > 3).map((e) => e.slice(3)).filter((f) => !f.startsWith('.workflow/'));
 }
 
 /** A detached worktree at HEAD for one task, under the session folder. */
