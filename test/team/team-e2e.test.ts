@@ -81,3 +81,23 @@ describe('fixcycle team, end to end with a stand-in agent', () => {
     expect(calls(agent).map((c) => c.task)).toEqual(['STRATEGY-001', 'TESTGEN-001']);
   }, 180_000);
 });
+
+describe('fixcycle team: the executor fix cycle', () => {
+  it('a generated test that finds a real bug goes to the fix loop (at most 3 iterations), which fixes it; pass rate and coverage are recorded after', async () => {
+    const repo = teamRepo({ bug: true });
+    const agent = agentDir();
+    const run = await runCli(repo, ['team', '--headless', '-y', '--agent-cmd', teamAgentCmd(agent)], { timeoutMs: 180_000 });
+    const out = run.stdout + run.stderr;
+    expect(run.exitCode, out).toBe(0);
+    expect(out).toMatch(/\[TESTRUN-001 executor L1 wave 3\] running: 1 failing test\(s\): the fix cycle \(at most 3 iterations\)/);
+    expect(out).toMatch(/\[TESTRUN-001 executor L1 wave 3\] running: fix cycle: success/);
+    expect(readFileSync(join(repo, 'src/math/stats.js'), 'utf8')).toMatch(/\(sorted\[mid - 1\] \+ sorted\[mid\]\) \/ 2/);
+    const tasks = tasksOf(teamSession(repo));
+    expect(tasks['TESTRUN-001']!.pass_rate).toBe('1');
+    expect(tasks['TESTRUN-001']!.findings).toMatch(/after 1 GC round\(s\) and 1 fix cycle\(s\)/);
+    expect(git(repo, 'log', '--format=%s')).toMatch(/test-cycle: iteration 1 /);
+    const board = readFileSync(join(teamSession(repo), 'discoveries.ndjson'), 'utf8');
+    expect(board).toMatch(/"type":"fix_applied"/);
+    expect(git(repo, 'status', '--porcelain')).toBe('');
+  }, 240_000);
+});

@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { git, makeRepo, ROOT } from '../helpers/repo.js';
@@ -6,10 +6,12 @@ import { git, makeRepo, ROOT } from '../helpers/repo.js';
 export const TEAM_AGENT = join(ROOT, 'test/fixtures/agents/team-agent.mjs');
 
 /** teamlib on main, and a feature branch that adds code to two modules (src/text and src/math). */
-export function teamRepo(): string {
+export function teamRepo(options: { bug?: boolean } = {}): string {
   const repo = makeRepo('projects-team/base');
   git(repo, 'switch', '-q', '-c', 'feature');
   cpSync(join(ROOT, 'test/fixtures/projects-team/feature'), repo, { recursive: true });
+  // A real bug for the executor's fix cycle: median's even branch divides by 3.
+  if (options.bug) writeFileSync(join(repo, 'src/math/stats.js'), readFileSync(join(repo, 'src/math/stats.js'), 'utf8').replace('(sorted[mid - 1] + sorted[mid]) / 2', '(sorted[mid - 1] + sorted[mid]) / 3'));
   git(repo, 'add', '-A');
   git(repo, 'commit', '-q', '-m', 'add slug and stats');
   return repo;

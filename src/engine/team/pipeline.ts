@@ -85,6 +85,8 @@ export async function runTeam(options: TeamRunOptions): Promise<number> {
     const undone = await discardTestSideChanges(root);
     if (undone.length) options.emit({ type: 'log', level: 'warn', message: `undid the uncommitted test files of the interrupted task: ${undone.join(', ')}` });
     for (const t of tasks) if (t.status === 'running') t.status = 'pending';
+    // tasks.csv may have been edited between runs: its deps must still sort.
+    (await import('./waves.js')).assignWaves(tasks);
   } else {
     const dirty = await dirtyFiles(root);
     if (dirty.length) {
@@ -110,6 +112,7 @@ export async function runTeam(options: TeamRunOptions): Promise<number> {
     signal: options.signal,
     mainTree: new Mutex(),
     files,
+    loop: { agentCmds: options.agentCmds, agentNames: options.agentNames, runner: options.runner, testCmd: options.testCmd, agentTimeoutMs: options.agentTimeoutMs, testTimeoutMs: options.testTimeoutMs },
     save: () => files.run(() => writeTasks(paths.tasks, tasks)),
   };
   options.emit({ type: 'session', sessionId: id, sessionDir: paths.dir, repo: root, chain: agents.map((a) => a.spec.name), testCommand: runner.describe().full.join(' '), resumed: Boolean(options.continueSession) });

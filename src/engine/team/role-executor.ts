@@ -2,6 +2,7 @@ import { changedCoverage, lineRanges } from '../gen/coverage/model.js';
 import { coverageSupport, withCoverage } from '../gen/coverage/measure.js';
 import { writeJsonAtomic } from '../session/atomic.js';
 import { appendDiscoveries } from './discoveries.js';
+import { runFixCycle } from './fix-loop.js';
 import { runGenerator } from './role-generator.js';
 import { readGcState } from './session.js';
 import type { TeamContext } from './team-context.js';
@@ -53,6 +54,11 @@ async function measure(ctx: TeamContext, files: string[]): Promise<LayerRun> {
   };
 }
 
+/** Every test file this team session generated: the fix loop may correct these. */
+function allGenerated(ctx: TeamContext): string[] {
+  return [...new Set(ctx.tasks.flatMap((t) => listCell(t.test_files)))];
+}
+
 export type ExecutorOutcome = { ok: true; run: LayerRun; files: string[]; findings: string; rounds: number; warning?: string } | { ok: false; error: string };
 
 const belowTarget = (run: LayerRun, target: number): boolean => run.passRate < 0.95 || (run.coverage !== null && run.coverage < target);
@@ -71,7 +77,19 @@ export async function runExecutor(ctx: TeamContext, task: TeamTask): Promise<Exe
   if (files.length === 0) return { ok: false, error: `no ${layer} test files to run: the ${layer} generator produced none` };
   const gc = await readGcState(ctx.paths);
   let round = gc.rounds[layer] ?? 0;
-  let run = await measure(ctx, files);
+  let fixes = 0;
+  /** The layer's tests with coverage; failures go to the fix cycle (fixcycle's loop), then the tests run again. */
+  const execute = async (): Promise<LayerRun> => {
+    const first = await measure(ctx, files);
+    if (first.failed === 0 || ctx.signal.aborted || ctx.options.maxFixIterations === 0) return first;
+    fixes++;
+    ctx.emit({ type: 'team-task', id: task.id, role: task.role, layer, wave: Number(task.wave), status: 'running', detail: `${first.failed} failing test(s): the fix cycle (at most ${ctx.options.maxFixIterations} iterations)` });
+    const loop = await runFixCycle(ctx, task.id, round, [...allGenerated(ctx), ...files]);
+    ctx.emit({ type: 'team-task', id: task.id, role: task.role, layer, wave: Number(task.wave), status: 'running', detail: `fix cycle: ${loop.outcome}: ${loop.reason}` });
+    if (loop.outcome === 'success' || loop.outcome === 'partial_success') await ctx.files.run(() => appendDiscoveries(ctx.paths.discoveries, task.id, [{ type: 'fix_applied', data: { test_file: files.join(';'), fix_type: 'fix-loop', description: loop.reason } }]));
+    return measure(ctx, files);
+  };
+  let run = await execute();
   const record = async (): Promise<void> => {
     const state = await readGcState(ctx.paths);
     state.rounds[layer] = round;
@@ -90,7 +108,7 @@ export async function runExecutor(ctx: TeamContext, task: TeamTask): Promise<Exe
     const gen = await runGenerator(ctx, generator, ctx.root, { feedback: aimed, feedbackTitle: `GC round ${round}: make these tests pass and cover these lines (target ${target}% of the changed lines)`, gcRound: round });
     if (gen.ok) files.push(...gen.files.filter((f) => !files.includes(f)));
     else ctx.emit({ type: 'log', level: 'warn', message: `${task.id} GC round ${round}: ${gen.error}` });
-    run = await measure(ctx, files);
+    run = await execute();
     await record();
   }
   const met = !belowTarget(run, target);
@@ -108,6 +126,6 @@ export async function runExecutor(ctx: TeamContext, task: TeamTask): Promise<Exe
   await ctx.files.run(() => appendDiscoveries(ctx.paths.discoveries, task.id, found));
   await writeJsonAtomic(ctx.paths.run(layer), { layer, task: task.id, files, pass_rate: run.passRate, passed: run.passed, failed: run.failed, coverage: run.coverage, target, gc_rounds: round, failures: run.failures, gaps: run.gaps, warning: warning ?? null, note: run.note ?? null });
   await writeJsonAtomic(ctx.paths.interactive(task.id), { task_id: task.id, status: 'completed', pass_rate: run.passRate, coverage: run.coverage, gc_rounds: round, warning: warning ?? null, timestamp: new Date().toISOString() });
-  const findings = `${layer}: ${run.passed} passed, ${run.failed} failed (pass rate ${run.passRate}); coverage of the changed lines ${run.coverage ?? 'not measured'}${run.coverage !== null ? '%' : ''} (target ${target}%) after ${round} GC round(s)${run.failures.length ? `; failing: ${run.failures.slice(0, 3).join('; ')}` : ''}${warning ? `; warning: ${warning}` : ''}`;
+  const findings = `${layer}: ${run.passed} passed, ${run.failed} failed (pass rate ${run.passRate}); coverage of the changed lines ${run.coverage ?? 'not measured'}${run.coverage !== null ? '%' : ''} (target ${target}%) after ${round} GC round(s)${fixes ? ` and ${fixes} fix cycle(s)` : ''}${run.failures.length ? `; failing: ${run.failures.slice(0, 3).join('; ')}` : ''}${warning ? `; warning: ${warning}` : ''}`;
   return { ok: true, run, files, findings: findings.length > 500 ? `${findings.slice(0, 497)}...` : findings, rounds: round, ...(warning ? { warning } : {}) };
 }
