@@ -49,7 +49,7 @@ async function wave(concurrency) {
     agents: await genAgents(root, { agentCmds: [cmd] }, {}, emit, 60_000),
     options: { concurrency, agentTimeoutMs: 60_000, testTimeoutMs: 60_000, maxGcRounds: 3, maxL0Rounds: 3, maxFixIterations: 3 },
     emit,
-    signal: new AbortController().signal,
+    signal: new globalThis.AbortController().signal,
     mainTree: new Mutex(),
     files,
     save: () => files.run(() => writeTasks(paths.tasks, tasks)),

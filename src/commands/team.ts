@@ -30,13 +30,13 @@ export async function runTeamCommand(options: TeamCommandOptions, out: Output): 
   const interactive = !options.headless && !options.json && Boolean(process.stdout.isTTY && process.stdin.isTTY);
   const abort = new AbortController();
   const emit = (event: EngineEvent): void => {
+    if (event.type === 'team-pipeline' && event.acceptedBy === 'headless default' && !options.json) out.stderr('fixcycle team: not interactive and no -y: accepting the detected pipeline (pass --pipeline to choose another)');
     if (options.json) out.stdout(JSON.stringify(event));
     else {
       const line = plainLine(event);
       if (line) out.stdout(line);
     }
   };
-  if (!interactive && !options.yes && !options.pipeline && !options.continueSession && !options.json) out.stderr('fixcycle team: not interactive and no -y: accepting the detected pipeline (pass --pipeline to choose another)');
   let signals = 0;
   const onSignal = (): void => {
     if (++signals === 1) {

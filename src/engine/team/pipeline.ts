@@ -43,7 +43,7 @@ export interface TeamRunOptions {
 /** Phase 0 and 1: the scope, the pipeline (detected, overridden or chosen), the session and tasks.csv. */
 async function startSession(root: string, options: TeamRunOptions, runnerName: string): Promise<{ id: string; record: ScopeRecord; tasks: TeamTask[] }> {
   const scope = await detectScope(root);
-  if (scope.files.length === 0) throw new StartError(`no changed code found (${scope.describedAs} touches no source or test file): commit or stage the change to test first`);
+  if (scope.files.length === 0) throw new StartError(`no changed code found (${scope.describedAs} touch no source or test file): commit or stage the change to test first`);
   const detected = choosePipeline(scope);
   let pipeline = detected.pipeline;
   let acceptedBy: ScopeRecord['accepted_by'] = options.yes ? '-y' : 'headless default';

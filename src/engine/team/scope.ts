@@ -71,7 +71,8 @@ export async function detectScope(root: string): Promise<Scope> {
     if (scope.files.length > 0) return scope;
   }
   const staged = await git(root, ['diff', '--name-only', '--no-renames', '--cached']);
-  return scopeOf('staged', null, head, 'the staged changes', staged.out);
+  const scope = scopeOf('staged', null, head, 'the staged changes', staged.out);
+  return scope.files.length === 0 && parent.ok ? { ...scope, describedAs: `the last commit (${head.slice(0, 7)}) and the staged changes` } : scope;
 }
 
 /** The pipeline the scope calls for, and why, by the design's thresholds. */
