@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline/promises';
-import type { EngineEvent } from '../engine/events.js';
+import type { EngineEvent, LoopControls } from '../engine/events.js';
 import { EXIT } from '../engine/loop/completion-step.js';
 import { PIPELINE_STAGES } from '../engine/team/pipelines.js';
 import { runTeam, type TeamRunOptions } from '../engine/team/pipeline.js';
@@ -7,10 +7,21 @@ import { PIPELINES, type PipelineName } from '../engine/team/scope.js';
 import { TasksCsvError } from '../engine/team/tasks-csv.js';
 import { CycleError } from '../engine/team/waves.js';
 import { plainLine } from '../headless/plain-reporter.js';
+import { createFixcycleStore } from '../state/store.js';
 import type { Output } from './output.js';
 import { userError } from './run.js';
 
 export type TeamCommandOptions = Omit<TeamRunOptions, 'emit' | 'signal' | 'choose'> & { headless: boolean; json: boolean };
+
+/** Keys while team runs: quitting stops it (resumable with --continue); approval and rollback belong to `run`. */
+function teamControls(abort: AbortController): LoopControls {
+  return {
+    approve: () => 'nothing to approve in team testing',
+    requestRollback: () => 'nothing to roll back in team testing',
+    togglePause: () => false,
+    stop: () => abort.abort(),
+  };
+}
 
 /** Shows the detected pipeline with the alternatives; Enter accepts, t / s / c switches. */
 async function askPipeline(out: Output, detected: PipelineName, why: string): Promise<PipelineName> {
@@ -29,7 +40,23 @@ async function askPipeline(out: Output, detected: PipelineName, why: string): Pr
 export async function runTeamCommand(options: TeamCommandOptions, out: Output): Promise<number> {
   const interactive = !options.headless && !options.json && Boolean(process.stdout.isTTY && process.stdin.isTTY);
   const abort = new AbortController();
+  const store = createFixcycleStore();
+  let tui: { waitUntilExit(): Promise<void>; unmount(): void } | null = null;
+  let starting: Promise<void> | null = null;
+  // The TUI starts once the pipeline is chosen (the choice itself is asked on the plain terminal).
+  const startScreen = (): Promise<void> =>
+    (starting ??= (async () => {
+      const { importTui } = await import('../tui/load.js');
+      const { startTui } = await importTui(() => import('../tui/start.js'));
+      tui = startTui({ store, controls: teamControls(abort), title: 'fixcycle team' });
+      void tui.waitUntilExit().then(() => abort.abort());
+    })());
   const emit = (event: EngineEvent): void => {
+    store.getState().apply(event);
+    if (interactive) {
+      if (event.type === 'team-pipeline') void startScreen();
+      if (starting) return;
+    }
     if (event.type === 'team-pipeline' && event.acceptedBy === 'headless default' && !options.json) out.stderr('fixcycle team: not interactive and no -y: accepting the detected pipeline (pass --pipeline to choose another)');
     if (options.json) out.stdout(JSON.stringify(event));
     else {
@@ -40,15 +67,20 @@ export async function runTeamCommand(options: TeamCommandOptions, out: Output): 
   let signals = 0;
   const onSignal = (): void => {
     if (++signals === 1) {
-      out.stderr('fixcycle: stopping; the session stays resumable with `fixcycle team --continue` (press Ctrl-C again to quit at once)');
+      if (!interactive) out.stderr('fixcycle: stopping; the session stays resumable with `fixcycle team --continue` (press Ctrl-C again to quit at once)');
       abort.abort();
     } else process.exit(EXIT.interrupted);
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    return await runTeam({ ...options, emit, signal: abort.signal, ...(interactive ? { choose: (d: PipelineName, why: string) => askPipeline(out, d, why) } : {}) });
+    const code = await runTeam({ ...options, emit, signal: abort.signal, ...(interactive ? { choose: (d: PipelineName, why: string) => askPipeline(out, d, why) } : {}) });
+    if (starting) await starting;
+    const screen = tui as { waitUntilExit(): Promise<void> } | null;
+    if (screen) await screen.waitUntilExit();
+    return code;
   } catch (error) {
+    (tui as { unmount(): void } | null)?.unmount();
     const message = error instanceof CycleError || error instanceof TasksCsvError ? error.message : userError(error);
     if (!message) throw error;
     out.stderr(`fixcycle: ${message}`);

@@ -69,6 +69,7 @@ export interface SessionView {
   /** `fixcycle team`: each task's latest transition, and the coverage of each layer (empty otherwise). */
   teamTasks: Record<string, { role: string; layer: string; wave: number; status: string; detail?: string }>;
   teamCoverage: Record<string, { round: number; passRate: number; coverage: number | null; target: number }>;
+  teamBoard: { total: number; malformed: number; latest: string[] } | null;
 }
 
 export interface FixcycleStore extends SessionView {
@@ -177,9 +178,11 @@ export function createFixcycleStore(options: { outputCapacity?: number; flushMs?
         case 'team-coverage':
           set((s) => ({ teamCoverage: { ...s.teamCoverage, [event.layer]: { round: event.round, passRate: event.passRate, coverage: event.coverage, target: event.target } } }));
           return;
+        case 'team-discoveries':
+          set({ teamBoard: { total: event.total, malformed: event.malformed, latest: event.latest } });
+          return;
         case 'team-pipeline':
         case 'team-wave':
-        case 'team-discoveries':
           return;
         case 'done':
           set({ waiting: null, done: { outcome: event.outcome, reason: event.reason, exitCode: event.exitCode, passRate: event.passRate, reportPath: event.reportPath }, awaitingApproval: event.outcome === 'awaiting_approval' ? get().awaitingApproval : null });
@@ -192,6 +195,7 @@ export function createFixcycleStore(options: { outputCapacity?: number; flushMs?
       genCoverage: null,
       teamTasks: {},
       teamCoverage: {},
+      teamBoard: null,
       sessionId: null,
       sessionDir: null,
       repo: null,

@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeTextAtomic } from '../session/atomic.js';
+import { readBoard } from './discoveries.js';
 import { runDocumentTask } from './role-document.js';
 import { runExecutor } from './role-executor.js';
 import { runGenerator, type GeneratorOutcome } from './role-generator.js';
@@ -75,6 +76,8 @@ async function runTask(ctx: TeamContext, t: TeamTask, worktree: { after: Promise
     const message = `${(error as Error).message.split('\n')[0]}`;
     await transition(ctx, t, { status: 'failed', error: message }, message);
   }
+  const board = await readBoard(ctx.paths.discoveries);
+  ctx.emit({ type: 'team-discoveries', total: board.entries.length, malformed: board.malformed, latest: board.entries.slice(-5).map((d) => `${d.type} ${d.worker}: ${JSON.stringify(d.data).slice(0, 120)}`) });
 }
 
 async function runRole(ctx: TeamContext, t: TeamTask, worktree: { after: Promise<void> } | null): Promise<void> {
