@@ -101,3 +101,22 @@ describe('fixcycle team: the executor fix cycle', () => {
     expect(git(repo, 'status', '--porcelain')).toBe('');
   }, 240_000);
 });
+
+describe('fixcycle team: the L0 gate of fixcycle gen', () => {
+  it('a generator round that imports what the module does not export is sent back with the findings, and the next round passes', async () => {
+    const repo = teamRepo();
+    const agent = agentDir();
+    const run = await runCli(repo, ['team', '--headless', '--pipeline', 'targeted', '--agent-cmd', teamAgentCmd(agent, 'l0')], { timeoutMs: 180_000 });
+    const out = run.stdout + run.stderr;
+    expect(run.exitCode, out).toBe(0);
+    expect(out).toMatch(/\[TESTGEN-001 generator L1 wave 2\] running: L0 round 1: 1 critical finding\(s\): critical export test\/slug\.test\.js:\d+: .*kebab/);
+    const prompts = readdirSync(agent).filter((n) => n.startsWith('prompt-TESTGEN-001-0-')).sort();
+    expect(prompts).toHaveLength(2);
+    expect(readFileSync(join(agent, prompts[1]!), 'utf8')).toMatch(/Your last round failed code validation \(L0\)[\s\S]*kebab/);
+    const tasks = tasksOf(teamSession(repo));
+    expect(tasks['TESTGEN-001']!.findings).toMatch(/round 2\)/);
+    // No commit ever held the rejected round.
+    expect(git(repo, 'log', '-p', '--', 'test/slug.test.js')).not.toMatch(/kebab/);
+    expect(readFileSync(join(repo, 'test/slug.test.js'), 'utf8')).toMatch(/truncateWords cuts long text/);
+  }, 240_000);
+});
