@@ -17,6 +17,7 @@ import { bannerFlags, bannerHeight } from './tui/banners.js';
 import { useSession, useUi } from './tui/context.js';
 import { computeLayout, type Layout } from './tui/layout.js';
 import { genRowCount } from './components/gen-rows.js';
+import { teamRowCount } from './components/team-rows.js';
 import { useIterationDetail } from './tui/use-iteration-detail.js';
 import { useKeyDispatcher, useLeaveWhenStopped, type PaneMetrics } from './tui/use-key-dispatcher.js';
 import { useTerminalSize } from './tui/use-terminal-size.js';
@@ -75,7 +76,7 @@ export function App({ onQuit }: AppProps) {
     useUi(useShallow((s) => ({ confirm: s.confirm }))),
   );
   const iterations = useSession((s) => s.state?.iterations.length ?? 0);
-  const genRows = useSession((s) => genRowCount(s.gen, s.genCoverage));
+  const genRows = useSession((s) => genRowCount(s.gen, s.genCoverage) + teamRowCount(s.teamTasks, s.teamCoverage, s.teamBoard));
   const layout = computeLayout(columns, rows, bannerHeight(banners), iterations, genRows);
   const help = useUi((s) => s.help);
   const detailLines = useIterationDetail();

@@ -134,6 +134,47 @@ addRunOptions(program.command('gen [input]').description('generate tests for a c
   });
 
 program
+  .command('team [scope]')
+  .description('team testing: scope-driven waves of strategist, generators, executors and analyst with coverage loops (targeted, standard or comprehensive pipeline)')
+  .option('-C, --cwd <dir>', 'the repository to work in', process.cwd())
+  .option('-c, --concurrency <n>', 'tasks of one wave that run at once', positiveInt, 3)
+  .addOption(new Option('--pipeline <name>', 'use this pipeline instead of the detected one').choices(['targeted', 'standard', 'comprehensive']))
+  .option('-y, --yes', 'accept the detected pipeline without asking')
+  .option('--continue [id]', 'continue a team session (default: the latest) without redoing finished tasks')
+  .option('--test-cmd <command>', 'the test command line')
+  .option('--runner <name>', 'force a test runner')
+  .option('--agent-cmd <command>', 'an agent command of the agent command protocol; repeat for a fallback chain', collect)
+  .option('--agent <names>', 'built-in or configured agents, in fallback order', commaList)
+  .option('--allow-dirty', 'commit uncommitted changes as a checkpoint before starting')
+  .option('--headless', 'plain progress lines')
+  .option('--json', 'NDJSON events on stdout')
+  .option('--test-timeout <duration>', 'kill a test run after this long (default 10m)', duration)
+  .option('--agent-timeout <duration>', 'kill an agent call after this long (default 40m)', duration)
+  .action(async (scope: string | undefined, flags: { cwd: string; concurrency: number; pipeline?: 'targeted' | 'standard' | 'comprehensive'; yes?: boolean; continue?: string | true; testCmd?: string; runner?: string; agentCmd?: string[]; agent?: string[]; allowDirty?: boolean; headless?: boolean; json?: boolean; testTimeout?: number; agentTimeout?: number }) => {
+    const { runTeamCommand } = await import('./commands/team.js');
+    exitCode = await runTeamCommand(
+      {
+        cwd: flags.cwd,
+        requirement: scope,
+        concurrency: flags.concurrency,
+        pipeline: flags.pipeline,
+        yes: Boolean(flags.yes),
+        continueSession: flags.continue,
+        allowDirty: Boolean(flags.allowDirty),
+        agentCmds: flags.agentCmd,
+        agentNames: flags.agent,
+        runner: flags.runner,
+        testCmd: flags.testCmd,
+        testTimeoutMs: flags.testTimeout,
+        agentTimeoutMs: flags.agentTimeout,
+        headless: Boolean(flags.headless),
+        json: Boolean(flags.json),
+      },
+      processOutput,
+    );
+  });
+
+program
   .command('status')
   .description('show the latest (or a given) session')
   .option('-C, --cwd <dir>', 'the repository', process.cwd())

@@ -5,6 +5,7 @@ import { holdOf } from '../tui/activity.js';
 import { useSession } from '../tui/context.js';
 import { currentIteration, currentIterationLabel, iterationStatus, PHASE_NAMES, stepAgentText } from '../tui/phase-model.js';
 import { GenRows } from './gen-rows.js';
+import { TeamRows } from './team-rows.js';
 import { SectionTitle } from './section-title.js';
 import { StatusMark } from './status-mark.js';
 
@@ -74,6 +75,7 @@ export function PhaseTree({ width, compact = false }: PhaseTreeProps) {
     <Box flexDirection="column" width={width}>
       <SectionTitle title="Phases" width={width} />
       <GenRows width={width} />
+      <TeamRows width={width} />
       <Row indent={0} phase="test" label={PHASE_NAMES.test.long} detail={detail('test')} width={width} />
       <Row indent={0} phase="iteration" label={label} width={width} />
       <Row indent={4} phase="analysis" label={PHASE_NAMES.analysis.long} detail={withAgent('analysis')} width={width} />

@@ -1,5 +1,6 @@
 import type { AgentActivity } from './agents/agent.js';
 import type { GenEvent } from './gen/events.js';
+import type { TeamEvent } from './team/events.js';
 import type { IterationState } from './session/schema.js';
 import type { Failure, Strategy, TestResults } from './types.js';
 
@@ -34,7 +35,8 @@ export type EngineEvent =
   /** fixcycle waits out an agent's rate limit (`untilMs` epoch ms), or the wait ended (`untilMs` null). */
   | { type: 'wait'; iteration: number; agent: string; untilMs: number | null; waitMs?: number; reason: string }
   | { type: 'done'; outcome: Outcome; reason: string; exitCode: number; passRate: number | null; reportPath?: string }
-  | GenEvent;
+  | GenEvent
+  | TeamEvent;
 
 export type EventSink = (event: EngineEvent) => void;
 

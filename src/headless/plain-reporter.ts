@@ -2,6 +2,7 @@ import { formatActivity, formatUsage } from '../engine/agents/activity-line.js';
 import { humanDuration, wallClock } from '../engine/agents/reset-wait.js';
 import type { EngineEvent } from '../engine/events.js';
 import { genLine } from '../engine/gen/plain-lines.js';
+import { teamLine } from '../engine/team/events.js';
 
 function seconds(ms: number | undefined): string {
   return ms === undefined ? '' : ` in ${(ms / 1000).toFixed(1)} s`;
@@ -50,6 +51,12 @@ export function plainLine(event: EngineEvent): string | null {
     case 'gen':
     case 'gen-coverage':
       return genLine(event);
+    case 'team-pipeline':
+    case 'team-wave':
+    case 'team-task':
+    case 'team-coverage':
+    case 'team-discoveries':
+      return teamLine(event);
     default:
       return null;
   }

@@ -75,6 +75,10 @@ export interface SessionView {
   /** The gen pipeline's nodes, when `fixcycle gen` drives the session; null for `run`. */
   gen: Partial<Record<GenNode, GenNodeView>> | null;
   genCoverage: { files: CoverageLine[]; measured: boolean; reason?: string } | null;
+  /** `fixcycle team`: each task's latest transition, and the coverage of each layer (empty otherwise). */
+  teamTasks: Record<string, { role: string; layer: string; wave: number; status: string; detail?: string }>;
+  teamCoverage: Record<string, { round: number; passRate: number; coverage: number | null; target: number }>;
+  teamBoard: { total: number; malformed: number; latest: string[] } | null;
 }
 
 export interface FixcycleStore extends SessionView {
@@ -191,6 +195,18 @@ export function createFixcycleStore(options: { outputCapacity?: number; flushMs?
         case 'gen-coverage':
           set({ genCoverage: { files: event.files, measured: event.measured, reason: event.reason } });
           return;
+        case 'team-task':
+          set((s) => ({ teamTasks: { ...s.teamTasks, [event.id]: { role: event.role, layer: event.layer, wave: event.wave, status: event.status, detail: event.detail } } }));
+          return;
+        case 'team-coverage':
+          set((s) => ({ teamCoverage: { ...s.teamCoverage, [event.layer]: { round: event.round, passRate: event.passRate, coverage: event.coverage, target: event.target } } }));
+          return;
+        case 'team-discoveries':
+          set({ teamBoard: { total: event.total, malformed: event.malformed, latest: event.latest } });
+          return;
+        case 'team-pipeline':
+        case 'team-wave':
+          return;
         case 'done':
           set({ waiting: null, done: { outcome: event.outcome, reason: event.reason, exitCode: event.exitCode, passRate: event.passRate, reportPath: event.reportPath }, awaitingApproval: event.outcome === 'awaiting_approval' ? get().awaitingApproval : null });
           return;
@@ -200,6 +216,9 @@ export function createFixcycleStore(options: { outputCapacity?: number; flushMs?
     return {
       gen: null,
       genCoverage: null,
+      teamTasks: {},
+      teamCoverage: {},
+      teamBoard: null,
       sessionId: null,
       sessionDir: null,
       repo: null,

@@ -1,0 +1,47 @@
+import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { git, makeRepo, ROOT } from '../helpers/repo.js';
+
+export const TEAM_AGENT = join(ROOT, 'test/fixtures/agents/team-agent.mjs');
+
+/** teamlib on main, and a feature branch that adds code to two modules (src/text and src/math). */
+export function teamRepo(options: { bug?: boolean } = {}): string {
+  const repo = makeRepo('projects-team/base');
+  git(repo, 'switch', '-q', '-c', 'feature');
+  cpSync(join(ROOT, 'test/fixtures/projects-team/feature'), repo, { recursive: true });
+  // A real bug for the executor's fix cycle: median's even branch divides by 3.
+  if (options.bug) writeFileSync(join(repo, 'src/math/stats.js'), readFileSync(join(repo, 'src/math/stats.js'), 'utf8').replace('(sorted[mid - 1] + sorted[mid]) / 2', '(sorted[mid - 1] + sorted[mid]) / 3'));
+  git(repo, 'add', '-A');
+  git(repo, 'commit', '-q', '-m', 'add slug and stats');
+  return repo;
+}
+
+export function agentDir(): string {
+  return mkdtempSync(join(tmpdir(), 'fixcycle-team-agent-'));
+}
+
+export const teamAgentCmd = (dir: string, mode = 'standard', delayMs = 0) => `${process.execPath} ${TEAM_AGENT} ${dir} ${mode} ${delayMs}`;
+
+/** The calls the stand-in agent saw: start and end (ms), role, task, GC round. */
+export function calls(dir: string): { start: number; end: number; role: string; task: string; gc: string }[] {
+  let text = '';
+  try {
+    text = readFileSync(join(dir, 'calls.log'), 'utf8');
+  } catch {
+    return [];
+  }
+  return text
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => {
+      const [start, end, role, task, gc] = l.split(' ');
+      return { start: Number(start), end: Number(end), role: role!, task: task!, gc: gc! };
+    });
+}
+
+export function teamSession(repo: string): string {
+  const root = join(repo, '.workflow/.csv-wave');
+  return join(root, readdirSync(root).filter((n) => n.startsWith('tst-'))[0]!);
+}
