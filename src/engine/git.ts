@@ -61,6 +61,16 @@ export class Repo {
     return [...new Set(files)].sort();
   }
 
+  /** Untracked paths that are not ignored, repository-relative. */
+  async untrackedFiles(): Promise<string[]> {
+    const out = await this.git.raw(['status', '--porcelain=v1', '-z', '--untracked-files=all']);
+    return out
+      .split('\0')
+      .filter((entry) => entry.startsWith('?? '))
+      .map((entry) => entry.slice(3))
+      .sort();
+  }
+
   async isDirty(): Promise<boolean> {
     return (await this.changedFiles()).length > 0;
   }

@@ -64,7 +64,7 @@ export async function runSuite(ctx: LoopContext, run: SuiteRun): Promise<SuiteOu
     signal: run.signal,
     onPart: (part) => emit({ type: 'log', level: part.result && part.result.exitCode === 0 ? 'info' : 'warn', message: describePart(run.label, part) }),
   });
-  await recordTestArtifacts(ctx);
+  await recordTestArtifacts(ctx, run.changedFiles);
   // A runner that could not select affected tests ran the whole suite.
   const scope = run.scope === 'affected' && testRun.selection ? 'affected' : 'full';
   // The pass rate is over every test seen so far; a first run that ran nothing starts no baseline. Only tests the
