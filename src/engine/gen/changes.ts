@@ -16,13 +16,14 @@ export interface Change {
   files: ChangedFile[];
 }
 
-async function git(root: string, args: string[]): Promise<{ ok: boolean; out: string }> {
+/** A git command's trimmed stdout, and whether it succeeded (never throws). */
+export async function git(root: string, args: string[]): Promise<{ ok: boolean; out: string }> {
   const r = await execa('git', args, { cwd: root, reject: false });
   return { ok: r.exitCode === 0, out: r.stdout.trim() };
 }
 
 /** The default branch: origin's HEAD, else main or master when they exist. */
-async function defaultBranch(root: string): Promise<string | null> {
+export async function defaultBranch(root: string): Promise<string | null> {
   const remote = await git(root, ['symbolic-ref', '--quiet', '--short', 'refs/remotes/origin/HEAD']);
   if (remote.ok && remote.out) return remote.out;
   for (const name of ['main', 'master', 'trunk', 'develop']) {

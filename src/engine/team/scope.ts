@@ -1,4 +1,4 @@
-import { execa } from 'execa';
+import { defaultBranch, git } from '../gen/changes.js';
 import { isSourceFile, isTestSide } from '../gen/source-files.js';
 
 export type PipelineName = 'targeted' | 'standard' | 'comprehensive';
@@ -13,18 +13,6 @@ export interface Scope {
   describedAs: string;
   files: string[];
   modules: string[];
-}
-
-async function git(root: string, args: string[]): Promise<{ ok: boolean; out: string }> {
-  const r = await execa('git', args, { cwd: root, reject: false });
-  return { ok: r.exitCode === 0, out: r.stdout.trim() };
-}
-
-async function defaultBranch(root: string): Promise<string | null> {
-  const remote = await git(root, ['symbolic-ref', '--quiet', '--short', 'refs/remotes/origin/HEAD']);
-  if (remote.ok && remote.out) return remote.out;
-  for (const name of ['main', 'master', 'trunk', 'develop']) if ((await git(root, ['rev-parse', '--verify', '--quiet', `refs/heads/${name}`])).ok) return name;
-  return null;
 }
 
 const PACKAGE_ROOTS = new Set(['packages', 'apps', 'libs', 'crates', 'services']);
