@@ -86,4 +86,20 @@ describe('a CLI that retries for ever', () => {
     expect(seen.slice(0, 3)).toEqual(['retry', 'retry', 'retry']);
     expect(result.stdout.split('\n').length).toBeLessThan(10);
   });
+
+  it('counts a model request that got no answer before the next began as a silent retry, but not the steps of a working call', async () => {
+    // opencode logs each main request on stderr; a working step answers on stdout before the next request.
+    const silent = "let n = 0; setInterval(() => console.error('level=INFO message=stream small=false ' + ++n), 50);";
+    const working = "console.error('level=INFO message=stream small=false 1'); console.log('{\"type\":\"step_finish\"}'); console.error('level=INFO message=stream small=false 2'); console.log('{\"type\":\"text\"}'); setTimeout(() => {}, 300);";
+    const adapter = (script: string): AgentAdapter => ({
+      name: 'attempts',
+      buildCommand: () => ({ argv: [process.execPath, '-e', script], stdin: false, maxRetries: 1, attemptLine: /message=stream small=false/ }),
+      interpret: (raw) => ({ classification: raw.exitCode === 0 ? 'ok' : 'failed', detail: `exited ${raw.exitCode}`, finalText: '' }),
+    });
+    const call = (script: string) => runAgent({ spec: { name: 'attempts', adapter: 'attempts', command: [] }, adapter: adapter(script) }, { role: 'analyze', prompt: '', cwd: process.cwd(), env: {}, timeoutMs: 30_000 });
+    const stuck = await call(silent);
+    expect(stuck.classification).toBe('failed');
+    expect(stuck.detail).toBe('API unreachable: a model request got no answer and was retried (stopped after 2 attempts; the CLI would go on retrying)');
+    expect((await call(working)).classification).toBe('ok');
+  });
 });

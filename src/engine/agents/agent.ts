@@ -77,6 +77,12 @@ export interface AgentCommand {
    * own retry count cannot be capped, so a rate-limited or unreachable API hands over within a minute.
    */
   maxRetries?: number;
+  /**
+   * A stderr line that marks the start of a model request (opencode's `message=stream` log line). A second one with
+   * no stdout event since the first means the first got no answer and the CLI retried it in silence: it counts as a
+   * retry towards maxRetries.
+   */
+  attemptLine?: RegExp;
 }
 
 /** How an agent call went, as recorded in the session and shown in the TUI. */

@@ -71,11 +71,22 @@ async function runCli(agent: ResolvedAgent, request: AgentRequest, privateDir: s
   const stderr: string[] = [];
   const watchdog = stallWatchdog(command.stallMs, request.signal);
   const retries: string[] = [];
-  const onActivity = (activity: AgentActivity): void => {
+  let reportedRetries = 0;
+  let attemptOpen = false;
+  const onActivity = (activity: AgentActivity, silent = false): void => {
     request.onActivity?.(activity);
     if (activity.kind !== 'retry' || command.maxRetries === undefined) return;
     retries.push(activity.detail);
+    if (!silent) reportedRetries++;
     if (retries.length > command.maxRetries) watchdog.giveUp();
+  };
+  // A request that got no answer before the next began was retried in silence (see AgentCommand.attemptLine).
+  const watchAttempts = (line: string, stream: 'stdout' | 'stderr'): void => {
+    if (stream === 'stdout') attemptOpen = false;
+    else if (command.attemptLine?.test(line)) {
+      if (attemptOpen) onActivity({ kind: 'retry', detail: 'API unreachable: a model request got no answer and was retried' }, true);
+      attemptOpen = true;
+    }
   };
   const result = await runCommand(argv, {
     cwd: request.cwd,
@@ -88,6 +99,7 @@ async function runCli(agent: ResolvedAgent, request: AgentRequest, privateDir: s
     displayLine: (line, stream) => {
       if (stream === 'stdout' || !command.quietLines?.test(line)) watchdog.touch();
       (stream === 'stdout' ? stdout : stderr).push(line);
+      watchAttempts(line, stream);
       if (!agent.adapter.activity) return line;
       for (const activity of agent.adapter.activity(line, stream)) onActivity(activity);
       // Streamed events are shown as activities; the raw lines stay in the call's record.
@@ -110,7 +122,9 @@ async function runCli(agent: ResolvedAgent, request: AgentRequest, privateDir: s
   if (command.maxRetries !== undefined && retries.length > command.maxRetries && !request.signal?.aborted) {
     const read = agent.adapter.interpret({ ...raw, exitCode: raw.exitCode ?? 1, timedOut: false });
     const said = read.classification === 'ok' ? 'failed' : read.classification;
-    return { ...base, ...read, classification: said, detail: `${read.detail ?? retries.at(-1)} (stopped after ${retries.length} attempts; the CLI would go on retrying)` };
+    // Only silent retries and no error the CLI reported: what the silence means says more than its exit.
+    const detail = reportedRetries === 0 && said === 'failed' ? retries.at(-1) : (read.detail ?? retries.at(-1));
+    return { ...base, ...read, classification: said, detail: `${detail} (stopped after ${retries.length} attempts; the CLI would go on retrying)` };
   }
   if (result.aborted) return { ...base, classification: 'failed', detail: 'stopped by the user', finalText: raw.stdout };
   return { ...base, ...agent.adapter.interpret(raw) };

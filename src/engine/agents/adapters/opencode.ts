@@ -58,6 +58,9 @@ const UNREACHABLE = /Cannot connect to API|Unable to connect|socket connection w
 /** Log lines of opencode's background work, which go on while the model request hangs (a prune 40 s in). */
 const HOUSEKEEPING = /^timestamp=\S+ level=INFO .*message=(cleanup|tracking|"project copy refresh|"watcher backend|"booting location services)/;
 
+/** opencode logs this as each main model request starts (the session title's request is `small=true`). */
+const MAIN_REQUEST = /^timestamp=\S+ level=INFO .*\bmessage=stream\b.*\bsmall=false\b/;
+
 /** Nothing on either stream for this long (opencode logs nothing while it waits out a retry) is a stall. */
 const STALL_MS = 45_000;
 
@@ -82,7 +85,7 @@ export const opencodeAdapter: CliAdapter = {
   ...base,
   buildCommand(spec: AgentSpec, role: AgentRole, context?: CommandContext) {
     const { argv } = base.buildCommand(spec, role, context);
-    return { argv, stdin: true, env: opencodeEnv(role, context?.userEnv ?? process.env), stallMs: STALL_MS, quietLines: HOUSEKEEPING, maxRetries: 1 };
+    return { argv, stdin: true, env: opencodeEnv(role, context?.userEnv ?? process.env), stallMs: STALL_MS, quietLines: HOUSEKEEPING, maxRetries: 1, attemptLine: MAIN_REQUEST };
   },
   activity: opencodeActivity,
   interpret(raw) {
