@@ -5,6 +5,7 @@ import { parseBudget, type BudgetLimits } from './engine/agents/budget.js';
 import { processOutput } from './commands/output.js';
 import { runLoopCommand, userError } from './commands/run.js';
 import { runStatusCommand } from './commands/status.js';
+import type { GenFlags, RunFlags } from './commands/run-flags.js';
 import { EXIT } from './engine/loop/loop.js';
 import { RUNNER_NAMES } from './engine/runners/names.js';
 
@@ -32,27 +33,6 @@ function collect(value: string, previous: string[] = []): string[] {
 
 function commaList(value: string, previous: string[] = []): string[] {
   return [...previous, ...value.split(',').map((s) => s.trim()).filter(Boolean)];
-}
-
-type GenFlags = RunFlags & { planOnly?: boolean; layers?: string; coverageLines: string; coverageBranches: string; keepRedundant?: boolean };
-
-interface RunFlags {
-  cwd: string;
-  testCmd?: string;
-  runner?: string;
-  agentCmd?: string[];
-  agent?: string[];
-  maxIterations?: number;
-  maxDegraded?: number;
-  resumeSession?: string | true;
-  sessionName?: string;
-  yes?: boolean;
-  allowDirty?: boolean;
-  headless?: boolean;
-  json?: boolean;
-  testTimeout?: number;
-  agentTimeout?: number;
-  budget?: BudgetLimits;
 }
 
 function addRunOptions(command: Command): Command {

@@ -2,34 +2,12 @@ import { findLatestSession } from '../engine/session/session-files.js';
 import { ACTIVE_DIR, SESSION_PREFIX } from '../engine/session/paths.js';
 import { isGenSession } from '../engine/gen/pipeline.js';
 import { StartError } from '../engine/start.js';
-import type { BudgetLimits } from '../engine/agents/budget.js';
+import type { GenFlags } from './run-flags.js';
 import type { GenCommandOptions } from './gen.js';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { execaSync } from 'execa';
 
-/** The flags `gen` shares with `run`, plus its own. */
-export interface GenFlagValues {
-  cwd: string;
-  testCmd?: string;
-  runner?: string;
-  agentCmd?: string[];
-  agent?: string[];
-  maxIterations?: number;
-  sessionName?: string;
-  yes?: boolean;
-  allowDirty?: boolean;
-  headless?: boolean;
-  json?: boolean;
-  testTimeout?: number;
-  agentTimeout?: number;
-  budget?: BudgetLimits;
-  planOnly?: boolean;
-  layers?: string;
-  coverageLines: string;
-  coverageBranches: string;
-  keepRedundant?: boolean;
-}
 
 function percent(value: string, flag: string): number {
   const n = Number(value);
@@ -44,7 +22,7 @@ function layers(value: string | undefined): ('L1' | 'L2' | 'L3')[] {
   return list as ('L1' | 'L2' | 'L3')[];
 }
 
-export function genOptionsFromFlags(flags: GenFlagValues, input: string | undefined, resume?: string): GenCommandOptions {
+export function genOptionsFromFlags(flags: GenFlags, input: string | undefined, resume?: string): GenCommandOptions {
   return {
     cwd: flags.cwd,
     input,

@@ -12,6 +12,9 @@ import { installRunner, makeProject, removeProjects } from './helpers/runner-ver
 
 afterAll(removeProjects);
 
+// Each project below holds one skipped test on purpose (`it.skip`, `{ skip: true }`, `test.skip`): the skipped
+// count is compared with the runner's own summary too.
+
 const MOCHA_TEST = (broken: boolean): string => `const assert = require('assert');
 describe('calc', function () {
   it('adds', function () { assert.strictEqual(1 + 1, 2); });

@@ -1,0 +1,24 @@
+import type { BudgetLimits } from '../engine/agents/budget.js';
+
+/** The options of `run`, as commander parses them (`gen` and `team` share most of them). */
+export interface RunFlags {
+  cwd: string;
+  testCmd?: string;
+  runner?: string;
+  agentCmd?: string[];
+  agent?: string[];
+  maxIterations?: number;
+  maxDegraded?: number;
+  resumeSession?: string | true;
+  sessionName?: string;
+  yes?: boolean;
+  allowDirty?: boolean;
+  headless?: boolean;
+  json?: boolean;
+  testTimeout?: number;
+  agentTimeout?: number;
+  budget?: BudgetLimits;
+}
+
+/** The flags of `gen`: those of `run`, plus its own. */
+export type GenFlags = RunFlags & { planOnly?: boolean; layers?: string; coverageLines: string; coverageBranches: string; keepRedundant?: boolean };
