@@ -34,6 +34,18 @@ export class CommandTestRunner implements TestRunner {
     this.after = call?.after ?? [];
   }
 
+  /** The same runner, with every command it starts changed by `change` (coverage flags or variables). */
+  withInvocations(change: (inv: Invocation) => Invocation): CommandTestRunner {
+    const c = this.commands;
+    const commands: RunnerCommands = {
+      ...c,
+      full: (d) => change(c.full(d)),
+      subset: (d, s) => { const inv = c.subset(d, s); return inv && change(inv); },
+      related: (d, f) => { const inv = c.related(d, f); return inv && change(inv); },
+    };
+    return new CommandTestRunner(commands, this.detectedFrom, this.call);
+  }
+
   describe(): ReturnType<TestRunner['describe']> & { reportDetail: string; setup: string[][]; after: string[][] } {
     const full = this.commands.full(REPORT_DIR_PLACEHOLDER);
     const subset =

@@ -21,47 +21,32 @@ export function coverageSupport(runner: string): { ok: true; how: string } | { o
   return { ok: false, reason: `fixcycle cannot measure coverage for the ${runner} runner yet (it measures node:test, mocha and tape through V8 coverage, and go through -coverprofile)` };
 }
 
-/** Sets environment variables for the duration of `run`; the test command inherits them. */
-async function withEnv<T>(vars: Record<string, string>, run: () => Promise<T>): Promise<T> {
-  const previous = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
-  Object.assign(process.env, vars);
-  try {
-    return await run();
-  } finally {
-    for (const [k, v] of Object.entries(previous)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  }
+/** Nothing is set on fixcycle's own environment, so runs with and without coverage can go on at the same time. */
+function withInvocations(runner: TestRunner, change: (inv: Invocation) => Invocation): TestRunner {
+  return runner instanceof CommandTestRunner ? runner.withInvocations(change) : runner;
 }
+
+const withEnv = (vars: Record<string, string>) => (inv: Invocation): Invocation => ({ ...inv, env: { ...inv.env, ...vars } });
 
 /**
- * Runs `run` with coverage switched on (V8 coverage for every Node process it starts, or a Go cover profile)
- * and reads the coverage of the project's source files. The variable is set on fixcycle's own environment for
- * the duration of the run, which the test command inherits.
+ * Runs `run` with coverage switched on (V8 coverage for every Node process it starts, a Go cover profile, or
+ * jest's own) and reads the coverage of the project's source files.
  */
-/** The runner with its own coverage switched on, writing its json report to `dir` (jest). */
-function withCoverageArgs(runner: TestRunner, dir: string): TestRunner {
-  if (!(runner instanceof CommandTestRunner)) return runner;
-  const add = (inv: Invocation): Invocation => ({ ...inv, argv: [...inv.argv, '--coverage', '--coverageReporters=json', `--coverageDirectory=${dir}`] });
-  const c = runner.commands;
-  return new CommandTestRunner({ ...c, full: (d) => add(c.full(d)), subset: (d, s) => { const inv = c.subset(d, s); return inv && add(inv); }, related: (d, f) => { const inv = c.related(d, f); return inv && add(inv); } }, runner.detectedFrom);
-}
-
 export async function withCoverage<T>(runner: TestRunner, root: string, ensure: readonly string[], run: (runner: TestRunner) => Promise<T>): Promise<{ result: T; coverage: CoverageData }> {
   const dir = mkdtempSync(join(tmpdir(), 'fixcycle-cov-'));
   try {
     if (runner.name === 'go') {
       const profile = join(dir, 'cover.out');
       const flags = [process.env.GOFLAGS, `-coverprofile=${profile}`, '-covermode=count'].filter(Boolean).join(' ');
-      const result = await withEnv({ GOFLAGS: flags }, () => run(runner));
+      const result = await run(withInvocations(runner, withEnv({ GOFLAGS: flags })));
       return { result, coverage: await readGoProfile(profile, root, isSourceFile) };
     }
     if (runner.name === 'jest') {
-      const result = await run(withCoverageArgs(runner, dir));
+      const jestArgs = ['--coverage', '--coverageReporters=json', `--coverageDirectory=${dir}`];
+      const result = await run(withInvocations(runner, (inv) => ({ ...inv, argv: [...inv.argv, ...jestArgs] })));
       return { result, coverage: await readIstanbulJson(join(dir, 'coverage-final.json'), root, isSourceFile) };
     }
-    const result = await withEnv({ NODE_V8_COVERAGE: dir }, () => run(runner));
+    const result = await run(withInvocations(runner, withEnv({ NODE_V8_COVERAGE: dir })));
     return { result, coverage: await readV8Coverage(dir, root, isSourceFile, ensure) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
