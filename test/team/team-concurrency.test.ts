@@ -47,6 +47,48 @@ describe('fixcycle team: concurrent waves and resuming', () => {
     expect(git(repo, 'status', '--porcelain')).toBe('');
   }, 240_000);
 
+  it('comprehensive: the two executors of one wave measure, GC and fix at the same time in their own worktrees, and both results land', async () => {
+    const repo = teamRepo({ bug: true });
+    const agent = agentDir();
+    const run = await runCli(repo, ['team', '--json', '--pipeline', 'comprehensive', '--agent-cmd', teamAgentCmd(agent, 'standard', 800)], { timeoutMs: 300_000 });
+    expect(run.exitCode, run.stderr).toBe(0);
+    const events = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; id?: string; status?: string; detail?: string });
+    const at = (id: string, check: (e: (typeof events)[number]) => boolean) => events.findIndex((e) => e.type === 'team-task' && e.id === id && check(e));
+    const working = ['TESTRUN-001', 'TESTRUN-002'].map((id) => at(id, (e) => e.status === 'running' && /^in its own worktree/.test(e.detail ?? '')));
+    const done = ['TESTRUN-001', 'TESTRUN-002'].map((id) => at(id, (e) => e.status === 'completed'));
+    // Each executor was at work in its worktree before either finished: with one after the other, the second would
+    // only have started once the first completed.
+    expect(Math.min(...working)).toBeGreaterThanOrEqual(0);
+    expect(Math.max(...working)).toBeLessThan(Math.min(...done));
+    // Their agent calls (L1's GC round and fix cycle, L2's fix cycle) ran in their worktrees and overlapped in time.
+    const span = (id: string) => {
+      const mine = calls(agent).filter((c) => c.cwd.includes(`/worktrees/${id}`));
+      return { n: mine.length, roles: mine.map((c) => c.role), start: Math.min(...mine.map((c) => c.start)), end: Math.max(...mine.map((c) => c.end)) };
+    };
+    const l1 = span('TESTRUN-001');
+    const l2 = span('TESTRUN-002');
+    expect(l1.roles).toEqual(expect.arrayContaining(['generate', 'analyze', 'fix']));
+    expect(l2.roles).toEqual(expect.arrayContaining(['analyze', 'fix']));
+    expect(l1.start).toBeLessThan(l2.end);
+    expect(l2.start).toBeLessThan(l1.end);
+    // Both results landed: each layer's run file and row, the GC round's tests and the fix on the branch.
+    const dir = teamSession(repo);
+    const tasks = tasksOf(dir);
+    expect(Object.values(tasks).every((t) => t.status === 'completed'), JSON.stringify(tasks)).toBe(true);
+    for (const [id, layer] of [['TESTRUN-001', 'L1'], ['TESTRUN-002', 'L2']] as const) {
+      const result = JSON.parse(readFileSync(join(dir, `results/run-${layer}.json`), 'utf8')) as { pass_rate: number; coverage: number };
+      expect(result.pass_rate, layer).toBe(1);
+      expect(tasks[id]!.pass_rate).toBe('1');
+      expect(Number(tasks[id]!.coverage_achieved)).toBeGreaterThanOrEqual(layer === 'L1' ? 80 : 60);
+    }
+    expect(readFileSync(join(repo, 'src/math/stats.js'), 'utf8')).toContain('(sorted[mid - 1] + sorted[mid]) / 2');
+    expect(git(repo, 'log', '--format=%s').split('\n')).toContainEqual(expect.stringMatching(/^test-team: TESTGEN-001 L1 tests \(GC round 1\)/));
+    expect(existsSync(join(repo, 'test/stats.test.js'))).toBe(true);
+    expect(git(repo, 'worktree', 'list').trim().split('\n')).toHaveLength(1);
+    expect(git(repo, 'branch', '--list', 'fixcycle-team-*').trim()).toBe('');
+    expect(git(repo, 'status', '--porcelain')).toBe('');
+  }, 360_000);
+
   it('kill -9 mid-wave, then --continue finishes without redoing finished tasks', async () => {
     const repo = teamRepo();
     const agent = agentDir();

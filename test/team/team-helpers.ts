@@ -23,8 +23,8 @@ export function agentDir(): string {
 
 export const teamAgentCmd = (dir: string, mode = 'standard', delayMs = 0) => `${process.execPath} ${TEAM_AGENT} ${dir} ${mode} ${delayMs}`;
 
-/** The calls the stand-in agent saw: start and end (ms), role, task, GC round. */
-export function calls(dir: string): { start: number; end: number; role: string; task: string; gc: string }[] {
+/** The calls the stand-in agent saw: start and end (ms), role, task ('-' for the fix loop's), GC round, the folder it ran in. */
+export function calls(dir: string): { start: number; end: number; role: string; task: string; gc: string; cwd: string }[] {
   let text = '';
   try {
     text = readFileSync(join(dir, 'calls.log'), 'utf8');
@@ -36,8 +36,8 @@ export function calls(dir: string): { start: number; end: number; role: string; 
     .split('\n')
     .filter(Boolean)
     .map((l) => {
-      const [start, end, role, task, gc] = l.split(' ');
-      return { start: Number(start), end: Number(end), role: role!, task: task!, gc: gc! };
+      const [start, end, role, task, gc, cwd] = l.split(' ');
+      return { start: Number(start), end: Number(end), role: role!, task: task!, gc: gc!, cwd: cwd ?? '' };
     });
 }
 

@@ -1,6 +1,6 @@
 import { appendFile, readFile } from 'node:fs/promises';
 
-export const DISCOVERY_TYPES = ['framework_detected', 'test_generated', 'defect_found', 'coverage_gap', 'convention_found', 'fix_applied'] as const;
+export const DISCOVERY_TYPES = ['framework_detected', 'test_generated', 'defect_found', 'coverage_gap', 'convention_found', 'fix_applied', 'check_skipped'] as const;
 export type DiscoveryType = (typeof DISCOVERY_TYPES)[number];
 
 /** One entry of the shared discovery board. */

@@ -4,7 +4,7 @@ import { writeJsonAtomic } from '../session/atomic.js';
 import { appendDiscoveries } from './discoveries.js';
 import { runFixCycle } from './fix-loop.js';
 import { runGenerator } from './role-generator.js';
-import { readGcState } from './session.js';
+import { readGcState, updateGcState } from './session.js';
 import type { TeamContext } from './team-context.js';
 import { listCell, type TeamTask } from './tasks-csv.js';
 
@@ -20,12 +20,12 @@ export interface LayerRun {
 }
 
 /** Runs `files` with coverage and measures the changed lines they execute. */
-async function measure(ctx: TeamContext, files: string[]): Promise<LayerRun> {
-  const opts = { cwd: ctx.root, timeoutMs: ctx.options.testTimeoutMs, signal: ctx.signal, onLines: (lines: string[]) => ctx.emit({ type: 'output', lines }) };
+async function measure(ctx: TeamContext, cwd: string, files: string[]): Promise<LayerRun> {
+  const opts = { cwd, timeoutMs: ctx.options.testTimeoutMs, signal: ctx.signal, onLines: (lines: string[]) => ctx.emit({ type: 'output', lines }) };
   const run = (r: typeof ctx.runner) => (r.runSubset ? r.runSubset(opts, { files, names: [] }) : r.run({ ...opts, scope: 'full' }));
   const support = coverageSupport(ctx.runner.name);
   const sources = ctx.changed.map((f) => f.file);
-  const measured = support.ok ? await withCoverage(ctx.runner, ctx.root, sources, run) : { result: await run(ctx.runner), coverage: null };
+  const measured = support.ok ? await withCoverage(ctx.runner, cwd, sources, run) : { result: await run(ctx.runner), coverage: null };
   const tests = measured.result?.result.tests ?? [];
   const passed = tests.filter((t) => t.status === 'passed').length;
   const failedTests = tests.filter((t) => t.status === 'failed');
@@ -64,12 +64,13 @@ export type ExecutorOutcome = { ok: true; run: LayerRun; files: string[]; findin
 const belowTarget = (run: LayerRun, target: number): boolean => run.passRate < 0.95 || (run.coverage !== null && run.coverage < target);
 
 /**
- * An executor task, run by fixcycle itself: the layer's tests with coverage, then the generator-critic loop —
+ * An executor task, run by fixcycle itself in `cwd` (the main tree or the task's worktree): the layer's tests with
+ * coverage, then the generator-critic loop —
  * while the pass rate is under 95% or coverage under the layer's target, a generator round aimed at the failures
  * and uncovered lines and a new run, at most `maxGcRounds` rounds (counted in gc-state.json), then accepted
  * with a warning.
  */
-export async function runExecutor(ctx: TeamContext, task: TeamTask): Promise<ExecutorOutcome> {
+export async function runExecutor(ctx: TeamContext, task: TeamTask, cwd: string): Promise<ExecutorOutcome> {
   const layer = task.layer;
   const target = Number(task.coverage_target || 80);
   const generator = ctx.tasks.find((t) => t.role === 'generator' && t.layer === layer);
@@ -80,32 +81,30 @@ export async function runExecutor(ctx: TeamContext, task: TeamTask): Promise<Exe
   let fixes = 0;
   /** The layer's tests with coverage; failures go to the fix cycle (fixcycle's loop), then the tests run again. */
   const execute = async (): Promise<LayerRun> => {
-    const first = await measure(ctx, files);
+    const first = await measure(ctx, cwd, files);
     if (first.failed === 0 || ctx.signal.aborted || ctx.options.maxFixIterations === 0) return first;
     fixes++;
     ctx.emit({ type: 'team-task', id: task.id, role: task.role, layer, wave: Number(task.wave), status: 'running', detail: `${first.failed} failing test(s): the fix cycle (at most ${ctx.options.maxFixIterations} iterations)` });
-    const loop = await runFixCycle(ctx, task.id, round, [...allGenerated(ctx), ...files]);
+    const loop = await runFixCycle(ctx, cwd, task.id, round, [...allGenerated(ctx), ...files]);
     ctx.emit({ type: 'team-task', id: task.id, role: task.role, layer, wave: Number(task.wave), status: 'running', detail: `fix cycle: ${loop.outcome}: ${loop.reason}` });
     if (loop.outcome === 'success' || loop.outcome === 'partial_success') await ctx.files.run(() => appendDiscoveries(ctx.paths.discoveries, task.id, [{ type: 'fix_applied', data: { test_file: files.join(';'), fix_type: 'fix-loop', description: loop.reason } }]));
-    return measure(ctx, files);
+    return measure(ctx, cwd, files);
   };
   let run = await execute();
   const record = async (): Promise<void> => {
-    const state = await readGcState(ctx.paths);
-    state.rounds[layer] = round;
-    state.coverage_history.push({ layer, round, pass_rate: run.passRate, coverage: run.coverage, at: new Date().toISOString() });
-    await writeJsonAtomic(ctx.paths.gcState, state);
+    await updateGcState(ctx.paths, ctx.files, (state) => {
+      state.rounds[layer] = round;
+      state.coverage_history.push({ layer, round, pass_rate: run.passRate, coverage: run.coverage, at: new Date().toISOString() });
+    });
     ctx.emit({ type: 'team-coverage', layer, round, passRate: run.passRate, coverage: run.coverage, target });
   };
   await record();
   while (belowTarget(run, target) && round < ctx.options.maxGcRounds && !ctx.signal.aborted && generator) {
     round++;
-    const state = await readGcState(ctx.paths);
-    state.rounds[layer] = round;
-    await writeJsonAtomic(ctx.paths.gcState, state);
+    await updateGcState(ctx.paths, ctx.files, (state) => (state.rounds[layer] = round));
     ctx.emit({ type: 'team-task', id: task.id, role: task.role, layer, wave: Number(task.wave), status: 'running', detail: `GC round ${round}/${ctx.options.maxGcRounds}: pass rate ${(run.passRate * 100).toFixed(1)}%, coverage ${run.coverage ?? '-'}% (target ${target}%): a generator round at the failures and uncovered lines` });
     const aimed = [...run.failures.map((f) => `failing: ${f}`), ...run.gaps.map((g) => `uncovered: ${g}`)];
-    const gen = await runGenerator(ctx, generator, ctx.root, { feedback: aimed, feedbackTitle: `GC round ${round}: make these tests pass and cover these lines (target ${target}% of the changed lines)`, gcRound: round });
+    const gen = await runGenerator(ctx, generator, cwd, { feedback: aimed, feedbackTitle: `GC round ${round}: make these tests pass and cover these lines (target ${target}% of the changed lines)`, gcRound: round });
     if (gen.ok) files.push(...gen.files.filter((f) => !files.includes(f)));
     else ctx.emit({ type: 'log', level: 'warn', message: `${task.id} GC round ${round}: ${gen.error}` });
     run = await execute();
@@ -115,9 +114,7 @@ export async function runExecutor(ctx: TeamContext, task: TeamTask): Promise<Exe
   const warning = met ? undefined : `${layer} accepted below target after ${round} GC round(s): pass rate ${(run.passRate * 100).toFixed(1)}%, coverage ${run.coverage ?? '-'}% (target ${target}%)`;
   ctx.emit({ type: 'team-coverage', layer, round, passRate: run.passRate, coverage: run.coverage, target, accepted: met ? 'met' : 'warning' });
   if (warning) {
-    const state = await readGcState(ctx.paths);
-    state.warnings.push(warning);
-    await writeJsonAtomic(ctx.paths.gcState, state);
+    await updateGcState(ctx.paths, ctx.files, (state) => state.warnings.push(warning));
   }
   const found = [
     ...run.failures.map((f) => ({ type: 'defect_found' as const, data: { file: f.split(' ')[0] ?? '', line: 0, pattern: 'failing_test', description: f } })),

@@ -10,7 +10,8 @@ import type { TeamContext } from './team-context.js';
 import type { TeamTask } from './tasks-csv.js';
 import { commitFiles, discardFiles, dirtyFiles } from './worktrees.js';
 
-export type GeneratorOutcome = { ok: true; files: string[]; findings: string; commit: string | null; rounds: number } | { ok: false; error: string };
+/** `unavailable`: the L0 checks the project has but that could not run (their tool is not installed where the task ran). */
+export type GeneratorOutcome = { ok: true; files: string[]; findings: string; commit: string | null; rounds: number; unavailable: string[] } | { ok: false; error: string };
 
 /**
  * A generator task (FIXCYCLE_ROLE=generate) in `cwd` (the main tree or the task's worktree): the agent writes test
@@ -43,12 +44,16 @@ export async function runGenerator(ctx: TeamContext, task: TeamTask, cwd: string
     if (tests.length === 0) return { ok: false, error: `${call.agent} wrote no test file` };
     const project = await projectChecks(cwd, [...tests, ...sources], ctx.options.testTimeoutMs, ctx.signal);
     const findings = [...project.findings, ...(await staticChecks(cwd, tests, sources))];
+    // A check the project has but cannot run here is said, not skipped silently (a worktree without dependencies).
+    const unavailable = project.skipped.filter((s) => / but no /.test(s));
     const critical = findings.filter((f) => f.severity === 'critical');
     if (critical.length === 0) {
       const commit = await commitFiles(cwd, tests, `test-team: ${task.id} ${task.layer} tests${aim.gcRound ? ` (GC round ${aim.gcRound})` : ''} (${ctx.sessionId})`);
-      await ctx.files.run(() => appendDiscoveries(ctx.paths.discoveries, task.id, tests.map((file) => ({ type: 'test_generated' as const, data: { file, layer: task.layer, source_file: sources.join(';') } }))));
+      const skippedChecks = unavailable.map((s) => ({ type: 'check_skipped' as const, data: { pattern: s.split(' ')[0], description: `L0 ${s}`, where: cwd === ctx.root ? 'main tree' : 'task worktree' } }));
+      await ctx.files.run(() => appendDiscoveries(ctx.paths.discoveries, task.id, [...tests.map((file) => ({ type: 'test_generated' as const, data: { file, layer: task.layer, source_file: sources.join(';') } })), ...skippedChecks]));
       const said = findingsOf(call.finalText || call.stdout);
-      return { ok: true, files: tests, commit, rounds: round, findings: findingsOf(`${call.agent} wrote ${tests.join(', ')} (L0: ${findings.length} warning(s), round ${round}).${said ? `\n${said}` : ''}`) };
+      const l0 = `L0: ${project.ran.length ? `${project.ran.join(' and ')} ran` : 'no project check ran'}${unavailable.length ? `, could not run ${unavailable.join(', ')}` : ''}, ${findings.length} warning(s), round ${round}`;
+      return { ok: true, files: tests, commit, rounds: round, unavailable, findings: findingsOf(`${call.agent} wrote ${tests.join(', ')} (${l0}).${said ? `\n${said}` : ''}`) };
     }
     ctx.emit({ type: 'team-task', id: task.id, role: task.role, layer: task.layer, wave: Number(task.wave), status: 'running', detail: `L0 round ${round}: ${critical.length} critical finding(s): ${critical.slice(0, 3).map(findingLine).join('; ')}` });
     feedback = critical.map(findingLine);

@@ -98,3 +98,12 @@ export async function findTeamSession(root: string, id: string | true): Promise<
 export async function addWisdom(paths: TeamPaths, name: 'learnings' | 'conventions' | 'decisions', line: string): Promise<void> {
   await writeFile(paths.wisdom(name), `- ${line}\n`, { flag: 'a' });
 }
+
+/** Reads, changes and writes gc-state.json under the session files' lock: executors of one wave run at once. */
+export async function updateGcState(paths: TeamPaths, lock: { run<T>(job: () => Promise<T>): Promise<T> }, change: (state: GcState) => void): Promise<void> {
+  await lock.run(async () => {
+    const state = await readGcState(paths);
+    change(state);
+    await writeJsonAtomic(paths.gcState, state);
+  });
+}

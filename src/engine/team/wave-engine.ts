@@ -1,13 +1,13 @@
 import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { writeTextAtomic } from '../session/atomic.js';
 import { readBoard } from './discoveries.js';
 import { runDocumentTask } from './role-document.js';
 import { runExecutor } from './role-executor.js';
-import { runGenerator, type GeneratorOutcome } from './role-generator.js';
+import { runGenerator } from './role-generator.js';
+import { updateGcState, readGcState } from './session.js';
+import { inTaskWorktree } from './task-worktree.js';
 import type { TeamContext } from './team-context.js';
 import { listCell, toCsv, TASK_COLUMNS, type TeamTask } from './tasks-csv.js';
-import { addWorktree, cherryPick, removeWorktree } from './worktrees.js';
 
 /** Runs `jobs` with at most `limit` at a time, in order of start. */
 async function pool<T>(items: readonly T[], limit: number, job: (item: T, index: number) => Promise<void>): Promise<void> {
@@ -46,29 +46,8 @@ async function writeWaveCsv(ctx: TeamContext, wave: number, tasks: readonly Team
   await writeTextAtomic(ctx.paths.wave(wave), toCsv(rows, [...TASK_COLUMNS, 'prev_context']));
 }
 
-/**
- * A generator in its own worktree (when it shares the wave with other writers): its commit is brought onto the
- * main tree in task order (`after` resolves when the tasks before it merged); on a conflict the task runs again
- * on the merged tree.
- */
-async function generatorInWorktree(ctx: TeamContext, t: TeamTask, after: Promise<void>): Promise<GeneratorOutcome> {
-  const dir = join(ctx.paths.worktrees, t.id);
-  await ctx.mainTree.run(() => addWorktree(ctx.root, dir));
-  try {
-    const outcome = await runGenerator(ctx, t, dir);
-    await after;
-    if (!outcome.ok || !outcome.commit) return outcome;
-    const merged = await ctx.mainTree.run(() => cherryPick(ctx.root, outcome.commit!));
-    if (merged) return outcome;
-    emitTask(ctx, t, 'its tests conflict with an earlier task of the wave: running it again on the merged tree');
-    return await ctx.mainTree.run(() => runGenerator(ctx, t, ctx.root));
-  } finally {
-    await ctx.mainTree.run(() => removeWorktree(ctx.root, dir));
-  }
-}
-
 async function runTask(ctx: TeamContext, t: TeamTask, worktree: { after: Promise<void> } | null): Promise<void> {
-  await transition(ctx, t, { status: 'running', error: '' }, worktree ? 'in its own worktree' : undefined);
+  await transition(ctx, t, { status: 'running', error: '' }, worktree ? 'waiting for its worktree' : undefined);
   try {
     await runRole(ctx, t, worktree);
   } catch (error) {
@@ -83,16 +62,24 @@ async function runTask(ctx: TeamContext, t: TeamTask, worktree: { after: Promise
 async function runRole(ctx: TeamContext, t: TeamTask, worktree: { after: Promise<void> } | null): Promise<void> {
   let fields: Partial<TeamTask>;
   let detail: string | undefined;
+  const say = (text: string) => emitTask(ctx, t, text);
   if (t.role === 'strategist' || t.role === 'analyst') {
     const r = await runDocumentTask(ctx, t);
     fields = r.ok ? { status: 'completed', findings: r.findings } : { status: 'failed', error: r.error };
     detail = r.ok ? (t.role === 'strategist' ? 'strategy/test-strategy.md' : 'analysis/quality-report.md') : r.error;
   } else if (t.role === 'generator') {
-    const r = worktree ? await generatorInWorktree(ctx, t, worktree.after) : await ctx.mainTree.run(() => runGenerator(ctx, t, ctx.root));
+    const onMain = () => runGenerator(ctx, t, ctx.root);
+    const r = worktree ? await inTaskWorktree(ctx, t, worktree.after, { work: (cwd) => runGenerator(ctx, t, cwd), again: onMain, say }) : await ctx.mainTree.run(onMain);
     fields = r.ok ? { status: 'completed', findings: r.findings, test_files: r.files.join(';') } : { status: 'failed', error: r.error };
-    detail = r.ok ? `${r.files.length} test file(s): ${r.files.join(', ')}` : r.error;
+    detail = r.ok ? `${r.files.length} test file(s): ${r.files.join(', ')}${r.unavailable.length ? `; L0 could not run ${r.unavailable.join(', ')}` : ''}` : r.error;
   } else {
-    const r = await ctx.mainTree.run(() => runExecutor(ctx, t));
+    // A re-run on the merged tree starts the layer's GC rounds over: the worktree's rounds were not merged.
+    const rounds = (await readGcState(ctx.paths)).rounds[t.layer] ?? 0;
+    const again = async () => {
+      await updateGcState(ctx.paths, ctx.files, (state) => (state.rounds[t.layer] = rounds));
+      return runExecutor(ctx, t, ctx.root);
+    };
+    const r = worktree ? await inTaskWorktree(ctx, t, worktree.after, { work: (cwd) => runExecutor(ctx, t, cwd), again, say }) : await ctx.mainTree.run(() => runExecutor(ctx, t, ctx.root));
     fields = r.ok
       ? { status: 'completed', findings: r.findings, pass_rate: String(r.run.passRate), coverage_achieved: r.run.coverage === null ? '' : String(r.run.coverage), test_files: r.files.join(';') }
       : { status: 'failed', error: r.error };
@@ -117,7 +104,8 @@ export async function runWaves(ctx: TeamContext): Promise<void> {
     if (todo.length === 0) continue;
     await writeWaveCsv(ctx, w, todo);
     ctx.emit({ type: 'team-wave', wave: w, waves, status: 'running', tasks: todo.map((t) => t.id) });
-    const writers = todo.filter((t) => t.role === 'generator');
+    // Generators write tests and executors commit fixes and GC rounds: when several share a wave, each gets a worktree.
+    const writers = todo.filter((t) => t.role === 'generator' || t.role === 'executor');
     const isolate = writers.length > 1 && ctx.options.concurrency > 1;
     const merged = writers.map(() => {
       let resolve!: () => void;
