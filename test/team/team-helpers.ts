@@ -6,8 +6,8 @@ import { git, makeRepo, ROOT } from '../helpers/repo.js';
 export const TEAM_AGENT = join(ROOT, 'test/fixtures/agents/team-agent.mjs');
 
 /** teamlib on main, and a feature branch that adds code to two modules (src/text and src/math). */
-export function teamRepo(options: { bug?: boolean } = {}): string {
-  const repo = makeRepo('projects-team/base');
+export function teamRepo(options: { bug?: boolean; base?: Record<string, string> } = {}): string {
+  const repo = makeRepo('projects-team/base', options.base);
   git(repo, 'switch', '-q', '-c', 'feature');
   cpSync(join(ROOT, 'test/fixtures/projects-team/feature'), repo, { recursive: true });
   // A real bug for the executor's fix cycle: median's even branch divides by 3.
