@@ -12,6 +12,7 @@ import { IterationTable } from './components/iteration-table.js';
 import { LogLine } from './components/log-line.js';
 import { OutputPane } from './components/output-pane.js';
 import { PhaseTree } from './components/phase-tree.js';
+import { PipelineChoicePanel } from './components/pipeline-choice.js';
 import { StatusLine } from './components/status-line.js';
 import { bannerFlags, bannerHeight } from './tui/banners.js';
 import { useSession, useUi } from './tui/context.js';
@@ -79,6 +80,7 @@ export function App({ onQuit }: AppProps) {
   const genRows = useSession((s) => genRowCount(s.gen, s.genCoverage) + teamRowCount(s.teamTasks, s.teamCoverage, s.teamBoard));
   const layout = computeLayout(columns, rows, bannerHeight(banners), iterations, genRows);
   const help = useUi((s) => s.help);
+  const choosing = useSession((s) => s.teamChoice !== null);
   const detailLines = useIterationDetail();
 
   const metrics = useRef<PaneMetrics>(null!);
@@ -100,6 +102,8 @@ export function App({ onQuit }: AppProps) {
           <HelpOverlay width={layout.width} height={layout.bodyHeight} />
         ) : detailLines ? (
           <IterationDetail lines={detailLines} width={layout.width} height={layout.bodyHeight} />
+        ) : choosing ? (
+          <PipelineChoicePanel width={layout.width} height={layout.bodyHeight} />
         ) : layout.compact ? (
           <CompactBody layout={layout} />
         ) : (

@@ -1,7 +1,6 @@
-import { createInterface } from 'node:readline/promises';
 import type { EngineEvent, LoopControls } from '../engine/events.js';
 import { EXIT } from '../engine/loop/completion-step.js';
-import { PIPELINE_STAGES } from '../engine/team/pipelines.js';
+import type { TeamChoice } from '../engine/team/events.js';
 import { runTeam, type TeamRunOptions } from '../engine/team/pipeline.js';
 import { PIPELINES, type PipelineName } from '../engine/team/scope.js';
 import { TasksCsvError } from '../engine/team/tasks-csv.js';
@@ -13,27 +12,44 @@ import { userError } from './run.js';
 
 export type TeamCommandOptions = Omit<TeamRunOptions, 'emit' | 'signal' | 'choose'> & { headless: boolean; json: boolean };
 
+/** The pipeline offered on screen before the run starts: t / s / c switch it, enter starts it (resolves the choice). */
+class PipelineOffer {
+  private offer: TeamChoice | null = null;
+  private pick: ((p: PipelineName | null) => void) | null = null;
+  constructor(private readonly show: (offer: TeamChoice) => void) {}
+  ask(offer: TeamChoice): Promise<PipelineName | null> {
+    this.offer = offer;
+    return new Promise((resolve) => (this.pick = resolve));
+  }
+  switchTo(name: string): string | null {
+    if (!this.offer || !this.pick) return 'The pipeline has started: it can be switched only before';
+    if (!(PIPELINES as readonly string[]).includes(name)) return `No ${name} pipeline: targeted, standard or comprehensive`;
+    this.offer = { ...this.offer, chosen: name };
+    this.show(this.offer);
+    return null;
+  }
+  start(): string | null {
+    if (!this.offer || !this.pick) return 'The pipeline has started already';
+    this.settle(this.offer.chosen as PipelineName);
+    return null;
+  }
+  settle(choice: PipelineName | null): void {
+    const pick = this.pick;
+    this.pick = null;
+    pick?.(choice);
+  }
+}
+
 /** Keys while team runs: quitting stops it (resumable with --continue); approval and rollback belong to `run`. */
-function teamControls(abort: AbortController): LoopControls {
+function teamControls(abort: AbortController, offer: PipelineOffer): LoopControls {
   return {
     approve: () => 'nothing to approve in team testing',
     requestRollback: () => 'nothing to roll back in team testing',
     togglePause: () => false,
     stop: () => abort.abort(),
+    choosePipeline: (name) => offer.switchTo(name),
+    startPipeline: () => offer.start(),
   };
-}
-
-/** Shows the detected pipeline with the alternatives; Enter accepts, t / s / c switches. */
-async function askPipeline(out: Output, detected: PipelineName, why: string): Promise<PipelineName> {
-  out.stdout(`fixcycle team: ${detected} pipeline (${why}): ${PIPELINE_STAGES[detected]}`);
-  for (const p of PIPELINES) out.stdout(`  [${p[0]}] ${p}${p === detected ? ' (detected)' : ''}: ${PIPELINE_STAGES[p]}`);
-  const rl = createInterface({ input: process.stdin, output: process.stdout });
-  try {
-    const answer = (await rl.question('Enter to accept, or t / s / c to switch: ')).trim().toLowerCase();
-    return PIPELINES.find((p) => answer && p.startsWith(answer)) ?? detected;
-  } finally {
-    rl.close();
-  }
 }
 
 /** `fixcycle team`: progress as one line per task transition (or NDJSON events with --json). */
@@ -43,18 +59,20 @@ export async function runTeamCommand(options: TeamCommandOptions, out: Output): 
   const store = createFixcycleStore();
   let tui: { waitUntilExit(): Promise<void>; unmount(): void } | null = null;
   let starting: Promise<void> | null = null;
-  // The TUI starts once the pipeline is chosen (the choice itself is asked on the plain terminal).
+  const offer = new PipelineOffer((o) => store.getState().apply({ type: 'team-choice', ...o }));
+  abort.signal.addEventListener('abort', () => offer.settle(null));
+  // The TUI starts with the pipeline offered (or, with -y, --pipeline or --continue, once it is known).
   const startScreen = (): Promise<void> =>
     (starting ??= (async () => {
       const { importTui } = await import('../tui/load.js');
       const { startTui } = await importTui(() => import('../tui/start.js'));
-      tui = startTui({ store, controls: teamControls(abort), title: 'fixcycle team' });
+      tui = startTui({ store, controls: teamControls(abort, offer), title: 'fixcycle team' });
       void tui.waitUntilExit().then(() => abort.abort());
     })());
   const emit = (event: EngineEvent): void => {
     store.getState().apply(event);
     if (interactive) {
-      if (event.type === 'team-pipeline') void startScreen();
+      if (event.type === 'team-pipeline' || event.type === 'team-choice') void startScreen();
       if (starting) return;
     }
     if (event.type === 'team-pipeline' && event.acceptedBy === 'headless default' && !options.json) out.stderr('fixcycle team: not interactive and no -y: accepting the detected pipeline (pass --pipeline to choose another)');
@@ -74,7 +92,7 @@ export async function runTeamCommand(options: TeamCommandOptions, out: Output): 
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    const code = await runTeam({ ...options, emit, signal: abort.signal, ...(interactive ? { choose: (d: PipelineName, why: string) => askPipeline(out, d, why) } : {}) });
+    const code = await runTeam({ ...options, emit, signal: abort.signal, ...(interactive ? { choose: (o: TeamChoice) => offer.ask(o) } : {}) });
     if (starting) await starting;
     const screen = tui as { waitUntilExit(): Promise<void> } | null;
     if (screen) await screen.waitUntilExit();

@@ -41,6 +41,7 @@ export function StatusLine({ width, compact = false }: StatusLineProps) {
       paused: s.paused,
       canRollback: lastCommittedIteration(s.state?.iterations ?? []) !== undefined,
       hasIterations: (s.state?.iterations.length ?? 0) > 0,
+      choosing: s.teamChoice !== null,
     })),
   );
   const ui = useUi(useShallow((s) => ({ focus: s.focus, follow: s.follow, help: s.help, detail: s.detail, confirm: s.confirm, stopping: s.stopping })));

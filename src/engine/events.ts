@@ -50,4 +50,8 @@ export interface LoopControls {
   togglePause(): boolean;
   /** Stops after the current step; the session stays resumable. */
   stop(): void;
+  /** `fixcycle team` before it starts: offers another pipeline. Returns why not when it cannot. */
+  choosePipeline?(name: string): string | null;
+  /** `fixcycle team` before it starts: starts the pipeline offered. Returns why not when it cannot. */
+  startPipeline?(): string | null;
 }

@@ -56,6 +56,7 @@ export function plainLine(event: EngineEvent): string | null {
     case 'team-task':
     case 'team-coverage':
     case 'team-discoveries':
+    case 'team-choice':
       return teamLine(event);
     default:
       return null;

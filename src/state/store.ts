@@ -5,6 +5,7 @@ import type { Failure, Strategy, TestResults } from '../engine/types.js';
 import { formatActivity } from '../engine/agents/activity-line.js';
 import { RingBuffer } from './ring-buffer.js';
 import type { CoverageLine, GenNode } from '../engine/gen/events.js';
+import type { TeamChoice } from '../engine/team/events.js';
 
 /** One node of the gen phase tree (phases 1-5, IMPL-001/001.3/001.5/002). */
 export interface GenNodeView {
@@ -79,6 +80,8 @@ export interface SessionView {
   teamTasks: Record<string, { role: string; layer: string; wave: number; status: string; detail?: string }>;
   teamCoverage: Record<string, { round: number; passRate: number; coverage: number | null; target: number }>;
   teamBoard: { total: number; malformed: number; latest: string[] } | null;
+  /** `fixcycle team` waiting for the pipeline to be accepted or switched; null once it runs. */
+  teamChoice: TeamChoice | null;
 }
 
 export interface FixcycleStore extends SessionView {
@@ -204,7 +207,14 @@ export function createFixcycleStore(options: { outputCapacity?: number; flushMs?
         case 'team-discoveries':
           set({ teamBoard: { total: event.total, malformed: event.malformed, latest: event.latest } });
           return;
+        case 'team-choice': {
+          const { type: _type, ...choice } = event;
+          set({ teamChoice: choice });
+          return;
+        }
         case 'team-pipeline':
+          set({ teamChoice: null });
+          return;
         case 'team-wave':
           return;
         case 'done':
@@ -219,6 +229,7 @@ export function createFixcycleStore(options: { outputCapacity?: number; flushMs?
       teamTasks: {},
       teamCoverage: {},
       teamBoard: null,
+      teamChoice: null,
       sessionId: null,
       sessionDir: null,
       repo: null,

@@ -3,6 +3,7 @@ import type { SessionView } from '../state/store.js';
 import type { OutputWindow, UiAction, UiState } from '../state/ui-state.js';
 import { lastCommittedIteration } from './iteration-rows.js';
 import type { Command } from './key-bindings.js';
+import { isPipelineCommand, pipelineCommand } from './team-commands.js';
 
 /** What a command is run against: the newest state of both stores and the sizes of the panes. */
 export interface CommandContext {
@@ -158,6 +159,10 @@ export function runCommand(command: Command, ctx: CommandContext): CommandResult
   if (ui.confirm) return inQuestion(command, ctx);
   if (ui.detail) return inDetail(command, ctx);
   if (ui.help) return inHelp(command, ctx);
+  if (ctx.session.teamChoice || isPipelineCommand(command)) {
+    const handled = pipelineCommand(command, ctx);
+    if (handled) return handled;
+  }
   switch (command) {
     case 'approve':
       return approve(ctx);
@@ -194,5 +199,7 @@ export function runCommand(command: Command, ctx: CommandContext): CommandResult
     case 'yes':
     case 'no':
       return only(say('No question to answer', 'info'));
+    default:
+      return only(say('That key does nothing here: ? lists the keys', 'info'));
   }
 }

@@ -19,7 +19,10 @@ export type Command =
   | 'close'
   | 'quit'
   | 'yes'
-  | 'no';
+  | 'no'
+  | 'pipeline-targeted'
+  | 'pipeline-standard'
+  | 'pipeline-comprehensive';
 
 /** One key: a printable character, or one of Ink's named keys, with the modifiers it needs. */
 export interface KeySpec {
@@ -59,12 +62,15 @@ export const KEY_BINDINGS: readonly KeyBinding[] = [
   { command: 'bottom', keys: [{ special: 'end' }, { input: 'G' }], label: 'G/End', description: 'go to the bottom (the output follows again)', hint: 'bottom' },
   { command: 'focus-next', keys: [{ special: 'tab', shift: false }], label: 'tab', description: 'move focus to the next pane (output, iterations, failures)', hint: 'focus' },
   { command: 'focus-prev', keys: [{ special: 'tab', shift: true }], label: 'shift+tab', description: 'move focus to the previous pane', hint: 'focus back' },
-  { command: 'open', keys: [{ special: 'return' }], label: 'enter', description: "open the selected iteration: its analysis, fix plan and commit's diff", hint: 'open' },
+  { command: 'open', keys: [{ special: 'return' }], label: 'enter', description: "open the selected iteration: its analysis, fix plan and commit's diff (team: start the pipeline offered)", hint: 'open' },
   { command: 'help', keys: [{ input: '?' }], label: '?', description: 'show or hide this help', hint: 'help' },
   { command: 'close', keys: [{ special: 'escape' }], label: 'esc', description: 'close the open view or question', hint: 'close' },
   { command: 'quit', keys: [{ input: 'q' }, { input: 'c', ctrl: true }], label: 'q', description: 'quit (asks first while the loop is working; the session stays resumable)', hint: 'quit' },
   { command: 'yes', keys: [{ input: 'y' }], label: 'y', description: 'answer yes to the question shown', hint: 'yes' },
   { command: 'no', keys: [{ input: 'n' }], label: 'n', description: 'answer no to the question shown', hint: 'no' },
+  { command: 'pipeline-targeted', keys: [{ input: 't' }], label: 't', description: 'team, before it starts: offer the targeted pipeline (strategy → gen L1 → run L1)', hint: 'targeted' },
+  { command: 'pipeline-standard', keys: [{ input: 's' }], label: 's', description: 'team, before it starts: offer the standard pipeline (+ L2 and analysis)', hint: 'standard' },
+  { command: 'pipeline-comprehensive', keys: [{ input: 'c' }], label: 'c', description: 'team, before it starts: offer the comprehensive pipeline (L1 ∥ L2, then L3, analysis)', hint: 'comprehensive' },
 ];
 
 function matches(spec: KeySpec, input: string, key: Key): boolean {

@@ -11,6 +11,8 @@ export interface HintContext {
   paused: boolean;
   canRollback: boolean;
   hasIterations: boolean;
+  /** `fixcycle team` offers its pipeline and waits for enter. */
+  choosing?: boolean;
 }
 
 /** One footer entry: `a approve`. */
@@ -31,6 +33,7 @@ export function keyHints(ctx: HintContext): KeyHint[] {
   if (ui.confirm) return [hint('yes'), hint('no')];
   if (ui.detail) return [hint('up', 'scroll'), hint('close')];
   if (ui.help) return [hint('close')];
+  if (ctx.choosing && !ctx.watch) return [hint('open', 'start'), hint('pipeline-targeted'), hint('pipeline-standard'), hint('pipeline-comprehensive'), hint('help'), hint('quit')];
   const hints: KeyHint[] = [];
   const live = !ctx.watch && !ctx.done;
   if (ctx.awaitingApproval && !ctx.watch) hints.push(hint('approve'));

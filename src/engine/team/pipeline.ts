@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadConfig } from '../config.js';
 import type { EngineEvent } from '../events.js';
+import type { TeamChoice } from './events.js';
 import { Repo } from '../git.js';
 import { EXIT } from '../loop/completion-step.js';
 import { writeJsonAtomic } from '../session/atomic.js';
@@ -36,9 +37,12 @@ export interface TeamRunOptions {
   testTimeoutMs?: number;
   emit: (event: EngineEvent) => void;
   signal: AbortSignal;
-  /** Asks the user to accept or switch the pipeline (interactive runs without -y). */
-  choose?: (detected: PipelineName, why: string) => Promise<PipelineName>;
+  /** Asks the user to accept or switch the pipeline offered (interactive runs without -y); null: they quit first. */
+  choose?: (offer: TeamChoice) => Promise<PipelineName | null>;
 }
+
+/** The user quit while the pipeline was offered: nothing was created. */
+class ChoiceCancelled extends Error {}
 
 /** Phase 0 and 1: the scope, the pipeline (detected, overridden or chosen), the session and tasks.csv. */
 async function startSession(root: string, options: TeamRunOptions, runnerName: string): Promise<{ id: string; record: ScopeRecord; tasks: TeamTask[] }> {
@@ -48,7 +52,13 @@ async function startSession(root: string, options: TeamRunOptions, runnerName: s
   let pipeline = detected.pipeline;
   let acceptedBy: ScopeRecord['accepted_by'] = options.yes ? '-y' : 'headless default';
   if (options.pipeline) [pipeline, acceptedBy] = [options.pipeline, '--pipeline'];
-  else if (!options.yes && options.choose) [pipeline, acceptedBy] = [await options.choose(detected.pipeline, detected.why), 'user'];
+  else if (!options.yes && options.choose) {
+    const offer: TeamChoice = { detected: detected.pipeline, chosen: detected.pipeline, why: detected.why, files: scope.files.length, modules: scope.modules, options: PIPELINES.map((p) => ({ name: p, stages: PIPELINE_STAGES[p], tasks: pipelineTasks(p, '').length })) };
+    options.emit({ type: 'team-choice', ...offer });
+    const picked = await options.choose(offer);
+    if (picked === null) throw new ChoiceCancelled();
+    [pipeline, acceptedBy] = [picked, 'user'];
+  }
   const id = newTeamSessionId(root, options.requirement ?? '');
   const paths = await createTeamSession(join(root, TEAM_ROOT, id));
   const tasks = pipelineTasks(pipeline, scope.describedAs);
@@ -93,7 +103,13 @@ export async function runTeam(options: TeamRunOptions): Promise<number> {
       if (!options.allowDirty) throw new StartError(`the working tree has uncommitted changes (${dirty.slice(0, 3).join(', ')}${dirty.length > 3 ? ', ...' : ''}): commit or stash them, or pass --allow-dirty to commit them as a checkpoint first`);
       await repo.commitAll('fixcycle: checkpoint before team testing');
     }
-    ({ id, record, tasks } = await startSession(root, options, runner.name));
+    try {
+      ({ id, record, tasks } = await startSession(root, options, runner.name));
+    } catch (error) {
+      if (!(error instanceof ChoiceCancelled)) throw error;
+      options.emit({ type: 'done', outcome: 'interrupted', reason: 'quit before the pipeline started: no session was created', exitCode: EXIT.interrupted, passRate: null });
+      return EXIT.interrupted;
+    }
   }
   const paths = teamPaths(join(root, TEAM_ROOT, id));
   const teamOptions: TeamOptions = { concurrency: options.concurrency, agentTimeoutMs, testTimeoutMs: options.testTimeoutMs ?? 10 * 60_000, maxGcRounds: 3, maxL0Rounds: 3, maxFixIterations: 3 };
