@@ -5,6 +5,7 @@ import { holdOf } from '../tui/activity.js';
 import { useSession } from '../tui/context.js';
 import { currentIteration, currentIterationLabel, iterationStatus, PHASE_NAMES, stepAgentText } from '../tui/phase-model.js';
 import { GenRows } from './gen-rows.js';
+import { TeamCompactRows } from './team-compact.js';
 import { TeamRows } from './team-rows.js';
 import { SectionTitle } from './section-title.js';
 import { StatusMark } from './status-mark.js';
@@ -47,6 +48,8 @@ export function PhaseTree({ width, compact = false }: PhaseTreeProps) {
     useShallow((s) => ({ phases: s.phases, phaseIteration: s.phaseIteration, state: s.state, strategy: s.strategy, results: s.results, paused: s.paused, done: s.done, agent: s.agent, agentFailures: s.agentFailures, hold: holdOf(s) })),
   );
   const label = currentIterationLabel(view);
+  const team = useSession((s) => Object.keys(s.teamTasks).length > 0);
+  if (compact && team) return <TeamCompactRows width={width} />;
   if (compact) {
     // One line for what runs now: a whole-suite phase when one runs, else the current iteration.
     const suitePhase = (['test', 'validation', 'completion'] as const).find((p) => view.phases[p].status === 'running');

@@ -39,8 +39,12 @@ describe('fixcycle team in a terminal', () => {
     screen = await term.waitFor(/t +team, before it starts: offer the targeted/);
     term.press('?');
     await term.waitFor('enter to start');
-    term.resize(120, 50);
     term.press('\r');
+    // At 60 columns: what runs now, and every task's mark with a short id.
+    screen = await term.waitFor((s) => /Wave [2-6]\/6 TEST/.test(s) && /✓S1 /.test(s), 60_000);
+    expect(screen).toMatch(/S1 .G1 .G2 .R1 .R2 .G3 .R3 .A1/);
+    for (const row of term.rows()) expect(row.length).toBeLessThanOrEqual(60);
+    term.resize(120, 50);
     // The waves with each task's role, layer and status; the coverage bars; the discovery board.
     screen = await term.waitFor((s) => /coverage L1 \[[█░]{10}\]/.test(s) && s.includes('Discovery board:'), 120_000);
     expect(screen).toMatch(/Wave 2/);

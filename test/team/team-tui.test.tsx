@@ -37,6 +37,16 @@ describe('the team phase tree', () => {
     expect(text).toContain('· coverage_gap TESTRUN-001: {"file":"src/math/stats.js"}');
   });
 
+  it('at 60 columns folds into what runs now and every task with a short id, and each layer against its target', () => {
+    const store = createFixcycleStore();
+    for (const e of events) store.getState().apply(e);
+    const view = renderTui(<PhaseTree width={60} compact />, { columns: 60, rows: 20, store });
+    unmount = view.unmount;
+    const lines = view.text().split('\n');
+    expect(lines[0]).toMatch(/^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Wave 3\/3 TESTRUN-001 executor L1 GC round 1\/3$/);
+    expect(lines[1]).toMatch(/^✓S1 ✓G1 ✗G2 [⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]R1 –R2 · L1 48\.1%\/80%$/);
+  });
+
   it('draws coverage bars of ten cells', () => {
     expect(coverageBar(48.1)).toBe('[█████░░░░░]');
     expect(coverageBar(100)).toBe('[██████████]');
