@@ -86,6 +86,10 @@ describe('fixcycle team: concurrent waves and resuming', () => {
     expect(existsSync(join(repo, 'test/stats.test.js'))).toBe(true);
     expect(git(repo, 'worktree', 'list').trim().split('\n')).toHaveLength(1);
     expect(git(repo, 'branch', '--list', 'fixcycle-team-*').trim()).toBe('');
+    // The fix loops' sessions, run in the worktrees, are kept in the main tree.
+    const loops = readdirSync(join(repo, '.workflow/active'));
+    expect(loops.some((n) => /testrun-001/.test(n)), loops.join(', ')).toBe(true);
+    expect(loops.some((n) => /testrun-002/.test(n)), loops.join(', ')).toBe(true);
     expect(git(repo, 'status', '--porcelain')).toBe('');
   }, 360_000);
 

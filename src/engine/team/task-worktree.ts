@@ -1,4 +1,7 @@
+import { existsSync } from 'node:fs';
+import { cp, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ACTIVE_DIR } from '../session/paths.js';
 import { appendDiscoveries } from './discoveries.js';
 import type { TeamContext } from './team-context.js';
 import type { TeamTask } from './tasks-csv.js';
@@ -12,6 +15,14 @@ export interface WorktreeRun<T> {
   /** The task again on the merged main tree, after its commits conflicted with an earlier task's. */
   again: () => Promise<T>;
   say: (detail: string) => void;
+}
+
+/** The fix loop's sessions an executor ran in its worktree stay readable in the main tree once the worktree is gone. */
+async function keepLoopSessions(dir: string, root: string): Promise<void> {
+  for (const name of await readdir(join(dir, ACTIVE_DIR)).catch(() => [] as string[])) {
+    const to = join(root, ACTIVE_DIR, name);
+    if (!existsSync(to)) await cp(join(dir, ACTIVE_DIR, name), to, { recursive: true }).catch(() => undefined);
+  }
 }
 
 /**
@@ -39,6 +50,7 @@ export async function inTaskWorktree<T extends { ok: boolean }>(ctx: TeamContext
     run.say(`its ${t.role === 'generator' ? 'tests' : 'commits'} conflict with an earlier task of the wave: running it again on the merged tree`);
     return await ctx.mainTree.run(run.again);
   } finally {
+    await keepLoopSessions(dir, ctx.root);
     await ctx.mainTree.run(() => removeWorktree(ctx.root, dir));
   }
 }
