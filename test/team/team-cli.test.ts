@@ -20,6 +20,16 @@ describe('fixcycle team on the command line', () => {
     expect(events.at(-1)).toMatchObject({ type: 'done', outcome: 'success', exitCode: 0 });
   }, 180_000);
 
+  it('headless without -y takes the detected pipeline and says so; -y accepts it silently', async () => {
+    const agent = agentDir();
+    const plain = await runCli(teamRepo(), ['team', '--headless', '--agent-cmd', teamAgentCmd(agent, 'fail-gen')], { timeoutMs: 120_000 });
+    expect(plain.stderr).toContain('fixcycle team: not interactive and no -y: accepting the detected pipeline (pass --pipeline to choose another)');
+    expect(plain.stdout).toMatch(/→ standard pipeline \(2 file\(s\) <= 10 and 2 module\(s\) <= 3\): .*; accepted by headless default; alternatives: targeted \(.*\), comprehensive \(.*\) \(--pipeline\)/);
+    const accepted = await runCli(teamRepo(), ['team', '--headless', '-y', '--agent-cmd', teamAgentCmd(agent, 'fail-gen')], { timeoutMs: 120_000 });
+    expect(accepted.stderr).not.toContain('not interactive');
+    expect(accepted.stdout).toMatch(/→ standard pipeline .*; accepted by -y;/);
+  }, 180_000);
+
   it('--continue ID refuses a tasks.csv edited into a cycle, naming it, and loses nothing', async () => {
     const repo = teamRepo();
     const agent = agentDir();
