@@ -1,6 +1,6 @@
 // `fixcycle team` in a real pseudo-terminal: the pipeline offered with its numbers, switched by key, the waves
 // running, a quit mid-run and --continue. Needs `npm run build`.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fromCsv } from '../../src/engine/team/tasks-csv.js';
@@ -79,4 +79,17 @@ describe('fixcycle team in a terminal', () => {
     for (const id of done) expect(later, id).not.toContain(id);
     expect(git(repo, 'status', '--porcelain')).toBe('');
   }, 360_000);
+
+  it('q while the pipeline is offered leaves at once without creating a session', async () => {
+    const repo = teamRepo();
+    const agent = agentDir();
+    term = spawnInPty(process.execPath, [CLI, 'team', '--agent-cmd', teamAgentCmd(agent)], { columns: 60, rows: 24, cwd: repo });
+    await term.waitFor('enter to start', 60_000);
+    term.press('q');
+    const exit = await term.exited;
+    expect(exit.exitCode).toBe(130);
+    expect(existsSync(join(repo, '.workflow/.csv-wave'))).toBe(false);
+    expect(calls(agent)).toEqual([]);
+    expect(git(repo, 'status', '--porcelain')).toBe('');
+  }, 120_000);
 });
