@@ -132,6 +132,45 @@ describe('fixcycle team: concurrent waves and resuming', () => {
   }, 240_000);
 });
 
+describe('fixcycle team: resuming an executor wave', () => {
+  it('kill -9 while both executors work in their worktrees: --continue cleans them up, counts GC rounds from where they began and finishes', async () => {
+    const repo = teamRepo();
+    const agent = agentDir();
+    // L1's executor hangs in its GC round; L2's finishes its work and waits to merge after L1.
+    writeFileSync(join(agent, 'hang-TESTGEN-001-gc1'), '');
+    const child = execa(process.execPath, [CLI, 'team', '--headless', '--pipeline', 'comprehensive', '--agent-cmd', teamAgentCmd(agent)], { cwd: repo, reject: false, env: { FORCE_COLOR: '0' } });
+    await until(() => existsSync(join(agent, 'hanging-TESTGEN-001')), 90_000);
+    child.kill('SIGKILL');
+    await child;
+    try {
+      process.kill(Number(readFileSync(join(agent, 'hanging-TESTGEN-001'), 'utf8')), 'SIGKILL');
+    } catch {
+      // already gone
+    }
+    const dir = teamSession(repo);
+    expect(readdirSync(join(dir, 'worktrees')).sort()).toEqual(['TESTRUN-001', 'TESTRUN-002']);
+    expect(git(repo, 'branch', '--list', 'fixcycle-team-*').trim().split('\n')).toHaveLength(2);
+    const killed = JSON.parse(readFileSync(join(dir, 'gc-state.json'), 'utf8')) as { rounds: Record<string, number>; started: Record<string, number> };
+    expect(killed.rounds.L1).toBe(1);
+    expect(killed.started).toEqual({ L1: 0, L2: 0 });
+    // The main tree saw nothing of the wave: its GC round's tests were in the worktree only.
+    expect(existsSync(join(repo, 'test/stats.test.js'))).toBe(false);
+    expect(git(repo, 'status', '--porcelain')).toBe('');
+
+    const resumed = await runCli(repo, ['team', '--headless', '--continue', '--agent-cmd', teamAgentCmd(agent)], { timeoutMs: 180_000 });
+    expect(resumed.exitCode, resumed.stdout + resumed.stderr).toBe(0);
+    expect(Object.values(tasksOf(dir)).every((t) => t.status === 'completed')).toBe(true);
+    const gc = JSON.parse(readFileSync(join(dir, 'gc-state.json'), 'utf8')) as { rounds: Record<string, number>; started?: Record<string, number> };
+    expect(gc.rounds.L1).toBe(1);
+    expect(gc.started ?? {}).toEqual({});
+    expect(calls(agent).filter((c) => c.task === 'TESTGEN-001' && c.gc === '0')).toHaveLength(1);
+    expect(existsSync(join(repo, 'test/stats.test.js'))).toBe(true);
+    expect(git(repo, 'worktree', 'list').trim().split('\n')).toHaveLength(1);
+    expect(git(repo, 'branch', '--list', 'fixcycle-team-*').trim()).toBe('');
+    expect(git(repo, 'status', '--porcelain')).toBe('');
+  }, 300_000);
+});
+
 describe('fixcycle team: merging worktrees', () => {
   it('a conflict when merging a worktree back re-runs the later task on the merged tree', async () => {
     const repo = teamRepo();

@@ -15,7 +15,7 @@ import { appendDiscoveries, readBoard } from './discoveries.js';
 import { PIPELINE_STAGES, pipelineTasks } from './pipelines.js';
 import { writeReport } from './report.js';
 import { choosePipeline, detectScope, PIPELINES, type PipelineName } from './scope.js';
-import { addWisdom, createTeamSession, findTeamSession, newTeamSessionId, TEAM_ROOT, teamPaths, type ScopeRecord } from './session.js';
+import { addWisdom, createTeamSession, updateGcState, findTeamSession, newTeamSessionId, TEAM_ROOT, teamPaths, type ScopeRecord } from './session.js';
 import { Mutex, type TeamContext, type TeamOptions } from './team-context.js';
 import { readTasks, writeTasks, type TeamTask } from './tasks-csv.js';
 import { runWaves } from './wave-engine.js';
@@ -92,6 +92,11 @@ export async function runTeam(options: TeamRunOptions): Promise<number> {
     record = JSON.parse(await readFile(paths.scope, 'utf8')) as ScopeRecord;
     tasks = await readTasks(paths.tasks);
     await removeAllWorktrees(root, paths.worktrees);
+    // GC rounds an executor made in a worktree that is now gone never landed: count from where it began.
+    await updateGcState(paths, new Mutex(), (state) => {
+      for (const [layer, rounds] of Object.entries(state.started ?? {})) state.rounds[layer] = rounds;
+      delete state.started;
+    });
     const undone = await discardTestSideChanges(root);
     if (undone.length) options.emit({ type: 'log', level: 'warn', message: `undid the uncommitted test files of the interrupted task: ${undone.join(', ')}` });
     for (const t of tasks) if (t.status === 'running') t.status = 'pending';

@@ -45,6 +45,8 @@ export interface GcState {
   coverage_history: { layer: string; round: number; pass_rate: number; coverage: number | null; at: string }[];
   max_rounds_per_layer: number;
   warnings: string[];
+  /** Each layer's rounds when its executor began in a worktree: that worktree's rounds die with it, so --continue restores these. */
+  started?: Record<string, number>;
 }
 
 function slugOf(text: string): string {
@@ -74,7 +76,7 @@ export async function createTeamSession(dir: string): Promise<TeamPaths> {
 export async function readGcState(paths: TeamPaths): Promise<GcState> {
   try {
     const s = JSON.parse(await readFile(paths.gcState, 'utf8')) as Partial<GcState>;
-    return { rounds: s.rounds ?? {}, coverage_history: s.coverage_history ?? [], max_rounds_per_layer: s.max_rounds_per_layer ?? 3, warnings: s.warnings ?? [] };
+    return { rounds: s.rounds ?? {}, coverage_history: s.coverage_history ?? [], max_rounds_per_layer: s.max_rounds_per_layer ?? 3, warnings: s.warnings ?? [], ...(s.started ? { started: s.started } : {}) };
   } catch {
     return { rounds: {}, coverage_history: [], max_rounds_per_layer: 3, warnings: [] };
   }

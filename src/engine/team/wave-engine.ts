@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import { writeTextAtomic } from '../session/atomic.js';
 import { readBoard } from './discoveries.js';
 import { runDocumentTask } from './role-document.js';
-import { runExecutor } from './role-executor.js';
+import { runExecutor, type ExecutorOutcome } from './role-executor.js';
 import { runGenerator } from './role-generator.js';
 import { updateGcState, readGcState } from './session.js';
 import { inTaskWorktree } from './task-worktree.js';
@@ -59,6 +59,15 @@ async function runTask(ctx: TeamContext, t: TeamTask, worktree: { after: Promise
   ctx.emit({ type: 'team-discoveries', total: board.entries.length, malformed: board.malformed, latest: board.entries.slice(-5).map((d) => `${d.type} ${d.worker}: ${JSON.stringify(d.data).slice(0, 120)}`) });
 }
 
+/** An executor in its worktree; gc-state remembers the rounds it started from until its work is merged or dropped. */
+async function executorInWorktree(ctx: TeamContext, t: TeamTask, rounds: number, after: Promise<void>, again: () => Promise<ExecutorOutcome>): Promise<ExecutorOutcome> {
+  await updateGcState(ctx.paths, ctx.files, (state) => (state.started = { ...state.started, [t.layer]: rounds }));
+  const r = await inTaskWorktree(ctx, t, after, { work: (cwd) => runExecutor(ctx, t, cwd), again, say: (text) => emitTask(ctx, t, text) });
+  // Stopped midway, the mark stays for --continue; otherwise the rounds counted are the ones that landed.
+  if (!ctx.signal.aborted) await updateGcState(ctx.paths, ctx.files, (state) => delete state.started?.[t.layer]);
+  return r;
+}
+
 async function runRole(ctx: TeamContext, t: TeamTask, worktree: { after: Promise<void> } | null): Promise<void> {
   let fields: Partial<TeamTask>;
   let detail: string | undefined;
@@ -79,7 +88,7 @@ async function runRole(ctx: TeamContext, t: TeamTask, worktree: { after: Promise
       await updateGcState(ctx.paths, ctx.files, (state) => (state.rounds[t.layer] = rounds));
       return runExecutor(ctx, t, ctx.root);
     };
-    const r = worktree ? await inTaskWorktree(ctx, t, worktree.after, { work: (cwd) => runExecutor(ctx, t, cwd), again, say }) : await ctx.mainTree.run(() => runExecutor(ctx, t, ctx.root));
+    const r = worktree ? await executorInWorktree(ctx, t, rounds, worktree.after, again) : await ctx.mainTree.run(() => runExecutor(ctx, t, ctx.root));
     fields = r.ok
       ? { status: 'completed', findings: r.findings, pass_rate: String(r.run.passRate), coverage_achieved: r.run.coverage === null ? '' : String(r.run.coverage), test_files: r.files.join(';') }
       : { status: 'failed', error: r.error };
