@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fromCsv } from '../../src/engine/team/tasks-csv.js';
@@ -11,7 +11,7 @@ afterAll(removeRepos);
 function typedRepo(): string {
   const repo = teamRepo({
     base: {
-      '.gitignore': 'node_modules/\n',
+      '.gitignore': 'node_modules/\n.env*\n',
       'package.json': JSON.stringify({ name: 'teamlib', private: true, type: 'module', scripts: { test: 'node --test' }, devDependencies: { typescript: '*', '@types/node': '*' } }),
       'tsconfig.json': JSON.stringify({ compilerOptions: { allowJs: true, checkJs: true, noEmit: true, module: 'nodenext', target: 'es2022', types: ['node'], skipLibCheck: true }, include: ['src', 'test'] }),
     },
@@ -22,6 +22,7 @@ function typedRepo(): string {
   symlinkSync(join(ROOT, 'node_modules/typescript'), join(repo, 'node_modules/typescript'));
   symlinkSync(join(ROOT, 'node_modules/@types/node'), join(repo, 'node_modules/@types/node'));
   symlinkSync('../typescript/bin/tsc', join(repo, 'node_modules/.bin/tsc'));
+  writeFileSync(join(repo, '.env.test'), 'API_URL=http://127.0.0.1:9\n');
   return repo;
 }
 
@@ -36,10 +37,10 @@ async function comprehensive(repo: string): Promise<{ events: Event[]; dir: stri
 const detailsOf = (events: Event[], id: string) => events.filter((e) => e.type === 'team-task' && e.id === id).map((e) => e.detail ?? '');
 
 describe('fixcycle team: task worktrees that can build', () => {
-  it("links the main tree's node_modules into each task worktree, so the L0 typecheck runs there; nothing of it is committed", async () => {
+  it("links the main tree's node_modules into each task worktree and copies its .env files, so the L0 typecheck runs there; nothing of it is committed", async () => {
     const repo = typedRepo();
     const { events, dir } = await comprehensive(repo);
-    for (const id of ['TESTGEN-001', 'TESTGEN-002', 'TESTRUN-001', 'TESTRUN-002']) expect(detailsOf(events, id), id).toContain('in its own worktree (linked node_modules)');
+    for (const id of ['TESTGEN-001', 'TESTGEN-002', 'TESTRUN-001', 'TESTRUN-002']) expect(detailsOf(events, id), id).toContain('in its own worktree (linked node_modules; copied .env.test)');
     const tasks = Object.fromEntries(fromCsv(readFileSync(join(dir, 'tasks.csv'), 'utf8')).map((t) => [t.id, t]));
     expect(tasks['TESTGEN-001']!.findings).toMatch(/L0: tsc --noEmit ran, 0 warning\(s\)/);
     expect(tasks['TESTGEN-002']!.findings).toMatch(/L0: tsc --noEmit ran, 0 warning\(s\)/);
@@ -53,7 +54,7 @@ describe('fixcycle team: task worktrees that can build', () => {
     rmSync(join(repo, 'node_modules'), { recursive: true });
     const { events, dir } = await comprehensive(repo);
     const worktreeLine = detailsOf(events, 'TESTGEN-001').find((d) => d.startsWith('in its own worktree'));
-    expect(worktreeLine).toMatch(/^in its own worktree \(missing node_modules \(package\.json has dependencies but the main tree has none installed: run your package manager there\)\)$/);
+    expect(worktreeLine).toMatch(/^in its own worktree \(copied \.env\.test; missing node_modules \(package\.json has dependencies but the main tree has none installed: run your package manager there\)\)$/);
     expect(detailsOf(events, 'TESTGEN-001').at(-1)).toMatch(/test file\(s\): .*; L0 could not run typecheck \(tsconfig\.json but no typescript in node_modules\)$/);
     const board = readFileSync(join(dir, 'discoveries.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; worker: string; data: { description: string } });
     const skipped = board.filter((d) => d.type === 'check_skipped');
