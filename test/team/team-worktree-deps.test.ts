@@ -59,5 +59,6 @@ describe('fixcycle team: task worktrees that can build', () => {
     const board = readFileSync(join(dir, 'discoveries.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; worker: string; data: { description: string } });
     const skipped = board.filter((d) => d.type === 'check_skipped');
     expect(skipped.map((d) => d.data.description)).toEqual(expect.arrayContaining([expect.stringMatching(/^task worktree: node_modules \(package\.json has dependencies/), 'L0 typecheck (tsconfig.json but no typescript in node_modules)']));
+    expect(readFileSync(join(dir, 'context.md'), 'utf8')).toMatch(/## Checks That Could Not Run\n\n- TESTGEN-00[12]: task worktree: node_modules \(package\.json has dependencies[^\n]*\n- TESTGEN-00[12]: L0 typecheck \(tsconfig\.json but no typescript in node_modules\)\n/);
   }, 360_000);
 });

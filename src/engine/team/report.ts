@@ -46,6 +46,8 @@ export async function writeReport(ctx: TeamContext): Promise<void> {
   }
   const defects = board.entries.filter((d) => d.type === 'defect_found');
   lines.push('## Defects Found', '', ...(defects.length ? defects.map((d) => `- ${d.worker}: ${String(d.data.description ?? JSON.stringify(d.data))}`) : ['- none']), '');
+  const skipped = board.entries.filter((d) => d.type === 'check_skipped');
+  if (skipped.length) lines.push('## Checks That Could Not Run', '', ...skipped.map((d) => `- ${d.worker}: ${String(d.data.description ?? JSON.stringify(d.data))}`), '');
   const files = [...new Set(tasks.flatMap((t) => listCell(t.test_files)))];
   lines.push('## Files Produced', '', ...files.map((f) => `- ${f}`), '- strategy/test-strategy.md', ...tasks.filter((t) => t.role === 'executor').map((t) => `- results/run-${t.layer}.json`), '- analysis/quality-report.md', '');
   lines.push(`## Discovery Board`, '', `${board.entries.length} discoveries${board.malformed ? `, ${board.malformed} malformed line(s) skipped` : ''}`, '');
