@@ -60,6 +60,9 @@ describe('fixcycle team: concurrent waves and resuming', () => {
     // only have started once the first completed.
     expect(Math.min(...working)).toBeGreaterThanOrEqual(0);
     expect(Math.max(...working)).toBeLessThan(Math.min(...done));
+    // The fix loops inside the executors speak through the team session: one session, one end.
+    expect(events.filter((e) => e.type === 'session')).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'done')).toHaveLength(1);
     // Their agent calls (L1's GC round and fix cycle, L2's fix cycle) ran in their worktrees and overlapped in time.
     const span = (id: string) => {
       const mine = calls(agent).filter((c) => c.cwd.includes(`/worktrees/${id}`));

@@ -31,7 +31,12 @@ export async function runFixCycle(ctx: TeamContext, cwd: string, taskId: string,
     yes: true,
     allowDirty: false,
     interactive: false,
-    emit: ctx.emit,
+    // The team session owns the screen's session and its end (a loop's `session` would point the TUI at a worktree
+    // that is about to go); the loop's outcome is said on the executor's line.
+    emit: (event) => {
+      if (event.type === 'session') ctx.emit({ type: 'log', level: 'info', message: `${taskId}: fix cycle in ${event.sessionId}` });
+      else if (event.type !== 'done') ctx.emit(event);
+    },
     policies: (loopCtx) => {
       const base = agentPolicies(loopCtx, {});
       return { ...base, checkFix: allowGeneratedTests(base.checkFix!, [...generated]) };
