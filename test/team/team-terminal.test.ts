@@ -80,6 +80,23 @@ describe('fixcycle team in a terminal', () => {
     expect(git(repo, 'status', '--porcelain')).toBe('');
   }, 360_000);
 
+  it('runs to the end with both executors in fix cycles at once: the screen stays the team session until the last task', async () => {
+    const repo = teamRepo({ bug: true });
+    const agent = agentDir();
+    term = spawnInPty(process.execPath, [CLI, 'team', '--pipeline', 'comprehensive', '--agent-cmd', teamAgentCmd(agent)], { columns: 120, rows: 50, cwd: repo });
+    // Mid-run, the fix loops inside the executors neither end the screen nor take over its session.
+    let screen = await term.waitFor(/TESTRUN-00[12] executor L[12] .*fix cycle/, 120_000);
+    expect(screen).not.toMatch(/WFS-/);
+    screen = await term.waitFor('8/8 tasks completed', 180_000);
+    expect(screen).toMatch(/tst-change-\d{8}/);
+    expect(screen).not.toMatch(/WFS-/);
+    for (const layer of ['L1', 'L2', 'L3']) expect(screen).toMatch(new RegExp(`✓ coverage ${layer} \\[[█░]{10}\\]`));
+    expect(screen).toMatch(/Discovery board: \d+/);
+    term.press('q');
+    const exit = await term.exited;
+    expect(exit.exitCode).toBe(0);
+  }, 300_000);
+
   it('q while the pipeline is offered leaves at once without creating a session', async () => {
     const repo = teamRepo();
     const agent = agentDir();
