@@ -121,7 +121,7 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
       drop.set(t.file, [...(drop.get(t.file) ?? []), t.name]);
     } else stable.push(t);
   }
-  const support = coverageSupport(ctx.runner.name);
+  const support = coverageSupport(ctx.runner, root);
   const kept: KeptTest[] = [];
   const redundantKept: string[] = [];
   let note: string | undefined;

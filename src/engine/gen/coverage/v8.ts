@@ -20,12 +20,10 @@ function projectPath(root: string, url: string): string | null {
 
 /**
  * Reads the V8 coverage files a run left in `dir` (NODE_V8_COVERAGE) into line and branch coverage, through
- * v8-to-istanbul, for the project files `include` accepts. Files in `ensure` that no process loaded count as
- * never run (every line uncovered), as c8's --all does.
+ * v8-to-istanbul, for the project files `include` accepts.
  */
-export async function readV8Coverage(dir: string, root: string, include: (file: string) => boolean, ensure: readonly string[] = []): Promise<CoverageData> {
+export async function readV8Coverage(dir: string, root: string, include: (file: string) => boolean): Promise<CoverageData> {
   const map = libCoverage.createCoverageMap({});
-  const seen = new Set<string>();
   const sources = new Map<string, string>();
   const source = async (rel: string): Promise<string | null> => {
     if (!sources.has(rel)) sources.set(rel, await readFile(join(root, rel), 'utf8').catch(() => ''));
@@ -50,15 +48,8 @@ export async function readV8Coverage(dir: string, root: string, include: (file: 
     for (const script of scripts) {
       const rel = projectPath(root, script.url);
       if (!rel || !include(rel)) continue;
-      seen.add(rel);
       await apply(rel, script.functions);
     }
-  }
-  for (const rel of ensure) {
-    if (seen.has(rel)) continue;
-    const text = await source(rel);
-    if (text === null) continue;
-    await apply(rel, [{ functionName: '', isBlockCoverage: true, ranges: [{ startOffset: 0, endOffset: text.length, count: 0 }] }]);
   }
   return fromCoverageMap(map, root);
 }
