@@ -34,7 +34,11 @@ const probed = new Map<string, boolean>();
 export function hasCoveragePy(inv: Invocation): { python: string; ok: boolean } {
   const python = pythonOf(inv.argv);
   const key = `${python}\0${JSON.stringify(inv.env)}`;
-  if (!probed.has(key)) probed.set(key, spawnSync(python, ['-c', 'import coverage'], { stdio: 'ignore', timeout: 20_000, env: { ...testCommandEnv(inv.env) } as NodeJS.ProcessEnv }).status === 0);
+  if (!probed.has(key)) {
+    // testCommandEnv holds only what changes; the rest comes from fixcycle's own environment, as execa does.
+    const env = Object.fromEntries(Object.entries({ ...process.env, ...testCommandEnv(inv.env) }).filter(([, v]) => v !== undefined));
+    probed.set(key, spawnSync(python, ['-c', 'import coverage'], { stdio: 'ignore', timeout: 20_000, env }).status === 0);
+  }
   return { python, ok: probed.get(key)! };
 }
 
