@@ -14,7 +14,8 @@ const imports = (env: Record<string, string>, modules: string): boolean =>
 
 // The python3 that has pytest and coverage.py: the one on PATH, or under pyenv the system one (Debian's
 // python3-pytest and python3-coverage, which .ci/run installs).
-const PYTHON_ENV = [{}, { PYENV_VERSION: 'system' }].find((env) => imports(env, 'pytest, coverage')) ?? null;
+const CANDIDATES: Record<string, string>[] = [{}, { PYENV_VERSION: 'system' }];
+const PYTHON_ENV = CANDIDATES.find((env) => imports(env, 'pytest, coverage')) ?? null;
 const command = (env: Record<string, string>, tail = ''): string => `${Object.entries(env).map(([k, v]) => `${k}=${v} `).join('')}python3 -m pytest${tail}`;
 
 const calc = ['def sign(n):', '    if n < 0:', '        return "negative"', '    return "positive"', '', '', 'def unused():', '    return 42', ''].join('\n');
@@ -58,7 +59,7 @@ describe('pytest coverage through coverage.py', () => {
   }, 120_000);
 
   // A python3 with pytest but no coverage.py (this machine's pyenv one) shows the on-screen reason.
-  const BARE = [{}, { PYENV_VERSION: 'system' }].find((env) => imports(env, 'pytest') && !imports(env, 'coverage')) ?? null;
+  const BARE = CANDIDATES.find((env) => imports(env, 'pytest') && !imports(env, 'coverage')) ?? null;
   it.skipIf(!BARE)('a Python without coverage.py: the reason names it and the fix, and the tests still run', async () => {
     const repo = makeRepo(null, project);
     const runner = await resolveRunner(repo, { testCmd: command(BARE!) });

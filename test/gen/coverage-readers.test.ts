@@ -56,7 +56,7 @@ describe('standard coverage reports, read from the real tools', () => {
     expect(summary((await readReportDir(out, repo, all))!)).toEqual(expected);
   }, 60_000);
 
-  const PY = [{}, { PYENV_VERSION: 'system' }].find((env) => spawnSync('python3', ['-c', 'import pytest, coverage'], { stdio: 'ignore', env: { ...process.env, ...env } }).status === 0) ?? null;
+  const PY = ([{}, { PYENV_VERSION: 'system' }] as Record<string, string>[]).find((env) => spawnSync('python3', ['-c', 'import pytest, coverage'], { stdio: 'ignore', env: { ...process.env, ...env } }).status === 0) ?? null;
   it.skipIf(!PY)("coverage.py's Cobertura XML and lcov read the same as its JSON, lines and branches", async () => {
     const repo = makeRepo(null, {
       'calc.py': 'def grade(n):\n    if n >= 90:\n        return "A"\n    return "B" if n >= 50 else "F"\n\n\ndef unused():\n    return 1\n',
