@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import libCoverage from 'istanbul-lib-coverage';
 import v8ToIstanbul from 'v8-to-istanbul';
 import { fromCoverageMap, type CoverageData } from './model.js';
@@ -38,10 +38,15 @@ export async function readV8Coverage(dir: string, root: string, include: (file: 
     map.merge(converter.toIstanbul());
     converter.destroy();
   };
+  // Most of each file is Node's own modules; a process that loaded no project file (npm, a runner's parent)
+  // is skipped without parsing.
+  const projectUrl = pathToFileURL(root).href;
   for (const name of (await readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.json'))) {
     let scripts: V8Script[];
     try {
-      scripts = (JSON.parse(await readFile(join(dir, name), 'utf8')) as { result: V8Script[] }).result;
+      const text = await readFile(join(dir, name), 'utf8');
+      if (!text.includes(projectUrl)) continue;
+      scripts = (JSON.parse(text) as { result: V8Script[] }).result;
     } catch {
       continue; // a process killed while writing leaves a torn file
     }
