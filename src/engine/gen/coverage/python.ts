@@ -91,7 +91,8 @@ export async function readPythonCoverage(dir: string, root: string, include: (fi
   const python = existsSync(join(py, 'python')) ? readFileSync(join(py, 'python'), 'utf8').trim() : null;
   if (!python) {
     const without = existsSync(join(py, 'no-coverage')) ? readFileSync(join(py, 'no-coverage'), 'utf8').split('\n')[0] : null;
-    return { data: {}, ...(without ? { missing: `coverage.py is not installed for ${without}: install it (pip install coverage, or apt-get install python3-coverage)` } : {}) };
+    if (without) return { data: {}, missing: `coverage.py is not installed for ${without}: install it (pip install coverage, or apt-get install python3-coverage)` };
+    return { data: {}, missing: 'coverage.py never started in the Python that ran the tests (it did not load sitecustomize: started with -S or -I, or PYTHONPATH reset): run pytest as `python -m pytest`' };
   }
   const rc = `--rcfile=${join(py, '.coveragerc')}`;
   const opts = { cwd: root, reject: false, timeout: 120_000, env: { COVERAGE_PROCESS_START: undefined, PYTHONPATH: process.env.PYTHONPATH } };
