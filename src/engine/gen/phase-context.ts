@@ -10,15 +10,16 @@ import { genPaths } from './paths.js';
 
 /** The coverage of the changed lines the suite had before gen, for the package and the summary. */
 async function coverageBefore(ctx: GenContext, change: Change): Promise<{ measured: boolean; how?: string; reason?: string; data: CoverageData | null }> {
-  const support = coverageSupport(ctx.runner.name);
+  const support = coverageSupport(ctx.runner, ctx.repo.root);
   if (!support.ok) return { measured: false, reason: support.reason, data: null };
   node(ctx, 'context', 'running', 'measuring the coverage of the changed lines (full suite)');
-  const { coverage } = await withCoverage(
+  const { coverage, missing } = await withCoverage(
     ctx.runner,
     ctx.repo.root,
     change.files.map((f) => f.file),
     (runner) => runner.run({ cwd: ctx.repo.root, scope: 'full', timeoutMs: ctx.options.testTimeoutMs, signal: ctx.signal, onLines: (lines) => ctx.emit({ type: 'output', lines }) }),
   );
+  if (missing) return { measured: false, reason: missing, data: null };
   return { measured: true, how: support.how, data: coverage };
 }
 

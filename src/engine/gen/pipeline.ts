@@ -85,7 +85,10 @@ export async function runGen(options: GenRunOptions): Promise<number> {
     released = true;
   };
   try {
-    const state: GenState = (await readGenState(session.paths.dir)) ?? newGenState(id, options.planOnly);
+    const saved = await readGenState(session.paths.dir);
+    const state: GenState = saved ?? newGenState(id, options.planOnly, input?.raw ?? null);
+    // Saved before phase 1 starts: a session stopped at any point after its folder exists can be resumed.
+    if (!saved) await saveGenState(session.paths.dir, state);
     if (resumed) state.plan_only = false;
     if (!state.settings) state.settings = { coverage_lines: options.coverageLines, coverage_branches: options.coverageBranches, layers: options.layers, keep_redundant: options.keepRedundant };
     const settings = state.settings;
@@ -115,15 +118,16 @@ export async function runGen(options: GenRunOptions): Promise<number> {
       await ctx.save();
     };
     if (!done.has('session')) {
+      input ??= await readGenInput(repo.root, state.input ?? undefined);
       node(ctx, 'session', 'running', id);
       await writeJsonAtomic(session.paths.workflowSession, {
         session_id: id,
         type: 'test',
         workflow_type: 'test-fix',
-        input_mode: input!.mode,
-        input: input!.raw,
-        description: input!.description,
-        source_session_id: input!.sourceSessionId,
+        input_mode: input.mode,
+        input: input.raw,
+        description: input.description,
+        source_session_id: input.sourceSessionId,
         created_at: new Date().toISOString(),
         repository: repo.root,
         created_by: 'fixcycle',
@@ -131,7 +135,7 @@ export async function runGen(options: GenRunOptions): Promise<number> {
         agents: agents.map((a) => a.spec.name),
       });
       await finish('session');
-      node(ctx, 'session', 'done', `${id} (${input!.mode} mode${input!.sourceSessionId ? ` from ${input!.sourceSessionId}` : ''})`);
+      node(ctx, 'session', 'done', `${id} (${input.mode} mode${input.sourceSessionId ? ` from ${input.sourceSessionId}` : ''})`);
     }
     if (!done.has('context')) {
       await gatherContext(ctx, input ?? (await inputAgain(repo.root, session.paths.dir)));

@@ -19,6 +19,8 @@ export const genStateSchema = z.looseObject({
   session_id: z.string(),
   phases_done: z.array(z.enum(['session', 'context', 'analysis', 'tasks'])).default([]),
   plan_only: z.boolean().default(false),
+  /** What `fixcycle gen` was given (null: the change on this branch), so a session stopped in phase 1 can redo it. */
+  input: z.string().nullable().default(null),
   /** The gen options chosen at the start; a resume keeps them. */
   settings: z.looseObject({ coverage_lines: z.number(), coverage_branches: z.number(), layers: z.array(z.enum(['L1', 'L2', 'L3'])), keep_redundant: z.boolean() }).optional(),
   step: execStepSchema.default('generate'),
@@ -45,8 +47,8 @@ export function genStatePath(sessionDir: string): string {
   return join(sessionDir, '.process', 'gen-state.json');
 }
 
-export function newGenState(sessionId: string, planOnly: boolean): GenState {
-  return genStateSchema.parse({ session_id: sessionId, plan_only: planOnly });
+export function newGenState(sessionId: string, planOnly: boolean, input: string | null): GenState {
+  return genStateSchema.parse({ session_id: sessionId, plan_only: planOnly, input });
 }
 
 export async function readGenState(sessionDir: string): Promise<GenState | null> {

@@ -14,9 +14,11 @@ export async function commitKept(ctx: GenContext): Promise<void> {
   const files = [...new Set([...state.generated_files, ...(await ctx.repo.changedFiles()).filter((f) => state.generated_files.includes(f))])];
   const present = (await ctx.repo.changedFiles()).filter((f) => files.includes(f));
   const message = `test-gen: IMPL-001 - ${state.kept.length} generated test(s) kept, ${state.rejected.length} rejected (${ctx.session.id})`;
-  const sha = present.length ? await ctx.repo.commitFiles(present, message) : null;
+  // Stopped after `git commit` and before the state said so: the commit of this session is already HEAD.
+  const made = state.gen_commit ?? (await ctx.repo.log(1)).find((c) => c.message.startsWith('test-gen: IMPL-001') && c.message.endsWith(`(${ctx.session.id})`))?.sha ?? null;
+  const sha = present.length ? await ctx.repo.commitFiles(present, message) : made;
   state.gen_commit = sha;
-  if (sha) ctx.emit({ type: 'commit', iteration: 0, sha, message, files: present });
+  if (sha && sha !== made) ctx.emit({ type: 'commit', iteration: 0, sha, message, files: present });
   state.step = 'fix';
   await ctx.save();
 }

@@ -108,7 +108,10 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
   // No test file left (every one rejected): nothing to run, the gate only measures coverage.
   const { tests, errors } = files.length > 0 ? await observe(ctx, files, options.stabilityRuns) : { tests: new Map<string, Observed>(), errors: [] };
   if (ctx.signal.aborted) return;
-  const reject = (t: { id: string; file: string }, reason: string): void => void state.rejected.push({ test: t.id, file: t.file, gate: 'IMPL-001.5', reason, round });
+  // A gate resumed after a stop finds again what it found before the stop: recorded once.
+  const reject = (t: { id: string; file: string }, reason: string): void => {
+    if (!state.rejected.some((r) => r.gate === 'IMPL-001.5' && r.round === round && r.test === t.id)) state.rejected.push({ test: t.id, file: t.file, gate: 'IMPL-001.5', reason, round });
+  };
   for (const file of files.filter((f) => ![...tests.values()].some((t) => t.file === f))) {
     reject({ id: file, file }, `not collected: the runner ran no test from it${errors.length ? ` (${errors[0]})` : ''}`);
   }
@@ -121,7 +124,10 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
       drop.set(t.file, [...(drop.get(t.file) ?? []), t.name]);
     } else stable.push(t);
   }
-  const support = coverageSupport(ctx.runner.name);
+  // Phase 2 ran the same tool: when it found the tool missing where the tests run (coverage.py for another
+  // Python), every test here would look redundant, so the gate goes on without coverage instead.
+  const probed = coverageSupport(ctx.runner, root);
+  const support = probed.ok && !pkg.coverage.measured && pkg.coverage.reason ? { ok: false as const, reason: pkg.coverage.reason } : probed;
   const kept: KeptTest[] = [];
   const redundantKept: string[] = [];
   let note: string | undefined;
@@ -155,10 +161,12 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
     for (const t of stable) kept.push({ test: t.id, file: t.file, note: t.statuses[0] === 'failed' ? 'fails every run: kept for the fix loop' : `passes ${options.stabilityRuns} of ${options.stabilityRuns} runs` });
     ctx.emit({ type: 'gen-coverage', files: [], measured: false, reason: support.reason });
   }
-  for (const [file, names] of drop) dropCases(root, file, names);
   state.kept = kept;
   state.redundant_kept = redundantKept;
   if (note) state.coverage_note = note;
+  // Saved before the dropped tests leave their files: a stop in between keeps why they were dropped.
+  await ctx.save();
+  for (const [file, names] of drop) dropCases(root, file, names);
   let gaps: string[] = [];
   if (support.ok) {
     node(ctx, 'IMPL-001.5', 'running', 'coverage of the changed lines with the kept tests (full suite)');

@@ -34,6 +34,11 @@ export class CommandTestRunner implements TestRunner {
     this.after = call?.after ?? [];
   }
 
+  /** The coverage wrappers the user's script puts before the runner in full runs (`['c8', '--reporter=lcov']`). */
+  get wrappers(): readonly string[][] {
+    return this.call?.wrappers ?? [];
+  }
+
   /** The same runner, with every command it starts changed by `change` (coverage flags or variables). */
   withInvocations(change: (inv: Invocation) => Invocation): CommandTestRunner {
     const c = this.commands;

@@ -1,24 +1,57 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CoverageData } from './model.js';
+import { mergeCoverage, type CoverageData } from './model.js';
 import { CommandTestRunner } from '../../runners/test-runner.js';
 import type { Invocation } from '../../runners/invocation.js';
 import type { TestRunner } from '../../runners/runner.js';
 import { readGoProfile } from './go-profile.js';
 import { readIstanbulJson } from './istanbul-json.js';
+import { hasCoveragePy, preparePython, readPythonCoverage } from './python.js';
+import { readReportDir } from './report-dir.js';
+import { unloadedAsUncovered } from './unloaded.js';
 import { readV8Coverage } from './v8.js';
+import { vitestCoverageArgs, vitestProvider } from './vitest.js';
+import { withWrapperReport, wrapperOf, wrapperReportDir, type CoverageWrapper } from './wrappers.js';
 import { isSourceFile } from '../source-files.js';
 
 /** Runners whose tests load the project's files as they are, so V8's own coverage maps straight onto them. */
 const V8_RUNNERS = new Set(['node-test', 'mocha', 'tape']);
 
-/** Whether gen can measure coverage for this runner, and why not when it cannot. */
-export function coverageSupport(runner: string): { ok: true; how: string } | { ok: false; reason: string } {
-  if (V8_RUNNERS.has(runner)) return { ok: true, how: 'V8 coverage (NODE_V8_COVERAGE) mapped to lines and branches by v8-to-istanbul' };
-  if (runner === 'go') return { ok: true, how: 'go test -coverprofile (through GOFLAGS), lines only: Go profiles carry no branch data' };
-  if (runner === 'jest') return { ok: true, how: "jest's own --coverage (json reporter), read from coverage-final.json by istanbul-lib-coverage" };
-  return { ok: false, reason: `fixcycle cannot measure coverage for the ${runner} runner yet (it measures node:test, mocha and tape through V8 coverage, and go through -coverprofile)` };
+export type CoverageSupport = { ok: true; how: string } | { ok: false; reason: string };
+
+const SUPPORTED = 'it measures node:test, mocha and tape through V8 coverage (or the c8 or nyc the test script wraps them in), jest and vitest through their own --coverage, pytest through coverage.py, and go through -coverprofile';
+
+/** The full-run command, to see how the project starts its tests (null for runners that are not commands). */
+function fullRun(runner: TestRunner | string): Invocation | null {
+  return runner instanceof CommandTestRunner ? runner.commands.full(tmpdir()) : null;
+}
+
+/**
+ * Whether gen can measure coverage for this runner in this project, how, and why not when it cannot. Given
+ * only a runner's name, it answers for the runner in general (a project may still lack the tool).
+ */
+export function coverageSupport(runner: TestRunner | string, root?: string): CoverageSupport {
+  const name = typeof runner === 'string' ? runner : runner.name;
+  const full = fullRun(runner);
+  if (V8_RUNNERS.has(name)) {
+    const wrapper = full && wrapperOf(full.argv);
+    const own = wrapper ? `the test script's own ${wrapper} (its istanbul JSON report) for full runs, and ` : '';
+    return { ok: true, how: `${own}V8 coverage (NODE_V8_COVERAGE) mapped to lines and branches by v8-to-istanbul` };
+  }
+  if (name === 'go') return { ok: true, how: 'go test -coverprofile (through GOFLAGS), lines only: Go profiles carry no branch data' };
+  if (name === 'jest') return { ok: true, how: "jest's own --coverage (json reporter), read from coverage-final.json by istanbul-lib-coverage" };
+  if (name === 'vitest') {
+    const provider = root ? vitestProvider(root) : 'v8';
+    if (!provider) return { ok: false, reason: "vitest measures coverage through @vitest/coverage-v8 (or -istanbul), which this project does not have: install @vitest/coverage-v8" };
+    return { ok: true, how: `vitest's own --coverage (@vitest/coverage-${provider}, json reporter), read from coverage-final.json by istanbul-lib-coverage` };
+  }
+  if (name === 'pytest') {
+    const probe = full ? hasCoveragePy(full) : null;
+    if (probe && !probe.ok) return { ok: false, reason: `pytest's coverage is measured by coverage.py, which ${probe.python} cannot import: install it (pip install coverage, or apt-get install python3-coverage)` };
+    return { ok: true, how: 'coverage.py (lines and branches, every Python process of the run), read from `coverage json`' };
+  }
+  return { ok: false, reason: `fixcycle cannot measure coverage for the ${name} runner yet (${SUPPORTED})` };
 }
 
 /** Nothing is set on fixcycle's own environment, so runs with and without coverage can go on at the same time. */
@@ -27,28 +60,66 @@ function withInvocations(runner: TestRunner, change: (inv: Invocation) => Invoca
 }
 
 const withEnv = (vars: Record<string, string>) => (inv: Invocation): Invocation => ({ ...inv, env: { ...inv.env, ...vars } });
+const withArgs = (args: string[]) => (inv: Invocation): Invocation => ({ ...inv, argv: [...inv.argv, ...args] });
+
+export interface CoverageRun<T> {
+  result: T;
+  coverage: CoverageData;
+  /** Why the run measured nothing although it was asked to (the tool is missing where the tests run). */
+  missing?: string;
+}
 
 /**
- * Runs `run` with coverage switched on (V8 coverage for every Node process it starts, a Go cover profile, or
- * jest's own) and reads the coverage of the project's source files.
+ * Runs `run` with coverage switched on, by the project's own tool where it has one (vitest's or jest's
+ * --coverage, the c8 or nyc its script wraps the runner in, coverage.py, a Go cover profile), else V8 coverage
+ * for every Node process it starts, and reads the coverage of the project's source files. Files in `ensure`
+ * that no test loaded count as never run.
  */
-export async function withCoverage<T>(runner: TestRunner, root: string, ensure: readonly string[], run: (runner: TestRunner) => Promise<T>): Promise<{ result: T; coverage: CoverageData }> {
+export async function withCoverage<T>(runner: TestRunner, root: string, ensure: readonly string[], run: (runner: TestRunner) => Promise<T>): Promise<CoverageRun<T>> {
   const dir = mkdtempSync(join(tmpdir(), 'fixcycle-cov-'));
   try {
-    if (runner.name === 'go') {
-      const profile = join(dir, 'cover.out');
-      const flags = [process.env.GOFLAGS, `-coverprofile=${profile}`, '-covermode=count'].filter(Boolean).join(' ');
-      const result = await run(withInvocations(runner, withEnv({ GOFLAGS: flags })));
-      return { result, coverage: await readGoProfile(profile, root, isSourceFile) };
-    }
-    if (runner.name === 'jest') {
-      const jestArgs = ['--coverage', '--coverageReporters=json', `--coverageDirectory=${dir}`];
-      const result = await run(withInvocations(runner, (inv) => ({ ...inv, argv: [...inv.argv, ...jestArgs] })));
-      return { result, coverage: await readIstanbulJson(join(dir, 'coverage-final.json'), root, isSourceFile) };
-    }
-    const result = await run(withInvocations(runner, withEnv({ NODE_V8_COVERAGE: dir })));
-    return { result, coverage: await readV8Coverage(dir, root, isSourceFile, ensure) };
+    const measured = await measure(runner, root, dir, run);
+    return { ...measured, coverage: await unloadedAsUncovered(root, ensure, measured.coverage) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+async function measure<T>(runner: TestRunner, root: string, dir: string, run: (runner: TestRunner) => Promise<T>): Promise<CoverageRun<T>> {
+  if (runner.name === 'go') {
+    const profile = join(dir, 'cover.out');
+    const flags = [process.env.GOFLAGS, `-coverprofile=${profile}`, '-covermode=count'].filter(Boolean).join(' ');
+    const result = await run(withInvocations(runner, withEnv({ GOFLAGS: flags })));
+    return { result, coverage: await readGoProfile(profile, root, isSourceFile) };
+  }
+  if (runner.name === 'jest') {
+    const result = await run(withInvocations(runner, withArgs(['--coverage', '--coverageReporters=json', `--coverageDirectory=${dir}`])));
+    return { result, coverage: await readIstanbulJson(join(dir, 'coverage-final.json'), root, isSourceFile) };
+  }
+  if (runner.name === 'vitest') {
+    const provider = vitestProvider(root);
+    if (!provider) return { result: await run(runner), coverage: {}, missing: (coverageSupport('vitest', root) as { reason: string }).reason };
+    const result = await run(withInvocations(runner, withArgs(vitestCoverageArgs(provider, join(dir, 'vitest')))));
+    return { result, coverage: await readIstanbulJson(join(dir, 'vitest', 'coverage-final.json'), root, isSourceFile) };
+  }
+  if (runner.name === 'pytest') {
+    const python = preparePython(dir, root);
+    const result = await run(withInvocations(runner, python.env));
+    const { data, missing } = await readPythonCoverage(dir, root, isSourceFile);
+    return { result, coverage: data, ...(missing ? { missing } : {}) };
+  }
+  // Node runners: the script's own c8 or nyc where a full run keeps it, V8 coverage for every other run.
+  const wrapperWords = runner instanceof CommandTestRunner ? runner.wrappers.flat().length : 0;
+  const used = new Set<CoverageWrapper>();
+  const result = await run(
+    withInvocations(runner, (inv) => {
+      const wrapper = wrapperWords > 0 ? wrapperOf(inv.argv) : null;
+      if (!wrapper) return withEnv({ NODE_V8_COVERAGE: join(dir, 'v8') })(inv);
+      used.add(wrapper);
+      return withWrapperReport(inv, wrapper, wrapperWords, dir);
+    }),
+  );
+  let coverage = await readV8Coverage(join(dir, 'v8'), root, isSourceFile);
+  for (const wrapper of used) coverage = mergeCoverage(coverage, (await readReportDir(wrapperReportDir(dir, wrapper), root, isSourceFile)) ?? {});
+  return { result, coverage };
 }

@@ -28,6 +28,28 @@ export function fromCoverageMap(map: CoverageMap, root: string): CoverageData {
   return out;
 }
 
+/** Two runs' coverage as one: a line's highest hit count, a branch covered when either run took it. */
+export function mergeCoverage(a: CoverageData, b: CoverageData): CoverageData {
+  const out: CoverageData = { ...a };
+  for (const [file, f] of Object.entries(b)) {
+    const mine = out[file];
+    if (!mine) {
+      out[file] = f;
+      continue;
+    }
+    const lines = { ...mine.lines };
+    for (const [line, hits] of Object.entries(f.lines)) lines[Number(line)] = Math.max(lines[Number(line)] ?? 0, hits);
+    const branches = new Map(mine.branches.map((br) => [`${br[0]}:${br[2] ?? 0}`, br]));
+    for (const br of f.branches) {
+      const key = `${br[0]}:${br[2] ?? 0}`;
+      const seen = branches.get(key);
+      branches.set(key, seen ? [br[0], seen[1] || br[1], br[2]] : br);
+    }
+    out[file] = { lines, branches: [...branches.values()] };
+  }
+  return out;
+}
+
 /** The lines and branches (of `only`, when given) a run executed, as `file:line` and `file:line:column:branch` keys. */
 export function coveredKeys(data: CoverageData, only?: ReadonlySet<string>): Set<string> {
   const keys = new Set<string>();

@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import libCoverage from 'istanbul-lib-coverage';
 import v8ToIstanbul from 'v8-to-istanbul';
 import { fromCoverageMap, type CoverageData } from './model.js';
@@ -20,12 +20,10 @@ function projectPath(root: string, url: string): string | null {
 
 /**
  * Reads the V8 coverage files a run left in `dir` (NODE_V8_COVERAGE) into line and branch coverage, through
- * v8-to-istanbul, for the project files `include` accepts. Files in `ensure` that no process loaded count as
- * never run (every line uncovered), as c8's --all does.
+ * v8-to-istanbul, for the project files `include` accepts.
  */
-export async function readV8Coverage(dir: string, root: string, include: (file: string) => boolean, ensure: readonly string[] = []): Promise<CoverageData> {
+export async function readV8Coverage(dir: string, root: string, include: (file: string) => boolean): Promise<CoverageData> {
   const map = libCoverage.createCoverageMap({});
-  const seen = new Set<string>();
   const sources = new Map<string, string>();
   const source = async (rel: string): Promise<string | null> => {
     if (!sources.has(rel)) sources.set(rel, await readFile(join(root, rel), 'utf8').catch(() => ''));
@@ -40,25 +38,23 @@ export async function readV8Coverage(dir: string, root: string, include: (file: 
     map.merge(converter.toIstanbul());
     converter.destroy();
   };
+  // Most of each file is Node's own modules; a process that loaded no project file (npm, a runner's parent)
+  // is skipped without parsing.
+  const projectUrl = pathToFileURL(root).href;
   for (const name of (await readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.json'))) {
     let scripts: V8Script[];
     try {
-      scripts = (JSON.parse(await readFile(join(dir, name), 'utf8')) as { result: V8Script[] }).result;
+      const text = await readFile(join(dir, name), 'utf8');
+      if (!text.includes(projectUrl)) continue;
+      scripts = (JSON.parse(text) as { result: V8Script[] }).result;
     } catch {
       continue; // a process killed while writing leaves a torn file
     }
     for (const script of scripts) {
       const rel = projectPath(root, script.url);
       if (!rel || !include(rel)) continue;
-      seen.add(rel);
       await apply(rel, script.functions);
     }
-  }
-  for (const rel of ensure) {
-    if (seen.has(rel)) continue;
-    const text = await source(rel);
-    if (text === null) continue;
-    await apply(rel, [{ functionName: '', isBlockCoverage: true, ranges: [{ startOffset: 0, endOffset: text.length, count: 0 }] }]);
   }
   return fromCoverageMap(map, root);
 }
