@@ -23,16 +23,18 @@ export interface LayerRun {
 async function measure(ctx: TeamContext, cwd: string, files: string[]): Promise<LayerRun> {
   const opts = { cwd, timeoutMs: ctx.options.testTimeoutMs, signal: ctx.signal, onLines: (lines: string[]) => ctx.emit({ type: 'output', lines }) };
   const run = (r: typeof ctx.runner) => (r.runSubset ? r.runSubset(opts, { files, names: [] }) : r.run({ ...opts, scope: 'full' }));
-  const support = coverageSupport(ctx.runner.name);
+  const support = coverageSupport(ctx.runner, cwd);
   const sources = ctx.changed.map((f) => f.file);
   const measured = support.ok ? await withCoverage(ctx.runner, cwd, sources, run) : { result: await run(ctx.runner), coverage: null };
+  // The tool was there when asked but measured nothing where the tests ran (coverage.py missing from that Python).
+  const missing = 'missing' in measured ? measured.missing : undefined;
   const tests = measured.result?.result.tests ?? [];
   const passed = tests.filter((t) => t.status === 'passed').length;
   const failedTests = tests.filter((t) => t.status === 'failed');
   const total = passed + failedTests.length;
   let coverage: number | null = null;
   const gaps: string[] = [];
-  if (measured.coverage) {
+  if (measured.coverage && !missing) {
     let covered = 0;
     let all = 0;
     for (const f of ctx.changed) {
@@ -50,7 +52,7 @@ async function measure(ctx: TeamContext, cwd: string, files: string[]): Promise<
     coverage,
     failures: failedTests.map((t) => `${t.file ?? ''} "${t.name}": ${(t.message ?? '').split('\n')[0]}`.trim()),
     gaps,
-    ...(support.ok ? {} : { note: support.reason }),
+    ...(support.ok ? (missing ? { note: missing } : {}) : { note: support.reason }),
   };
 }
 
