@@ -81,6 +81,16 @@ describe("npm's pretest and posttest", () => {
     expect(berry.describe()).toMatchObject({ setup: [], after: [] });
   });
 
+  it('follow the package manager the command names: npm and yarn 1 run them, pnpm does not', async () => {
+    const scripts = { pretest: 'node lint.mjs', test: 'node --test', posttest: 'node audit-ok.mjs' };
+    const both = { setup: [['node', 'lint.mjs']], after: [['node', 'audit-ok.mjs']] };
+    const pnpmProject = project('node-test-passing', scripts, { 'pnpm-lock.yaml': "lockfileVersion: '9.0'\n" });
+    expect((await resolveRunner(pnpmProject, { testCmd: 'npm test' })).describe()).toMatchObject(both);
+    expect((await resolveRunner(pnpmProject, { testCmd: 'pnpm test' })).describe()).toMatchObject({ setup: [], after: [] });
+    expect((await resolveRunner(project('node-test-passing', scripts, { 'yarn.lock': '' }), { testCmd: 'yarn test' })).describe()).toMatchObject(both);
+    expect((await resolveRunner(project('node-test-passing', scripts, { '.yarnrc.yml': '' }), { testCmd: 'yarn test' })).describe()).toMatchObject({ setup: [], after: [] });
+  });
+
   it('keeps a lifecycle script that needs a shell whole, run through npm', async () => {
     const dir = project('node-test-passing', { pretest: 'node lint.mjs || true', test: 'node --test' });
     expect((await resolveRunner(dir, {})).describe()).toMatchObject({ setup: [['npm', 'run', 'pretest']] });

@@ -69,7 +69,7 @@ export function analyseCommandLine(line: string, project: ProjectFacts, extraArg
       }
       if ('unknown' in found) return { unknown: found.unknown, trail: [...trail, step, ...found.trail] };
       // npm runs `pre<script>` first and `post<script>` after it when it passed, as parts of the same command.
-      const around = peeled.runsPreScripts ? lifecycleParts(project, peeled.script) : { setup: [], after: [] };
+      const around = lifecycleParts(project, peeled.script, peeled.manager);
       const rest = laterParts(commands, i, project.cwd);
       return {
         ...found,
