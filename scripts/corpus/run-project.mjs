@@ -64,7 +64,7 @@ export async function runProject(entry, { log = () => {} } = {}) {
 
   log('bare test command (unbroken)');
   const bare = await run(summaryCommand(entry), { cwd: dir, env: envFor(entry), timeoutMs: RUN_TIMEOUT_MS });
-  row.bare = { exit: bare.code, seconds: bare.seconds, timedOut: bare.timedOut, summary: readSummary(entry.runner, bare.stdout + bare.stderr) };
+  row.bare = { command: summaryCommand(entry), exit: bare.code, seconds: bare.seconds, timedOut: bare.timedOut, summary: readSummary(entry.runner, bare.stdout + bare.stderr) };
   // The bare run's leftovers (coverage, caches) are not the user's changes.
   await resetTo(dir, base);
 

@@ -14,17 +14,14 @@ const READERS = {
     return { unit: 'assertions', passed: sum(pass), failed: sum(fail) };
   },
   tap(text) {
-    // tap 12-16: "# failed 1 of 118 tests" / "# 118 tests passed"... 16 prints the counts per file then totals;
-    // tap 18+: "# { total: 5, pass: 4, fail: 1 }" in some reporters. Read what is there.
-    const totals = /# \{ total: (\d+), pass: (\d+)(?:, fail: (\d+))?/.exec(text);
-    if (totals) return { unit: 'subtests', passed: Number(totals[2]), failed: Number(totals[3] ?? 0) };
-    const failedOf = /# failed (\d+) of (\d+) tests?/.exec(text);
-    if (failedOf) return { unit: 'subtests', passed: Number(failedOf[2]) - Number(failedOf[1]), failed: Number(failedOf[1]) };
-    const passedOnly = /^# (\d+) tests? passed/m.exec(text);
-    if (passedOnly) return { unit: 'subtests', passed: Number(passedOnly[1]), failed: 0 };
-    const asserts = /^\s*(\d+) passing \(/m.exec(text);
-    if (asserts) return { unit: 'subtests', passed: Number(asserts[1]), failed: Number(/^\s*(\d+) failing/m.exec(text)?.[1] ?? 0) };
-    return null;
+    // node-tap's unit is the test: each test file's top-level points (its `t.test` subtests and any assertion
+    // made outside one), the points its plan `1..N` counts. Read from the TAP stream (`--reporter=tap`): every
+    // file is a `# Subtest: <file>` of the root, its tests the points indented once below it.
+    const points = all(text, /^ {4}(ok|not ok) \d+(?: - [^#\n]*)?(#\s*(?:SKIP|TODO)\b)?/gim);
+    if (points.length === 0) return null;
+    const skipped = points.filter((m) => m[2]).length;
+    const failed = points.filter((m) => !m[2] && m[1] === 'not ok').length;
+    return { unit: 'tests (each file\'s top-level subtests, its plan 1..N)', passed: points.length - skipped - failed, failed, skipped };
   },
   mocha(text) {
     const passing = all(text, /^\s*(\d+) passing/gm);
@@ -69,18 +66,29 @@ const READERS = {
     return { unit: 'tests', passed: take('passed'), failed: take('failed') + take('errors?'), skipped: take('skipped') + take('xfailed') };
   },
   go(text) {
-    // go test prints no totals; with -json every test and subtest ends with one pass/fail/skip action.
-    const actions = text.split('\n').flatMap((l) => {
+    // go test prints no totals; with -json every test and subtest ends with one pass/fail/skip action. A test
+    // with subtests passes or fails with them: counting it too would count each failing case twice, so the
+    // unit is the test that has no subtests of its own.
+    const ended = new Map();
+    for (const line of text.split('\n')) {
+      let e;
       try {
-        const e = JSON.parse(l);
-        return e.Test && ['pass', 'fail', 'skip'].includes(e.Action) ? [e.Action] : [];
+        e = JSON.parse(line);
       } catch {
-        return [];
+        continue;
       }
-    });
-    if (actions.length === 0) return null;
-    const n = (a) => actions.filter((x) => x === a).length;
-    return { unit: 'tests and subtests (go test -json)', passed: n('pass'), failed: n('fail'), skipped: n('skip') };
+      if (e && e.Test && ['pass', 'fail', 'skip'].includes(e.Action)) ended.set(`${e.Package}\u0000${e.Test}`, e.Action);
+    }
+    if (ended.size === 0) return null;
+    const parents = new Set([...ended.keys()].flatMap((key) => {
+      const [pkg, name] = key.split('\u0000');
+      const names = [];
+      for (let at = name.lastIndexOf('/'); at > 0; at = name.lastIndexOf('/', at - 1)) names.push(`${pkg}\u0000${name.slice(0, at)}`);
+      return names;
+    }));
+    const leaves = [...ended].filter(([key]) => !parents.has(key)).map(([, action]) => action);
+    const n = (a) => leaves.filter((x) => x === a).length;
+    return { unit: 'tests and subtests without subtests of their own (go test -json)', passed: n('pass'), failed: n('fail'), skipped: n('skip') };
   },
   cargo(text) {
     const results = all(text, /^test result: \w+\. (\d+) passed; (\d+) failed; (\d+) ignored/gm);
@@ -97,6 +105,7 @@ export function readSummary(runner, text) {
 
 /** The command that prints the runner's countable summary, where the plain test command prints none. */
 export function summaryCommand(entry) {
+  if (entry.summaryTest) return entry.summaryTest;
   if (entry.runner === 'go') return entry.test.replace(/^go test/, 'go test -json');
   return entry.test;
 }

@@ -19,7 +19,7 @@ export function formatRow(row) {
     `  unbroken: exit ${row.clean?.processExit}, ${row.clean?.outcome}, agent calls ${row.clean?.agentCalls.length}, counts ${pair(row.clean?.last, exp.fixed)} [${mark(v.cleanAtOnce)}]${row.clean?.timedOut ? ' TIMED OUT' : ''}`,
     `  broken:   first ${pair(row.broken?.first, exp.broken)}  last ${pair(row.broken?.last, exp.fixed)}  (${exp.unit ?? 'unit?'}; source ${row.broken?.first?.source ?? '-'})`,
     `            ${row.broken?.outcome}, exit ${row.broken?.processExit}, agent calls ${row.broken?.agentCalls.join(',') || 'none'}, commits ${row.broken?.commits}, rollbacks ${row.broken?.rollbacks} [converged ${mark(v.converged)}]${row.broken?.timedOut ? ' TIMED OUT' : ''}`,
-    `  time:     bare ${secs(row.bare?.seconds)} (exit ${row.bare?.exit}) vs fixcycle ${secs(row.clean?.seconds)} unbroken, ${secs(row.broken?.seconds)} broken`,
+    `  time:     bare ${secs(row.bare?.seconds)} (exit ${row.bare?.exit}${row.bare?.command && row.bare.command !== 'npm test' ? `, \`${row.bare.command}\`` : ''}) vs fixcycle ${secs(row.clean?.seconds)} unbroken, ${secs(row.broken?.seconds)} broken`,
     `  this machine's bare runs: unbroken ${fmt(row.bare?.summary)}, broken ${fmt(row.bareBroken?.summary)}`,
   ];
   for (const f of (row.broken?.first?.failures ?? []).slice(0, 5)) lines.push(`    fail ${f.id}${f.file ? ` (${f.file})` : ''}: ${f.message}`);

@@ -49,6 +49,28 @@ describe('the test command runs as the user runs it', { timeout: 180_000 }, () =
     expect(state(repo).status).toBe('completed');
   });
 
+  it("runs npm's pretest and posttest as npm test does: a failing posttest is a failure the agent sees and fixes", async () => {
+    const repo = jsRepo({
+      ...NODE_TESTS,
+      'package.json': JSON.stringify({ name: 'p', private: true, scripts: { lint: 'node -e 0', pretest: 'npm run lint', test: 'node --test', posttest: 'node scripts/check-api.js' } }),
+      'scripts/check-api.js': "const { add } = require('../src/math.js');\nif (add.length !== 2) { console.error('API check: add() must declare 2 parameters, it declares ' + add.length); process.exit(2); }\n",
+      'src/math.js': 'exports.add = (...args) => args[0] + args[1];\n',
+    });
+    const agent = scenario({
+      analyze: [plan('add() declares rest parameters, so the API check fails', 'src/math.js:add:1')],
+      fix: [{ edits: [{ file: 'src/math.js', search: 'exports.add = (...args) => args[0] + args[1];', replace: 'exports.add = (a, b) => a + b;' }] }],
+    });
+    const run = await runCli(repo, [...headless, '--agent-cmd', agentCmd(agent.path)]);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/after the tests: `node scripts\/check-api\.js` failed \(exit 2/);
+    expect(agent.prompt('agent', 'analyze', 1)).toMatch(/API check: add\(\) must declare 2 parameters, it declares 0/);
+    expect(run.stdout).toMatch(/after the tests: `node scripts\/check-api\.js` passed/);
+    // pretest's linter runs with the full suites, shown in the log, not with the re-test.
+    expect(run.stdout.match(/check before the tests: `npm run lint` passed/g)).toHaveLength(2);
+    expect(run.stdout).not.toMatch(/re-test: check before the tests/);
+    expect(state(repo).status).toBe('completed');
+  });
+
   it('a missing tool is a failed test step: no agent is called and nothing is committed', async () => {
     if (findOnPath('pnpm')) return; // the case needs pnpm to be missing, as on the machine that found it
     const repo = jsRepo({
@@ -174,7 +196,9 @@ describe('what the counts are over, and which run drives the loop', { timeout: 1
     // After the first fix `multiplies` ran for the first time and failed: it counts, so the rate is not 100%.
     expect(s.iterations[0].pass_rate).toBeLessThan(100);
     expect(run.stdout).toMatch(/reported for the first time now count towards the pass rate/);
-    expect(run.stdout).not.toMatch(/pass 100% \(\d+\/\d+\)[^\n]*\n[^\n]*\[iteration 2\]/);
+    expect(run.stdout).not.toMatch(/pass 100% \(\d+\/\d+[^)\n]*\)[^\n]*\n[^\n]*\[iteration 2\]/);
+    // tape reports assertions, not tests: the counts shown say so.
+    expect(run.stdout).toMatch(/\[retest\] done: pass [\d.]+% \(\d+\/\d+ assertions\)/);
     expect(s.iterations[1].pass_rate).toBe(100);
   });
 });

@@ -96,7 +96,7 @@ export async function runSuite(ctx: LoopContext, run: SuiteRun): Promise<SuiteOu
     phase: run.phase,
     status: failedRun || testRun.timedOut ? 'failed' : 'done',
     iteration: run.iteration,
-    detail: testRun.noTestRan ? `no test ran (${testRun.noTestRan.cause})` : `pass ${results.pass_rate}% (${results.passed}/${results.total}${results.errors.length ? `, ${results.errors.length} error(s)` : ''})${testRun.timedOut ? ', timed out' : ''}${COUNTS_FROM[testRun.source]}`,
+    detail: testRun.noTestRan ? `no test ran (${testRun.noTestRan.cause})` : `pass ${results.pass_rate}% (${results.passed}/${results.total}${testRun.countUnit ? ` ${testRun.countUnit}` : ''}${results.errors.length ? `, ${results.errors.length} error(s)` : ''})${testRun.timedOut ? ', timed out' : ''}${COUNTS_FROM[testRun.source]}`,
   });
   return { results, selection: scope === 'affected' ? testRun.selection : null, ...(testRun.noTestRan ? { noTestRan: testRun.noTestRan } : {}) };
 }

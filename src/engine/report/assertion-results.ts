@@ -10,6 +10,8 @@ export interface AssertionDialect {
   retries(assertion: Record<string, unknown>): number | undefined;
   /** Why a whole test file failed outside its tests, or undefined when it did not. */
   fileError(suite: Record<string, unknown>, tests: TestCase[]): string | undefined;
+  /** A failed test's messages as the report has them, put right where the runner's report loses what it printed. */
+  failureMessages?(messages: string[], assertion: Record<string, unknown>): string[];
 }
 
 /** Reads jest's and vitest's per-file results (`testResults`) into tests and errors outside tests. */
@@ -44,7 +46,8 @@ function readAssertion(assertion: Record<string, unknown>, file: string | undefi
   if (retries) test.retries = retries;
   // A retried test that passed keeps its earlier attempts' errors: the status is what counts.
   if (status === 'failed') {
-    const messages = asArray(assertion.failureMessages).filter((m): m is string => typeof m === 'string');
+    const reported = asArray(assertion.failureMessages).filter((m): m is string => typeof m === 'string');
+    const messages = dialect.failureMessages ? dialect.failureMessages(reported, assertion) : reported;
     const text = splitFailureText(messages.join('\n\n')) ?? { message: `failed with status "${String(assertion.status)}"` };
     test.message = withLocation(text.message, text.stack, rootDir);
     if (text.stack) test.stack = text.stack;

@@ -1,6 +1,6 @@
 import type { ParseOutcome } from './parse-outcome.js';
 import { fileErrorText, readAssertionResults } from './assertion-results.js';
-import { asArray, asRecord, asString, guarded, parsed, readJson, unusable, type ParseOptions } from './outcome.js';
+import { asArray, asNumber, asRecord, asString, guarded, parsed, readJson, unusable, type ParseOptions } from './outcome.js';
 import { uniquifyIds } from './test-id.js';
 
 /** Reads vitest's `--reporter=json` report. */
@@ -27,5 +27,12 @@ const vitestDialect = {
     // A file that fails to import is `failed` with no tests (and not in numTotalTests).
     if (suite.status !== 'failed' || tests.some((t) => t.status === 'failed')) return undefined;
     return fileErrorText(asString(suite.message), 'the test file failed before any test ran');
+  },
+  failureMessages(messages: string[], assertion: Record<string, unknown>): string[] {
+    // vitest 3 and 4 give a timeout error the stack of the placeholder error made when the test was declared, so
+    // the report's message is `Error: STACK_TRACE_ERROR` where the screen said `Test timed out in 5000ms`.
+    const duration = asNumber(assertion.duration);
+    const said = `Error: Test timed out${duration !== undefined ? ` after ${Math.round(duration)}ms` : ''} (vitest's testTimeout or hookTimeout; its JSON report names the error only STACK_TRACE_ERROR)`;
+    return messages.map((message) => message.replace(/^Error: STACK_TRACE_ERROR(?=\n|$)/, said));
   },
 };

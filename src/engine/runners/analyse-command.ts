@@ -2,6 +2,7 @@ import { globSync } from 'tinyglobby';
 import { plainArgv, quoteWords, splitCommands, tokenize, type Token } from './command-line.js';
 import type { RunnerName } from './names.js';
 import type { ProjectFacts } from './project.js';
+import { lifecycleParts } from './lifecycle-scripts.js';
 import { peelCommand } from './peel-command.js';
 
 /** What a test command turns out to run, once scripts, env assignments and wrappers are seen through. */
@@ -59,7 +60,6 @@ export function analyseCommandLine(line: string, project: ProjectFacts, extraArg
     if ('script' in peeled) {
       const script = project.scripts[peeled.script];
       if (script === undefined) return { unknown: `"${argv.join(' ')}" runs the script "${peeled.script}", which package.json does not have`, trail };
-      const pre = project.scripts[`pre${peeled.script}`];
       const found = analyseCommandLine(script, project, [...peeled.extraArgs, ...extraArgs], depth + 1);
       const step = `${argv.join(' ')} -> scripts.${peeled.script}: "${script}"`;
       const last = i === commands.length - 1 || commands[i]!.next === '|';
@@ -68,13 +68,14 @@ export function analyseCommandLine(line: string, project: ProjectFacts, extraArg
         continue;
       }
       if ('unknown' in found) return { unknown: found.unknown, trail: [...trail, step, ...found.trail] };
-      if (pre !== undefined && peeled.runsPreScripts) setup.push(['npm', 'run', `pre${peeled.script}`]);
+      // npm runs `pre<script>` first and `post<script>` after it when it passed, as parts of the same command.
+      const around = lifecycleParts(project, peeled.script, peeled.manager);
       const rest = laterParts(commands, i, project.cwd);
       return {
         ...found,
         env: { ...peeled.env, ...found.env },
-        setup: [...setup, ...found.setup],
-        after: [...(found.after ?? []), ...rest.parts],
+        setup: [...setup, ...around.setup, ...found.setup],
+        after: [...(found.after ?? []), ...around.after, ...rest.parts],
         trail: [...trail, step, ...found.trail],
       };
     }

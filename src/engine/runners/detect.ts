@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { analyseCommandLine, type RunnerCall } from './analyse-command.js';
+import { lifecycleParts } from './lifecycle-scripts.js';
 import { findOnPath, type ProjectFacts } from './project.js';
 
 /** A runner found in a project, and what it was found from. */
@@ -33,7 +34,7 @@ export function detectRunner(project: ProjectFacts): Detection | null {
   const script = project.scripts.test;
   if (script !== undefined && !NPM_PLACEHOLDER.test(script)) {
     const found = analyseCommandLine(script, project);
-    if (!('unknown' in found)) return { call: found, detectedFrom: `scripts.test in package.json ("${script}")` };
+    if (!('unknown' in found)) return { call: withTestLifecycle(found, project), detectedFrom: `scripts.test in package.json ("${script}")` };
   }
   for (const { runner, files } of CONFIG_FILES) {
     const file = files.find((name) => project.exists(name));
@@ -48,6 +49,13 @@ export function detectRunner(project: ProjectFacts): Detection | null {
   if (project.exists('go.mod')) return { call: bareCall('go'), detectedFrom: 'go.mod' };
   if (project.exists('Cargo.toml')) return { call: bareCall('cargo'), detectedFrom: 'Cargo.toml' };
   return null;
+}
+
+/** The test script as `npm test` runs it: `pretest` first, `posttest` after it when it passed. */
+function withTestLifecycle(call: RunnerCall, project: ProjectFacts): RunnerCall {
+  const around = lifecycleParts(project, 'test');
+  if (around.setup.length === 0 && around.after.length === 0) return call;
+  return { ...call, setup: [...around.setup, ...call.setup], after: [...(call.after ?? []), ...around.after] };
 }
 
 /** The default way to start a runner that no script describes. */

@@ -44,6 +44,8 @@ export interface RunnerCommands {
   reportSource: ResultSource;
   /** Said by `doctor` and the status line: `vitest JSON report (--outputFile)`. */
   reportDetail: string;
+  /** What one count is where the runner reports no result per test (tape's assertions); unset for tests. */
+  countUnit?: 'assertions';
   full(reportDir: string): Invocation;
   /** Null when the runner cannot run a subset (the full suite runs instead). */
   subset(reportDir: string, selection: TestSelection): Invocation | null;

@@ -6,8 +6,8 @@ export interface ScriptCall {
   script: string;
   extraArgs: string[];
   env: Record<string, string>;
-  /** npm runs `pre<name>` first; yarn 2+ and pnpm do not. */
-  runsPreScripts: boolean;
+  /** The package manager that runs the script: it decides whether `pre<name>` and `post<name>` run too. */
+  manager: 'npm' | 'yarn' | 'pnpm';
 }
 
 /** A command that starts a runner, with what was peeled off around it. */
@@ -99,7 +99,7 @@ function packageManagerCall(pm: 'npm' | 'yarn' | 'pnpm', args: string[], project
   const words = dropLeadingOptions(args);
   const [verb, ...rest] = words;
   const script = (name: string | undefined, extra: string[]): Omit<ScriptCall, 'env'> | { unknown: string } =>
-    name === undefined ? { unknown: `"${pm} ${verb}" names no script` } : { script: name, extraArgs: extra, runsPreScripts: pm === 'npm' };
+    name === undefined ? { unknown: `"${pm} ${verb}" names no script` } : { script: name, extraArgs: extra, manager: pm };
   if (verb === undefined) return { unknown: `"${pm}" alone runs no tests` };
   if (['test', 't', 'tst'].includes(verb)) return script('test', pm === 'npm' ? afterDoubleDash(rest) : rest);
   if (['run', 'run-script', 'rum', 'urn'].includes(verb)) {

@@ -49,6 +49,8 @@ export interface TestRun {
   parts?: { command: string[]; kind: 'setup' | 'check' | 'after'; exitCode: number | null; durationMs: number; failed: boolean }[];
   /** Set when no test ran for a reason outside the code (a missing tool, a crashed runner, no report). */
   noTestRan?: NoTestRanCause;
+  /** What one count is where it is not a test: tape reports assertions, and the counts shown say so. */
+  countUnit?: 'assertions';
 }
 
 /** A test runner resolved for one repository: what it is and how to run it. */

@@ -172,6 +172,7 @@ export class CommandTestRunner implements TestRunner {
         outputTail: command.outputTail,
         parts: parts.map(describePart),
         ...(noTestRan ? { noTestRan } : {}),
+        ...(this.commands.countUnit ? { countUnit: this.commands.countUnit } : {}),
       };
     } finally {
       rmSync(reportDir, { recursive: true, force: true });

@@ -19,7 +19,7 @@ export function goCommands(call: RunnerCall): RunnerCommands {
   return {
     runner: 'go',
     reportSource: 'report',
-    reportDetail: 'the go test -json event stream on stdout',
+    reportDetail: 'the go test -json event stream on stdout; counts are tests and subtests without subtests of their own (a parent passes or fails with them)',
     full: (dir) => build(dir, [...own, ...(positionals.length > 0 ? positionals : ['./...'])]),
     subset: (dir, { files, names }) => {
       // A selection names test files, package folders or (from a report) import paths; go test takes the last two.

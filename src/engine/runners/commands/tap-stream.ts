@@ -22,6 +22,7 @@ export function tapStreamCommands(call: RunnerCall): RunnerCommands {
     reportSource: 'report',
     // tape reports assertions, not tests: the counts say so wherever they are shown.
     reportDetail: isAva ? 'the TAP stream ava prints with --tap on stdout; counts are tests' : "the TAP stream tape prints on stdout; counts are tape's assertions (tape reports no result per test)",
+    ...(isAva ? {} : { countUnit: 'assertions' as const }),
     full: (dir) => build(dir, [...own, ...positionals], true),
     subset: (dir, { files, names }) =>
       build(dir, [...narrow, ...(isAva ? names.flatMap((name) => ['--match', name]) : []), ...files], false),
