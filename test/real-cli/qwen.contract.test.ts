@@ -1,11 +1,12 @@
 import { describeContract } from './adapter-contract.js';
 
 /**
- * The real Qwen Code (0.15.10 when written) through fixcycle's adapter against the stand-in. Its analysis runs
+ * The real Qwen Code (0.15.10 and 0.24.4) through fixcycle's adapter against the stand-in. Its analysis runs
  * in plan mode, which denies write_file, edit, run_shell_command and exit_plan_mode. Every API error comes
  * back as exit 0 and `is_error: false` with the result text `[API Error: ...]`, which fixcycle reads as the
- * failure it is. A 429 or 5xx is retried by a loop no setting reaches (7 attempts, about 75 s): the OpenAI
- * SDK's log shows each attempt, and fixcycle stops the call after the third.
+ * failure it is. A 429 or 5xx is retried by a loop no setting reaches (7 attempts, about 75 s; 0.24 retries
+ * connection errors and timeouts too, round after round): the OpenAI SDK's log shows each attempt, and fixcycle
+ * stops the call after the third, or when the model has made no progress for 30 s.
  */
 describeContract({
   name: 'qwen',
@@ -19,6 +20,8 @@ describeContract({
   // Neither qwen nor the SDK log prints the retry-after it got: no reset time to read.
   rateLimitWithReset: null,
   expected: {
-    'a server that never answers': { classification: 'timeout', detail: /^API request timed out: \[API Error: Request timeout after 20s/, why: 'qwen gives up after its 20 s request timeout' },
+    // 0.15 gives up after its 20 s request timeout (`[API Error: Request timeout after 20s`); 0.24 retries it
+    // (`connection timed out` in the SDK's log) until fixcycle stops it.
+    'a server that never answers': { classification: 'timeout', detail: /^API request timed out: (\[API Error: Request timeout after 20s|connection timed out)/, why: "qwen's 20 s request timeout" },
   },
 });

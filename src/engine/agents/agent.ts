@@ -66,12 +66,13 @@ export interface AgentCommand {
   /** Files written before the run, by path relative to `privateDir` (settings the CLI is pointed at). */
   files?: Record<string, string>;
   /**
-   * Kill the call when the CLI has printed nothing for this long (it is retrying silently or hangs):
-   * classified `timeout` with a detail saying it stalled. Absent: no watchdog.
+   * Kill the call when the model has made no progress for this long (see AgentAdapter.progress): whatever the
+   * CLI prints about its own retries, connections or timeouts does not count. Classified from what it printed
+   * (unreachable, rate limit, auth), else `timeout` with a detail saying it stalled. Absent: no watchdog.
    */
   stallMs?: number;
-  /** Lines on stderr that are the CLI's background chatter (housekeeping logs), not a sign that the call is alive. */
-  quietLines?: RegExp;
+  /** The limit instead of stallMs while a tool the model called runs (a test command may take minutes); default 300 s. */
+  toolStallMs?: number;
   /**
    * Stop the call once the CLI has reported more retries than this (activities of kind `retry`): for CLIs whose
    * own retry count cannot be capped, so a rate-limited or unreachable API hands over within a minute.
@@ -83,6 +84,12 @@ export interface AgentCommand {
    * retry towards maxRetries.
    */
   attemptLine?: RegExp;
+}
+
+/** A line that shows the model at work: tool calls it starts (running them may take long) and ends. */
+export interface Progress {
+  toolsStarted: number;
+  toolsEnded: number;
 }
 
 /** How an agent call went, as recorded in the session and shown in the TUI. */
@@ -122,6 +129,12 @@ export interface AgentAdapter {
    * Pure and per line; absent for CLIs without a streaming format.
    */
   activity?(line: string, stream: 'stdout' | 'stderr'): AgentActivity[];
+  /**
+   * Whether one line the CLI printed is progress of the model (a model event, a token, a tool call or its
+   * result), and how many tool calls it starts and ends; null when it is not (the CLI's own retry, connection and
+   * housekeeping lines, recognised or not). Absent: read from `activity` (text, usage and tool activities).
+   */
+  progress?(line: string, stream: 'stdout' | 'stderr'): Progress | null;
   /** Reads the finished process: classification, final message, tokens and cost when the CLI reports them. */
   interpret(raw: { exitCode: number | null; timedOut: boolean; stdout: string; stderr: string }): Pick<AgentCall, 'classification' | 'detail' | 'finalText' | 'tokens' | 'costUsd' | 'retryAt'>;
 }

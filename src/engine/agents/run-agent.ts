@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { runCommand } from '../process/run-command.js';
 import type { AgentActivity, AgentAdapter, AgentCall, AgentCommand, AgentRequest, AgentSpec } from './agent.js';
+import { KIND_LABEL } from './error-kind.js';
+import { DEFAULT_TOOL_STALL_MS, progressOfActivities, progressWatchdog } from './progress-watchdog.js';
 
 /** A configured agent with the adapter that speaks its CLI. */
 export interface ResolvedAgent {
@@ -19,34 +21,8 @@ function writePrivateFiles(dir: string, files: Record<string, string> | undefine
   }
 }
 
-/** Aborts when `ms` pass without a call to `touch()`: the watchdog for CLIs that retry or hang in silence. */
-function stallWatchdog(ms: number | undefined, outer: AbortSignal | undefined): { signal: AbortSignal | undefined; touch(): void; stalled(): boolean; giveUp(): void; stop(): void } {
-  const controller = new AbortController();
-  let stalled = false;
-  let timer: NodeJS.Timeout | undefined;
-  const touch = (): void => {
-    if (!ms) return;
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      stalled = true;
-      controller.abort();
-    }, ms);
-  };
-  const onOuter = (): void => controller.abort();
-  outer?.addEventListener('abort', onOuter, { once: true });
-  if (outer?.aborted) controller.abort();
-  touch();
-  return {
-    signal: controller.signal,
-    touch,
-    stalled: () => stalled,
-    giveUp: () => controller.abort(),
-    stop() {
-      clearTimeout(timer);
-      outer?.removeEventListener('abort', onOuter);
-    },
-  };
-}
+/** A detail that names why the model could not work: the API was unreachable or its requests timed out. */
+const SAID_WHY = new RegExp(`^(${KIND_LABEL.connection}|${KIND_LABEL.timeout}): `);
 
 /** Runs one agent in one role through the agent command protocol and judges how it went. */
 export async function runAgent(agent: ResolvedAgent, request: AgentRequest): Promise<AgentCall> {
@@ -69,7 +45,7 @@ async function runCli(agent: ResolvedAgent, request: AgentRequest, privateDir: s
   const argv = command.promptArg ? [...command.argv, request.prompt] : command.argv;
   const stdout: string[] = [];
   const stderr: string[] = [];
-  const watchdog = stallWatchdog(command.stallMs, request.signal);
+  const watchdog = progressWatchdog(command.stallMs, command.toolStallMs ?? DEFAULT_TOOL_STALL_MS, request.signal);
   const retries: string[] = [];
   let reportedRetries = 0;
   let attemptOpen = false;
@@ -97,11 +73,13 @@ async function runCli(agent: ResolvedAgent, request: AgentRequest, privateDir: s
     signal: watchdog.signal,
     ...(command.stdin ? { input: request.prompt } : {}),
     displayLine: (line, stream) => {
-      if (stream === 'stdout' || !command.quietLines?.test(line)) watchdog.touch();
       (stream === 'stdout' ? stdout : stderr).push(line);
       watchAttempts(line, stream);
+      const activities = agent.adapter.activity?.(line, stream) ?? [];
+      const step = agent.adapter.progress ? agent.adapter.progress(line, stream) : progressOfActivities(activities);
+      if (step) watchdog.progress(step);
       if (!agent.adapter.activity) return line;
-      for (const activity of agent.adapter.activity(line, stream)) onActivity(activity);
+      for (const activity of activities) onActivity(activity);
       // Streamed events are shown as activities; the raw lines stay in the call's record.
       return request.onActivity ? null : line;
     },
@@ -113,11 +91,12 @@ async function runCli(agent: ResolvedAgent, request: AgentRequest, privateDir: s
     return { ...base, classification: 'not_found', detail: `${result.spawnError}: install it or fix the agent's command`, finalText: '' };
   }
   if (watchdog.stalled() && !request.signal?.aborted) {
-    const seconds = Math.round((command.stallMs ?? 0) / 1000);
+    const seconds = Math.round(watchdog.limitMs() / 1000);
     const read = agent.adapter.interpret({ ...raw, timedOut: false });
-    // What the CLI printed before it went quiet (a 429 it was retrying) says more than "stalled".
+    // What the CLI printed while the model did nothing (a 429 or a refused connection it was retrying) says more than "stalled".
     if (read.classification === 'rate_limited' || read.classification === 'auth_error') return { ...base, ...read, timedOut: true };
-    return { ...base, ...read, classification: 'timeout', timedOut: true, detail: `stalled: printed nothing for ${seconds} s (retrying silently or hung) and was killed` };
+    if (read.classification !== 'ok' && SAID_WHY.test(read.detail ?? '')) return { ...base, ...read, timedOut: true, detail: `${read.detail} (no progress of the model for ${seconds} s; killed)` };
+    return { ...base, ...read, classification: 'timeout', timedOut: true, detail: `stalled: no progress of the model for ${seconds} s (retrying or hung) and was killed` };
   }
   if (command.maxRetries !== undefined && retries.length > command.maxRetries && !request.signal?.aborted) {
     const read = agent.adapter.interpret({ ...raw, exitCode: raw.exitCode ?? 1, timedOut: false });

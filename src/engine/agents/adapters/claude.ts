@@ -1,5 +1,5 @@
 import { defineCliAdapter, modelArgs } from './cli-adapter.js';
-import { messageActivity, readMessageStream } from './message-stream.js';
+import { messageActivity, messageProgress, readMessageStream } from './message-stream.js';
 import { unlessUserSet } from './user-settings.js';
 
 /**
@@ -31,11 +31,13 @@ export const claudeAdapter = defineCliAdapter({
   checkedVersions: '2.1.x',
   args(role, model, extra) {
     const mode = role === 'analyze' ? ['--permission-mode', 'default', '--disallowedTools', ANALYSIS_DENIED_TOOLS.join(',')] : ['--permission-mode', 'acceptEdits', '--disallowedTools', FIX_DENIED_TOOLS.join(',')];
-    return ['-p', '--output-format', 'stream-json', '--verbose', ...mode, ...modelArgs('--model', model), ...extra];
+    // Partial messages: every token is a line, so a long answer or long thinking is progress, not silence.
+    return ['-p', '--output-format', 'stream-json', '--verbose', '--include-partial-messages', ...mode, ...modelArgs('--model', model), ...extra];
   },
   env: (_role, { userEnv }) => unlessUserSet(RETRY_CAPS, userEnv),
-  // A safety net only: the caps above bound the waiting, and claude prints each message and retry as it comes.
-  stallMs: () => 120_000,
+  // The caps above bound claude's own waiting (two 20 s requests); its retry events are no progress.
+  stallMs: () => 45_000,
   read: (stdout) => readMessageStream(stdout),
   activity: messageActivity,
+  progress: messageProgress,
 });

@@ -1,4 +1,4 @@
-import type { AgentActivity, AgentAdapter, AgentCommand, AgentRole, AgentSpec, CommandContext } from '../agent.js';
+import type { AgentActivity, AgentAdapter, AgentCommand, AgentRole, AgentSpec, CommandContext, Progress } from '../agent.js';
 import { interpretCliRun, type CliReading } from '../classify.js';
 
 /** What one AI CLI needs to be driven through the agent command protocol. */
@@ -21,10 +21,12 @@ export interface CliDefinition {
   env?(role: AgentRole, context: CommandContext): Record<string, string>;
   /** Settings files written into the private folder before the run, by path relative to it. */
   files?(role: AgentRole, context: CommandContext): Record<string, string>;
-  /** Kill the call when the CLI prints nothing for this long (see AgentCommand.stallMs). */
+  /** Kill the call when the model makes no progress for this long (see AgentCommand.stallMs). */
   stallMs?(role: AgentRole): number | undefined;
   /** Reads one streamed line into what the agent is doing. */
   activity?(line: string, stream: 'stdout' | 'stderr'): AgentActivity[];
+  /** Whether one line is the model at work (see AgentAdapter.progress). */
+  progress?(line: string, stream: 'stdout' | 'stderr'): Progress | null;
   /** Stop the call after this many reported retries (see AgentCommand.maxRetries). */
   maxRetries?(role: AgentRole): number | undefined;
 }
@@ -42,6 +44,7 @@ export function defineCliAdapter(def: CliDefinition): CliAdapter {
     ...(def.checkedVersions ? { checkedVersions: def.checkedVersions } : {}),
     ...(def.roles ? { roles: def.roles } : {}),
     ...(def.activity ? { activity: def.activity } : {}),
+    ...(def.progress ? { progress: def.progress } : {}),
     buildCommand(spec: AgentSpec, role: AgentRole, context?: CommandContext) {
       const argv = [def.bin, ...def.args(role, spec.model, spec.command)];
       const command: AgentCommand = def.promptArg ? { argv, stdin: false, promptArg: true } : { argv, stdin: true };

@@ -1,4 +1,4 @@
-import type { AgentActivity } from '../agent.js';
+import type { AgentActivity, Progress } from '../agent.js';
 import { jsonLine, textActivity } from './activity-text.js';
 import { isObject, num, str, sum } from './parse-output.js';
 
@@ -77,4 +77,21 @@ export function codexActivity(line: string, stream: 'stdout' | 'stderr'): AgentA
     return [{ kind: 'error', detail: unwrapReconnecting(error ?? 'turn failed') }];
   }
   return [];
+}
+
+/** Items that run something (a command, an MCP tool, a search) between their `item.started` and `item.completed`. */
+const RUNNING_ITEMS = new Set(['command_execution', 'mcp_tool_call', 'web_search']);
+
+/**
+ * Whether a line of `codex exec --json` is the model at work: items (reasoning, messages, patches; commands and
+ * tools from start to end) and completed turns. `error` events (`Reconnecting...`), thread and turn starts and
+ * codex's log on stderr are not.
+ */
+export function codexProgress(line: string, stream: 'stdout' | 'stderr'): Progress | null {
+  const event = stream === 'stdout' ? jsonLine(line) : undefined;
+  const type = event ? str(event.type) : undefined;
+  if (type === 'turn.completed') return { toolsStarted: 0, toolsEnded: 0 };
+  if (type !== 'item.started' && type !== 'item.completed' && type !== 'item.updated') return null;
+  const running = isObject(event!.item) && RUNNING_ITEMS.has(str(event!.item.type) ?? '');
+  return { toolsStarted: running && type === 'item.started' ? 1 : 0, toolsEnded: running && type === 'item.completed' ? 1 : 0 };
 }

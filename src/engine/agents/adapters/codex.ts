@@ -1,7 +1,7 @@
 import type { AgentRole, AgentSpec, CommandContext } from '../agent.js';
 import type { CliReading } from '../classify.js';
 import { defineCliAdapter, modelArgs, type CliAdapter } from './cli-adapter.js';
-import { codexActivity, unwrapReconnecting } from './codex-activity.js';
+import { codexActivity, codexProgress, unwrapReconnecting } from './codex-activity.js';
 import { codexCaps, readCodexUserConfig } from './codex-config.js';
 import { isObject, num, parseJsonLines, str, sum } from './parse-output.js';
 
@@ -39,7 +39,7 @@ const UNREACHABLE = /Connection failed|stream disconnected before completion|err
 /** What codex 0.169 says instead of the body of a 500. */
 const HIGH_DEMAND = /currently experiencing high demand/i;
 
-/** A codex that prints nothing for this long is retrying a long retry-after or waits for headers that never come. */
+/** A codex whose model shows no progress for this long is retrying a long retry-after or waits for headers that never come. */
 const STALL_MS = 45_000;
 
 const base = defineCliAdapter({
@@ -67,6 +67,7 @@ export const codexAdapter: CliAdapter = {
     return { argv: [...argv.slice(0, 5), ...caps, ...argv.slice(5)], stdin: true, stallMs: STALL_MS, maxRetries: 1 };
   },
   activity: codexActivity,
+  progress: codexProgress,
   interpret(raw) {
     const result = base.interpret(raw);
     const reading = readCodexEvents(raw.stdout);

@@ -1,6 +1,6 @@
-import type { AgentActivity } from '../agent.js';
+import type { AgentActivity, Progress } from '../agent.js';
 import type { CliReading } from '../classify.js';
-import { textActivity } from './activity-text.js';
+import { jsonLine, textActivity } from './activity-text.js';
 import { isObject, num, parseJsonDocument, parseJsonLines, str, sum, type Json } from './parse-output.js';
 import { withEarlierPlan } from './message-stream.js';
 import { deniedToolName, toolActivity } from './tool-action.js';
@@ -136,5 +136,24 @@ export function geminiActivity(line: string, stream: 'stdout' | 'stderr'): Agent
     }
     default:
       return [];
+  }
+}
+
+/**
+ * Whether a line of gemini's stream is the model at work: messages (its answer streams as deltas), tool calls
+ * and their results, the closing result. `init`, `error` events and everything on stderr (its retries) are not.
+ */
+export function geminiProgress(line: string, stream: 'stdout' | 'stderr'): Progress | null {
+  const event = stream === 'stdout' ? jsonLine(line) : undefined;
+  switch (event?.type) {
+    case 'message':
+    case 'result':
+      return { toolsStarted: 0, toolsEnded: 0 };
+    case 'tool_use':
+      return { toolsStarted: 1, toolsEnded: 0 };
+    case 'tool_result':
+      return { toolsStarted: 0, toolsEnded: 1 };
+    default:
+      return null;
   }
 }

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { defineCliAdapter, modelArgs } from './cli-adapter.js';
 import { GEMINI_HOME_DIR, geminiSettingsFile, linkUserGeminiFiles } from './gemini-home.js';
-import { geminiActivity, readGeminiStream } from './gemini-stream.js';
+import { geminiActivity, geminiProgress, readGeminiStream } from './gemini-stream.js';
 
 export { readGeminiJson } from './gemini-stream.js';
 
@@ -30,8 +30,9 @@ export const geminiAdapter = defineCliAdapter({
     return { [join(GEMINI_HOME_DIR, '.gemini', 'settings.json')]: geminiSettingsFile(context.userEnv) };
   },
   // gemini streams its answer as it comes (not its thinking), but has no request timeout: a server that never
-  // answers is only noticed by silence. The fix may run a long test command in silence.
-  stallMs: (role) => (role === 'analyze' ? 40_000 : 300_000),
+  // answers is only noticed by the lack of progress. A test command the fix runs has the tool limit.
+  stallMs: () => 40_000,
   read: readGeminiStream,
   activity: geminiActivity,
+  progress: geminiProgress,
 });

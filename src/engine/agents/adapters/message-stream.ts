@@ -1,4 +1,4 @@
-import type { AgentActivity } from '../agent.js';
+import type { AgentActivity, Progress } from '../agent.js';
 import type { CliReading } from '../classify.js';
 import { textActivity } from './activity-text.js';
 import { isObject, num, parseJsonLines, str, type Json } from './parse-output.js';
@@ -36,9 +36,13 @@ function retryDetail(event: Json): string {
 /**
  * A failed attempt as the OpenAI SDK logs it with `OPENAI_LOG=info` (on stdout, in qwen): the only trace
  * of the retries qwen otherwise makes in silence. `[log_8978a6] post http://.../chat/completions failed with
- * status 429 in 153ms - error; no more retries left`, or `... connection failed - ...`.
+ * status 429 in 153ms - error; no more retries left`, or `... connection failed - ...`; qwen 0.24 leaves out
+ * the method and URL (`[log_bf8e17] connection failed - error; no more retries left`).
  */
-const SDK_FAILURE = /^\[log_\w+[^\]]*\] \w+ \S+ (failed with status (\d{3})|connection (?:failed|timed out))/;
+const SDK_FAILURE = /^\[log_\w+[^\]]*\] (?:\w+ \S+ )?(failed with status (\d{3})|connection (?:failed|timed out))/;
+
+/** Retry events: claude's `api_retry`, qwen 0.24's `retry` (a new round of its own loop). */
+const RETRY_SUBTYPES = new Set(['api_retry', 'retry']);
 
 /**
  * The wait of an `api_retry` event when it is the server's retry-after rather than claude's own backoff
@@ -64,7 +68,7 @@ export function withEarlierPlan(finalText: string, texts: string[]): string {
 export function readMessageStream(stdout: string): CliReading {
   const events = parseJsonLines(stdout);
   if (!events.some((e) => typeof e.type === 'string' && 'session_id' in e)) return readResultMessage(stdout);
-  const retries = events.filter((e) => e.type === 'system' && e.subtype === 'api_retry');
+  const retries = events.filter((e) => e.type === 'system' && RETRY_SUBTYPES.has(str(e.subtype) ?? ''));
   const lastRetry = retries.at(-1);
   const retryAfterMs = lastRetry && num(lastRetry.error_status) === 429 ? announcedDelay(lastRetry) : undefined;
   const extra = retryAfterMs !== undefined ? { retryAfterMs: Math.round(retryAfterMs) } : {};
@@ -80,7 +84,8 @@ export function readMessageStream(stdout: string): CliReading {
   return {
     structured: false,
     finalText: texts.at(-1) ?? '',
-    ...(lastRetry ? { error: `${retryDetail(lastRetry)} when it stopped` } : sdkFailure ? { error: sdkFailure.replace(/^\[[^\]]*\]\s*/, '') } : {}),
+    // A retry event that names its error says most; qwen's bare `retry` round says less than the SDK's line.
+    ...(lastRetry && (str(lastRetry.error) || !sdkFailure) ? { error: `${retryDetail(lastRetry)} when it stopped` } : sdkFailure ? { error: sdkFailure.replace(/^\[[^\]]*\]\s*/, '') } : {}),
     ...(tokens ? { tokens } : {}),
     ...extra,
   };
@@ -98,7 +103,7 @@ export function messageActivity(line: string, stream: 'stdout' | 'stderr'): Agen
     return [];
   }
   if (!isObject(event)) return [];
-  if (event.type === 'system' && event.subtype === 'api_retry') {
+  if (event.type === 'system' && RETRY_SUBTYPES.has(str(event.subtype) ?? '')) {
     const waitMs = num(event.retry_delay_ms);
     return [{ kind: 'retry', detail: retryDetail(event), ...(waitMs !== undefined ? { waitMs: Math.round(waitMs) } : {}) }];
   }
@@ -123,4 +128,28 @@ export function messageActivity(line: string, stream: 'stdout' | 'stderr'): Agen
     return reading.error !== undefined ? [usage, { kind: 'error', detail: reading.error.split('\n')[0]! }] : [usage];
   }
   return [];
+}
+
+/** The model's own stream events (Anthropic's), not qwen's `goal_state` and other session news. */
+const MODEL_STREAM = /^(message_(start|delta|stop)|content_block_(start|delta|stop))$/;
+
+/**
+ * Whether a streamed line is the model at work: a token (`stream_event`, with partial messages), a message, a
+ * tool call (`tool_use` blocks start tools) or its result (`tool_result` blocks end them), the closing `result`.
+ * `system` events (init, claude's `api_retry`, qwen's `retry`) and the SDK's log lines are the CLI's own.
+ */
+export function messageProgress(line: string, stream: 'stdout' | 'stderr'): Progress | null {
+  if (stream !== 'stdout' || !line.startsWith('{')) return null;
+  let event: unknown;
+  try {
+    event = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  if (!isObject(event)) return null;
+  const blocks = (type: string): number => contentBlocks(event as Json).filter((b) => b.type === type).length;
+  if (event.type === 'assistant') return { toolsStarted: blocks('tool_use'), toolsEnded: 0 };
+  if (event.type === 'user') return { toolsStarted: 0, toolsEnded: blocks('tool_result') };
+  if (event.type === 'result' || (event.type === 'stream_event' && MODEL_STREAM.test(str(isObject(event.event) ? event.event.type : undefined) ?? ''))) return { toolsStarted: 0, toolsEnded: 0 };
+  return null;
 }

@@ -1,4 +1,4 @@
-import type { AgentActivity } from '../agent.js';
+import type { AgentActivity, Progress } from '../agent.js';
 import { jsonLine, textActivity } from './activity-text.js';
 import { isObject, num, str, sum } from './parse-output.js';
 
@@ -71,4 +71,13 @@ export function opencodeActivity(line: string, stream: 'stdout' | 'stderr'): Age
     default:
       return [];
   }
+}
+
+/**
+ * Whether a line of `opencode run --format json` is the model at work: any part event (steps, text, reasoning,
+ * tool calls, which it prints once they ended). `error` events and its log on stderr are not.
+ */
+export function opencodeProgress(line: string, stream: 'stdout' | 'stderr'): Progress | null {
+  const event = stream === 'stdout' ? jsonLine(line) : undefined;
+  return event && event.type !== 'error' && 'part' in event ? { toolsStarted: 0, toolsEnded: 0 } : null;
 }

@@ -1,7 +1,7 @@
 import type { AgentRole, AgentSpec, CommandContext } from '../agent.js';
 import type { CliReading } from '../classify.js';
 import { defineCliAdapter, modelArgs, type CliAdapter } from './cli-adapter.js';
-import { opencodeActivity, streamError } from './opencode-activity.js';
+import { opencodeActivity, opencodeProgress, streamError } from './opencode-activity.js';
 import { opencodeEnv } from './opencode-env.js';
 import { isObject, num, parseJsonLines, str, sum } from './parse-output.js';
 
@@ -55,13 +55,10 @@ const LOG_LINE = /^timestamp=\S+ level=(DEBUG|INFO|WARN)\b/;
 /** opencode's words for a refused connection or a socket closed before the answer. */
 const UNREACHABLE = /Cannot connect to API|Unable to connect|socket connection was closed/i;
 
-/** Log lines of opencode's background work, which go on while the model request hangs (a prune 40 s in). */
-const HOUSEKEEPING = /^timestamp=\S+ level=INFO .*message=(cleanup|tracking|"project copy refresh|"watcher backend|"booting location services)/;
-
 /** opencode logs this as each main model request starts (the session title's request is `small=true`). */
 const MAIN_REQUEST = /^timestamp=\S+ level=INFO .*\bmessage=stream\b.*\bsmall=false\b/;
 
-/** Nothing on either stream for this long (opencode logs nothing while it waits out a retry) is a stall. */
+/** No progress of the model for this long (its log lines, which go on while a request hangs, are none) is a stall. */
 const STALL_MS = 45_000;
 
 const base = defineCliAdapter({
@@ -85,9 +82,10 @@ export const opencodeAdapter: CliAdapter = {
   ...base,
   buildCommand(spec: AgentSpec, role: AgentRole, context?: CommandContext) {
     const { argv } = base.buildCommand(spec, role, context);
-    return { argv, stdin: true, env: opencodeEnv(role, context?.userEnv ?? process.env), stallMs: STALL_MS, quietLines: HOUSEKEEPING, maxRetries: 1, attemptLine: MAIN_REQUEST };
+    return { argv, stdin: true, env: opencodeEnv(role, context?.userEnv ?? process.env), stallMs: STALL_MS, maxRetries: 1, attemptLine: MAIN_REQUEST };
   },
   activity: opencodeActivity,
+  progress: opencodeProgress,
   interpret(raw) {
     // Its informational log lines (paths, "auth" plugins...) are no evidence of what went wrong.
     const stderr = raw.stderr.split('\n').filter((line) => !LOG_LINE.test(line)).join('\n');

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { defineCliAdapter, modelArgs } from './cli-adapter.js';
+import { findOnPath } from './discover.js';
 import { FOLLOW_STDIN } from './gemini.js';
-import { messageActivity, readMessageStream } from './message-stream.js';
+import { messageActivity, messageProgress, readMessageStream } from './message-stream.js';
 import { mergeUnder, readUserSettings, unlessUserSet } from './user-settings.js';
 
 /**
@@ -19,6 +20,14 @@ export const QWEN_DEFAULTS = {
 };
 
 const DEFAULTS_FILE = join('qwen', 'system-defaults.json');
+
+/**
+ * qwen 0.24's bundled ripgrep lacks its execute bit (`Ripgrep not available: spawn .../rg EACCES` on every run):
+ * the system's `rg` when there is one, else qwen's own search, which needs no binary.
+ */
+function ripgrepSettings(userEnv: NodeJS.ProcessEnv): { tools: Record<string, boolean> } {
+  return { tools: findOnPath('rg', userEnv) ? { useBuiltinRipgrep: false } : { useRipgrep: false } };
+}
 
 /**
  * Plan mode tells the model to finish by calling `exit_plan_mode`, which headless mode always denies, so a
@@ -46,14 +55,17 @@ export const qwenAdapter = defineCliAdapter({
   files(_role, { userEnv }) {
     // A defaults file the user points qwen at stays theirs: its values win over fixcycle's.
     const own = userEnv.QWEN_CODE_SYSTEM_DEFAULTS_PATH ? readUserSettings(userEnv.QWEN_CODE_SYSTEM_DEFAULTS_PATH) : {};
-    return { [DEFAULTS_FILE]: `${JSON.stringify(mergeUnder(QWEN_DEFAULTS, own), null, 2)}\n` };
+    const defaults = mergeUnder(ripgrepSettings(userEnv), QWEN_DEFAULTS as Record<string, unknown>);
+    return { [DEFAULTS_FILE]: `${JSON.stringify(mergeUnder(defaults, own), null, 2)}\n` };
   },
   // Counted over the whole call: three failed attempts of an analysis (about 5 s of qwen's backoff) or five of a
   // fix (about 25 s; a long fix has many requests, a passing 429 among them is no reason to stop it).
   maxRetries: (role) => (role === 'analyze' ? 2 : 4),
-  // Without the SDK's log (the user turned OPENAI_LOG off) qwen retries in silence, and may take 15 s to start
-  // on a busy machine: 30 s without a token hands over within the minute. The fix may run a long test command.
-  stallMs: (role) => (role === 'analyze' ? 30_000 : 300_000),
+  // Every token is a line: 30 s without one (qwen may take 15 s to start on a busy machine) hands over within the
+  // minute whatever qwen prints about its own retries (0.24 retries connection errors and timeouts for minutes).
+  // A test command the fix runs has the tool limit.
+  stallMs: () => 30_000,
   read: (stdout) => readMessageStream(stdout),
   activity: messageActivity,
+  progress: messageProgress,
 });
