@@ -17,8 +17,8 @@ const CLIS = [
   {
     name: 'claude',
     argv: {
-      analyze: ['-p', '--output-format', 'stream-json', '--verbose', '--permission-mode', 'default', '--disallowedTools', NO_WRITES],
-      fix: ['-p', '--output-format', 'stream-json', '--verbose', '--permission-mode', 'acceptEdits', '--disallowedTools', NO_WORKTREES],
+      analyze: ['-p', '--output-format', 'stream-json', '--verbose', '--include-partial-messages', '--permission-mode', 'default', '--disallowedTools', NO_WRITES],
+      fix: ['-p', '--output-format', 'stream-json', '--verbose', '--include-partial-messages', '--permission-mode', 'acceptEdits', '--disallowedTools', NO_WORKTREES],
     },
     promptOn: 'stdin',
     tokens: 6540,

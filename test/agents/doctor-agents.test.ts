@@ -27,7 +27,7 @@ describe('fixcycle doctor: agents', () => {
     expect(text).toMatch(/analyze: codex exec --json --sandbox read-only --disable unbounded_connection_retries - < prompt/);
     expect(text).toMatch(/analyze: OPENCODE_PERMISSION='\{"bash":"deny","edit":"deny","task":"deny"\}' opencode run --format json --agent plan --print-logs --log-level INFO < prompt/);
     expect(text).toMatch(/analyze: gemini -o stream-json --approval-mode default --skip-trust -p 'Follow the instructions above\.' < prompt/);
-    expect(text).toMatch(/fix {4}: claude -p --output-format stream-json --verbose --permission-mode acceptEdits --disallowedTools EnterWorktree,ExitWorktree,CronCreate,CronDelete,ScheduleWakeup,Workflow < prompt/);
+    expect(text).toMatch(/fix {4}: claude -p --output-format stream-json --verbose --include-partial-messages --permission-mode acceptEdits --disallowedTools EnterWorktree,ExitWorktree,CronCreate,CronDelete,ScheduleWakeup,Workflow < prompt/);
     expect(text).not.toMatch(/analyze: aider/);
     expect(text).toContain('chain (default: the CLIs found on PATH, in the order gemini, qwen, codex, claude): gemini -> codex -> claude');
   });
@@ -43,7 +43,7 @@ describe('fixcycle doctor: agents', () => {
     const lines = await agentDoctorLines(bin, { chain: ['claude', 'mine'], agents: { claude: { adapter: 'claude', command: ['--max-turns', '30'] }, mine: { command: 'node agent.js --fast' } } }, env);
     const text = lines.join('\n');
     expect(text).toContain('chain (from fixcycle.config.json): claude -> mine');
-    expect(text).toMatch(/analyze: claude -p --output-format stream-json --verbose --permission-mode default --disallowedTools Bash,Edit,Write,NotebookEdit,EnterWorktree,ExitWorktree,CronCreate,CronDelete,ScheduleWakeup,Workflow --max-turns 30 < prompt/);
+    expect(text).toMatch(/analyze: claude -p --output-format stream-json --verbose --include-partial-messages --permission-mode default --disallowedTools Bash,Edit,Write,NotebookEdit,EnterWorktree,ExitWorktree,CronCreate,CronDelete,ScheduleWakeup,Workflow --max-turns 30 < prompt/);
     expect(text).toMatch(/fix {4}: node agent\.js --fast < prompt/);
   });
 
