@@ -4,17 +4,27 @@ import { CLI_ADAPTERS } from '../engine/agents/adapters/index.js';
 import { DEFAULT_CHAIN_ORDER, findOnPath } from '../engine/agents/adapters/discover.js';
 import { resolveAgents } from '../engine/agents/resolve.js';
 import type { ResolvedAgent } from '../engine/agents/run-agent.js';
-import { checkVersion } from '../engine/agents/adapters/version-check.js';
+import { checkVersion, compareVersions, describeVerdict } from '../engine/agents/adapters/version-check.js';
 import { runCommand } from '../engine/process/run-command.js';
+import { nodeEnginesOf, olderThanRange } from './cli-engines.js';
 
-/** 5 s: `--version` answers at once; a CLI that hangs here would hang the loop too. */
-const VERSION_TIMEOUT_MS = 5000;
+/**
+ * `--version` answers within a second on an idle machine, but the CLIs are large Node bundles probed all at once:
+ * on a busy machine one took over 5 s. 15 s, and a second try, before it is called unknown.
+ */
+const VERSION_TIMEOUT_MS = 15_000;
+const VERSION_TRIES = 2;
 
 async function versionOf(path: string, cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
-  const lines: string[] = [];
-  const result = await runCommand([path, '--version'], { cwd, env, timeoutMs: VERSION_TIMEOUT_MS, graceMs: 500, onLines: (l) => lines.push(...l) });
+  let lines: string[] = [];
+  let result: Awaited<ReturnType<typeof runCommand>> | undefined;
+  for (let i = 0; i < VERSION_TRIES && (result === undefined || result.timedOut); i++) {
+    lines = [];
+    result = await runCommand([path, '--version'], { cwd, env, timeoutMs: VERSION_TIMEOUT_MS, graceMs: 500, onLines: (l) => lines.push(...l) });
+  }
   const first = lines.map((l) => l.trim()).find(Boolean) ?? '';
-  if (result.timedOut) return 'version unknown (--version did not answer)';
+  if (!result) return 'version unknown';
+  if (result.timedOut) return `version unknown (--version did not answer within ${VERSION_TIMEOUT_MS / 1000} s, ${VERSION_TRIES} times)`;
   if (result.exitCode !== 0) return `version unknown (--version exited ${result.exitCode ?? 'by a signal'})`;
   return first || 'version unknown';
 }
@@ -54,10 +64,16 @@ export async function agentDoctorLines(cwd: string, config: FixcycleConfig, env:
       lines.push(`  ✗ ${adapter.name}: not found on PATH`);
       continue;
     }
-    const verdict = adapter.checkedVersions ? checkVersion(version, adapter.checkedVersions) : undefined;
-    if (verdict?.within === false) {
-      lines.push(`  ! ${adapter.name} ${version} (${path}): outside the versions fixcycle was checked with (${verdict.checked}); if it misbehaves, install ${verdict.checked}`);
-    } else lines.push(`  ✓ ${adapter.name} ${version} (${path})${verdict ? ` (checked with ${verdict.checked})` : ''}`);
+    const verdict = checkVersion(version, adapter.checkedVersions);
+    const newest = describeVerdict(verdict);
+    if (verdict.within === false) {
+      const install = verdict.checked.length ? `; if it misbehaves, install ${[...verdict.checked].sort(compareVersions).at(-1)!}` : '';
+      lines.push(`  ! ${adapter.name} ${version} (${path}): ${newest}${install}`);
+    } else lines.push(`  ✓ ${adapter.name} ${version} (${path}) (${verdict.within === undefined ? `version unread; ${newest}` : newest})`);
+    const engines = nodeEnginesOf(path);
+    if (engines && olderThanRange(process.versions.node, engines)) {
+      lines.push(`    ! ${adapter.name} declares Node ${engines} in its package.json engines; this is Node ${process.versions.node}: upgrade Node if it misbehaves`);
+    }
     lines.push(...roleLines({ spec: { name: adapter.name, adapter: adapter.name, command: [] }, adapter }));
   }
   const configured = Boolean(config.chain?.length || Object.keys(config.agents ?? {}).length);

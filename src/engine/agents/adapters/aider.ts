@@ -55,7 +55,6 @@ export function aiderActivity(line: string): AgentActivity[] {
 const base = defineCliAdapter({
   name: 'aider',
   bin: 'aider',
-  checkedVersions: '0.86.x',
   roles: ['fix'],
   promptArg: true,
   args(_role, model, extra) {

@@ -28,7 +28,6 @@ const RETRY_CAPS = { CLAUDE_CODE_MAX_RETRIES: '1', API_TIMEOUT_MS: '20000' };
 export const claudeAdapter = defineCliAdapter({
   name: 'claude',
   bin: 'claude',
-  checkedVersions: '2.1.x',
   args(role, model, extra) {
     const mode = role === 'analyze' ? ['--permission-mode', 'default', '--disallowedTools', ANALYSIS_DENIED_TOOLS.join(',')] : ['--permission-mode', 'acceptEdits', '--disallowedTools', FIX_DENIED_TOOLS.join(',')];
     // Partial messages: every token is a line, so a long answer or long thinking is progress, not silence.

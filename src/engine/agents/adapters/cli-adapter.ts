@@ -1,5 +1,6 @@
 import type { AgentActivity, AgentAdapter, AgentCommand, AgentRole, AgentSpec, CommandContext, Progress } from '../agent.js';
 import { interpretCliRun, type CliReading } from '../classify.js';
+import { CHECKED_VERSIONS } from './checked-versions.js';
 
 /** What one AI CLI needs to be driven through the agent command protocol. */
 export interface CliDefinition {
@@ -7,8 +8,6 @@ export interface CliDefinition {
   name: string;
   /** The executable looked up on PATH. */
   bin: string;
-  /** The versions this adapter was checked against, as `major.minor.x`: `fixcycle doctor` warns outside them. */
-  checkedVersions?: string;
   /** Roles the CLI can take; default both. */
   roles?: AgentRole[];
   /** Arguments after the executable for this role; `model` and `extra` come from the agent's config. */
@@ -34,14 +33,15 @@ export interface CliDefinition {
 /** A CLI adapter built from its definition: the command line per role and the classification of its output. */
 export interface CliAdapter extends AgentAdapter {
   bin: string;
-  checkedVersions?: string;
+  /** The releases the contract suite passed against (checked-versions.ts): `fixcycle doctor` warns outside them. */
+  checkedVersions: readonly string[];
 }
 
 export function defineCliAdapter(def: CliDefinition): CliAdapter {
   return {
     name: def.name,
     bin: def.bin,
-    ...(def.checkedVersions ? { checkedVersions: def.checkedVersions } : {}),
+    checkedVersions: CHECKED_VERSIONS[def.name] ?? [],
     ...(def.roles ? { roles: def.roles } : {}),
     ...(def.activity ? { activity: def.activity } : {}),
     ...(def.progress ? { progress: def.progress } : {}),

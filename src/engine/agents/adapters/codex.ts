@@ -45,7 +45,6 @@ const STALL_MS = 45_000;
 const base = defineCliAdapter({
   name: 'codex',
   bin: 'codex',
-  checkedVersions: '0.169.x',
   args(role, model, extra) {
     return ['exec', '--json', '--sandbox', role === 'analyze' ? 'read-only' : 'workspace-write', ...modelArgs('--model', model), ...extra, '-'];
   },

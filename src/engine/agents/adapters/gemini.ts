@@ -20,7 +20,6 @@ export const FOLLOW_STDIN = 'Follow the instructions above.';
 export const geminiAdapter = defineCliAdapter({
   name: 'gemini',
   bin: 'gemini',
-  checkedVersions: '0.61.x',
   args(role, model, extra) {
     return ['-o', 'stream-json', '--approval-mode', role === 'analyze' ? 'default' : 'yolo', '--skip-trust', ...modelArgs('-m', model), ...extra, '-p', FOLLOW_STDIN];
   },

@@ -64,7 +64,6 @@ const STALL_MS = 45_000;
 const base = defineCliAdapter({
   name: 'opencode',
   bin: 'opencode',
-  checkedVersions: '1.18.x',
   args(role, model, extra) {
     // Its log on stderr is the only sign of life while it starts and retries in silence: one `stream` line per
     // model request and one `stream error` line per failed one, so retries show and can be cut short.

@@ -43,7 +43,6 @@ export const HEADLESS_PLAN = 'You run headless: nobody can approve a plan. Give 
 export const qwenAdapter = defineCliAdapter({
   name: 'qwen',
   bin: 'qwen',
-  checkedVersions: '0.15.x',
   args(role, model, extra) {
     const mode = role === 'analyze' ? ['--approval-mode', 'plan', '--append-system-prompt', HEADLESS_PLAN] : ['--approval-mode', 'yolo'];
     // Partial messages: every streamed token is a line, so silence means the API is not answering.
