@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import '../../src/engine/agents/adapters/index.js';
@@ -8,7 +8,7 @@ import { extractPlan } from '../../src/engine/agents/plan.js';
 import { resolveAgents } from '../../src/engine/agents/resolve.js';
 import { runAgent } from '../../src/engine/agents/run-agent.js';
 import { cleanup, makeRepo, tempDir } from '../agents/helpers.js';
-import { gatewayEnv, missingRealClis, type RealCliName } from './harness.js';
+import { findRealCli, gatewayEnv, missingRealClis, type RealCliName } from './harness.js';
 import { startStandIn, type RecordedRequest, type StandInStep } from './stand-in/server.js';
 
 /** A rate-limited or unreachable API hands over to the next agent within this (issue 8). */
@@ -82,6 +82,14 @@ export async function call(name: RealCliName, role: AgentRole, steps: (repo: str
   }
 }
 
+/** Notes a hand-over time for the table `npm run contract` prints (scripts/contract.mjs sets the file). */
+function recordHandOver(name: RealCliName, contract: string, ms: number): void {
+  const file = process.env.FIXCYCLE_CONTRACT_TIMES;
+  if (!file) return;
+  const found = findRealCli(name);
+  appendFileSync(file, `${JSON.stringify({ cli: name, version: 'version' in found ? found.version : undefined, contract, ms })}\n`);
+}
+
 function explain(result: AgentCall): string {
   return `${result.classification}: ${result.detail ?? ''}\n--- stdout\n${result.stdout.slice(-2000)}\n--- stderr\n${result.stderr.slice(-2000)}`;
 }
@@ -136,6 +144,7 @@ export function describeContract(contract: CliContract): void {
     it.skipIf(contract.rateLimitWithReset === null)('a 429 that says when to come back is rate_limited with that reset time', async () => {
       const before = Date.now();
       const { result, ms } = await call(contract.name, 'analyze', () => [contract.rateLimitWithReset!(10)]);
+      recordHandOver(contract.name, 'a 429 that says when to come back', ms);
       expect(result.classification, explain(result)).toBe('rate_limited');
       expect(ms).toBeLessThan(HAND_OVER_MS);
       expect(result.retryAt).toBeGreaterThan(before);
@@ -143,6 +152,7 @@ export function describeContract(contract: CliContract): void {
 
     it.each(FAILURES.map((f) => ({ ...f, ...contract.expected?.[f.name] })))('$name is $classification and hands over within 60 s', async (failure) => {
       const { result, ms } = await call(contract.name, 'analyze', () => failure.steps);
+      recordHandOver(contract.name, failure.name, ms);
       expect(result.classification, explain(result)).toBe(failure.classification);
       expect(result.detail, explain(result)).toMatch(failure.detail);
       expect(ms).toBeLessThan(HAND_OVER_MS);
