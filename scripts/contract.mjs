@@ -44,10 +44,13 @@ const timesFile = join(work, 'hand-over.jsonl');
 writeFileSync(timesFile, '');
 const startLoad = load();
 
+// Calls of one CLI at once: each real CLI takes a core to start, and hand-over times are what is measured.
+const concurrency = process.env.FIXCYCLE_CONTRACT_CONCURRENCY || '2';
+
 /** Runs one test file with vitest; its per-test results. */
 function runFile(file, name) {
   const out = join(work, `${name}.json`);
-  spawnSync('npx', ['vitest', 'run', file, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`], {
+  spawnSync('npx', ['vitest', 'run', file, `--maxConcurrency=${concurrency}`, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`], {
     cwd: root,
     stdio: 'inherit',
     env: { ...process.env, FIXCYCLE_REAL_CLIS: cliRoot, FIXCYCLE_CONTRACT_TIMES: timesFile },

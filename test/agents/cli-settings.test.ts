@@ -32,7 +32,7 @@ describe('claude: retry caps in the environment', () => {
   it('caps retries and the wait for an answer, and watches for a stall', () => {
     const command = claudeAdapter.buildCommand(spec('claude'), 'analyze', context());
     expect(command.env).toEqual({ CLAUDE_CODE_MAX_RETRIES: '1', API_TIMEOUT_MS: '20000' });
-    expect(command.stallMs).toBe(45_000);
+    expect(command.stallMs).toBe(40_000);
     expect(command.files).toBeUndefined();
   });
 

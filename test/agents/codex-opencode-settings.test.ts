@@ -51,7 +51,7 @@ describe("codex caps from the user's config", () => {
     try {
       const { argv, stallMs, maxRetries } = codexAdapter.buildCommand({ name: 'codex', adapter: 'codex', command: ['-c', 'model_providers.gateway.stream_max_retries=3'] }, 'fix', { privateDir: home, userEnv: { CODEX_HOME: home } });
       expect(argv).toEqual(['codex', 'exec', '--json', '--sandbox', 'workspace-write', '-c', 'model_providers.gateway.request_max_retries=2', '-c', 'model_providers.gateway.stream_max_retries=1', '--disable', 'unbounded_connection_retries', '-c', 'model_providers.gateway.stream_max_retries=3', '-']);
-      expect({ stallMs, maxRetries }).toEqual({ stallMs: 45_000, maxRetries: 1 });
+      expect({ stallMs, maxRetries }).toEqual({ stallMs: 40_000, maxRetries: 1 });
     } finally {
       cleanup(home);
     }

@@ -23,7 +23,7 @@ const WORDS: readonly [ErrorKind, RegExp][] = [
   ['rate_limit', /rate[ _-]?limit|RESOURCE_EXHAUSTED|resource (has been )?exhausted|too many requests/i],
   ['overloaded', /overloaded|at capacity|service unavailable|UNAVAILABLE\b/i],
   ['timeout', /timed out|\btimeout\b|ETIMEDOUT|deadline exceeded/i],
-  ['connection', /ECONNREFUSED|ConnectionRefused|ECONNRESET|Unable to connect|Connection error|connection failed|fetch failed|socket hang up|other side closed|\bterminated\b|ENOTFOUND|EAI_AGAIN|network error|EPIPE/i],
+  ['connection', /ECONNREFUSED|ConnectionRefused|ECONNRESET|Unable to connect|Connection error|connection failed|connection lost|fetch failed|socket hang up|other side closed|\bterminated\b|ENOTFOUND|EAI_AGAIN|network error|EPIPE/i],
   ['server', /internal server error|server-side issue|bad gateway/i],
 ];
 

@@ -16,6 +16,8 @@ export function progressOfActivities(activities: readonly AgentActivity[]): Prog
 
 export interface ProgressWatchdog {
   signal: AbortSignal;
+  /** The CLI printed a line: the first one says it is up (a busy machine may take 20 s to start a CLI), and the limit starts again once. */
+  line(): void;
   /** A line showed progress: the limit starts again (the tool limit while a tool call is open). */
   progress(step: Progress): void;
   stalled(): boolean;
@@ -26,13 +28,15 @@ export interface ProgressWatchdog {
 }
 
 /**
- * Aborts when the model has made no progress for `modelMs` (or `toolMs` while a tool call it made is open).
- * Only `progress()` resets it: a CLI's lines about its own retries and connections keep no call alive.
+ * Aborts when the model has made no progress for `modelMs` (or `toolMs` while a tool call it made is open),
+ * counted from the CLI's first line (or its start, when it prints nothing). Only `progress()` resets it after
+ * that: a CLI's lines about its own retries and connections keep no call alive.
  */
 export function progressWatchdog(modelMs: number | undefined, toolMs: number, outer: AbortSignal | undefined): ProgressWatchdog {
   const controller = new AbortController();
   let stalled = false;
   let openTools = 0;
+  let up = false;
   let timer: NodeJS.Timeout | undefined;
   const limit = (): number => (openTools > 0 ? toolMs : (modelMs ?? 0));
   const arm = (): void => {
@@ -49,6 +53,11 @@ export function progressWatchdog(modelMs: number | undefined, toolMs: number, ou
   arm();
   return {
     signal: controller.signal,
+    line() {
+      if (up) return;
+      up = true;
+      arm();
+    },
     progress(step) {
       openTools = Math.max(0, openTools + step.toolsStarted - step.toolsEnded);
       arm();

@@ -21,8 +21,8 @@ function writePrivateFiles(dir: string, files: Record<string, string> | undefine
   }
 }
 
-/** A detail that names why the model could not work: the API was unreachable or its requests timed out. */
-const SAID_WHY = new RegExp(`^(${KIND_LABEL.connection}|${KIND_LABEL.timeout}): `);
+/** A detail that names why the model could not work: the API was unreachable, timed out or failed (rate limits and auth are read before). */
+const SAID_WHY = new RegExp(`^(${KIND_LABEL.connection}|${KIND_LABEL.timeout}|${KIND_LABEL.server}): `);
 
 /** Runs one agent in one role through the agent command protocol and judges how it went. */
 export async function runAgent(agent: ResolvedAgent, request: AgentRequest): Promise<AgentCall> {
@@ -74,6 +74,7 @@ async function runCli(agent: ResolvedAgent, request: AgentRequest, privateDir: s
     ...(command.stdin ? { input: request.prompt } : {}),
     displayLine: (line, stream) => {
       (stream === 'stdout' ? stdout : stderr).push(line);
+      watchdog.line();
       watchAttempts(line, stream);
       const activities = agent.adapter.activity?.(line, stream) ?? [];
       const step = agent.adapter.progress ? agent.adapter.progress(line, stream) : progressOfActivities(activities);

@@ -35,7 +35,7 @@ export const claudeAdapter = defineCliAdapter({
   },
   env: (_role, { userEnv }) => unlessUserSet(RETRY_CAPS, userEnv),
   // The caps above bound claude's own waiting (two 20 s requests); its retry events are no progress.
-  stallMs: () => 45_000,
+  stallMs: () => 40_000,
   read: (stdout) => readMessageStream(stdout),
   activity: messageActivity,
   progress: messageProgress,

@@ -40,7 +40,7 @@ const UNREACHABLE = /Connection failed|stream disconnected before completion|err
 const HIGH_DEMAND = /currently experiencing high demand/i;
 
 /** A codex whose model shows no progress for this long is retrying a long retry-after or waits for headers that never come. */
-const STALL_MS = 45_000;
+const STALL_MS = 40_000;
 
 const base = defineCliAdapter({
   name: 'codex',

@@ -26,6 +26,9 @@ function assistantText(event: Json): string {
 
 /** What an `api_retry` event says, as a one-line detail. */
 function retryDetail(event: Json): string {
+  // qwen 0.24's `retry` names no error: it follows an answer that broke off after a 200 (a refused or timed-out
+  // request shows in the SDK's log instead), and says so on stderr: "Retrying provider attempt (... preserving delivered text)".
+  if (event.subtype === 'retry' && event.error === undefined) return 'API connection lost mid-answer, the answer was retried';
   const status = num(event.error_status);
   const error = str(event.error) ?? 'error';
   const attempt = num(event.attempt);

@@ -59,7 +59,7 @@ const UNREACHABLE = /Cannot connect to API|Unable to connect|socket connection w
 const MAIN_REQUEST = /^timestamp=\S+ level=INFO .*\bmessage=stream\b.*\bsmall=false\b/;
 
 /** No progress of the model for this long (its log lines, which go on while a request hangs, are none) is a stall. */
-const STALL_MS = 45_000;
+const STALL_MS = 40_000;
 
 const base = defineCliAdapter({
   name: 'opencode',
