@@ -40,7 +40,7 @@ const PLAN = {
   confidence_score: 0.85,
   approach: 'Return a + b.',
 };
-const PLAN_TEXT = `add() subtracts.\n\n\`\`\`json\n${JSON.stringify(PLAN, null, 2)}\n\`\`\``;
+export const PLAN_TEXT = `add() subtracts.\n\n\`\`\`json\n${JSON.stringify(PLAN, null, 2)}\n\`\`\``;
 
 const dirs: string[] = [];
 

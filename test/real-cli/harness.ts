@@ -19,7 +19,8 @@ export function realClisRoot(): string {
   return process.env.FIXCYCLE_REAL_CLIS || join(homedir(), '.cache', 'fixcycle', 'real-clis');
 }
 
-function binDir(): string {
+/** Where the real CLIs' executables are. */
+export function binDir(): string {
   return join(realClisRoot(), 'node_modules', '.bin');
 }
 

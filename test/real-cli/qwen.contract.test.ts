@@ -1,4 +1,6 @@
-import { describeContract } from './adapter-contract.js';
+import { expect, it } from 'vitest';
+import { call, describeContract, PLAN_TEXT, TEST_TIMEOUT_MS } from './adapter-contract.js';
+import { binDir } from './harness.js';
 
 /**
  * The real Qwen Code (0.15.10 and 0.24.4) through fixcycle's adapter against the stand-in. Its analysis runs
@@ -19,6 +21,19 @@ describeContract({
   ],
   // Neither qwen nor the SDK log prints the retry-after it got: no reset time to read.
   rateLimitWithReset: null,
+  more() {
+    // 0.24's bundled rg has no execute bit: fixcycle points qwen at the machine's rg, or at its own search without one.
+    const searches = (repo: string) => [{ type: 'tool' as const, name: 'grep_search', input: { pattern: 'return a', path: repo } }, { type: 'text' as const, text: PLAN_TEXT }];
+    it.each([
+      { where: 'with rg on PATH', env: {} as Record<string, string> },
+      { where: 'without rg', env: { PATH: [binDir(), process.env.PATH ?? ''].join(':') } },
+    ])('searches the repository $where, and no "Ripgrep not available" reaches stderr', async ({ env }) => {
+      const { result, activities } = await call('qwen', 'analyze', searches, { env });
+      expect(result.classification, result.detail).toBe('ok');
+      expect(activities.some((a) => a.kind === 'tool' && a.action === 'search' && !a.denied)).toBe(true);
+      expect(result.stderr).not.toMatch(/Ripgrep not available/);
+    }, TEST_TIMEOUT_MS);
+  },
   // A server that never answers: 0.15 gives up after its 20 s request timeout (`[API Error: Request timeout after
   // 20s`); 0.24 retries it (`connection timed out` in the SDK's log) until the model has made no progress for 30 s,
   // and on a busy machine, where qwen takes 20 s to start, that comes before its first timeout.
