@@ -51,9 +51,9 @@ describe('gemini: a private home with the user settings over fixcycle defaults',
     const settings = JSON.parse(command.files!['gemini-home/.gemini/settings.json']!) as Record<string, Record<string, unknown>>;
     expect(settings).toMatchObject({ general: { maxAttempts: 2 }, model: { name: 'pro' }, telemetry: { enabled: false }, security: { auth: { selectedType: 'gemini-api-key' } } });
     expect(readdirSync(join(home, '.gemini'))).toEqual(['settings.json']);
-    expect(command.stallMs).toBe(40_000);
+    expect(command.stallMs).toBe(35_000);
     // A test command the fix runs has the tool limit instead.
-    expect(geminiAdapter.buildCommand(spec('gemini'), 'fix', ctx).stallMs).toBe(40_000);
+    expect(geminiAdapter.buildCommand(spec('gemini'), 'fix', ctx).stallMs).toBe(35_000);
   });
 
   it("keeps the user's attempts and model (settings with comments), and links their login into the private home", () => {

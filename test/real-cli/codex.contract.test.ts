@@ -25,7 +25,7 @@ describeContract({
   rateLimitWithReset: null,
   knownNoise: /could not create PATH aliases/,
   expected: {
-    'a server that never answers': { classification: 'timeout', detail: /^stalled: printed nothing for 45 s/, why: 'codex has no timeout before response headers; the stall watchdog hands over' },
+    'a server that never answers': { classification: 'timeout', detail: /^stalled: no progress of the model for 40 s/, why: 'codex has no timeout before response headers; the progress watchdog hands over' },
   },
 });
 

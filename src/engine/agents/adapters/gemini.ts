@@ -30,7 +30,7 @@ export const geminiAdapter = defineCliAdapter({
   },
   // gemini streams its answer as it comes (not its thinking), but has no request timeout: a server that never
   // answers is only noticed by the lack of progress. A test command the fix runs has the tool limit.
-  stallMs: () => 40_000,
+  stallMs: () => 35_000,
   read: readGeminiStream,
   activity: geminiActivity,
   progress: geminiProgress,
