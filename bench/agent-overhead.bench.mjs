@@ -1,11 +1,12 @@
 // agent_overhead_s: fixcycle's own time around one real claude call that answers at once: runAgent (dist) minus
 // the same argv, env and stdin run directly, in pairs of alternating order; the median of the pairs' differences. Goal <= 0.2 s. Omitted, saying why,
-// when the real claude is not installed (npm run real-clis).
+// when the real claude is not installed (npm run real-clis). Measured for the pinned claude and, as
+// agent_overhead_latest_s, for the newest one (npm run real-clis -- --latest).
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { loadRealCliKit, makeBuggyRepo, median } from './real-cli.mjs';
+import { loadRealCliKit, makeBuggyRepo, median, REAL_CLI_SETS, withRealClis } from './real-cli.mjs';
 
 const ROUNDS = 9;
 const PROMPT = 'The test "adds two numbers" fails: add(2, 3) returns -1. Answer with a JSON fix plan.';
@@ -26,11 +27,22 @@ function runDirect(argv, options) {
 
 export default async function () {
   const kit = await loadRealCliKit();
+  const figures = {};
+  try {
+    for (const set of REAL_CLI_SETS) Object.assign(figures, await withRealClis(set.root, () => measure(kit, set.name)));
+  } finally {
+    rmSync(kit.dir, { recursive: true, force: true });
+  }
+  return figures;
+}
+
+async function measure(kit, name) {
   const found = kit.findRealCli('claude');
   if ('missing' in found) {
-    process.stdout.write(`  agent_overhead_s omitted: ${found.missing}\n`);
+    process.stdout.write(`  ${name('agent_overhead_s')} omitted: ${found.missing}\n`);
     return {};
   }
+  process.stdout.write(`  ${name('agent_overhead_s')}: claude ${found.version}\n`);
   const dist = (path) => new URL(`../dist/engine/agents/${path}`, import.meta.url).href;
   await import(dist('adapters/index.js'));
   const { resolveAgents } = await import(dist('resolve.js'));
@@ -38,7 +50,7 @@ export default async function () {
   const repo = makeBuggyRepo();
   const standIn = await kit.startStandIn([{ type: 'text', text: PLAN }]);
   try {
-    const gateway = { ...kit.gatewayEnv('claude', standIn, join(kit.dir, 'home')), PWD: repo };
+    const gateway = { ...kit.gatewayEnv('claude', standIn, join(kit.dir, `home-${found.version}`)), PWD: repo };
     const [agent] = resolveAgents({ agentNames: ['claude'] }, {});
     // The same process runAgent starts: the adapter's argv, environment and private settings files.
     const privateDir = mkdtempSync(join(tmpdir(), 'fixcycle-bench-private-'));
@@ -77,14 +89,13 @@ export default async function () {
     rmSync(privateDir, { recursive: true, force: true });
     // agent_call_process_s: the process as runCommand timed it, so the overhead splits into around and inside it.
     return {
-      agent_overhead_s: median(viaFixcycle.map((seconds, i) => seconds - direct[i])),
-      agent_call_fixcycle_s: median(viaFixcycle),
-      agent_call_process_s: median(measuredByRunCommand),
-      agent_call_direct_s: median(direct),
+      [name('agent_overhead_s')]: median(viaFixcycle.map((seconds, i) => seconds - direct[i])),
+      [name('agent_call_fixcycle_s')]: median(viaFixcycle),
+      [name('agent_call_process_s')]: median(measuredByRunCommand),
+      [name('agent_call_direct_s')]: median(direct),
     };
   } finally {
     await standIn.close();
     rmSync(repo, { recursive: true, force: true });
-    rmSync(kit.dir, { recursive: true, force: true });
   }
 }

@@ -2,7 +2,7 @@
 // test/real-cli/) by bundling them with esbuild, and makes the small buggy repository the runs work on.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -42,6 +42,27 @@ export function makeBuggyRepo(extra = {}) {
   git('-c', 'user.name=bench', '-c', 'user.email=bench@fixcycle.invalid', 'add', '-A');
   git('-c', 'user.name=bench', '-c', 'user.email=bench@fixcycle.invalid', 'commit', '-q', '-m', 'calc');
   return dir;
+}
+
+/**
+ * The real-CLI sets a bench measures: the pinned one (npm run real-clis) under the bare metric names, and the
+ * newest releases (npm run real-clis -- --latest) under names with `_latest` before the unit, when installed.
+ */
+export const REAL_CLI_SETS = [
+  { root: process.env.FIXCYCLE_REAL_CLIS || join(homedir(), '.cache', 'fixcycle', 'real-clis'), name: (metric) => metric },
+  { root: process.env.FIXCYCLE_REAL_CLIS_LATEST || join(homedir(), '.cache', 'fixcycle', 'real-clis-latest'), name: (metric) => metric.replace(/(_s|_requests)?$/, (unit) => `_latest${unit}`) },
+];
+
+/** Runs `measure` with the harness pointed at `root` (FIXCYCLE_REAL_CLIS), restoring it after. */
+export async function withRealClis(root, measure) {
+  const before = process.env.FIXCYCLE_REAL_CLIS;
+  process.env.FIXCYCLE_REAL_CLIS = root;
+  try {
+    return await measure();
+  } finally {
+    if (before === undefined) delete process.env.FIXCYCLE_REAL_CLIS;
+    else process.env.FIXCYCLE_REAL_CLIS = before;
+  }
 }
 
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
