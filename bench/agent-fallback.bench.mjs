@@ -6,7 +6,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadRealCliKit, makeBuggyRepo, REAL_CLI_SETS, withRealClis } from './real-cli.mjs';
+import { makeBuggyRepo, measureEachRealCliSet } from './real-cli.mjs';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 // Past this the run is stopped and the figure is what it is: longer than any bound the issue allows.
@@ -18,16 +18,7 @@ appendFileSync(process.argv[2], Date.now() + '\\n');
 console.log(JSON.stringify({ root_causes: ['add() subtracts'], modification_points: ['src/math.js:add:2'], affected_tests: [], confidence_score: 0.9, approach: 'return a + b' }));
 `;
 
-export default async function () {
-  const kit = await loadRealCliKit();
-  const figures = {};
-  try {
-    for (const set of REAL_CLI_SETS) Object.assign(figures, await withRealClis(set.root, () => measure(kit, set.name)));
-  } finally {
-    rmSync(kit.dir, { recursive: true, force: true });
-  }
-  return figures;
-}
+export default () => measureEachRealCliSet(measure);
 
 async function measure(kit, name) {
   const claude = kit.findRealCli('claude');

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { loadRealCliKit, makeBuggyRepo, median, REAL_CLI_SETS, withRealClis } from './real-cli.mjs';
+import { makeBuggyRepo, measureEachRealCliSet, median } from './real-cli.mjs';
 
 const ROUNDS = 9;
 const PROMPT = 'The test "adds two numbers" fails: add(2, 3) returns -1. Answer with a JSON fix plan.';
@@ -25,16 +25,7 @@ function runDirect(argv, options) {
   });
 }
 
-export default async function () {
-  const kit = await loadRealCliKit();
-  const figures = {};
-  try {
-    for (const set of REAL_CLI_SETS) Object.assign(figures, await withRealClis(set.root, () => measure(kit, set.name)));
-  } finally {
-    rmSync(kit.dir, { recursive: true, force: true });
-  }
-  return figures;
-}
+export default () => measureEachRealCliSet(measure);
 
 async function measure(kit, name) {
   const found = kit.findRealCli('claude');

@@ -1,7 +1,7 @@
 // Shared by the real-CLI benches: loads the model-API stand-in and the harness (TypeScript, under
 // test/real-cli/) by bundling them with esbuild, and makes the small buggy repository the runs work on.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -53,8 +53,20 @@ export const REAL_CLI_SETS = [
   { root: process.env.FIXCYCLE_REAL_CLIS_LATEST || join(homedir(), '.cache', 'fixcycle', 'real-clis-latest'), name: (metric) => metric.replace(/(_s|_requests)?$/, (unit) => `_latest${unit}`) },
 ];
 
+/** Runs `measure(kit, name)` once per set of REAL_CLI_SETS, with the kit loaded once; their figures merged. */
+export async function measureEachRealCliSet(measure) {
+  const kit = await loadRealCliKit();
+  const figures = {};
+  try {
+    for (const set of REAL_CLI_SETS) Object.assign(figures, await withRealClis(set.root, () => measure(kit, set.name)));
+  } finally {
+    rmSync(kit.dir, { recursive: true, force: true });
+  }
+  return figures;
+}
+
 /** Runs `measure` with the harness pointed at `root` (FIXCYCLE_REAL_CLIS), restoring it after. */
-export async function withRealClis(root, measure) {
+async function withRealClis(root, measure) {
   const before = process.env.FIXCYCLE_REAL_CLIS;
   process.env.FIXCYCLE_REAL_CLIS = root;
   try {
