@@ -2,7 +2,8 @@
 // (test/real-cli/<cli>.contract.test.ts) passed against. `fixcycle doctor` names them; nothing else is claimed.
 export const CHECKED_VERSIONS: Readonly<Record<string, readonly string[]>> = {
   "claude": [
-    "2.1.197"
+    "2.1.197",
+    "2.1.331"
   ],
   "gemini": [
     "0.61.0"
