@@ -102,7 +102,8 @@ if (passedWhole.length) {
   const checked = JSON.parse(text.slice(start, text.lastIndexOf('}') + 1));
   const order = (a, b) => a.localeCompare(b, 'en', { numeric: true });
   for (const cli of passedWhole) checked[cli] = [...new Set([...(checked[cli] ?? []), versions[cli]])].sort(order);
-  writeFileSync(CHECKED_FILE, `${text.slice(0, start)}${JSON.stringify(checked, null, 2)};\n`);
+  const entries = Object.entries(checked).map(([cli, list]) => `  ${JSON.stringify(cli)}: ${JSON.stringify(list).replace(/,/g, ', ')}`);
+  writeFileSync(CHECKED_FILE, `${text.slice(0, start)}{\n${entries.join(',\n')}\n};\n`);
   console.log(`recorded as checked: ${passedWhole.map((cli) => `${cli} ${versions[cli]}`).join(', ')} (src/engine/agents/adapters/checked-versions.ts)`);
 }
 rmSync(work, { recursive: true, force: true });
