@@ -4,6 +4,7 @@ import type { RunnerName } from './names.js';
 import type { ProjectFacts } from './project.js';
 import { lifecycleParts } from './lifecycle-scripts.js';
 import { peelCommand } from './peel-command.js';
+import { delegation } from './wrapped/inner.js';
 
 /** What a test command turns out to run, once scripts, env assignments and wrappers are seen through. */
 export interface RunnerCall {
@@ -27,6 +28,21 @@ export interface RunnerCall {
   trail: string[];
   /** The installed runner's major version, where its flags differ between versions (node-tap 18 renamed --no-coverage). */
   runnerMajor?: number;
+  /**
+   * Set when a task or monorepo runner starts the runner (`hereby test`, `lerna run test`): then `launcher` is
+   * that command, run as it is, and the runner gets fixcycle's reporter from inside (runners/wrapped).
+   */
+  delegate?: DelegateInfo;
+}
+
+/** A task or monorepo runner between the test command and the test runner. */
+export interface DelegateInfo {
+  tool: string;
+  kind: 'task' | 'monorepo';
+  /** The project root, where the command runs. */
+  root: string;
+  /** Each package (relative folder) and how its own script starts its runner, for runs of one package's tests. */
+  packages: { dir: string; call: RunnerCall | null }[];
 }
 
 /** A command that does not lead to a runner fixcycle knows, and why. */
@@ -79,6 +95,27 @@ export function analyseCommandLine(line: string, project: ProjectFacts, extraArg
         trail: [...trail, step, ...found.trail],
       };
     }
+    if ('delegator' in peeled) {
+      // `make build && mocha`: a task run before the runner is a step like any build.
+      if (laterLeadsToRunner(commands, i, project, depth)) {
+        setup.push(argv);
+        continue;
+      }
+      const found = delegation<RunnerCall>(peeled, project, (script, facts) => analyseCommandLine(script, facts, [], depth + 1));
+      if ('unknown' in found) return { unknown: found.unknown, trail };
+      const rest = laterParts(commands, i, project.cwd);
+      return {
+        runner: found.runner,
+        launcher: peeled.argv,
+        args: extraArgs,
+        env: peeled.env,
+        wrappers: peeled.wrappers,
+        setup,
+        after: rest.parts,
+        trail: [...trail, `${argv.join(' ')} -> ${found.runner} under ${peeled.delegator.tool}${found.script ? ` (each package's "${found.script}" script)` : ''}`],
+        delegate: { tool: peeled.delegator.tool, kind: peeled.delegator.kind, root: project.cwd, packages: found.packages },
+      };
+    }
     if ('runner' in peeled) {
       const rest = laterParts(commands, i, project.cwd);
       return {
@@ -98,6 +135,23 @@ export function analyseCommandLine(line: string, project: ProjectFacts, extraArg
     setup.push(argv);
   }
   return { unknown: 'the command runs nothing', trail };
+}
+
+/** True when a command after the i-th (joined by `&&` or `;`) starts a test runner or a script that leads to one. */
+function laterLeadsToRunner(commands: { words: Token[]; next: string | null }[], i: number, project: ProjectFacts, depth: number): boolean {
+  for (let j = i + 1; j < commands.length; j++) {
+    const op = commands[j - 1]!.next;
+    if (op !== '&&' && op !== ';') return false;
+    const plain = plainArgv(commands[j]!.words);
+    if ('error' in plain || plain.argv.length === 0) continue;
+    const peeled = peelCommand(plain.argv, project);
+    if ('runner' in peeled || 'delegator' in peeled) return true;
+    if ('script' in peeled) {
+      const script = project.scripts[peeled.script];
+      if (script !== undefined && !('unknown' in analyseCommandLine(script, project, [], depth + 1))) return true;
+    }
+  }
+  return false;
 }
 
 /**

@@ -7,13 +7,15 @@ export interface ReportSpec {
   /** Absolute path of the report file (in the run's temporary folder). */
   file: string;
   /** A report parser's format, or `libtest` (cargo test's own lines, read by the cargo reader). */
-  format: ReportFormat | 'libtest';
+  format: ReportFormat | 'libtest' | 'injected';
   /** True when the runner streams the report on stdout (TAP, `go test -json`) and fixcycle saves it to `file`. */
   fromStdout: boolean;
   /** True when the stream may not be a report at all (a plain command's stdout): then the output is read instead. */
   optional?: boolean;
   /** True when a runner version may print the JSON report into its output instead of the file (mocha before 9). */
   stdoutFallback?: boolean;
+  /** Set when the command stops at its first failing package (lerna, pnpm -r, turbo): says so, for tests it left unrun. */
+  stopsAtFailure?: string;
 }
 
 /** One command ready to run. */
@@ -27,6 +29,10 @@ export interface Invocation {
   report: ReportSpec | null;
   /** Files fixcycle writes before the run (mocha's reporter). */
   prepare?: { path: string; content: string }[];
+  /** Where the command runs, when not the project root (one package of a monorepo); its steps run there too. */
+  cwd?: string;
+  /** The monorepo package (relative folder) the command runs in: its tests carry it. */
+  package?: string;
 }
 
 /** Which tests a subset run should run. */

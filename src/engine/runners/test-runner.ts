@@ -103,12 +103,12 @@ export class CommandTestRunner implements TestRunner {
     try {
       const invocation = build(reportDir);
       // What runs: the same, with fixcycle's reporter flags out of the tests' sight.
-      const launched = hideOwnArgs(invocation, this.call ?? undefined, options.cwd, reportDir);
+      const launched = hideOwnArgs(invocation, this.call ?? undefined, invocation.cwd ?? options.cwd, reportDir);
       for (const file of launched.prepare ?? []) writeFileSync(file.path, file.content);
       const outputFile = join(reportDir, 'output.log');
       const remaining = (): number => Math.max(1, options.timeoutMs - (Date.now() - started));
       const common = {
-        cwd: options.cwd,
+        cwd: invocation.cwd ?? options.cwd,
         env: testCommandEnv(invocation.env),
         preferLocal: true,
         signal: options.signal,
