@@ -52,7 +52,8 @@ function addRunOptions(command: Command): Command {
     .option('--json', 'NDJSON events on stdout')
     .option('--test-timeout <duration>', 'kill a test run after this long (default 10m)', duration)
     .option('--agent-timeout <duration>', 'kill an agent call after this long (default 40m)', duration)
-    .option('--budget <limits>', 'stop cleanly once agents used this much: "20 calls", "30m" of agent time, "$2" (comma-separated)', budget);
+    .option('--budget <limits>', 'stop cleanly once agents used this much: "20 calls", "30m" of agent time, "$2" (comma-separated)', budget)
+    .option('--update-snapshots', 'the session is meant to update snapshots: a fix may rewrite snapshot files and inline snapshots (otherwise rejected as a change to the tests)');
 }
 
 async function runFromFlags(flags: RunFlags, extra: { title?: string; demo?: boolean } = {}): Promise<number> {
@@ -78,6 +79,7 @@ async function runFromFlags(flags: RunFlags, extra: { title?: string; demo?: boo
       testTimeoutMs: flags.testTimeout,
       agentTimeoutMs: flags.agentTimeout,
       budget: flags.budget,
+      updateSnapshots: Boolean(flags.updateSnapshots),
       ...extra,
     },
     processOutput,

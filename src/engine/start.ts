@@ -35,6 +35,8 @@ export interface StartOptions {
   interactive: boolean;
   testTimeoutMs?: number;
   agentTimeoutMs?: number;
+  /** --update-snapshots: the session was started to update snapshots, so a fix may rewrite them. */
+  updateSnapshots?: boolean;
   emit: EventSink;
   /** --budget limits (calls, minutes of agent time, USD); none when absent. */
   budget?: BudgetLimits;
@@ -156,6 +158,7 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
         interactive: options.interactive,
         flakyReruns: config.flakyReruns ?? 1,
         maxDegraded: options.maxDegraded ?? config.maxDegraded,
+        updateSnapshots: options.updateSnapshots ?? false,
       },
     };
     const described = runner.describe();
