@@ -54,7 +54,7 @@ describe('snapshots are tests', () => {
   it('rejects a one-line inline snapshot rewritten, and one emptied for the runner to fill in again', async () => {
     const rewritten = await check({ 'test/render.test.js': RENDER_TEST.replace('`"<b>5</b>"`', '`"<b>6</b>"`') });
     expect(!rewritten.ok && rewritten.reasons[0]).toMatch(/rewrites an inline snapshot/);
-    const emptied = await check({ 'test/render.test.js': RENDER_TEST.replace(/toMatchInlineSnapshot\(`\n[\s\S]*?\n  `\)/, 'toMatchInlineSnapshot()') });
+    const emptied = await check({ 'test/render.test.js': RENDER_TEST.replace(/toMatchInlineSnapshot\(`\n[\s\S]*?\n {2}`\)/, 'toMatchInlineSnapshot()') });
     expect(!emptied.ok && emptied.reasons[0]).toMatch(/rewrites an inline snapshot/);
   });
 
