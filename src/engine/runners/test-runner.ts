@@ -11,6 +11,7 @@ import { testCommandEnv } from './run-env.js';
 import { selectTestFiles } from './select-tests.js';
 import type { RunnerCall } from './analyse-command.js';
 import { hideOwnArgs } from './hide-own-args.js';
+import { expandGlobWords } from './expand-globs.js';
 import { whyNoTestRan } from './no-test-ran.js';
 import { isCheckPart, isMissingTool, partFailure, type PartKind, type PartRun } from './script-parts.js';
 
@@ -101,15 +102,16 @@ export class CommandTestRunner implements TestRunner {
     const reportDir = mkdtempSync(join(tmpdir(), 'fixcycle-run-'));
     const started = Date.now();
     try {
-      const invocation = build(reportDir);
-      // What runs: the same, with fixcycle's reporter flags out of the tests' sight.
-      const launched = hideOwnArgs(invocation, this.call ?? undefined, invocation.cwd ?? options.cwd, reportDir);
-      for (const file of launched.prepare ?? []) writeFileSync(file.path, file.content);
+      const built = build(reportDir);
+      // One package of a monorepo runs its own runner in its folder; everything else runs at the root.
+      const cwd = built.cwd ?? options.cwd;
+      const globs = new Set(this.call?.globs ?? []);
+      const expand = (argv: string[]): string[] => expandGlobWords(argv, globs, cwd);
       const outputFile = join(reportDir, 'output.log');
       const remaining = (): number => Math.max(1, options.timeoutMs - (Date.now() - started));
       const common = {
-        cwd: invocation.cwd ?? options.cwd,
-        env: testCommandEnv(invocation.env),
+        cwd,
+        env: testCommandEnv(built.env),
         preferLocal: true,
         signal: options.signal,
         onLines: options.onLines,
@@ -128,14 +130,21 @@ export class CommandTestRunner implements TestRunner {
         options.onPart?.(part);
         return part;
       };
-      for (const step of invocation.setup) {
-        const kind = isCheckPart(step) ? 'check' : 'setup';
+      for (const written of built.setup) {
+        const kind = isCheckPart(written) ? 'check' : 'setup';
         // A check (a linter) runs with the full suite only: a re-test is about the tests the fix can break.
         if (kind === 'check' && scope !== 'full') continue;
+        const step = expand(written);
         const part = await runPart(step, kind);
         if (isMissingTool(part.result!)) return notRun(step, part.result!, Date.now() - started, selection, parts);
         if (kind === 'setup' && partFailure(part)) return setupFailed(step, part.result!, Date.now() - started, selection, parts);
       }
+      // The runner's globs expand now, after the setup parts wrote what they match.
+      const invocation = { ...built, argv: expand(built.argv) };
+      const userCall = this.call ? { ...this.call, args: expand(this.call.args) } : undefined;
+      // What runs: the same, with fixcycle's reporter flags out of the tests' sight.
+      const launched = hideOwnArgs(invocation, userCall, cwd, reportDir);
+      for (const file of launched.prepare ?? []) writeFileSync(file.path, file.content);
       if (invocation.setup.length > 0 || (scope === 'full' && this.after.length > 0)) announce(invocation.argv);
       const command = await runCommand(launched.argv, {
         ...common,
@@ -154,7 +163,7 @@ export class CommandTestRunner implements TestRunner {
         let lastPassed = command.exitCode === 0;
         for (const next of this.after) {
           if (next.when === '&&' && !lastPassed) continue;
-          lastPassed = !partFailure(await runPart(next.argv, 'after'));
+          lastPassed = !partFailure(await runPart(expand(next.argv), 'after'));
         }
       }
       const partErrors = parts.flatMap((part) => {
