@@ -44,7 +44,7 @@ export async function runnerDoctorLines(cwd: string, choice: RunnerChoice): Prom
     `test runner: ${runner.name}`,
     `  detected from: ${runner.detectedFrom}`,
     `  full suite:    ${show(described.full, '')}`,
-    `  subset:        ${show(described.subset, `none (${runner.name} cannot run a subset: affected runs use the full suite)`)}`,
+    `  subset:        ${show(described.subset, runner.commands.subsetNote ?? `none (${runner.name} cannot run a subset: affected runs use the full suite)`)}`,
     `  related:       ${show(described.related, `none (${runner.name} has no related-tests mode)`)}`,
   ];
   for (const step of described.setup) lines.push(`  runs first:    ${displayCommand(step)}${isCheckPart(step) ? ' (a check: with the full suite only)' : ''}`);

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
+import { runnerDoctorLines } from '../../src/commands/doctor.js';
 import { resolveRunner } from '../../src/engine/runners/index.js';
 import { copyFixture, counts, missingTool, removeFixtures } from './helpers/fixtures.js';
 
@@ -14,6 +15,7 @@ describe('a test runner under a task or monorepo runner', () => {
     const runner = await resolveRunner(dir, {});
     expect(runner.describe().full).toEqual(['npm', 'test', '--workspaces']);
     expect(runner.detectedFrom).toContain('npm test --workspaces');
+    expect((await runnerDoctorLines(dir, {})).join('\n')).toMatch(/subset: +per package: .*\(packages\/alpha, packages\/beta\)/);
     const run = await runner.run({ cwd: dir, scope: 'full', timeoutMs: 120_000 });
     // mocha in alpha: 1 passing, 2 failing, 1 pending; jest in beta: 3 passed, 1 skipped, 1 todo.
     expect(counts(run.result)).toEqual({ passed: 4, failed: 2, skipped: 3, errors: 0 });

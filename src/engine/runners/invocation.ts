@@ -57,6 +57,8 @@ export interface RunnerCommands {
   subset(reportDir: string, selection: TestSelection): Invocation | null;
   /** The runner's own related-tests mode, when it has one. */
   related(reportDir: string, changedFiles: string[]): Invocation | null;
+  /** What `doctor` says where `subset` gives no command for placeholder files (a monorepo's runs per package). */
+  subsetNote?: string;
   /** Rewrites an output line for the log and the screen (go's JSON events become their text). */
   displayLine?(line: string, stream: 'stdout' | 'stderr'): string | null;
   /** Errors the runner prints outside its report (a Go package that does not build). */

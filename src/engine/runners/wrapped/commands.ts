@@ -52,8 +52,13 @@ export function wrappedCommands(call: RunnerCall, inner: (call: RunnerCall) => R
   const place = (dir: string, invocation: Invocation | null): Invocation | null =>
     invocation && { ...invocation, cwd: join(delegate.root, dir), package: dir };
   const local = (dir: string, files: readonly string[]): string[] => files.map((file) => relative(dir, file));
+  const own = delegate.packages.filter((p) => p.call && !p.call.delegate).map((p) => p.dir);
   return {
     runner: call.runner,
+    subsetNote:
+      delegate.kind === 'monorepo' && own.length > 0
+        ? `per package: tests all in one package run there, with that package's own script's runner (${own.slice(0, 3).join(', ')}${own.length > 3 ? ', ...' : ''}); tests in several packages run the whole command`
+        : `none (${call.runner} runs under ${delegate.tool} with the options its task gives: affected runs use the whole command)`,
     reportSource: 'report',
     reportDetail: `each ${call.runner} run under ${delegate.tool} writes its report through fixcycle's preload (NODE_OPTIONS=--require), read per package`,
     full,
