@@ -12,8 +12,11 @@ const noMake = missingTool(['make', ['--version']]);
 describe('a test runner under a task or monorepo runner', () => {
   it('runs `npm test --workspaces` as written and reads each package runner’s own report, tests carrying their package', async () => {
     const dir = copyFixture('npm-workspaces');
+    // A pretest runs before the command, without fixcycle's preload (whose file is written for the command).
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'npm-workspaces', private: true, workspaces: ['packages/*'], scripts: { pretest: 'node --version', test: 'npm test --workspaces' } }));
     const runner = await resolveRunner(dir, {});
     expect(runner.describe().full).toEqual(['npm', 'test', '--workspaces']);
+    expect(runner.describe().setup).toEqual([['node', '--version']]);
     expect(runner.detectedFrom).toContain('npm test --workspaces');
     expect((await runnerDoctorLines(dir, {})).join('\n')).toMatch(/subset: +per package: .*\(packages\/alpha, packages\/beta\)/);
     const run = await runner.run({ cwd: dir, scope: 'full', timeoutMs: 120_000 });
@@ -23,6 +26,7 @@ describe('a test runner under a task or monorepo runner', () => {
     expect(new Set(run.result.tests.map((t) => t.package))).toEqual(new Set(['packages/alpha', 'packages/beta']));
     // npm runs every workspace whatever fails: nothing is left unrun.
     expect(run.result.stopped).toBeUndefined();
+    expect(run.parts).toMatchObject([{ command: ['node', '--version'], kind: 'setup', exitCode: 0, failed: false }]);
   }, 120_000);
 
   it("runs an affected run in the one package it concerns, with that package's own runner and the same test ids", async () => {

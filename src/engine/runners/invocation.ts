@@ -23,6 +23,8 @@ export interface Invocation {
   argv: string[];
   /** Variables the test script set. */
   env: Record<string, string>;
+  /** Variables for the runner's command only, not the parts around it (the preload that injects fixcycle's reporter). */
+  commandEnv?: Record<string, string>;
   /** Commands the test script runs before the runner (a build), run first; a failing step fails the run. */
   setup: string[][];
   /** Null when only the output and exit code can tell (a plain --test-cmd). */

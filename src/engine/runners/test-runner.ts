@@ -148,6 +148,7 @@ export class CommandTestRunner implements TestRunner {
       if (invocation.setup.length > 0 || (scope === 'full' && this.after.length > 0)) announce(invocation.argv);
       const command = await runCommand(launched.argv, {
         ...common,
+        ...(invocation.commandEnv ? { env: { ...common.env, ...invocation.commandEnv } } : {}),
         timeoutMs: remaining(),
         outputFile,
         ...(invocation.report?.fromStdout ? { stdoutFile: invocation.report.file } : {}),

@@ -31,7 +31,9 @@ export function wrappedCommands(call: RunnerCall, inner: (call: RunnerCall) => R
     const nodeOptions = [call.env.NODE_OPTIONS ?? process.env.NODE_OPTIONS, `--require ${JSON.stringify(preload)}`].filter(Boolean).join(' ');
     return {
       argv: [...call.wrappers.flat(), ...call.launcher, ...call.args],
-      env: { ...call.env, NODE_OPTIONS: nodeOptions, [INJECT_DIR_VAR]: reportDir },
+      env: call.env,
+      // Only the command itself: a build or linter before it never loads the preload.
+      commandEnv: { NODE_OPTIONS: nodeOptions, [INJECT_DIR_VAR]: reportDir },
       setup: call.setup,
       report: { file: reportDir, format: 'injected', fromStdout: false, ...(stops ? { stopsAtFailure: stops } : {}) },
       prepare: [
