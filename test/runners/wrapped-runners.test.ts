@@ -1,17 +1,36 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { runnerDoctorLines } from '../../src/commands/doctor.js';
 import { resolveRunner } from '../../src/engine/runners/index.js';
-import { copyFixture, counts, missingTool, removeFixtures } from './helpers/fixtures.js';
+import { copyFixture, counts, missingTool, REPO_ROOT, removeFixtures } from './helpers/fixtures.js';
 
 afterAll(removeFixtures);
 
 const noMake = missingTool(['make', ['--version']]);
+const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'projects');
+
+/**
+ * A fixture of a monorepo or task runner holds only its own files (package.json, Makefile, config); its code and
+ * tests are those of the single-runner fixtures: mocha-failing in packages/alpha, jest-passing in packages/beta,
+ * and, for make-mocha, mocha-failing's code with its spec in spec/ (where bare `mocha` finds nothing).
+ */
+function assemble(name: 'npm-workspaces' | 'make-mocha'): string {
+  const dir = copyFixture(name);
+  const from = (fixture: string, file: string, to: string): void => cpSync(join(FIXTURES, fixture, file), join(dir, to), { recursive: true });
+  if (name === 'npm-workspaces') {
+    for (const file of ['math.js', 'test']) from('mocha-failing', file, join('packages', 'alpha', file));
+    for (const file of ['math.js', 'math.test.js']) from('jest-passing', file, join('packages', 'beta', file));
+  } else {
+    from('mocha-failing', 'math.js', 'math.js');
+    from('mocha-failing', join('test', 'math.spec.js'), join('spec', 'math.spec.js'));
+  }
+  return dir;
+}
 
 describe('a test runner under a task or monorepo runner', () => {
   it('runs `npm test --workspaces` as written and reads each package runner’s own report, tests carrying their package', async () => {
-    const dir = copyFixture('npm-workspaces');
+    const dir = assemble('npm-workspaces');
     // A pretest runs before the command, without fixcycle's preload (whose file is written for the command).
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'npm-workspaces', private: true, workspaces: ['packages/*'], scripts: { pretest: 'node --version', test: 'npm test --workspaces' } }));
     const runner = await resolveRunner(dir, {});
@@ -30,7 +49,7 @@ describe('a test runner under a task or monorepo runner', () => {
   }, 120_000);
 
   it("runs an affected run in the one package it concerns, with that package's own runner and the same test ids", async () => {
-    const dir = copyFixture('npm-workspaces');
+    const dir = assemble('npm-workspaces');
     const runner = await resolveRunner(dir, {});
     const failing = 'packages/alpha/test/math.spec.js::math > multiplies';
     const alpha = await runner.run({ cwd: dir, scope: 'affected', changedFiles: ['packages/alpha/math.js'], lastFailures: [{ id: failing, file: 'packages/alpha/test/math.spec.js' }], timeoutMs: 120_000 });
@@ -44,7 +63,7 @@ describe('a test runner under a task or monorepo runner', () => {
   }, 120_000);
 
   it.skipIf(noMake)(`runs \`make test\` as written, so mocha reads the config the Makefile names${noMake ? ` (${noMake})` : ''}`, async () => {
-    const dir = copyFixture('make-mocha');
+    const dir = assemble('make-mocha');
     const runner = await resolveRunner(dir, {});
     expect(runner.name).toBe('mocha');
     expect(runner.describe().full).toEqual(['make', 'test']);
@@ -55,7 +74,7 @@ describe('a test runner under a task or monorepo runner', () => {
   }, 120_000);
 
   it('names the runner under hereby, lerna, pnpm -r and turbo', async () => {
-    const dir = copyFixture('npm-workspaces');
+    const dir = assemble('npm-workspaces');
     // Resolving checks that the tool is installed; these runs never start it.
     const bin = join(dir, 'tools');
     mkdirSync(bin);
@@ -85,7 +104,7 @@ describe('a test runner under a task or monorepo runner', () => {
   });
 
   it('treats a task run before the runner as a build step (`make build && mocha`)', async () => {
-    const dir = copyFixture('make-mocha');
+    const dir = assemble('make-mocha');
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'm', scripts: { test: 'make build && mocha spec' } }));
     const runner = await resolveRunner(dir, {});
     expect(runner.describe().full.slice(0, 2)).toEqual(['mocha', 'spec']);
