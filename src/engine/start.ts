@@ -125,7 +125,7 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
         );
       }
     }
-    const runner = await resolveRunner(repo.root, { runner: options.runner ?? config.runner, testCmd: options.testCmd ?? config.testCommand });
+    const runner = await resolveRunner(repo.root, { runner: options.runner ?? config.runner, testCmd: options.testCmd ?? config.testCommand, ...(config.skipParts ? { skipParts: config.skipParts } : {}) });
     // The built-in AI-CLI adapters register themselves; a plain --agent-cmd does not need them.
     if (!options.agentCmds?.length) await import('./agents/adapters/index.js');
     const agentTimeoutMs = options.agentTimeoutMs ?? (config.agentTimeoutSec ? config.agentTimeoutSec * 1000 : DEFAULT_AGENT_TIMEOUT_MS);
