@@ -101,8 +101,8 @@ describe('the test command runs as the user runs it', { timeout: 180_000 }, () =
     const agent = scenario({ analyze: [plan('add() subtracts', 'src/math.js:add:1')], fix: [{ edits: [{ file: 'src/math.js', search: 'a - b', replace: 'a + b' }] }] });
     const run = await runCli(repo, [...headless, '--agent-cmd', agentCmd(agent.path)]);
     expect(run.exitCode).toBe(1);
-    expect(run.stdout).toMatch(/\[test\] failed: no test ran \(missing tool\)/);
-    expect(run.stdout).toMatch(/\[done\] failure — no test ran: the test script runs `pnpm lint` first, which needs a program that is not installed/);
+    expect(run.stdout).toMatch(/\[test\] failed: stopped: a part of the test command cannot run here/);
+    expect(run.stdout).toMatch(/\[done\] failure — no test ran: the test command's part `pnpm lint` \(a check run before the tests\) cannot run on this machine: it failed without a failing test and needs a program that is not here/);
     expect(agent.calls()).toEqual([]);
     expect(git(repo, 'log', '--format=%s')).toBe('initial');
   });

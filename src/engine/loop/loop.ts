@@ -88,7 +88,7 @@ export class TestFixLoop {
   }
 
   private async initialRun(): Promise<void> {
-    const { results, noTestRan } = await runSuite(this.ctx, { scope: 'full', label: 'initial test run', iteration: 0, phase: 'test', previous: null, flaky: this.flaky(), signal: this.controls.abort.signal });
+    const { results, noTestRan } = await runSuite(this.ctx, { scope: 'full', label: 'initial test run', iteration: 0, phase: 'test', previous: null, flaky: this.flaky(), signal: this.controls.abort.signal, probeParts: true });
     if (this.controls.stopped) return;
     this.results = results;
     if (noTestRan) return stopForNoTestRan(this.ctx, this.state, noTestRan);
