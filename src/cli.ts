@@ -43,7 +43,7 @@ function addRunOptions(command: Command): Command {
     .option('--agent-cmd <command>', 'an agent command of the agent command protocol; repeat for a fallback chain', collect)
     .option('--agent <names>', 'built-in or configured agents, in fallback order (comma-separated or repeated)', commaList)
     .option('--max-iterations <n>', 'stop after this many fix iterations (default 10)', positiveInt)
-    .option('--max-degraded <n>', 'stop after this many degraded iterations in a row, where no agent gave a usable plan or fix (default 3)', positiveInt)
+    .option('--max-degraded <n>', 'stop after this many degraded iterations in a row, where no agent gave a usable plan or a fix that changed a file (default 3)', positiveInt)
     .option('--resume-session [id]', 'continue a session from where it stopped (default: the latest)')
     .option('--session-name <name>', 'name a new session (WFS-test-<name>)')
     .option('-y, --yes', 'approve a partial success without asking')
@@ -52,7 +52,8 @@ function addRunOptions(command: Command): Command {
     .option('--json', 'NDJSON events on stdout')
     .option('--test-timeout <duration>', 'kill a test run after this long (default 10m)', duration)
     .option('--agent-timeout <duration>', 'kill an agent call after this long (default 40m)', duration)
-    .option('--budget <limits>', 'stop cleanly once agents used this much: "20 calls", "30m" of agent time, "$2" (comma-separated)', budget);
+    .option('--budget <limits>', 'stop cleanly once agents used this much: "20 calls", "30m" of agent time, "$2" (comma-separated)', budget)
+    .option('--update-snapshots', 'the session is meant to update snapshots: a fix may rewrite snapshot files and inline snapshots (otherwise rejected as a change to the tests)');
 }
 
 async function runFromFlags(flags: RunFlags, extra: { title?: string; demo?: boolean } = {}): Promise<number> {
@@ -78,6 +79,7 @@ async function runFromFlags(flags: RunFlags, extra: { title?: string; demo?: boo
       testTimeoutMs: flags.testTimeout,
       agentTimeoutMs: flags.agentTimeout,
       budget: flags.budget,
+      updateSnapshots: Boolean(flags.updateSnapshots),
       ...extra,
     },
     processOutput,

@@ -44,11 +44,12 @@ export async function runnerDoctorLines(cwd: string, choice: RunnerChoice): Prom
     `test runner: ${runner.name}`,
     `  detected from: ${runner.detectedFrom}`,
     `  full suite:    ${show(described.full, '')}`,
-    `  subset:        ${show(described.subset, `none (${runner.name} cannot run a subset: affected runs use the full suite)`)}`,
+    `  subset:        ${show(described.subset, runner.commands.subsetNote ?? `none (${runner.name} cannot run a subset: affected runs use the full suite)`)}`,
     `  related:       ${show(described.related, `none (${runner.name} has no related-tests mode)`)}`,
   ];
   for (const step of described.setup) lines.push(`  runs first:    ${displayCommand(step)}${isCheckPart(step) ? ' (a check: with the full suite only)' : ''}`);
   for (const step of described.after) lines.push(`  then runs:     ${displayCommand(step)} (with the full suite; a failure counts)`);
+  for (const step of runner.skippedParts) lines.push(`  left out:      ${displayCommand(step)} (skipParts in fixcycle.config.json)`);
   lines.push(`  counts from:   ${SOURCE_WORDS[described.reportSource]}: ${described.reportDetail}`);
   lines.push(`  affected runs: ${AFFECTED_WORDS[runner.name] ?? 'the tests that import the changed files (import graph), plus the tests that failed last time'}`);
   return lines;
@@ -67,7 +68,7 @@ export async function runDoctorCommand(cwd: string, opts: DoctorOptions, out: Ou
   }
   let code = 0;
   try {
-    out.stdout((await runnerDoctorLines(cwd, { ...(config.runner ? { runner: config.runner } : {}), ...(config.testCommand ? { testCmd: config.testCommand } : {}), ...choice })).join('\n'));
+    out.stdout((await runnerDoctorLines(cwd, { ...(config.runner ? { runner: config.runner } : {}), ...(config.testCommand ? { testCmd: config.testCommand } : {}), ...(config.skipParts ? { skipParts: config.skipParts } : {}), ...choice })).join('\n'));
   } catch (error) {
     if (!(error instanceof RunnerResolutionError)) throw error;
     out.stderr(`fixcycle: ${error.message}`);

@@ -18,6 +18,7 @@ export interface RunFlags {
   testTimeout?: number;
   agentTimeout?: number;
   budget?: BudgetLimits;
+  updateSnapshots?: boolean;
 }
 
 /** The flags of `gen`: those of `run`, plus its own. */

@@ -19,6 +19,11 @@ export const configSchema = z.strictObject({
   $schema: z.string().optional(),
   /** The test command line, as with --test-cmd. */
   testCommand: z.string().min(1).optional(),
+  /**
+   * Parts of the test command to leave out, by the script they run (`"test-headless"` for `npm run
+   * test-headless`) or their whole command line: parts that cannot run on this machine (a browser, a service).
+   */
+  skipParts: z.array(z.string().min(1)).optional(),
   /** Force a runner, as with --runner. */
   runner: z.string().optional(),
   maxIterations: z.number().int().min(1).max(100).optional(),

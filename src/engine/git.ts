@@ -1,8 +1,19 @@
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { appendFile, lstat, mkdir, readFile, symlink } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { simpleGit, type SimpleGit } from 'simple-git';
 import { ACTIVE_DIR } from './session/paths.js';
+
+/** Makes `link` point at `target` (created), unless `link` exists already (an older session folder is kept). */
+async function linkSessionFolder(link: string, target: string): Promise<void> {
+  if (await lstat(link).then(() => true, () => false)) return;
+  try {
+    await mkdir(target, { recursive: true });
+    await symlink(resolve(target), link, 'dir');
+  } catch {
+    // No symbolic links here (Windows without the right): the session folder is a plain folder, as before.
+  }
+}
 
 /** A git problem the user can fix; the message names the cause and the fix. */
 export class GitSafetyError extends Error {}
@@ -35,10 +46,18 @@ export class Repo {
     return new Repo(root, gitDir!);
   }
 
-  /** Keeps the session folder out of git without touching the user's .gitignore. */
+  /**
+   * Keeps the session folder out of git without touching the user's .gitignore, and out of the user's own
+   * tools: a new `.workflow` is a link to a folder inside the git directory, which linters and formatters
+   * globbing the tree (`prettier --check '**\/*.{md,json}'`, `eslint .`) never enter, so fixcycle's files
+   * cannot change what the test command says. Where no link can be made, it stays a plain folder.
+   */
   async excludeSessionFolder(): Promise<void> {
+    const name = ACTIVE_DIR.split('\\').join('/').split('/')[0]!;
+    await linkSessionFolder(join(this.root, name), join(this.gitDir, 'fixcycle', name));
     const exclude = join(this.gitDir, 'info', 'exclude');
-    const line = `/${ACTIVE_DIR.split('\\').join('/').split('/')[0]}/`;
+    // No trailing slash: the line must match the link as well as a folder.
+    const line = `/${name}`;
     const current = await readFile(exclude, 'utf8').catch(() => '');
     if (current.split('\n').some((l) => l.trim() === line)) return;
     await mkdir(join(this.gitDir, 'info'), { recursive: true });

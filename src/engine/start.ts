@@ -35,6 +35,8 @@ export interface StartOptions {
   interactive: boolean;
   testTimeoutMs?: number;
   agentTimeoutMs?: number;
+  /** --update-snapshots: the session was started to update snapshots, so a fix may rewrite them. */
+  updateSnapshots?: boolean;
   emit: EventSink;
   /** --budget limits (calls, minutes of agent time, USD); none when absent. */
   budget?: BudgetLimits;
@@ -99,8 +101,9 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
   if (!resumed && (await session.exists())) {
     throw new StartError(`session ${id} already exists: resume it with --resume-session ${id}, or pick another --session-name`);
   }
-  await session.ensureFolders();
+  // The session folder's place first (a link into the git directory), then the session's own folders in it.
   await repo.excludeSessionFolder();
+  await session.ensureFolders();
   const lock = await acquireLock(session.paths.lock, id);
   if (typeof lock === 'string') throw new StartError(lock);
   try {
@@ -125,7 +128,7 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
         );
       }
     }
-    const runner = await resolveRunner(repo.root, { runner: options.runner ?? config.runner, testCmd: options.testCmd ?? config.testCommand });
+    const runner = await resolveRunner(repo.root, { runner: options.runner ?? config.runner, testCmd: options.testCmd ?? config.testCommand, ...(config.skipParts ? { skipParts: config.skipParts } : {}) });
     // The built-in AI-CLI adapters register themselves; a plain --agent-cmd does not need them.
     if (!options.agentCmds?.length) await import('./agents/adapters/index.js');
     const agentTimeoutMs = options.agentTimeoutMs ?? (config.agentTimeoutSec ? config.agentTimeoutSec * 1000 : DEFAULT_AGENT_TIMEOUT_MS);
@@ -156,6 +159,7 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
         interactive: options.interactive,
         flakyReruns: config.flakyReruns ?? 1,
         maxDegraded: options.maxDegraded ?? config.maxDegraded,
+        updateSnapshots: options.updateSnapshots ?? false,
       },
     };
     const described = runner.describe();

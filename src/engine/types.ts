@@ -18,6 +18,8 @@ export interface TestCase {
   stack?: string;
   /** Attempts beyond the first, when the runner retried the test. */
   retries?: number;
+  /** The monorepo package (its folder, relative to the root) whose runner reported the test. */
+  package?: string;
 }
 
 /** A failure outside any test: a file that does not import, a package that does not build, a crashed runner. */
@@ -34,6 +36,11 @@ export interface NormalizedResult {
   errors: RunError[];
   /** True when the report stops early (a TAP stream without its plan, a cut-off XML document). */
   truncated: boolean;
+  /**
+   * Set when the command stopped at a failure before running everything (lerna stops at a failing package,
+   * cargo at its first failing target): a baseline test the run did not report was not run, not lost.
+   */
+  stopped?: string;
 }
 
 export type Strategy = 'conservative' | 'aggressive' | 'surgical';
@@ -49,6 +56,8 @@ export interface Failure {
   criticality_source: CriticalitySource;
   /** True when the test is no longer reported although it was in the baseline. */
   missing?: boolean;
+  /** The monorepo package the test belongs to (its folder, relative to the root). */
+  package?: string;
 }
 
 /** Where the counts of a run came from, most trustworthy first. */

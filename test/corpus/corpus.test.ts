@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { missingTool } from '../runners/helpers/fixtures.js';
 
 interface Counts {
   passed: number;
@@ -45,6 +46,13 @@ async function loadModules(): Promise<CorpusModules> {
   return { prepare: prepareModule.prepare, runProject: runModule.runProject, sameRunner: runModule.sameRunner };
 }
 
+/** The tool a corpus project's runner needs that does not run here (`cargo --version`), or null. */
+function missingToolFor(runner: string): string | null {
+  const probe: Record<string, [string, string[]]> = { cargo: ['cargo', ['--version']], go: ['go', ['version']], pytest: ['python3', ['-m', 'pytest', '--version']] };
+  const found = probe[runner];
+  return found ? missingTool(found) : null;
+}
+
 const counts = (c: Counts | null | undefined) => (c ? { passed: c.passed, failed: c.failed } : null);
 
 describe('the corpus of published projects (quick ones)', () => {
@@ -68,6 +76,8 @@ describe('the corpus of published projects (quick ones)', () => {
   for (const entry of entries) {
     it(`${entry.name} (${entry.family}): runner found, unbroken ends at once, broken converges, counts are the runner's`, async (ctx) => {
       if (unavailable) ctx.skip();
+      const tool = missingToolFor(entry.runner);
+      if (tool) ctx.skip(`${entry.name} needs ${tool}`);
       const row = await modules.runProject(entry);
       expect(modules.sameRunner(row.found.runner, entry.runner), `runner ${entry.runner} found, not ${row.found.runner} (${row.found.from ?? row.found.error})`).toBe(true);
       expect({ exit: row.clean.processExit, agentCalls: row.clean.agentCalls.length, reason: row.clean.reason }).toEqual({ exit: 0, agentCalls: 0, reason: row.clean.reason });

@@ -70,8 +70,19 @@ describe('degraded iterations', () => {
     expect(run.exitCode, run.stdout + run.stderr).toBe(1);
     const s = state(repo);
     expect(s.iterations.map((i: any) => i.result)).toEqual(['degraded', 'degraded', 'degraded']);
-    expect(s.outcome_reason).toMatch(/^stopped after 3 degraded iterations in a row \(the limit is 3, see --max-degraded\): no agent produced a usable plan or fix; the last: every agent failed to produce a usable fix plan: scripted-agent: invalid_plan/);
+    expect(s.outcome_reason).toMatch(/^stopped after 3 degraded iterations in a row \(the limit is 3, see --max-degraded\): no agent produced a usable plan or a change; the last: every agent failed to produce a usable fix plan: scripted-agent: invalid_plan/);
     expect(run.stdout).toMatch(/\[done\] failure — stopped after 3 degraded iterations in a row/);
+  });
+
+  it('include a fix that changed no file: --max-degraded stops a loop of them', async () => {
+    const repo = makeRepo(CALC);
+    const agent = scenario({ analyze: [planAdd], fix: [{}] });
+    const run = await runCli(repo, [...base, '--agent-cmd', agentCmd(agent.path), '--max-iterations', '10', '--max-degraded', '2']);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(1);
+    const s = state(repo);
+    expect(s.iterations.map((i: any) => [i.result, i.degraded])).toEqual([['no_change', true], ['no_change', true]]);
+    expect(s.outcome_reason).toMatch(/^stopped after 2 degraded iterations in a row \(the limit is 2, see --max-degraded\): no agent produced a usable plan or a change; the last: the fix agent changed no file/);
+    expect(agent.calls().filter((c) => c.startsWith('agent fix'))).toHaveLength(2);
   });
 
   it('stop at the limit --max-degraded sets', async () => {

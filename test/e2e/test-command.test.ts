@@ -1,4 +1,4 @@
-import { symlinkSync } from 'node:fs';
+import { readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findOnPath } from '../../src/engine/runners/project.js';
@@ -71,6 +71,26 @@ describe('the test command runs as the user runs it', { timeout: 180_000 }, () =
     expect(state(repo).status).toBe('completed');
   });
 
+  it("expands a glob when its part starts, as the shell does: uuid's `node --test dist-node/test/*.js` after a pretest build", async () => {
+    // uuid 14: `pretest` builds dist-node (ignored by git), `test` is `node --test --enable-source-maps dist-node/test/*.js`.
+    const repo = jsRepo({
+      '.gitignore': 'node_modules\ndist-node\n',
+      'package.json': JSON.stringify({ name: 'p', private: true, scripts: { pretest: 'node scripts/build.js', test: 'node --test --enable-source-maps dist-node/test/*.js' } }),
+      'scripts/build.js': "const fs = require('node:fs');\nfs.rmSync('dist-node', { recursive: true, force: true });\nfs.mkdirSync('dist-node/test', { recursive: true });\nfs.cpSync('src', 'dist-node', { recursive: true });\n",
+      'src/math.js': 'exports.add = (a, b) => a - b;\n',
+      'src/test/math.test.js': "const test = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('../math.js');\ntest('adds', () => assert.strictEqual(add(2, 3), 5));\ntest('adds zero', () => assert.strictEqual(add(2, 0), 2));\n",
+      'src/test/other.test.js': "require('node:test')('other', () => {});\n",
+    });
+    const agent = scenario({ analyze: [plan('add() subtracts', 'src/math.js:add:1')], fix: [{ edits: [{ file: 'src/math.js', search: 'a - b', replace: 'a + b' }] }] });
+    const run = await runCli(repo, [...headless, '--agent-cmd', agentCmd(agent.path)]);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/\[test\] done: pass 66\.67% \(2\/3\)/);
+    expect(run.stdout).not.toMatch(/Could not find|no test ran/);
+    const log = readFileSync(join(sessionDir(repo), '.process/test-output.log'), 'utf8');
+    expect(log).toMatch(/\$ node --test --enable-source-maps --test-reporter=spec [^\n]* dist-node\/test\/math\.test\.js dist-node\/test\/other\.test\.js\n/);
+    expect(state(repo).status).toBe('completed');
+  });
+
   it('a missing tool is a failed test step: no agent is called and nothing is committed', async () => {
     if (findOnPath('pnpm')) return; // the case needs pnpm to be missing, as on the machine that found it
     const repo = jsRepo({
@@ -81,8 +101,8 @@ describe('the test command runs as the user runs it', { timeout: 180_000 }, () =
     const agent = scenario({ analyze: [plan('add() subtracts', 'src/math.js:add:1')], fix: [{ edits: [{ file: 'src/math.js', search: 'a - b', replace: 'a + b' }] }] });
     const run = await runCli(repo, [...headless, '--agent-cmd', agentCmd(agent.path)]);
     expect(run.exitCode).toBe(1);
-    expect(run.stdout).toMatch(/\[test\] failed: no test ran \(missing tool\)/);
-    expect(run.stdout).toMatch(/\[done\] failure — no test ran: the test script runs `pnpm lint` first, which needs a program that is not installed/);
+    expect(run.stdout).toMatch(/\[test\] failed: stopped: a part of the test command cannot run here/);
+    expect(run.stdout).toMatch(/\[done\] failure — no test ran: the test command's part `pnpm lint` \(a check run before the tests\) cannot run on this machine: it failed without a failing test and needs a program that is not here/);
     expect(agent.calls()).toEqual([]);
     expect(git(repo, 'log', '--format=%s')).toBe('initial');
   });

@@ -33,6 +33,21 @@ describe('buildTestResults', () => {
     expect(r.failures[0]).toMatchObject({ id: 'd', missing: true });
   });
 
+  it('never calls a test missing when the command stopped before it (lerna at a failing package, cargo at a failing target)', () => {
+    const stopped = 'lerna stopped at the first failing package, so the packages after it did not run';
+    const previous = new Map([['c', { status: 'passed' as const }]]);
+    const r = build([t('a', 'passed'), t('b', 'failed', 'boom')], { result: { format: 'injected', tests: [t('a', 'passed'), t('b', 'failed', 'boom')], errors: [], truncated: false, stopped }, previous });
+    // c ran in the last run and keeps its status; d has none to keep and is reported as not run, not missing.
+    expect(r).toMatchObject({ total: 4, passed: 2, failed: 2 });
+    expect(r.failures.map((f) => [f.id, f.missing ?? false])).toEqual([['b', false], ['d', false]]);
+    expect(r.failures[1]!.message).toBe(`not run: ${stopped}`);
+  });
+
+  it('gives a failure the monorepo package of its test', () => {
+    const r = build([{ ...t('a', 'failed', 'boom'), package: 'packages/alpha' }, t('b', 'passed'), t('c', 'passed'), t('d', 'passed')]);
+    expect(r.failures[0]).toMatchObject({ id: 'a', package: 'packages/alpha' });
+  });
+
   it("leaves out an assertion that existed only while its test failed, once the whole test passes (tape's plan != count)", () => {
     // tape names a file only for a failing assertion (from its stack); passing ones have none.
     const tape = [{ id: 'reuse > plan != count', name: 'plan != count', file: 'test.js' }, ...['reuse > instance must be reused', 'reuse > should be equal', 'other > ok'].map((id) => ({ id, name: id }))];

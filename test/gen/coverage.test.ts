@@ -2,6 +2,7 @@ import { describe, expect, it, afterAll } from 'vitest';
 import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeRepo, removeRepos, ROOT } from '../helpers/repo.js';
+import { missingTool } from '../runners/helpers/fixtures.js';
 import { resolveRunner } from '../../src/engine/runners/index.js';
 import { withCoverage, coverageSupport } from '../../src/engine/gen/coverage/measure.js';
 import { changedCoverage, coveredKeys, lineRanges } from '../../src/engine/gen/coverage/model.js';
@@ -48,7 +49,8 @@ describe('coverage for the gates', () => {
     expect(process.env.NODE_V8_COVERAGE).toBeUndefined();
   });
 
-  it('go: a -coverprofile through GOFLAGS, lines only', async () => {
+  const noGo = missingTool(['go', ['version']]);
+  it.skipIf(noGo !== null)(`go: a -coverprofile through GOFLAGS, lines only${noGo ? ` (skipped: ${noGo})` : ''}`, async () => {
     const repo = makeRepo('projects/go-failing');
     const runner = await resolveRunner(repo, {});
     expect(runner.name).toBe('go');

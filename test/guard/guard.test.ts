@@ -111,7 +111,7 @@ describe('the guard against fixing by cheating', () => {
 
   it('rejects an edited snapshot', async () => {
     const { verdict } = await fixAndCheck([{ path: 'test/__snapshots__/render.test.js.snap', content: SNAPSHOT.replace('5', '-1') }]);
-    expect(!verdict.ok && verdict.reasons).toEqual(['edits snapshot test/__snapshots__/render.test.js.snap']);
+    expect(!verdict.ok && verdict.reasons).toEqual(['edits snapshot test/__snapshots__/render.test.js.snap (what the tests expect; start the session with --update-snapshots to update snapshots)']);
   });
 
   it('rejects test configuration that excludes the failing test', async () => {

@@ -96,10 +96,11 @@ describe('parseGitDiff', () => {
       '\\ No newline at end of file',
     ].join('\n');
     expect(parseGitDiff(diff)).toEqual([
-      { oldPath: 'src/new file.js', newPath: 'src/new file.js', status: 'added', added: ['export const x = 1;'], removed: [], newMode: '100644', binary: false },
-      { oldPath: 'test/old.test.js', newPath: 'test/old.test.js', status: 'deleted', added: [], removed: ["test('x', () => {});"], binary: false },
-      { oldPath: 'a.js', newPath: 'b.js', status: 'renamed', added: [], removed: [], binary: false },
-      { oldPath: 'link', newPath: 'link', status: 'added', added: ['/etc/passwd'], removed: [], newMode: '120000', binary: false },
+      { oldPath: 'src/new file.js', newPath: 'src/new file.js', status: 'added', added: ['export const x = 1;'], removed: [], addedAt: [1], removedAt: [], newMode: '100644', binary: false },
+      // A removed line's place is the new line it stood before (line 0 of an emptied file).
+      { oldPath: 'test/old.test.js', newPath: 'test/old.test.js', status: 'deleted', added: [], removed: ["test('x', () => {});"], addedAt: [], removedAt: [0], binary: false },
+      { oldPath: 'a.js', newPath: 'b.js', status: 'renamed', added: [], removed: [], addedAt: [], removedAt: [], binary: false },
+      { oldPath: 'link', newPath: 'link', status: 'added', added: ['/etc/passwd'], removed: [], addedAt: [1], removedAt: [], newMode: '120000', binary: false },
     ]);
   });
 });

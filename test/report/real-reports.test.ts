@@ -49,6 +49,20 @@ describe('counts read from real reports match the runner’s own summary line', 
     expect(line.failed).toBe(summary.failed + summary.errors);
   });
 
+  it('node:test TAP with a test holding subtests and names with U+2028/U+2029: read to the end, counted as node counts', () => {
+    const result = read('node-test/nested.tap');
+    expect(counts(summarizeResult(result))).toEqual({ passed: 4, failed: 2, skipped: 0, errors: 0, truncated: false, ok: false });
+    expect(summaryOf('node-test/nested.out.txt')).toMatchObject({ runner: 'node:test', passed: 4, failed: 2 });
+    expect(result.tests.map((t) => [t.id, t.status])).toEqual([
+      ['parent > child passes', 'passed'],
+      ['parent > child fails', 'failed'],
+      ['parent', 'failed'],
+      ['a property named "line\u2028sep"', 'passed'],
+      ['a property named "para\u2029graph"', 'passed'],
+      ['after the separators', 'passed'],
+    ]);
+  });
+
   it('tape TAP: tape counts assertions and puts skipped and todo ones among its passes', () => {
     const summary = summarizeResult(read('tape/mixed.tap'));
     expect(counts(summary)).toEqual({ passed: 5, failed: 1, skipped: 2, errors: 0, truncated: false, ok: false });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it , beforeAll} from 'vitest';
 import type { CommandResult } from '../../src/engine/process/run-command.js';
 import { goBuildFailures } from '../../src/engine/runners/commands/go.js';
+import { cargoCommands } from '../../src/engine/runners/commands/cargo.js';
 import { plainCommands } from '../../src/engine/runners/commands/plain.js';
 import { vitestCommands } from '../../src/engine/runners/commands/vitest.js';
 import { bareCall } from '../../src/engine/runners/detect.js';
@@ -97,6 +98,19 @@ describe('readRun', () => {
     const { result, source } = readRun({ commands: vitest, invocation, command: finished({ exitCode: 1, outputTail: 'Unhandled Rejection: boom' }), output: '', scope: 'full', cwd: dir });
     expect(source).toBe('report');
     expect(result.errors[0]?.message).toMatch(/exited with code 1 although no test failed[\s\S]*Unhandled Rejection: boom/);
+  });
+
+  it("says cargo stopped at its first failing target, so the targets after it (the doc tests) were not run, not lost", () => {
+    const commands = cargoCommands(bareCall('cargo'));
+    const invocation = commands.full(dir);
+    const stdout = 'running 2 tests\ntest tests::a ... ok\ntest tests::b ... FAILED\n\ntest result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n\n';
+    writeFileSync(invocation.report!.file, stdout);
+    const output = `${stdout}error: test failed, to rerun pass \`--lib\`\n`;
+    const { result } = readRun({ commands, invocation, command: finished({ exitCode: 101 }), output, scope: 'full', cwd: dir });
+    expect(result.stopped).toBe('cargo test stopped at the first failing target (--lib), so the targets after it did not run');
+    // With --no-fail-fast cargo runs every target and says so differently: nothing is left unrun.
+    const all = readRun({ commands, invocation, command: finished({ exitCode: 101 }), output: `${stdout}error: 1 target failed:\n    \`--lib\`\n`, scope: 'full', cwd: dir });
+    expect(all.result.stopped).toBeUndefined();
   });
 
   it('reports a timeout as an error even when the partial output has passing tests', () => {

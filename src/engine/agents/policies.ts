@@ -82,7 +82,7 @@ export function agentPolicies(ctx: LoopContext, options: AgentPolicyOptions = {}
     checkFix: async ({ changedFiles, plan }) => {
       const diff = await ctx.repo.diff(changedFiles);
       const baseline = (await ctx.session.readBaseline()) ?? [];
-      const verdict = checkFix({ repo: ctx.repo.root, changedFiles, diff, plan, baselineTestFiles: baseline.flatMap((t) => (t.file ? [t.file] : [])) });
+      const verdict = checkFix({ repo: ctx.repo.root, changedFiles, diff, plan, baselineTestFiles: baseline.flatMap((t) => (t.file ? [t.file] : [])), updateSnapshots: ctx.options.updateSnapshots ?? false });
       return verdict.ok ? { rejected: null, testEdits: verdict.testEdits } : { rejected: verdict.reasons };
     },
     budgetExceeded: () => budget.exceeded(),

@@ -34,10 +34,11 @@ function runErrors(input: BuildResultsInput): RunError[] {
   return errors;
 }
 
-function toFailure(test: { id: string; name: string; file?: string }, message: string, stack: string | undefined, input: BuildResultsInput, missing = false): Failure {
+function toFailure(test: { id: string; name: string; file?: string; package?: string }, message: string, stack: string | undefined, input: BuildResultsInput, missing = false): Failure {
   const { level, source } = resolveCriticality({ ...test, message, stack }, input.criticality);
   const failure: Failure = { id: test.id, name: test.name, message, criticality: level, criticality_source: source };
   if (test.file) failure.file = test.file;
+  if ('package' in test && test.package) failure.package = test.package;
   if (stack) failure.stack = stack;
   if (missing) failure.missing = true;
   return failure;
@@ -70,13 +71,16 @@ export function buildTestResults(input: BuildResultsInput): TestResults {
       continue;
     }
     const before = input.previous?.get(test.id);
-    if (input.scope === 'affected' && before) {
+    if ((input.scope === 'affected' || input.result.stopped) && before) {
       if (before.status === 'passed') passed++;
       else if (before.status === 'skipped') skipped++;
       else if (before.failure) failures.push(before.failure);
       else failures.push(toFailure(test, 'failed', undefined, input));
     } else if (input.scope === 'full' && input.baseline.length > 0 && groupPassed(test)) {
       accountedFor++;
+    } else if (input.baseline.length > 0 && input.result.stopped) {
+      // Not run because the command stopped at an earlier failure: not a lost test, and the agent is told why.
+      failures.push(toFailure(test, `not run: ${input.result.stopped}`, undefined, input));
     } else if (input.baseline.length > 0) {
       failures.push(toFailure(test, 'this baseline test was not reported by the run (deleted, renamed or not loaded)', undefined, input, true));
     }

@@ -75,8 +75,8 @@ export async function runGen(options: GenRunOptions): Promise<number> {
     }
     await repo.commitAll(`fixcycle: checkpoint before test generation session ${id}`);
   }
-  await session.ensureFolders();
   await repo.excludeSessionFolder();
+  await session.ensureFolders();
   const lock = await acquireLock(session.paths.lock, id);
   if (typeof lock === 'string') throw new StartError(lock);
   let released = false;

@@ -23,7 +23,7 @@ export async function genAgents(root: string, options: GenRunOptions, config: Fi
 }
 
 export function genRunner(root: string, options: GenRunOptions, config: FixcycleConfig) {
-  return resolveRunner(root, { runner: options.runner ?? config.runner, testCmd: options.testCmd ?? config.testCommand });
+  return resolveRunner(root, { runner: options.runner ?? config.runner, testCmd: options.testCmd ?? config.testCommand, ...(config.skipParts ? { skipParts: config.skipParts } : {}) });
 }
 
 /** Cool-downs after rate limits and the --budget, shared with the fix loop through the session's files. */

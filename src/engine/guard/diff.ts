@@ -7,6 +7,9 @@ export interface FileDiff {
   /** Lines added and removed, without their +/- prefix. */
   added: string[];
   removed: string[];
+  /** The new file's line number (1-based) of each added line, and where each removed line was (the new line it stood before). */
+  addedAt?: number[];
+  removedAt?: number[];
   /** File mode after the change (`120000` is a symbolic link). */
   newMode?: string;
   binary: boolean;
@@ -37,10 +40,11 @@ export function parseGitDiff(diff: string): FileDiff[] {
   const files: FileDiff[] = [];
   let current: FileDiff | null = null;
   let inHunk = false;
+  let newLine = 1;
   for (const line of diff.split('\n')) {
     if (line.startsWith('diff --git ')) {
       const [oldPath, newPath] = headerPaths(line.slice('diff --git '.length));
-      current = { oldPath, newPath, status: 'modified', added: [], removed: [], binary: false };
+      current = { oldPath, newPath, status: 'modified', added: [], removed: [], addedAt: [], removedAt: [], binary: false };
       files.push(current);
       inHunk = false;
       continue;
@@ -48,11 +52,17 @@ export function parseGitDiff(diff: string): FileDiff[] {
     if (!current) continue;
     if (line.startsWith('@@')) {
       inHunk = true;
+      newLine = Number(/\+(\d+)/.exec(line)?.[1] ?? 1);
       continue;
     }
     if (inHunk) {
-      if (line.startsWith('+')) current.added.push(line.slice(1));
-      else if (line.startsWith('-')) current.removed.push(line.slice(1));
+      if (line.startsWith('+')) {
+        current.added.push(line.slice(1));
+        current.addedAt!.push(newLine++);
+      } else if (line.startsWith('-')) {
+        current.removed.push(line.slice(1));
+        current.removedAt!.push(newLine);
+      } else if (line.startsWith(' ')) newLine++;
       continue;
     }
     if (line.startsWith('new file mode ')) {

@@ -5,6 +5,7 @@ import { parseGitDiff, type FileDiff } from './diff.js';
 import { isSnapshot, isTestConfig, isTestFile, normalizePath } from './files.js';
 import { doctestLinesChanged } from './mixed-files.js';
 import { outsideRepository } from './outside.js';
+import { inlineSnapshotChange, snapshotUpdateSetting } from './snapshots.js';
 import { ASSERTION, count, EXCLUSION_KEYS, SKIP_MARKERS, TEST_CASE, TEST_FILE_SKIP_MARKERS, TRIVIAL_ASSERTIONS } from './patterns.js';
 
 /** What the guard looks at after a fix: the files the agent changed and their diff against HEAD. */
@@ -19,6 +20,8 @@ export interface FixCheckInput {
   plan: FixPlan | null;
   /** Files of the session's baseline tests (any path form); they are test files whatever their name. */
   baselineTestFiles: string[];
+  /** The session was started to update snapshots (--update-snapshots): rewriting them is then allowed. */
+  updateSnapshots?: boolean;
 }
 
 /** The verdict: accepted (with the test files it was allowed to edit, to show the user) or rejected with reasons. */
@@ -56,6 +59,8 @@ function cheats(d: FileDiff, isTest: boolean): string[] {
   if (isTestConfig(d.newPath)) {
     const narrowing = d.added.find((l) => EXCLUSION_KEYS.test(l));
     if (narrowing !== undefined) reasons.push(`changes test configuration in ${d.newPath} to exclude or narrow tests: ${excerpt(narrowing)}`);
+    const update = snapshotUpdateSetting(d.added);
+    if (update !== undefined) reasons.push(`makes the test runner update snapshots in ${d.newPath}: ${excerpt(update)}`);
     const script = /"test(:[\w:-]+)?"\s*:/;
     if (basename(d.newPath) === 'package.json' && d.added.some((l) => script.test(l))) reasons.push(`changes the test script in ${d.newPath}`);
   }
@@ -99,7 +104,13 @@ export function checkFix(input: FixCheckInput): FixCheck {
     }
     if (doctest.length > 0) testEdits.push(d.newPath);
     if (isSnapshot(d.oldPath) || isSnapshot(d.newPath)) {
-      reasons.push(`edits snapshot ${d.newPath}`);
+      if (input.updateSnapshots) testEdits.push(d.newPath);
+      else reasons.push(`edits snapshot ${d.newPath} (what the tests expect; start the session with --update-snapshots to update snapshots)`);
+      continue;
+    }
+    const inline = isTest && !input.updateSnapshots ? inlineSnapshotChange(d, content) : null;
+    if (inline !== null) {
+      reasons.push(`rewrites an inline snapshot in ${d.newPath} (what the test expects; start the session with --update-snapshots to update snapshots): ${excerpt(inline)}`);
       continue;
     }
     if (d.status === 'deleted' && wasTest) {

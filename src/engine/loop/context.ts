@@ -34,6 +34,8 @@ export interface LoopOptions {
   flakyReruns: number;
   /** Degraded iterations in a row (no usable plan or fix) that stop the session; default 3 when absent. */
   maxDegraded?: number;
+  /** --update-snapshots: a fix may rewrite snapshots (files and inline); otherwise that weakens the tests. */
+  updateSnapshots?: boolean;
 }
 
 /** Checks a fix before it counts (the cheating guard); returns why it is rejected, or null. */

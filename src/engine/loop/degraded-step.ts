@@ -6,5 +6,5 @@ export function degradedStop(state: IterationState, max = MAX_DEGRADED_IN_A_ROW)
   const decision = shouldStopDegraded(degradedInARow(state.iterations), max);
   if (!decision.stop) return null;
   const last = state.iterations.filter((i) => i.completed_at).at(-1);
-  return `stopped after ${decision.reason}: no agent produced a usable plan or fix${last?.note ? `; the last: ${last.note}` : ''}`;
+  return `stopped after ${decision.reason}: no agent produced a usable plan or a change${last?.note ? `; the last: ${last.note}` : ''}`;
 }

@@ -88,7 +88,7 @@ export class TestFixLoop {
   }
 
   private async initialRun(): Promise<void> {
-    const { results, noTestRan } = await runSuite(this.ctx, { scope: 'full', label: 'initial test run', iteration: 0, phase: 'test', previous: null, flaky: this.flaky(), signal: this.controls.abort.signal });
+    const { results, noTestRan } = await runSuite(this.ctx, { scope: 'full', label: 'initial test run', iteration: 0, phase: 'test', previous: null, flaky: this.flaky(), signal: this.controls.abort.signal, probeParts: true });
     if (this.controls.stopped) return;
     this.results = results;
     if (noTestRan) return stopForNoTestRan(this.ctx, this.state, noTestRan);
@@ -225,7 +225,8 @@ export class TestFixLoop {
     if (!fix.agent) return this.degraded(it, 'no agent could apply the fix', [...fix.calls.map((c) => `${c.agent}: ${c.classification}${c.detail ? ` (${c.detail})` : ''}`), ...(fix.failure ? [fix.failure] : [])].join(', ') || 'no agent available');
     if (fix.agent !== it.agent) it.agent = it.agent ? `${it.agent} → ${fix.agent}` : fix.agent;
     const changed = await filesChangedByFix(this.ctx);
-    if (changed.length === 0) return this.endWithoutRetest(it, 'no_change', 'the fix agent changed no file', plan);
+    // A fix that changes nothing is an iteration lost like one without a plan: it counts towards --max-degraded.
+    if (changed.length === 0) return this.degraded(it, 'the fix agent changed no file', `${it.agent ?? 'the agent'} answered without editing`, 'no_change', plan);
     const check = await this.policies.checkFix?.({ changedFiles: changed, plan });
     if (check?.rejected) {
       await this.ctx.repo.restoreFiles(changed);
@@ -253,10 +254,10 @@ export class TestFixLoop {
     await this.afterIteration(results, results.scope === 'full');
   }
 
-  private async degraded(it: Iteration, why: string, detail: string): Promise<void> {
+  private async degraded(it: Iteration, why: string, detail: string, outcome: FixOutcome = 'degraded', plan: FixPlan | null = null): Promise<void> {
     it.degraded = true;
     this.ctx.emit({ type: 'log', level: 'warn', message: `iteration ${it.iteration} degraded: ${why} (${detail})` });
-    await this.endWithoutRetest(it, 'degraded', `${why}: ${detail}`, null);
+    await this.endWithoutRetest(it, outcome, `${why}: ${detail}`, plan);
     if (this.state.next_action !== 'execute_fix_task') return;
     const stop = degradedStop(this.state, this.ctx.options.maxDegraded);
     if (stop) {

@@ -14,8 +14,18 @@ function iterationTable(state: IterationState, usage?: Map<number, IterationUsag
 
 function failureList(results: TestResults): string {
   const lines = results.failures.map((f) => `- ${f.id} — **${f.criticality}** (${f.criticality_source})${f.missing ? ' [missing]' : ''}: ${f.message.split('\n')[0]}`);
-  for (const e of results.errors) lines.push(`- error outside tests${e.file ? ` (${e.file})` : ''}: ${e.message.split('\n')[0]}`);
+  // An error's message is the runner's own words after its first line: shown whole, not cut to the first line.
+  for (const e of results.errors) lines.push(`- error outside tests${e.file ? ` (${e.file})` : ''}: ${indentedRest(e.message)}`);
   return lines.join('\n') || '- none';
+}
+
+// Lines of an error shown in a report: a stack or a runner's message, not a whole log.
+const ERROR_LINES = 40;
+
+function indentedRest(message: string): string {
+  const [first, ...rest] = message.trimEnd().split('\n');
+  const shown = rest.length > ERROR_LINES ? [...rest.slice(0, ERROR_LINES), `... (${rest.length - ERROR_LINES} more lines in .process/test-output.log)`] : rest;
+  return [first, ...shown.map((line) => `    ${line}`)].join('\n');
 }
 
 /** The session summary written to .summaries/ at the end, whatever the outcome. */

@@ -20,6 +20,8 @@ export interface SuiteRun {
   planCriticality?: Record<string, Criticality>;
   flaky: ReadonlySet<string>;
   signal?: AbortSignal;
+  /** The first run: parts a failure skips still run once, to learn whether they can run here. */
+  probeParts?: boolean;
 }
 
 export interface SuiteOutcome {
@@ -56,6 +58,7 @@ export async function runSuite(ctx: LoopContext, run: SuiteRun): Promise<SuiteOu
   const testRun = await ctx.runner.run({
     cwd: ctx.repo.root,
     scope: run.scope,
+    ...(run.probeParts ? { probeParts: true } : {}),
     changedFiles: run.changedFiles,
     lastFailures: run.previous?.failures.map((f) => ({ id: f.id, file: f.file })),
     timeoutMs: ctx.options.testTimeoutMs,
@@ -96,7 +99,7 @@ export async function runSuite(ctx: LoopContext, run: SuiteRun): Promise<SuiteOu
     phase: run.phase,
     status: failedRun || testRun.timedOut ? 'failed' : 'done',
     iteration: run.iteration,
-    detail: testRun.noTestRan ? `no test ran (${testRun.noTestRan.cause})` : `pass ${results.pass_rate}% (${results.passed}/${results.total}${testRun.countUnit ? ` ${testRun.countUnit}` : ''}${results.errors.length ? `, ${results.errors.length} error(s)` : ''})${testRun.timedOut ? ', timed out' : ''}${COUNTS_FROM[testRun.source]}`,
+    detail: testRun.noTestRan ? (testRun.noTestRan.cause === 'cannot run here' ? 'stopped: a part of the test command cannot run here' : `no test ran (${testRun.noTestRan.cause})`) : `pass ${results.pass_rate}% (${results.passed}/${results.total}${testRun.countUnit ? ` ${testRun.countUnit}` : ''}${results.errors.length ? `, ${results.errors.length} error(s)` : ''})${testRun.timedOut ? ', timed out' : ''}${COUNTS_FROM[testRun.source]}`,
   });
   return { results, selection: scope === 'affected' ? testRun.selection : null, ...(testRun.noTestRan ? { noTestRan: testRun.noTestRan } : {}) };
 }

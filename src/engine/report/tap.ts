@@ -3,6 +3,7 @@ import type { RunError, TestCase } from '../types.js';
 import type { ParseOutcome } from './parse-outcome.js';
 import { guarded, parsed, unusable, type ParseOptions } from './outcome.js';
 import { inlineDurations } from './tap-durations.js';
+import { hideSeparators, restoreSeparators } from './tap-line-separators.js';
 import { tapFailure } from './tap-failure.js';
 import { tapTestCase, tapFileError } from './tap-points.js';
 import { looksLikeFilePath, uniquifyIds } from './test-id.js';
@@ -50,6 +51,8 @@ function readTap(text: string, options: ParseOptions, unit: TapUnit, format = 't
     const tests: TestCase[] = [];
     const errors: RunError[] = [];
     const seen = { points: 0 };
+    // node:test times every point in its YAML block; other producers do not (node-tap writes `# time=`).
+    const nodeTest = /^\s*duration_ms: /m.test(text);
     const planned: Parser[] = [];
     const root = new Parser();
     const watch = (parser: Parser, level: Level): void => {
@@ -71,17 +74,19 @@ function readTap(text: string, options: ParseOptions, unit: TapUnit, format = 't
         const raw = level.yaml.last;
         level.yaml.last = undefined;
         if (unit === 'subtests') nodeTapPoint(point, level, { tests, errors }, raw, options.rootDir);
-        else onPoint(point, level, { tests, errors }, raw, options.rootDir);
+        else onPoint(point, level, { tests, errors, nodeTest }, raw, options.rootDir);
       });
     };
     watch(root, { path: [], comments: [], failedInside: false, yaml: { lines: null } });
-    root.end(inlineDurations(text.replace(/^\uFEFF/, '')));
+    const stream = hideSeparators(text.replace(/^\uFEFF/, ''));
+    root.end(inlineDurations(stream.text));
     // With no TAP in it, the parser makes up a version line and a `1..0` plan: neither counts.
     if (seen.points === 0 && planned.every((p) => p.syntheticPlan) && !/^TAP version \d+/m.test(text)) {
       return unusable(`${format} report has no test points, plan or \`TAP version\` line; is this a TAP stream?`);
     }
     if (root.bailedOut) errors.push({ message: `Bail out! ${typeof root.bailedOut === 'string' ? root.bailedOut : ''}`.trim() });
-    return parsed({ format, tests: uniquifyIds(tests), errors, truncated: isCutOff(root) });
+    const read = { tests: uniquifyIds(tests), errors };
+    return parsed({ format, ...(stream.hidden ? restoreSeparators(read) : read), truncated: isCutOff(root) });
   });
 }
 
@@ -114,7 +119,7 @@ function onComment(line: string, level: Level): void {
   } else if (!SUMMARY_COMMENT.test(comment)) level.group = comment.replace(/^TODO\s+/, '');
 }
 
-function onPoint(point: Result, level: Level, out: { tests: TestCase[]; errors: RunError[] }, rawYaml: string | undefined, rootDir?: string): void {
+function onPoint(point: Result, level: Level, out: { tests: TestCase[]; errors: RunError[]; nodeTest: boolean }, rawYaml: string | undefined, rootDir?: string): void {
   const child = level.child;
   level.child = undefined;
   const failed = !point.ok && !point.todo && !point.skip;
@@ -123,7 +128,7 @@ function onPoint(point: Result, level: Level, out: { tests: TestCase[]; errors: 
   // A point that closes a subtest (or a node:test suite) is a group, not a test,
   // unless it failed on its own: a hook that threw, a file that did not load.
   const isGroup = child !== undefined || point.diag?.type === 'suite';
-  if (isGroup && !(failed && !child?.failedInside)) {
+  if (isGroup && !(failed && !child?.failedInside) && !(out.nodeTest && isNodeTestParent(point, child))) {
     level.failedInside ||= child?.failedInside ?? false;
     return;
   }
@@ -143,6 +148,14 @@ function onPoint(point: Result, level: Level, out: { tests: TestCase[]; errors: 
   const test = tapTestCase(point, path, rootDir, rawYaml);
   if (point.name) test.name = point.name;
   out.tests.push(test);
+}
+
+/**
+ * node:test's test with subtests (`t.test()` inside `test()`, not a `describe` suite): node counts it among its
+ * `# tests`, passed or failed with its subtests, so it is a test here too; a suite is marked `type: 'suite'`.
+ */
+function isNodeTestParent(point: Result, child: Level['child']): boolean {
+  return child !== undefined && point.diag?.type !== 'suite';
 }
 
 /**

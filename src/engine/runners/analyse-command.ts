@@ -1,9 +1,9 @@
-import { globSync } from 'tinyglobby';
 import { plainArgv, quoteWords, splitCommands, tokenize, type Token } from './command-line.js';
 import type { RunnerName } from './names.js';
 import type { ProjectFacts } from './project.js';
 import { lifecycleParts } from './lifecycle-scripts.js';
 import { peelCommand } from './peel-command.js';
+import { delegation } from './wrapped/inner.js';
 
 /** What a test command turns out to run, once scripts, env assignments and wrappers are seen through. */
 export interface RunnerCall {
@@ -27,6 +27,26 @@ export interface RunnerCall {
   trail: string[];
   /** The installed runner's major version, where its flags differ between versions (node-tap 18 renamed --no-coverage). */
   runnerMajor?: number;
+  /**
+   * Words the command line left as unquoted globs (`dist-node/test/*.js`), in any part. The shell expands them
+   * as each part starts, after the parts before it ran (a `pretest` build making the files): so does fixcycle.
+   */
+  globs?: string[];
+  /**
+   * Set when a task or monorepo runner starts the runner (`hereby test`, `lerna run test`): then `launcher` is
+   * that command, run as it is, and the runner gets fixcycle's reporter from inside (runners/wrapped).
+   */
+  delegate?: DelegateInfo;
+}
+
+/** A task or monorepo runner between the test command and the test runner. */
+export interface DelegateInfo {
+  tool: string;
+  kind: 'task' | 'monorepo';
+  /** The project root, where the command runs. */
+  root: string;
+  /** Each package (relative folder) and how its own script starts its runner, for runs of one package's tests. */
+  packages: { dir: string; call: RunnerCall | null }[];
 }
 
 /** A command that does not lead to a runner fixcycle knows, and why. */
@@ -46,6 +66,7 @@ export function analyseCommandLine(line: string, project: ProjectFacts, extraArg
   if (depth > MAX_SCRIPT_DEPTH) return { unknown: 'package.json scripts call each other in a loop', trail: [] };
   const setup: string[][] = [];
   const trail: string[] = [];
+  const globs: string[] = [];
   const commands = splitCommands(tokenize(line));
   for (let i = 0; i < commands.length; i++) {
     const { words } = commands[i]!;
@@ -54,7 +75,8 @@ export function analyseCommandLine(line: string, project: ProjectFacts, extraArg
     if (previous === '||') break; // what runs only when the tests fail
     const plain = plainArgv(words);
     if ('error' in plain) return { unknown: `the command uses a ${plain.error}, which needs a shell`, trail };
-    const argv = expandGlobs(plain.argv, plain.globs, project.cwd);
+    const argv = plain.argv;
+    globs.push(...globWords(plain));
     if (argv.length === 0) continue;
     const peeled = peelCommand(argv, project);
     if ('script' in peeled) {
@@ -70,18 +92,42 @@ export function analyseCommandLine(line: string, project: ProjectFacts, extraArg
       if ('unknown' in found) return { unknown: found.unknown, trail: [...trail, step, ...found.trail] };
       // npm runs `pre<script>` first and `post<script>` after it when it passed, as parts of the same command.
       const around = lifecycleParts(project, peeled.script, peeled.manager);
-      const rest = laterParts(commands, i, project.cwd);
+      const rest = laterParts(commands, i);
       return {
         ...found,
+        ...withGlobs([...globs, ...(found.globs ?? []), ...rest.globs]),
         env: { ...peeled.env, ...found.env },
         setup: [...setup, ...around.setup, ...found.setup],
         after: [...(found.after ?? []), ...around.after, ...rest.parts],
         trail: [...trail, step, ...found.trail],
       };
     }
-    if ('runner' in peeled) {
-      const rest = laterParts(commands, i, project.cwd);
+    if ('delegator' in peeled) {
+      // `make build && mocha`: a task run before the runner is a step like any build.
+      if (laterLeadsToRunner(commands, i, project, depth)) {
+        setup.push(argv);
+        continue;
+      }
+      const found = delegation<RunnerCall>(peeled, project, (script, facts) => analyseCommandLine(script, facts, [], depth + 1));
+      if ('unknown' in found) return { unknown: found.unknown, trail };
+      const rest = laterParts(commands, i);
       return {
+        ...withGlobs([...globs, ...rest.globs]),
+        runner: found.runner,
+        launcher: peeled.argv,
+        args: extraArgs,
+        env: peeled.env,
+        wrappers: peeled.wrappers,
+        setup,
+        after: rest.parts,
+        trail: [...trail, `${argv.join(' ')} -> ${found.runner} under ${peeled.delegator.tool}${found.script ? ` (each package's "${found.script}" script)` : ''}`],
+        delegate: { tool: peeled.delegator.tool, kind: peeled.delegator.kind, root: project.cwd, packages: found.packages },
+      };
+    }
+    if ('runner' in peeled) {
+      const rest = laterParts(commands, i);
+      return {
+        ...withGlobs([...globs, ...rest.globs]),
         runner: peeled.runner,
         launcher: peeled.launcher,
         args: [...peeled.args, ...extraArgs],
@@ -100,33 +146,50 @@ export function analyseCommandLine(line: string, project: ProjectFacts, extraArg
   return { unknown: 'the command runs nothing', trail };
 }
 
+/** True when a command after the i-th (joined by `&&` or `;`) starts a test runner or a script that leads to one. */
+function laterLeadsToRunner(commands: { words: Token[]; next: string | null }[], i: number, project: ProjectFacts, depth: number): boolean {
+  for (let j = i + 1; j < commands.length; j++) {
+    const op = commands[j - 1]!.next;
+    if (op !== '&&' && op !== ';') return false;
+    const plain = plainArgv(commands[j]!.words);
+    if ('error' in plain || plain.argv.length === 0) continue;
+    const peeled = peelCommand(plain.argv, project);
+    if ('runner' in peeled || 'delegator' in peeled) return true;
+    if ('script' in peeled) {
+      const script = project.scripts[peeled.script];
+      if (script !== undefined && !('unknown' in analyseCommandLine(script, project, [], depth + 1))) return true;
+    }
+  }
+  return false;
+}
+
 /**
  * The commands of the line after the one that started the runner, as the shell would chain them: up to an
  * `||` (what runs only on failure) or an `&` (something in the background); a pipe's reader (a TAP formatter)
  * belongs to the command before it.
  */
-function laterParts(commands: { words: Token[]; next: string | null }[], runnerIndex: number, cwd: string): { parts: NonNullable<RunnerCall['after']> } {
+function laterParts(commands: { words: Token[]; next: string | null }[], runnerIndex: number): { parts: NonNullable<RunnerCall['after']>; globs: string[] } {
   const parts: NonNullable<RunnerCall['after']> = [];
+  const globs: string[] = [];
   for (let j = runnerIndex + 1; j < commands.length; j++) {
     const op = commands[j - 1]!.next;
     if (op === '|' || op === '|&') continue;
     if (op !== '&&' && op !== ';') break;
     const plain = plainArgv(commands[j]!.words);
     // A part that needs a shell runs through one, as the script would have.
-    if ('error' in plain) return { parts: [...parts, { argv: ['sh', '-c', quoteWords(commands.slice(j))], when: op }] };
-    const argv = expandGlobs(plain.argv, plain.globs, cwd);
-    if (argv.length === 0) continue;
-    parts.push({ argv, when: op });
+    if ('error' in plain) return { parts: [...parts, { argv: ['sh', '-c', quoteWords(commands.slice(j))], when: op }], globs };
+    if (plain.argv.length === 0) continue;
+    globs.push(...globWords(plain));
+    parts.push({ argv: plain.argv, when: op });
   }
-  return { parts };
+  return { parts, globs };
 }
 
-/** Expands the words that were unquoted globs, as the shell would have (a pattern matching nothing stays as it is). */
-function expandGlobs(argv: string[], globs: Set<number>, cwd: string): string[] {
-  if (globs.size === 0) return argv;
-  return argv.flatMap((word, index) => {
-    if (!globs.has(index)) return [word];
-    const matches = globSync(word, { cwd, onlyFiles: false, expandDirectories: false }).sort();
-    return matches.length > 0 ? matches.map((match) => match.replace(/\/$/, '')) : [word];
-  });
+/** The words of a command that were unquoted globs. */
+function globWords(plain: { argv: string[]; globs: Set<number> }): string[] {
+  return [...plain.globs].map((index) => plain.argv[index]!);
+}
+
+function withGlobs(globs: string[]): Pick<RunnerCall, 'globs'> {
+  return globs.length > 0 ? { globs: [...new Set(globs)] } : {};
 }

@@ -10,6 +10,7 @@ import { findLocalBin, findOnPath, readProject, type ProjectFacts } from './proj
 import type { RunnerChoice } from './runner.js';
 import type { RunnerCall } from './analyse-command.js';
 import { CommandTestRunner } from './test-runner.js';
+import { skipName } from './cannot-run-here.js';
 
 export type { RunnerChoice, TestRunner, TestRun, RunTestsOptions, NoTestRanCause } from './runner.js';
 export { RunnerResolutionError, RUNNER_NAMES } from './names.js';
@@ -27,12 +28,13 @@ export async function resolveRunner(cwd: string, choice: RunnerChoice): Promise<
   if (choice.runner !== undefined && !isRunnerName(choice.runner)) {
     throw new RunnerResolutionError(`unknown runner "${choice.runner}": use --runner ${RUNNER_NAMES.filter((n) => n !== 'command').join('|')}, or --test-cmd "<command>"`);
   }
-  if (choice.testCmd !== undefined) return fromTestCommand(choice.testCmd, choice.runner, project);
+  const skip = choice.skipParts ?? [];
+  if (choice.testCmd !== undefined) return fromTestCommand(choice.testCmd, choice.runner, project, skip);
   if (choice.runner !== undefined && choice.runner !== 'command') {
     const detected = detectRunner(project);
     // The test script's own arguments are kept when it calls the forced runner.
     const call = detected?.call.runner === choice.runner ? detected.call : bareCall(choice.runner);
-    return make(call, `--runner ${choice.runner}`, project);
+    return make(call, `--runner ${choice.runner}`, project, skip);
   }
   if (choice.runner === 'command') throw new RunnerResolutionError('--runner command needs the command: pass --test-cmd "<command>"');
   if (project.packageError) throw new RunnerResolutionError(`${project.packageError}: fix it, or pass --test-cmd "<command>"`);
@@ -40,10 +42,10 @@ export async function resolveRunner(cwd: string, choice: RunnerChoice): Promise<
   if (!detected) {
     throw new RunnerResolutionError(explainNoRunner(project));
   }
-  return make(detected.call, detected.detectedFrom, project);
+  return make(detected.call, detected.detectedFrom, project, skip);
 }
 
-function fromTestCommand(line: string, forced: string | undefined, project: ProjectFacts): CommandTestRunner {
+function fromTestCommand(line: string, forced: string | undefined, project: ProjectFacts, skip: readonly string[]): CommandTestRunner {
   const commands = splitCommands(tokenize(line));
   const only = commands.length === 1 ? plainArgv(commands[0]!.words) : null;
   if (line.trim() === '') throw new RunnerResolutionError('--test-cmd is empty: pass the command that runs your tests, e.g. --test-cmd "npm test"');
@@ -51,7 +53,7 @@ function fromTestCommand(line: string, forced: string | undefined, project: Proj
   if (!('unknown' in found) && (forced === undefined || forced === found.runner)) {
     // The last step names the runner's own command, which doctor prints anyway.
     const path = found.trail.slice(0, -1);
-    return make(found, `--test-cmd "${line}"${path.length > 0 ? `: ${path.join(' -> ')}` : ''}`, project);
+    return make(found, `--test-cmd "${line}"${path.length > 0 ? `: ${path.join(' -> ')}` : ''}`, project, skip);
   }
   // Not a runner fixcycle can see into (or not the one --runner names): run it exactly as given.
   if (!only || 'error' in only) {
@@ -62,10 +64,24 @@ function fromTestCommand(line: string, forced: string | undefined, project: Proj
   return new CommandTestRunner(plainCommands(only.argv), `--test-cmd "${line}" (${reason}; counts from its output)`);
 }
 
-function make(call: RunnerCall, detectedFrom: string, project: ProjectFacts): CommandTestRunner {
+function make(call: RunnerCall, detectedFrom: string, project: ProjectFacts, skipParts: readonly string[]): CommandTestRunner {
+  const skipped = leaveOutParts(call, skipParts);
   assertInstalled(call, project);
   if (call.runner === 'tap') call.runnerMajor = installedMajor(project.cwd, 'tap');
-  return new CommandTestRunner(buildCommands(call), detectedFrom, call);
+  const runner = new CommandTestRunner(buildCommands(call), detectedFrom, call);
+  runner.skippedParts = skipped;
+  return runner;
+}
+
+/** Takes the parts `skipParts` names (`test-headless`, or a part's whole command line) out of the call. */
+function leaveOutParts(call: RunnerCall, skipParts: readonly string[]): string[][] {
+  if (skipParts.length === 0) return [];
+  const names = new Set(skipParts);
+  const named = (argv: string[]): boolean => names.has(skipName(argv)) || names.has(argv.join(' '));
+  const skipped = [...call.setup.filter(named), ...(call.after ?? []).map((part) => part.argv).filter(named)];
+  call.setup = call.setup.filter((argv) => !named(argv));
+  if (call.after) call.after = call.after.filter((part) => !named(part.argv));
+  return skipped;
 }
 
 /** The major version of a package installed in the project's node_modules, when it can be read. */

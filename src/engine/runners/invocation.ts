@@ -7,13 +7,15 @@ export interface ReportSpec {
   /** Absolute path of the report file (in the run's temporary folder). */
   file: string;
   /** A report parser's format, or `libtest` (cargo test's own lines, read by the cargo reader). */
-  format: ReportFormat | 'libtest';
+  format: ReportFormat | 'libtest' | 'injected';
   /** True when the runner streams the report on stdout (TAP, `go test -json`) and fixcycle saves it to `file`. */
   fromStdout: boolean;
   /** True when the stream may not be a report at all (a plain command's stdout): then the output is read instead. */
   optional?: boolean;
   /** True when a runner version may print the JSON report into its output instead of the file (mocha before 9). */
   stdoutFallback?: boolean;
+  /** Set when the command stops at its first failing package (lerna, pnpm -r, turbo): says so, for tests it left unrun. */
+  stopsAtFailure?: string;
 }
 
 /** One command ready to run. */
@@ -21,12 +23,18 @@ export interface Invocation {
   argv: string[];
   /** Variables the test script set. */
   env: Record<string, string>;
+  /** Variables for the runner's command only, not the parts around it (the preload that injects fixcycle's reporter). */
+  commandEnv?: Record<string, string>;
   /** Commands the test script runs before the runner (a build), run first; a failing step fails the run. */
   setup: string[][];
   /** Null when only the output and exit code can tell (a plain --test-cmd). */
   report: ReportSpec | null;
   /** Files fixcycle writes before the run (mocha's reporter). */
   prepare?: { path: string; content: string }[];
+  /** Where the command runs, when not the project root (one package of a monorepo); its steps run there too. */
+  cwd?: string;
+  /** The monorepo package (relative folder) the command runs in: its tests carry it. */
+  package?: string;
 }
 
 /** Which tests a subset run should run. */
@@ -51,6 +59,8 @@ export interface RunnerCommands {
   subset(reportDir: string, selection: TestSelection): Invocation | null;
   /** The runner's own related-tests mode, when it has one. */
   related(reportDir: string, changedFiles: string[]): Invocation | null;
+  /** What `doctor` says where `subset` gives no command for placeholder files (a monorepo's runs per package). */
+  subsetNote?: string;
   /** Rewrites an output line for the log and the screen (go's JSON events become their text). */
   displayLine?(line: string, stream: 'stdout' | 'stderr'): string | null;
   /** Errors the runner prints outside its report (a Go package that does not build). */

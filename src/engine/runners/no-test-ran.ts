@@ -4,10 +4,11 @@ import type { CommandResult } from '../process/run-command.js';
 import type { NormalizedResult } from '../types.js';
 import type { Invocation } from './invocation.js';
 import { isMissingTool } from './script-parts.js';
+import { cannotRunMessage, missingHere } from './cannot-run-here.js';
 
 /** Why a run ran no test at all: not something a change to the code can fix. */
 export interface NoTestRan {
-  cause: 'missing tool' | 'crashed runner' | 'no report';
+  cause: 'missing tool' | 'cannot run here' | 'crashed runner' | 'no report';
   /** One line naming the cause and the fix, then the output that shows it. */
   message: string;
 }
@@ -30,6 +31,8 @@ export function whyNoTestRan(input: { result: NormalizedResult; command: Command
   if (isMissingTool(command)) {
     return { cause: 'missing tool', message: withTail(`no test ran: the test command (${shown}) needs a program that is not installed${command.spawnError ? ` (${command.spawnError})` : ''}: install it, or pass --test-cmd "<command>"`) };
   }
+  const missing = missingHere(command, input.cwd);
+  if (missing) return { cause: 'cannot run here', message: `no test ran: ${cannotRunMessage(invocation.argv, 'the test runner', missing, false)}` };
   if (command.signal) {
     return { cause: 'crashed runner', message: withTail(`no test ran: the test runner was killed by ${command.signal} before it reported a test: check memory and the runner's own output`) };
   }

@@ -1,5 +1,6 @@
 import type { RunnerName } from './names.js';
 import type { ProjectFacts } from './project.js';
+import { delegatorOf, type Delegator } from './wrapped/delegators.js';
 
 /** A command that calls a package.json script. */
 export interface ScriptCall {
@@ -8,6 +9,15 @@ export interface ScriptCall {
   env: Record<string, string>;
   /** The package manager that runs the script: it decides whether `pre<name>` and `post<name>` run too. */
   manager: 'npm' | 'yarn' | 'pnpm';
+}
+
+/** A command that starts a task or monorepo runner, which starts the test runner itself. */
+export interface DelegatedCall {
+  delegator: Delegator;
+  /** The command as it runs (`lerna run test`, `hereby test`), after env assignments and npx. */
+  argv: string[];
+  env: Record<string, string>;
+  wrappers: string[][];
 }
 
 /** A command that starts a runner, with what was peeled off around it. */
@@ -51,7 +61,7 @@ export const NODE_VALUE_OPTIONS = new Set(['--import', '--require', '-r', '--loa
  * Sees through one command of a script: env assignments, cross-env, npx, package-manager script calls,
  * coverage wrappers and `node`, to the runner it starts, the script it calls, or why it is neither.
  */
-export function peelCommand(argv: string[], project: ProjectFacts): ScriptCall | DirectCall | { unknown: string } {
+export function peelCommand(argv: string[], project: ProjectFacts): ScriptCall | DirectCall | DelegatedCall | { unknown: string } {
   const env: Record<string, string> = {};
   const wrappers: string[][] = [];
   let rest = [...argv];
@@ -70,6 +80,8 @@ export function peelCommand(argv: string[], project: ProjectFacts): ScriptCall |
       rest = dropLeadingOptions(tail);
       continue;
     }
+    const delegator = delegatorOf(rest);
+    if (delegator) return { delegator, argv: rest, env, wrappers };
     if (head === 'npm' || head === 'yarn' || head === 'pnpm') {
       const call = packageManagerCall(head, tail, project);
       if ('script' in call) return { ...call, env };

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 /** What detection needs to know about a project: its package.json and which files exist. */
@@ -15,6 +15,8 @@ export interface ProjectFacts {
   exists(relative: string): boolean;
   /** A text file's contents, or '' when it is missing. */
   read(relative: string): string;
+  /** The names in a folder ('' for the root), or [] when it is missing. */
+  list?(relative: string): string[];
 }
 
 /** Reads the facts of the project at `cwd` (never throws). */
@@ -27,7 +29,14 @@ export function readProject(cwd: string): ProjectFacts {
       return '';
     }
   };
-  const facts: ProjectFacts = { cwd, scripts: {}, dependencies: new Set(), jestConfigInPackage: false, exists, read };
+  const list = (relative: string): string[] => {
+    try {
+      return readdirSync(join(cwd, relative));
+    } catch {
+      return [];
+    }
+  };
+  const facts: ProjectFacts = { cwd, scripts: {}, dependencies: new Set(), jestConfigInPackage: false, exists, read, list };
   if (!exists('package.json')) return facts;
   try {
     const pkg = JSON.parse(read('package.json')) as Record<string, unknown>;

@@ -5,6 +5,7 @@ import type { NormalizedResult, ResultSource, RunError, TestCase } from '../type
 import type { Invocation, RunnerCommands } from './invocation.js';
 import { readLibtestOutput } from './libtest-output.js';
 import { failureSection, jsonReportInOutput, parseRunnerReport, readSummaryCounts } from './report-access.js';
+import { inPackage, readInjectedReports } from './wrapped/read-injected.js';
 
 /** What a finished command's results are, read from the best source there is. */
 export interface RunReading {
@@ -41,7 +42,9 @@ export function readRun(run: FinishedRun): RunReading {
       ? { result: resultFromCounts(counts, run.output), source: 'output' }
       : { result: resultFromExitCode(run, errors.length > 0), source: 'exit-code' };
   }
-  const result = { ...reading.result, errors: [...reading.result.errors] };
+  const result = { ...withPackage(reading.result, invocation.package), errors: [...reading.result.errors] };
+  const stopped = stoppedEarly(run, result);
+  if (stopped) result.stopped = stopped;
   // Errors printed outside the report; one the report already names gets the printed detail.
   for (const error of commands.outputErrors?.(run.output) ?? []) {
     const known = result.errors.findIndex((other) => other.file !== undefined && other.file === error.file);
@@ -73,6 +76,10 @@ export function readRun(run: FinishedRun): RunReading {
 function readReport(run: FinishedRun, errors: RunError[]): RunReading | null {
   const report = run.invocation.report;
   if (!report) return null;
+  if (report.format === 'injected') {
+    const result = readInjectedReports(report.file, run.cwd);
+    return result && { result, source: 'report' };
+  }
   let text = existsSync(report.file) ? readFileSync(report.file, 'utf8') : '';
   if (text.trim() === '' && report.stdoutFallback && report.format !== 'libtest') text = jsonReportInOutput(run.output, report.format) ?? '';
   if (report.format === 'libtest') {
@@ -95,6 +102,26 @@ function readReport(run: FinishedRun, errors: RunError[]): RunReading | null {
     return null;
   }
   return { result: outcome.result, source: run.commands.reportSource === 'output' && !report.optional ? 'output' : 'report' };
+}
+
+/** Tests of a run made in one package of a monorepo carry it, with ids as a run of the whole command gives them. */
+function withPackage(result: NormalizedResult, pkg: string | undefined): NormalizedResult {
+  if (!pkg) return result;
+  return { ...result, tests: result.tests.map((test) => ({ ...test, package: pkg, id: inPackage(test.id, pkg) })) };
+}
+
+/**
+ * Why a failing run did not run everything, when the command stops at its first failure: cargo test at the
+ * first failing target (without --no-fail-fast), a monorepo runner at the first failing package.
+ */
+function stoppedEarly(run: FinishedRun, result: NormalizedResult): string | null {
+  const failed = result.tests.some((test) => test.status === 'failed') || result.errors.length > 0;
+  if (!failed || run.command.exitCode === 0) return null;
+  if (run.invocation.report?.format === 'libtest') {
+    const target = /^error: test failed, to rerun pass `([^`]+)`/m.exec(run.output)?.[1];
+    return target ? `cargo test stopped at the first failing target (${target}), so the targets after it did not run` : null;
+  }
+  return run.invocation.report?.stopsAtFailure ?? null;
 }
 
 /** True when stdout carries a TAP stream: a version line, a plan, or test points. */

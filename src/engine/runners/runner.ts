@@ -16,6 +16,11 @@ export interface RunTestsOptions {
   onLines?: (lines: string[]) => void;
   /** The full output is appended to this file (test-output.log). */
   logFile?: string;
+  /**
+   * Also runs the parts after the tests that a failure before them skips (`jest && npm run test-browser`), only
+   * to learn whether they can run here: the first run does, so a part that cannot stops before any agent call.
+   */
+  probeParts?: boolean;
   /** Aborts the run (the process tree is killed). */
   signal?: AbortSignal;
   /** Told about each part of the test script other than the runner (a build, a linter, `&& tsc`) once it ran. */
@@ -24,7 +29,7 @@ export interface RunTestsOptions {
 
 /** Why a run ran no test at all, for a cause no change to the code can fix: no agent is asked to. */
 export interface NoTestRanCause {
-  cause: 'missing tool' | 'crashed runner' | 'no report';
+  cause: 'missing tool' | 'cannot run here' | 'crashed runner' | 'no report';
   message: string;
 }
 
@@ -74,4 +79,6 @@ export interface RunnerChoice {
   runner?: string;
   /** A command line as the user typed it (`--test-cmd "npm test"`). */
   testCmd?: string;
+  /** Parts of the test command to leave out (`skipParts` in the config): a script name or a part's command line. */
+  skipParts?: string[];
 }

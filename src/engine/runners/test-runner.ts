@@ -11,8 +11,10 @@ import { testCommandEnv } from './run-env.js';
 import { selectTestFiles } from './select-tests.js';
 import type { RunnerCall } from './analyse-command.js';
 import { hideOwnArgs } from './hide-own-args.js';
-import { whyNoTestRan } from './no-test-ran.js';
-import { isCheckPart, isMissingTool, partFailure, type PartKind, type PartRun } from './script-parts.js';
+import { expandGlobWords } from './expand-globs.js';
+import { whyNoTestRan, type NoTestRan } from './no-test-ran.js';
+import { cannotRunMessage, missingHere, type MissingHere } from './cannot-run-here.js';
+import { isCheckPart, partFailure, type PartKind, type PartRun } from './script-parts.js';
 
 // Shown in `doctor` and the status line where a run's own temporary folder goes.
 const REPORT_DIR_PLACEHOLDER = '<report-dir>';
@@ -20,6 +22,9 @@ const REPORT_DIR_PLACEHOLDER = '<report-dir>';
 /** A TestRunner over one runner's commands. */
 export class CommandTestRunner implements TestRunner {
   readonly name: string;
+
+  /** Parts of the test command left out by `skipParts`, for `doctor`. */
+  skippedParts: string[][] = [];
 
   /** The parts of the test script after the runner (`jest && tsc`), run with the full suite. */
   readonly after: NonNullable<RunnerCall['after']>;
@@ -48,7 +53,9 @@ export class CommandTestRunner implements TestRunner {
       subset: (d, s) => { const inv = c.subset(d, s); return inv && change(inv); },
       related: (d, f) => { const inv = c.related(d, f); return inv && change(inv); },
     };
-    return new CommandTestRunner(commands, this.detectedFrom, this.call);
+    const changed = new CommandTestRunner(commands, this.detectedFrom, this.call);
+    changed.skippedParts = this.skippedParts;
+    return changed;
   }
 
   describe(): ReturnType<TestRunner['describe']> & { reportDetail: string; setup: string[][]; after: string[][] } {
@@ -101,15 +108,16 @@ export class CommandTestRunner implements TestRunner {
     const reportDir = mkdtempSync(join(tmpdir(), 'fixcycle-run-'));
     const started = Date.now();
     try {
-      const invocation = build(reportDir);
-      // What runs: the same, with fixcycle's reporter flags out of the tests' sight.
-      const launched = hideOwnArgs(invocation, this.call ?? undefined, options.cwd, reportDir);
-      for (const file of launched.prepare ?? []) writeFileSync(file.path, file.content);
+      const built = build(reportDir);
+      // One package of a monorepo runs its own runner in its folder; everything else runs at the root.
+      const cwd = built.cwd ?? options.cwd;
+      const globs = new Set(this.call?.globs ?? []);
+      const expand = (argv: string[]): string[] => expandGlobWords(argv, globs, cwd);
       const outputFile = join(reportDir, 'output.log');
       const remaining = (): number => Math.max(1, options.timeoutMs - (Date.now() - started));
       const common = {
-        cwd: options.cwd,
-        env: testCommandEnv(invocation.env),
+        cwd,
+        env: testCommandEnv(built.env),
         preferLocal: true,
         signal: options.signal,
         onLines: options.onLines,
@@ -121,6 +129,11 @@ export class CommandTestRunner implements TestRunner {
         options.onLines?.([`$ ${argv.join(' ')}`]);
         if (options.logFile) appendFileSync(options.logFile, `$ ${argv.join(' ')}\n`);
       };
+      const probes: PartRun[] = [];
+      const probePart = async (argv: string[]): Promise<PartRun> => {
+        announce(argv);
+        return { argv, kind: 'after', result: await runCommand(argv, { ...common, timeoutMs: remaining() }) };
+      };
       const runPart = async (argv: string[], kind: PartKind): Promise<PartRun> => {
         announce(argv);
         const part: PartRun = { argv, kind, result: await runCommand(argv, { ...common, timeoutMs: remaining() }) };
@@ -128,17 +141,29 @@ export class CommandTestRunner implements TestRunner {
         options.onPart?.(part);
         return part;
       };
-      for (const step of invocation.setup) {
-        const kind = isCheckPart(step) ? 'check' : 'setup';
+      for (const written of built.setup) {
+        const kind = isCheckPart(written) ? 'check' : 'setup';
         // A check (a linter) runs with the full suite only: a re-test is about the tests the fix can break.
         if (kind === 'check' && scope !== 'full') continue;
+        const step = expand(written);
         const part = await runPart(step, kind);
-        if (isMissingTool(part.result!)) return notRun(step, part.result!, Date.now() - started, selection, parts);
+        if (partFailure(part)) {
+          await parsersReady;
+          const missing = missingHere(part.result!, options.cwd);
+          if (missing) return notRun(step, kind, missing, part.result!, Date.now() - started, selection, parts);
+        }
         if (kind === 'setup' && partFailure(part)) return setupFailed(step, part.result!, Date.now() - started, selection, parts);
       }
+      // The runner's globs expand now, after the setup parts wrote what they match.
+      const invocation = { ...built, argv: expand(built.argv) };
+      const userCall = this.call ? { ...this.call, args: expand(this.call.args) } : undefined;
+      // What runs: the same, with fixcycle's reporter flags out of the tests' sight.
+      const launched = hideOwnArgs(invocation, userCall, cwd, reportDir);
+      for (const file of launched.prepare ?? []) writeFileSync(file.path, file.content);
       if (invocation.setup.length > 0 || (scope === 'full' && this.after.length > 0)) announce(invocation.argv);
       const command = await runCommand(launched.argv, {
         ...common,
+        ...(invocation.commandEnv ? { env: { ...common.env, ...invocation.commandEnv } } : {}),
         timeoutMs: remaining(),
         outputFile,
         ...(invocation.report?.fromStdout ? { stdoutFile: invocation.report.file } : {}),
@@ -153,16 +178,22 @@ export class CommandTestRunner implements TestRunner {
         // The rest of the script, as the shell would run it: a part after `&&` only when the command before it passed.
         let lastPassed = command.exitCode === 0;
         for (const next of this.after) {
-          if (next.when === '&&' && !lastPassed) continue;
-          lastPassed = !partFailure(await runPart(next.argv, 'after'));
+          if (next.when === '&&' && !lastPassed) {
+            // The shell would not run it now; a first run still tries it, to learn whether it can run here at all.
+            if (options.probeParts) probes.push(await probePart(expand(next.argv)));
+            continue;
+          }
+          lastPassed = !partFailure(await runPart(expand(next.argv), 'after'));
         }
       }
+      // A part after the tests that cannot run here stops the session as one before them does.
+      const cannotRun = noTestRan ? null : firstCannotRun([...parts.filter((part) => part.kind === 'after'), ...probes], options.cwd);
       const partErrors = parts.flatMap((part) => {
         const failure = partFailure(part);
         return failure ? [{ message: failure }] : [];
       });
       return {
-        result: partErrors.length > 0 ? { ...result, errors: [...result.errors, ...partErrors] } : result,
+        result: partErrors.length > 0 || cannotRun ? { ...result, errors: [...result.errors, ...partErrors, ...(cannotRun ? [{ message: cannotRun.message }] : [])] } : result,
         source,
         exitCode: command.exitCode,
         timedOut: command.timedOut,
@@ -171,7 +202,7 @@ export class CommandTestRunner implements TestRunner {
         selection,
         outputTail: command.outputTail,
         parts: parts.map(describePart),
-        ...(noTestRan ? { noTestRan } : {}),
+        ...(noTestRan ? { noTestRan } : cannotRun ? { noTestRan: cannotRun } : {}),
         ...(this.commands.countUnit ? { countUnit: this.commands.countUnit } : {}),
       };
     } finally {
@@ -184,12 +215,20 @@ function describePart(part: PartRun): NonNullable<TestRun['parts']>[number] {
   return { command: part.argv, kind: part.kind, exitCode: part.result?.exitCode ?? null, durationMs: part.result?.durationMs ?? 0, failed: partFailure(part) !== null };
 }
 
-function notRun(step: string[], result: CommandResult, durationMs: number, selection: TestRun['selection'], parts: PartRun[]): TestRun {
-  const missing = `no test ran: the test script runs \`${step.join(' ')}\` first, which needs a program that is not installed${result.spawnError ? ` (${result.spawnError})` : ''}: install it, or pass --test-cmd "<command>"`;
-  const tail = result.outputTail.trim().split('\n').slice(-20).join('\n');
-  const message = tail ? `${missing}; its last output:\n${tail}` : missing;
+function notRun(step: string[], kind: PartKind, missing: MissingHere, result: CommandResult, durationMs: number, selection: TestRun['selection'], parts: PartRun[]): TestRun {
+  const message = `no test ran: ${cannotRunMessage(step, kind === 'check' ? 'a check run before the tests' : 'run before the tests', missing)}`;
   const empty: NormalizedResult = { format: 'none', tests: [], errors: [{ message }], truncated: false };
-  return { result: empty, source: 'exit-code', exitCode: result.exitCode, timedOut: result.timedOut, durationMs, command: step, selection, outputTail: result.outputTail, parts: parts.map(describePart), noTestRan: { cause: 'missing tool', message } };
+  return { result: empty, source: 'exit-code', exitCode: result.exitCode, timedOut: result.timedOut, durationMs, command: step, selection, outputTail: result.outputTail, parts: parts.map(describePart), noTestRan: { cause: 'cannot run here', message } };
+}
+
+/** The first part that failed because something it needs is missing here, as the stop it causes. */
+function firstCannotRun(parts: PartRun[], cwd: string): NoTestRan | null {
+  for (const part of parts) {
+    if (!partFailure(part)) continue;
+    const missing = missingHere(part.result!, cwd);
+    if (missing) return { cause: 'cannot run here', message: cannotRunMessage(part.argv, 'run after the tests', missing) };
+  }
+  return null;
 }
 
 function setupFailed(step: string[], result: CommandResult, durationMs: number, selection: TestRun['selection'], parts: PartRun[]): TestRun {

@@ -10,9 +10,11 @@ import { pytestCommands } from './pytest.js';
 import { tapStreamCommands } from './tap-stream.js';
 import { uvuCommands } from './uvu.js';
 import { vitestCommands } from './vitest.js';
+import { wrappedCommands } from '../wrapped/commands.js';
 
 /** The full, subset and related commands of the runner a call starts. */
 export function buildCommands(call: RunnerCall): RunnerCommands {
+  if (call.delegate) return wrappedCommands(call, buildCommands);
   switch (call.runner) {
     case 'vitest':
       return vitestCommands(call);

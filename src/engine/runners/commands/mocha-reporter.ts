@@ -14,7 +14,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const from = [process.argv[1] ? path.dirname(process.argv[1]) : process.cwd(), process.cwd()];
 const mocha = require(require.resolve('mocha', { paths: from }));
-const OUTPUT = path.join(__dirname, ${JSON.stringify(MOCHA_REPORT_NAME)});
+const OUTPUT = process.env.FIXCYCLE_MOCHA_REPORT || path.join(__dirname, ${JSON.stringify(MOCHA_REPORT_NAME)});
 
 function call(value, self) {
   return typeof value === 'function' ? value.call(self) : value;
