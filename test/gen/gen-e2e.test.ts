@@ -103,7 +103,7 @@ describe('fixcycle gen, end to end with a stand-in agent', () => {
     expect(readFileSync(join(agent, 'prompt-generate-2.txt'), 'utf8')).toMatch(/rejected and reverted[\s\S]*changed source files/);
     expect(out).toMatch(/\[IMPL-001\.5\] failed: .*below the coverage targets: one more generate round/);
     const round3 = readFileSync(join(agent, 'prompt-generate-3.txt'), 'utf8');
-    expect(round3).toMatch(/leave these changed lines uncovered[\s\S]*src\/listutil\.js: [\d.]+% lines \(target 95%\).*uncovered lines \d+/);
+    expect(round3).toMatch(/changed lines the kept tests leave uncovered[\s\S]*src\/listutil\.js: [\d.]+% lines \(target 95%\).*uncovered lines \d+/);
     expect(out).toMatch(/\[IMPL-001\] done: round 3: gen-agent wrote 1 test file\(s\): test\/listutil-truncate\.test\.js/);
     const final = [...out.matchAll(/\[coverage\] src\/listutil\.js: lines 0% → ([\d.]+)%/g)].map((m) => Number(m[1]));
     expect(final).toHaveLength(2);

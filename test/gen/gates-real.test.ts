@@ -1,0 +1,88 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { git, makeRepo, readJson, removeRepos, ROOT, runCli } from '../helpers/repo.js';
+
+afterAll(removeRepos);
+
+// Every gate of `fixcycle gen` on real runners: a stand-in agent answers each round with good tests and the menu
+// of bad generations (test/fixtures/agents/gate-menu-agent.mjs), and what gen commits is checked by the runner.
+const AGENT = join(ROOT, 'test/fixtures/agents/gate-menu-agent.mjs');
+
+function project(base: Record<string, string>, added: Record<string, string>, link = false): string {
+  const repo = makeRepo(null, { ...base, '.gitignore': 'node_modules\n__pycache__/\n' });
+  if (link) symlinkSync(join(ROOT, 'node_modules'), join(repo, 'node_modules'));
+  git(repo, 'switch', '-q', '-c', 'feature');
+  for (const [file, text] of Object.entries(added)) {
+    mkdirSync(join(repo, file, '..'), { recursive: true });
+    writeFileSync(join(repo, file), text);
+  }
+  git(repo, 'add', '-A');
+  git(repo, 'commit', '-q', '-m', 'add calc');
+  return repo;
+}
+
+const session = (repo: string) => join(repo, '.workflow/active', readdirSync(join(repo, '.workflow/active'))[0]!);
+
+async function gen(repo: string): Promise<{ out: string; exitCode: number | null | undefined; state: any; agent: string; committed: string[] }> {
+  const agent = mkdtempSync(join(tmpdir(), 'fixcycle-gate-agent-'));
+  const run = await runCli(repo, ['gen', '--headless', '--agent-cmd', `${process.execPath} ${AGENT} ${agent}`], { timeoutMs: 420_000 });
+  const state = readJson(join(session(repo), '.process/gen-state.json'));
+  const sha = state.gen_commit as string | null;
+  const committed = sha ? git(repo, 'show', '--name-only', '--format=', sha).split('\n').filter(Boolean).sort() : [];
+  return { out: run.stdout + run.stderr, exitCode: run.exitCode, state, agent, committed };
+}
+
+/** Each rejection as `<gate> <test>: <reason>`. */
+const rejections = (state: any): string[] => state.rejected.map((r: any) => `${r.gate} ${r.test}: ${r.reason}`);
+
+function expectRejected(state: any, test: string, reason: RegExp): void {
+  const found = rejections(state).filter((r) => r.includes(`${test}:`) || r.includes(`${test}"`));
+  expect(found.some((r) => reason.test(r)), `${test} rejected for ${reason}; rejections:\n${rejections(state).join('\n')}`).toBe(true);
+}
+
+const calcJs = (cjs: boolean) => `${cjs ? 'exports.add = add;\nexports.clamp = clamp;\n\n' : 'export '}function add(a, b) {\n  return a + b;\n}\n\n${cjs ? '' : 'export '}function clamp(value, low, high) {\n  if (value < low) return low;\n  if (value > high) return high;\n  return value;\n}\n`;
+
+describe('every gate of gen with real runners on a menu of bad generations', () => {
+  it('vitest: L0 rejects imports, names, assertions, placeholders, skips and syntax; the gate finds the file breaking collection, drops flaky tests precisely and removes emptied files; 4 same titles in 4 describes get 4 verdicts', async () => {
+    const repo = project(
+      {
+        'package.json': JSON.stringify({ name: 'calclib', private: true, type: 'module', scripts: { test: 'vitest run' } }),
+        'src/slug.js': "export const slug = (s) => s.trim().toLowerCase().replace(/\\s+/g, '-');\n",
+        'test/slug.test.js': "import { expect, test } from 'vitest';\nimport { slug } from '../src/slug.js';\n\ntest('slug joins words', () => {\n  expect(slug(' A b ')).toBe('a-b');\n});\n",
+      },
+      { 'src/calc.js': calcJs(false) },
+      true,
+    );
+    const { out, exitCode, state, agent, committed } = await gen(repo);
+    expect(exitCode, out).toBe(0);
+    // L0, per test where the problem is one test's, per file where it is the file's.
+    expectRejected(state, 'test/calc-ghost.test.js', /IMPL-001\.3 .*export: imports \{ multiply \}/);
+    expectRejected(state, 'test/calc-missing.test.js', /IMPL-001\.3 .*import: imports "\.\.\/src\/calculator\.js"/);
+    expectRejected(state, 'test/calc-syntax.test.js', /IMPL-001\.3 .*syntax: SyntaxError/);
+    expectRejected(state, 'clamp inside > runs without checking', /no-assertion/);
+    expectRejected(state, 'clamp inside > is constant', /constant-assertion/);
+    expectRejected(state, 'clamp inside > is skipped', /focused-or-skipped/);
+    expectRejected(state, 'clamp inside > is a placeholder', /placeholder: .*body is empty/);
+    // The quality gate: the file that throws on load is found alone, with vitest's own words.
+    expectRejected(state, 'test/calc-boot.test.js', /IMPL-001\.5 .*does not collect: .*calc-boot: needs a database/);
+    expectRejected(state, 'test/calc.test.js::timing > alternates', /IMPL-001\.5 .*flaky: passed \d of 5 runs/);
+    expectRejected(state, 'test/calc-flaky.test.js::alternates alone', /flaky/);
+    // The runner's full identity: four tests titled alike in four describes, four verdicts, four kept.
+    expect(state.kept.map((k: any) => k.test).sort()).toEqual(['test/calc.test.js::add > gives the right answer', 'test/calc.test.js::clamp above > gives the right answer', 'test/calc.test.js::clamp below > gives the right answer', 'test/calc.test.js::clamp inside > gives the right answer']);
+    // Only the kept tests are committed: no file without tests, nothing rejected.
+    expect(committed).toEqual(['test/calc.test.js']);
+    const text = readFileSync(join(repo, 'test/calc.test.js'), 'utf8');
+    expect(text).not.toMatch(/without checking|is constant|is skipped|placeholder|timing|alternates/);
+    expect(git(repo, 'status', '--porcelain')).toBe('');
+    // The coverage round's prompt said why tests were rejected.
+    const prompts = readdirSync(agent).filter((f) => f.startsWith('prompt-generate-')).sort();
+    expect(readFileSync(join(agent, prompts.at(-1)!), 'utf8')).toMatch(/rejected: test\/calc-boot\.test\.js: does not collect/);
+    // vitest on the committed tree: every test file collects, the fix loop's baseline is the project's plus the kept.
+    const vitest = spawnSync(join(repo, 'node_modules/.bin/vitest'), ['run'], { cwd: repo, encoding: 'utf8' });
+    expect(vitest.status, vitest.stdout + vitest.stderr).toBe(0);
+    expect(vitest.stdout.replace(/\x1b\[[0-9;]*m/g, '')).toMatch(/Tests\s+5 passed \(5\)/);
+  }, 480_000);
+});
