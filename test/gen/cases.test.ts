@@ -119,6 +119,15 @@ describe('test cases with their full path, per language', () => {
     const out = removeCases('m_test.go', text, [sub]);
     expect(out.text).not.toMatch(/small numbers/);
     expect(out.text).toMatch(/t\.Run\("big"/);
-    expect(removeCases('m_test.go', text, [cases[0]!, cases[1]!]).text.trim()).toBe('package m\n\nimport "testing"');
+    expect(removeCases('m_test.go', text, [cases[0]!, cases[1]!]).text.trim()).toBe('package m');
+  });
+});
+
+describe('a Go file after its tests left', () => {
+  it('loses the imports nothing uses any more (go would not build it), and keeps the rest', async () => {
+    const { pruneGoImports } = await import('../../src/engine/gen/cases/go.js');
+    const text = 'package m\n\nimport (\n\t"os"\n\t"strconv"\n\t"testing"\n\n\tqt "github.com/frankban/quicktest"\n)\n\nfunc TestA(t *testing.T) {\n\tqt.Assert(t, 1, qt.Equals, 1)\n}\n';
+    expect(pruneGoImports(text)).toBe('package m\n\nimport (\n\t"testing"\n\n\tqt "github.com/frankban/quicktest"\n)\n\nfunc TestA(t *testing.T) {\n\tqt.Assert(t, 1, qt.Equals, 1)\n}\n');
+    expect(pruneGoImports('package m\n\nimport "os"\n\nvar x = 1\n')).toBe('package m\n\nvar x = 1\n');
   });
 });

@@ -85,4 +85,99 @@ describe('every gate of gen with real runners on a menu of bad generations', () 
     expect(vitest.status, vitest.stdout + vitest.stderr).toBe(0);
     expect(vitest.stdout.replace(/\x1b\[[0-9;]*m/g, '')).toMatch(/Tests\s+5 passed \(5\)/);
   }, 480_000);
+
+  it('jest (babel-jest, CommonJS): the same menu, the suite that throws on load found alone, "must contain at least one test" never committed', async () => {
+    const repo = project(
+      {
+        'package.json': JSON.stringify({ name: 'calclib', private: true, scripts: { test: 'jest' } }),
+        'jest.config.js': "module.exports = { testEnvironment: 'node' };\n",
+        'src/slug.js': "exports.slug = (s) => s.trim().toLowerCase().replace(/\\s+/g, '-');\n",
+        'test/slug.test.js': "const { slug } = require('../src/slug.js');\n\ntest('slug joins words', () => {\n  expect(slug(' A b ')).toBe('a-b');\n});\n",
+      },
+      { 'src/calc.js': calcJs(true) },
+      true,
+    );
+    const { out, exitCode, state, committed } = await gen(repo);
+    expect(exitCode, out).toBe(0);
+    expectRejected(state, 'test/calc-ghost.test.js', /IMPL-001\.3 .*export: imports \{ multiply \}/);
+    expectRejected(state, 'test/calc-missing.test.js', /IMPL-001\.3 .*import: imports "\.\.\/src\/calculator\.js"/);
+    expectRejected(state, 'test/calc-syntax.test.js', /syntax: SyntaxError/);
+    expectRejected(state, 'clamp inside > runs without checking', /no-assertion/);
+    expectRejected(state, 'clamp inside > is constant', /constant-assertion/);
+    expectRejected(state, 'clamp inside > is skipped', /focused-or-skipped/);
+    expectRejected(state, 'clamp inside > is a placeholder', /placeholder/);
+    expectRejected(state, 'test/calc-boot.test.js', /IMPL-001\.5 .*does not collect: .*calc-boot: needs a database/);
+    expectRejected(state, 'test/calc.test.js::timing > alternates', /flaky/);
+    expectRejected(state, 'test/calc-flaky.test.js::alternates alone', /flaky/);
+    expect(state.kept.map((k: any) => k.test).sort()).toEqual(['test/calc.test.js::add > gives the right answer', 'test/calc.test.js::clamp above > gives the right answer', 'test/calc.test.js::clamp below > gives the right answer', 'test/calc.test.js::clamp inside > gives the right answer']);
+    expect(committed).toEqual(['test/calc.test.js']);
+    const jest = spawnSync(process.execPath, [join(repo, 'node_modules/jest/bin/jest.js')], { cwd: repo, encoding: 'utf8' });
+    expect(jest.status, jest.stdout + jest.stderr).toBe(0);
+    expect(jest.stderr).toMatch(/Tests:\s+5 passed, 5 total/);
+  }, 480_000);
+
+  const python = '/usr/bin/python3';
+  const pyReady = spawnSync(python, ['-c', 'import pytest, coverage'], { stdio: 'ignore' }).status === 0;
+  it.skipIf(!pyReady)('pytest with coverage.py (skipped without Debian python3-pytest and python3-coverage at /usr/bin/python3): L0 for Python, the module breaking collection found alone, tests named by class and parametrize id, drops per method', async () => {
+    const repo = project(
+      {
+        'slug.py': 'def slug(s):\n    return "-".join(s.lower().split())\n',
+        'tests/test_slug.py': 'from slug import slug\n\n\ndef test_slug():\n    assert slug(" A b ") == "a-b"\n',
+        'conftest.py': '',
+        'fixcycle.config.json': JSON.stringify({ testCommand: `${python} -m pytest` }),
+      },
+      { 'calc.py': 'def add(a, b):\n    return a + b\n\n\ndef clamp(value, low, high):\n    if value < low:\n        return low\n    if value > high:\n        return high\n    return value\n' },
+    );
+    const { out, exitCode, state, agent, committed } = await gen(repo);
+    expect(exitCode, out).toBe(0);
+    expect(out).toMatch(/python imports \(\/usr\/bin\/python3\)/);
+    expectRejected(state, 'tests/test_ghost.py', /IMPL-001\.3 .*export: imports \{ multiply \} from "calc", which calc\.py does not define/);
+    expectRejected(state, 'tests/test_missing.py', /IMPL-001\.3 .*import: imports "calculator", a module that does not exist/);
+    expectRejected(state, 'tests/test_syntax.py', /IMPL-001\.3 .*syntax: SyntaxError/);
+    // Named for what it is: a test without assertion, not a redundant one.
+    expectRejected(state, 'tests/test_calc.py: "test_runs_without_checking"', /no-assertion: test "test_runs_without_checking" asserts nothing/);
+    expectRejected(state, 'tests/test_calc.py: "test_is_constant"', /constant-assertion/);
+    expectRejected(state, 'tests/test_calc.py: "test_is_skipped"', /focused-or-skipped: @pytest\.mark\.skip/);
+    expectRejected(state, 'tests/test_calc.py: "test_is_a_placeholder"', /placeholder: .*only `pass`/);
+    expectRejected(state, 'tests/test_boot.py', /IMPL-001\.5 .*does not collect: .*RuntimeError: test_boot: needs a database/);
+    expectRejected(state, 'tests/test_calc.py::TestTiming > test_alternates', /flaky/);
+    expectRejected(state, 'tests/test_flaky.py::test_alternates_alone', /flaky/);
+    expect(state.kept.map((k: any) => k.test).sort()).toEqual(['tests/test_calc.py::TestAdd > test_answer', 'tests/test_calc.py::TestClamp > test_answer[above]', 'tests/test_calc.py::TestClamp > test_answer[below]', 'tests/test_calc.py::TestInside > test_answer']);
+    expect(committed).toEqual(['tests/test_calc.py']);
+    const text = readFileSync(join(repo, 'tests/test_calc.py'), 'utf8');
+    expect(text).not.toMatch(/without_checking|is_constant|is_skipped|placeholder|TestTiming/);
+    const prompts = readdirSync(agent).filter((f) => f.startsWith('prompt-generate-')).sort();
+    expect(readFileSync(join(agent, prompts[0]!), 'utf8')).not.toMatch(/modules: esm/);
+    expect(readFileSync(join(agent, prompts.at(-1)!), 'utf8')).toMatch(/rejected: tests\/test_boot\.py: does not collect/);
+    const pytest = spawnSync(python, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider'], { cwd: repo, encoding: 'utf8' });
+    expect(pytest.status, pytest.stdout + pytest.stderr).toBe(0);
+    expect(pytest.stdout).toMatch(/\b5 passed\b/);
+  }, 480_000);
+
+  const goReady = spawnSync('go', ['version'], { stdio: 'ignore' }).status === 0;
+  it.skipIf(!goReady)('go test (skipped without go on PATH): go vet in L0, a missing import and the undeclared name behind it, subtests dropped alone', async () => {
+    const repo = project(
+      {
+        'go.mod': 'module example.com/calc\n\ngo 1.19\n',
+        'slug.go': 'package calc\n\nimport "strings"\n\nfunc Slug(s string) string {\n\treturn strings.Join(strings.Fields(strings.ToLower(s)), "-")\n}\n',
+        'slug_test.go': 'package calc\n\nimport "testing"\n\nfunc TestSlug(t *testing.T) {\n\tif Slug(" A b ") != "a-b" {\n\t\tt.Error("slug")\n\t}\n}\n',
+      },
+      { 'calc.go': 'package calc\n\nfunc Add(a, b int) int {\n\treturn a + b\n}\n\nfunc Clamp(value, low, high int) int {\n\tif value < low {\n\t\treturn low\n\t}\n\tif value > high {\n\t\treturn high\n\t}\n\treturn value\n}\n' },
+    );
+    const { out, exitCode, state, committed } = await gen(repo);
+    expect(exitCode, out).toBe(0);
+    expectRejected(state, 'missing_test.go', /IMPL-001\.3 .*import: .*example\.com\/calculator/);
+    expectRejected(state, 'ghost_test.go', /IMPL-001\.3 .*export: .*Multiply/);
+    expectRejected(state, 'calc_test.go: "TestRunsWithoutChecking"', /no-assertion/);
+    expectRejected(state, 'calc_test.go: "TestIsSkipped"', /focused-or-skipped/);
+    expectRejected(state, 'calc_test.go: "TestIsAPlaceholder"', /placeholder: .*body is empty/);
+    expectRejected(state, 'calc_test.go::TestClamp/alternates', /flaky/);
+    expectRejected(state, 'flaky_test.go::TestAlternatesAlone', /flaky/);
+    expect(state.kept.map((k: any) => k.test).sort()).toEqual(['calc_test.go::TestAdd', 'calc_test.go::TestClamp/above', 'calc_test.go::TestClamp/below', 'calc_test.go::TestClamp/inside']);
+    expect(committed).toEqual(['calc_test.go']);
+    const text = readFileSync(join(repo, 'calc_test.go'), 'utf8');
+    expect(text).not.toMatch(/alternates|WithoutChecking|IsSkipped|Placeholder/);
+    const go = spawnSync('go', ['test', './...'], { cwd: repo, encoding: 'utf8' });
+    expect(go.status, go.stdout + go.stderr).toBe(0);
+  }, 480_000);
 });
