@@ -116,21 +116,21 @@ describe('every gate of gen with real runners on a menu of bad generations', () 
     expect(jest.stderr).toMatch(/Tests:\s+5 passed, 5 total/);
   }, 480_000);
 
-  const python = '/usr/bin/python3';
-  const pyReady = spawnSync(python, ['-c', 'import pytest, coverage'], { stdio: 'ignore' }).status === 0;
-  it.skipIf(!pyReady)('pytest with coverage.py (skipped without Debian python3-pytest and python3-coverage at /usr/bin/python3): L0 for Python, the module breaking collection found alone, tests named by class and parametrize id, drops per method', async () => {
+  // Debian's python3 with python3-pytest and python3-coverage; a pyenv python3 on PATH is asked for the system one.
+  const pyEnv = ([{}, { PYENV_VERSION: 'system' }] as Record<string, string>[]).find((env) => spawnSync('python3', ['-c', 'import pytest, coverage'], { stdio: 'ignore', env: { ...process.env, ...env } }).status === 0);
+  it.skipIf(!pyEnv)('pytest with coverage.py (skipped without a python3 that imports pytest and coverage): L0 for Python, the module breaking collection found alone, tests named by class and parametrize id, drops per method', async () => {
     const repo = project(
       {
         'slug.py': 'def slug(s):\n    return "-".join(s.lower().split())\n',
         'tests/test_slug.py': 'from slug import slug\n\n\ndef test_slug():\n    assert slug(" A b ") == "a-b"\n',
         'conftest.py': '',
-        'fixcycle.config.json': JSON.stringify({ testCommand: `${python} -m pytest` }),
+        'fixcycle.config.json': JSON.stringify({ testCommand: `${pyEnv?.PYENV_VERSION ? 'PYENV_VERSION=system ' : ''}python3 -m pytest` }),
       },
       { 'calc.py': 'def add(a, b):\n    return a + b\n\n\ndef clamp(value, low, high):\n    if value < low:\n        return low\n    if value > high:\n        return high\n    return value\n' },
     );
     const { out, exitCode, state, agent, committed } = await gen(repo);
     expect(exitCode, out).toBe(0);
-    expect(out).toMatch(/python imports \(\/usr\/bin\/python3\)/);
+    expect(readJson(join(session(repo), '.process/l0-round-1.json')).ran).toContainEqual(expect.stringMatching(/^python imports/));
     expectRejected(state, 'tests/test_ghost.py', /IMPL-001\.3 .*export: imports \{ multiply \} from "calc", which calc\.py does not define/);
     expectRejected(state, 'tests/test_missing.py', /IMPL-001\.3 .*import: imports "calculator", a module that does not exist/);
     expectRejected(state, 'tests/test_syntax.py', /IMPL-001\.3 .*syntax: SyntaxError/);
@@ -149,7 +149,7 @@ describe('every gate of gen with real runners on a menu of bad generations', () 
     const prompts = readdirSync(agent).filter((f) => f.startsWith('prompt-generate-')).sort();
     expect(readFileSync(join(agent, prompts[0]!), 'utf8')).not.toMatch(/modules: esm/);
     expect(readFileSync(join(agent, prompts.at(-1)!), 'utf8')).toMatch(/rejected: tests\/test_boot\.py: does not collect/);
-    const pytest = spawnSync(python, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider'], { cwd: repo, encoding: 'utf8' });
+    const pytest = spawnSync('python3', ['-m', 'pytest', '-q', '-p', 'no:cacheprovider'], { cwd: repo, encoding: 'utf8', env: { ...process.env, ...pyEnv } });
     expect(pytest.status, pytest.stdout + pytest.stderr).toBe(0);
     expect(pytest.stdout).toMatch(/\b5 passed\b/);
   }, 480_000);
