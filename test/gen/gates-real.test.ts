@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFi
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { git, makeRepo, readJson, removeRepos, ROOT, runCli } from '../helpers/repo.js';
 
@@ -83,7 +84,7 @@ describe('every gate of gen with real runners on a menu of bad generations', () 
     // vitest on the committed tree: every test file collects, the fix loop's baseline is the project's plus the kept.
     const vitest = spawnSync(join(repo, 'node_modules/.bin/vitest'), ['run'], { cwd: repo, encoding: 'utf8' });
     expect(vitest.status, vitest.stdout + vitest.stderr).toBe(0);
-    expect(vitest.stdout.replace(/\x1b\[[0-9;]*m/g, '')).toMatch(/Tests\s+5 passed \(5\)/);
+    expect(stripVTControlCharacters(vitest.stdout)).toMatch(/Tests\s+5 passed \(5\)/);
   }, 480_000);
 
   it('jest (babel-jest, CommonJS): the same menu, the suite that throws on load found alone, "must contain at least one test" never committed', async () => {

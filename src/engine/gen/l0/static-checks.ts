@@ -42,7 +42,7 @@ const MORE_ASSERTIONS: Record<CaseLanguage, RegExp> = {
 /** A test whose body does nothing: only `pass` / `...` / `raise NotImplementedError`, an empty Go or JS body. */
 function placeholderBody(language: CaseLanguage, c: CaseSpan): string | null {
   if (language === 'python') {
-    const body = c.text.slice(c.text.search(/\bdef\b/)).replace(/^[^\n]*?:\s*(#.*)?\n/, '').replace(/^\s*("""|\'\'\')[\s\S]*?\1\s*$/m, '');
+    const body = c.text.slice(c.text.search(/\bdef\b/)).replace(/^[^\n]*?:\s*(#.*)?\n/, '').replace(/^\s*("""|''')[\s\S]*?\1\s*$/m, '');
     const statements = body.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
     if (statements.length > 0 && statements.every((l) => /^(pass|\.\.\.|raise\s+NotImplementedError\b.*)$/.test(l))) return `its body is only \`${statements.join('; ')}\``;
     return null;
