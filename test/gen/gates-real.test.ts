@@ -87,6 +87,27 @@ describe('every gate of gen with real runners on a menu of bad generations', () 
     expect(stripVTControlCharacters(vitest.stdout)).toMatch(/Tests\s+5 passed \(5\)/);
   }, 480_000);
 
+  it("node:test (fixcycle's own kind of fixture): a file left holding only imports after its flaky test went is removed, never committed", async () => {
+    const repo = project(
+      {
+        'package.json': JSON.stringify({ name: 'calclib', private: true, type: 'module', scripts: { test: 'node --test' } }),
+        'src/slug.js': "export const slug = (s) => s.trim().toLowerCase().replace(/\\s+/g, '-');\n",
+        'test/slug.test.js': "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { slug } from '../src/slug.js';\n\ntest('slug joins words', () => {\n  assert.equal(slug(' A b '), 'a-b');\n});\n",
+      },
+      { 'src/calc.js': calcJs(false) },
+    );
+    const { out, exitCode, state, committed } = await gen(repo);
+    expect(exitCode, out).toBe(0);
+    expectRejected(state, 'test/calc-boot.test.js', /IMPL-001\.5 .*does not collect: .*calc-boot: needs a database/);
+    expectRejected(state, 'alternates alone', /flaky/);
+    expect(out).toMatch(/test\/calc-flaky\.test\.js removed/);
+    expect(committed).toEqual(['test/calc.test.js']);
+    expect(readFileSync(join(repo, 'test/calc.test.js'), 'utf8')).not.toMatch(/timing|alternates|without checking|is constant|is skipped|placeholder/);
+    const node = spawnSync(process.execPath, ['--test'], { cwd: repo, encoding: 'utf8' });
+    expect(node.status, node.stdout + node.stderr).toBe(0);
+    expect(node.stdout).toMatch(/# pass 5\n# fail 0/);
+  }, 480_000);
+
   it('jest (babel-jest, CommonJS): the same menu, the suite that throws on load found alone, "must contain at least one test" never committed', async () => {
     const repo = project(
       {

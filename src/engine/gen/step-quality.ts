@@ -31,7 +31,7 @@ async function readBefore(dir: string): Promise<CoverageData | null> {
   }
 }
 
-function coverageLines(pkg: ContextPackage, before: CoverageData | null, after: CoverageData, ctx: GenContext): { lines: CoverageLine[]; gaps: string[] } {
+export function coverageLines(pkg: ContextPackage, before: CoverageData | null, after: CoverageData, ctx: GenContext): { lines: CoverageLine[]; gaps: string[] } {
   const gaps: string[] = [];
   const lines = pkg.changed_files.map((f) => {
     const b = before ? changedCoverage(before, f.file, f.lines) : null;
