@@ -188,6 +188,9 @@ describe('every gate of gen with real runners on a menu of bad generations', () 
     );
     const { out, exitCode, state, committed } = await gen(repo);
     expect(exitCode, out).toBe(0);
+    // A generate call is labelled as what it is, as agent-calls.jsonl has it.
+    expect(out).toMatch(/\[agent\] gate-menu-agent \(generate\): ok/);
+    expect(out).not.toMatch(/\(fix\)/);
     expectRejected(state, 'missing_test.go', /IMPL-001\.3 .*import: .*example\.com\/calculator/);
     expectRejected(state, 'ghost_test.go', /IMPL-001\.3 .*export: .*Multiply/);
     expectRejected(state, 'calc_test.go: "TestRunsWithoutChecking"', /no-assertion/);
