@@ -5,6 +5,7 @@ import { isTestSide } from '../source-files.js';
 import type { Finding } from './finding.js';
 import { importChecker, importsOf } from './imports.js';
 import { casesOf, languageOf, type CaseLanguage, type CaseSpan } from '../cases/index.js';
+import { MORE_ASSERTIONS } from './assertions.js';
 
 const PLACEHOLDERS: [RegExp, 'critical' | 'warning', string][] = [
   [/throw\s+new\s+\w*Error\(\s*['"`](not implemented|todo|unimplemented)/i, 'critical', 'throws "not implemented"'],
@@ -29,15 +30,6 @@ function linesMatching(text: string, re: RegExp): number[] {
   if (!variant(re, 'm').test(text)) return [];
   return text.split('\n').flatMap((line, i) => (re.test(line) ? [i + 1] : []));
 }
-
-/** What counts as an assertion beyond the shared pattern, per language. */
-const MORE_ASSERTIONS: Record<CaseLanguage, RegExp> = {
-  js: /\bassert\b|\bexpectTypeOf\b|\.rejects\b|\.resolves\b/,
-  // pytest.raises/warns, unittest's self.fail, mock's assert_called_*, numpy.testing's assert_*.
-  python: /\bpytest\.(raises|warns|fail|deprecated_call)\s*\(|\bself\.fail\s*\(|\braises\s*\(|\.assert_\w+\s*\(|\braise\s+(AssertionError|self\.failureException)\b/,
-  // t.Error*/Fatal*/Fail*, testify/quicktest/gocheck, and helpers given t (they report through it).
-  go: /\bt\.(Error|Errorf|Fatal|Fatalf|Fail|FailNow)\s*\(|\b(assert|require|qt|is|c)\.\w+\s*\(|\b\w+\(\s*t\s*,/,
-};
 
 /** A test whose body does nothing: only `pass` / `...` / `raise NotImplementedError`, an empty Go or JS body. */
 function placeholderBody(language: CaseLanguage, c: CaseSpan): string | null {
