@@ -21,6 +21,13 @@ export async function commitKept(ctx: GenContext): Promise<void> {
     for (const f of empty) state.rejected.push({ test: f, file: f, gate: 'IMPL-001.5', reason: 'holds no test: not committed', round: state.generate_round });
     state.generated_files = state.generated_files.filter((f) => !empty.includes(f));
   }
+  // go's own runs may rewrite go.mod/go.sum (a module lookup under -mod=mod): gen changes tests only, so they go
+  // back to their committed text before the fix loop checks that the tree is clean.
+  const goFiles = (await ctx.repo.changedFiles()).filter((f) => /(^|\/)go\.(mod|sum)$/.test(f) && !files.includes(f));
+  if (goFiles.length) {
+    await ctx.repo.restoreFiles(goFiles);
+    ctx.emit({ type: 'log', level: 'info', message: `restored ${goFiles.join(', ')}: changed by go during the gates, not by the generation` });
+  }
   const present = (await ctx.repo.changedFiles()).filter((f) => files.includes(f) && !empty.includes(f));
   const message = `test-gen: IMPL-001 - ${state.kept.length} generated test(s) kept, ${state.rejected.length} rejected (${ctx.session.id})`;
   // Stopped after `git commit` and before the state said so: the commit of this session is already HEAD.
