@@ -129,6 +129,8 @@ export async function observe(ctx: GenContext, files: string[], runs: number): P
       if (culprits.length > 0) {
         uncollected.push(...culprits);
         active = active.filter((f) => !culprits.some((c) => c.file === f));
+        // Out of the tree at once: go builds every test file of a package, listed or not.
+        await ctx.repo.restoreFiles(culprits.map((c) => c.file));
         // The others' first run was spoiled by the culprits: start again without them.
         tests = new Map();
         i = 0;
