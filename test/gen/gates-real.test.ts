@@ -177,7 +177,7 @@ describe('every gate of gen with real runners on a menu of bad generations', () 
   }, 480_000);
 
   const goReady = spawnSync('go', ['version'], { stdio: 'ignore' }).status === 0;
-  it.skipIf(!goReady)('go test (skipped without go on PATH): go vet in L0, a missing import and the undeclared name behind it, subtests dropped alone', async () => {
+  it.skipIf(!goReady)('go test (skipped without go on PATH): go vet in L0, a missing import and the undeclared name behind it, a file breaking the package found alone, subtests dropped alone', async () => {
     const repo = project(
       {
         'go.mod': 'module example.com/calc\n\ngo 1.19\n',
@@ -196,6 +196,8 @@ describe('every gate of gen with real runners on a menu of bad generations', () 
     expectRejected(state, 'calc_test.go: "TestRunsWithoutChecking"', /no-assertion/);
     expectRejected(state, 'calc_test.go: "TestIsSkipped"', /focused-or-skipped/);
     expectRejected(state, 'calc_test.go: "TestIsAPlaceholder"', /placeholder: .*body is empty/);
+    // A file whose init panics stops the package's test binary: found by running it with the other new files aside.
+    expectRejected(state, 'boot_test.go', /IMPL-001\.5 .*does not collect: .*boot_test: needs a database/);
     expectRejected(state, 'calc_test.go::TestClamp/alternates', /flaky/);
     expectRejected(state, 'flaky_test.go::TestAlternatesAlone', /flaky/);
     expect(state.kept.map((k: any) => k.test).sort()).toEqual(['calc_test.go::TestAdd', 'calc_test.go::TestClamp/above', 'calc_test.go::TestClamp/below', 'calc_test.go::TestClamp/inside']);

@@ -36,7 +36,7 @@ describe('fixcycle gen, end to end with a stand-in agent', () => {
   it('generates, rejects (L0, flaky, redundant) with reasons, reaches the coverage target, fixes the bug and commits the kept tests', async () => {
     const repo = featureRepo();
     const agent = agentDir();
-    const run = await runCli(repo, ['gen', '--headless', '--agent-cmd', agentCmd(agent)], { timeoutMs: 180_000 });
+    const run = await runCli(repo, ['gen', '--headless', '--agent-cmd', agentCmd(agent)], { timeoutMs: 360_000 });
     const out = run.stdout + run.stderr;
     expect(run.exitCode, out).toBe(0);
 
@@ -91,12 +91,12 @@ describe('fixcycle gen, end to end with a stand-in agent', () => {
     const summary = readFileSync(join(dir, '.summaries/gen-summary.md'), 'utf8');
     expect(summary).toMatch(/\| src\/listutil\.js \| 0% → /);
     expect(summary).toMatch(/## Expansion suggestions[\s\S]*- test:[\s\S]*- enhance:[\s\S]*- refactor:[\s\S]*- doc:/);
-  }, 240_000);
+  }, 420_000);
 
   it('rejects and reverts a generation that touches source, and aims one more round at the uncovered lines', async () => {
     const repo = featureRepo();
     const agent = agentDir();
-    const run = await runCli(repo, ['gen', '--headless', '--coverage-lines', '95', '--agent-cmd', agentCmd(agent, 'gap')], { timeoutMs: 180_000 });
+    const run = await runCli(repo, ['gen', '--headless', '--coverage-lines', '95', '--agent-cmd', agentCmd(agent, 'gap')], { timeoutMs: 360_000 });
     const out = run.stdout + run.stderr;
     expect(run.exitCode, out).toBe(0);
     expect(out).toMatch(/\[IMPL-001\] failed: round 1 rejected and reverted: the generation changed source files \(src\/listutil\.js\)/);
@@ -113,7 +113,7 @@ describe('fixcycle gen, end to end with a stand-in agent', () => {
     const subjects = git(repo, 'log', '--format=%s').split('\n');
     expect(subjects[0]).toMatch(/^test-cycle: iteration 1 /);
     expect(git(repo, 'show', '--name-only', '--format=', 'HEAD~1').trim().split('\n').sort()).toEqual(['test/listutil-truncate.test.js', 'test/listutil.test.js']);
-  }, 240_000);
+  }, 420_000);
 
   it('after 3 L0 rounds drops what still fails and goes on with the rest; below target it says so', async () => {
     const repo = featureRepo();
