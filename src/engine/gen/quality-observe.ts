@@ -56,7 +56,7 @@ function collectionError(run: TestRun | null): string {
   // A report's message can be bare (pytest's JUnit says only "collection failure"): the output has the words.
   const text = [...run.result.errors.map((e) => e.message), run.noTestRan?.message ?? '', run.outputTail].join('\n');
   const lines = [...new Set(text.split('\n').map((l) => l.trim()).filter(Boolean))];
-  const key = lines.filter((l) => /^E\s|\w*Error\b.*:|error:|No test|must contain at least one test|cannot find|undefined:/.test(l));
+  const key = lines.filter((l) => /^E\s|^panic:|\w*Error\b.*:|error:|No test|must contain at least one test|cannot find|undefined:/.test(l));
   return (key.length ? key : lines).slice(-3).join(' | ').slice(0, 600) || 'no test ran and the runner said nothing';
 }
 
