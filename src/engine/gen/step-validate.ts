@@ -1,34 +1,43 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeJsonAtomic } from '../session/atomic.js';
 import { node, type GenContext } from './gen-context.js';
 import { findingLine, type Finding } from './l0/finding.js';
 import { projectChecks } from './l0/project-checks.js';
 import { staticChecks } from './l0/static-checks.js';
-import { removeTestCases } from './l0/test-cases.js';
+import { pythonOf } from './coverage/python.js';
+import { dropTests } from './drop-tests.js';
 import { genPaths } from './paths.js';
 import { readContextPackage } from './phase-analysis.js';
 import { updateTask } from './phase-tasks.js';
 
-/** Removes what still fails L0 after the last round: the failing test cases, or whole files whose imports are wrong. */
-function dropFailing(root: string, critical: Finding[]): string[] {
+/**
+ * Removes what still fails L0 after the last round: the failing test cases alone (a describe's case, a class's
+ * method, a go subtest), or whole files whose problem is not one test's (imports, syntax); a file left without
+ * tests goes too.
+ */
+async function dropFailing(ctx: GenContext, critical: Finding[]): Promise<string[]> {
   const dropped: string[] = [];
   const byFile = new Map<string, Finding[]>();
-  for (const f of critical) byFile.set(f.file, [...(byFile.get(f.file) ?? []), f]);
+  // Only what this session generated: a finding in the changed source code is reported, never acted on here.
+  for (const f of critical.filter((c) => ctx.state.generated_files.includes(c.file))) byFile.set(f.file, [...(byFile.get(f.file) ?? []), f]);
   for (const [file, findings] of byFile) {
-    const path = join(root, file);
-    if (!existsSync(path)) continue;
-    const cases = findings.filter((f) => f.test);
-    if (cases.length === findings.length) {
-      const { text, removed } = removeTestCases(readFileSync(path, 'utf8'), new Set(cases.map((f) => f.test!)));
-      writeFileSync(path, text);
-      dropped.push(...removed.map((n) => `${file}: "${n}"`));
-    } else {
-      rmSync(path);
-      dropped.push(file);
-    }
+    if (!existsSync(join(ctx.repo.root, file))) continue;
+    const whole = findings.some((f) => !f.test);
+    const paths = [...new Set(findings.flatMap((f) => (f.test ? [f.test] : [])))].map((t) => t.split(' > '));
+    const out = await dropTests(ctx.repo, file, whole ? [] : paths, !whole);
+    dropped.push(...out.removed.map((n) => `${file}: "${n}"`), ...(out.fileGone ? [`${file} (${whole ? 'the file itself fails' : out.why ?? 'removed'})`] : []));
   }
   return dropped;
+}
+
+/** Records an L0 rejection once: the same finding sent back round after round is one rejected test. */
+function reject(state: GenContext['state'], f: Finding): void {
+  const test = f.test ? `${f.file}: "${f.test}"` : f.file;
+  const reason = `${f.check}: ${f.message} (line ${f.line})`;
+  const same = state.rejected.find((r) => r.gate === 'IMPL-001.3' && r.test === test && r.reason === reason);
+  if (same) same.round = state.generate_round;
+  else state.rejected.push({ test, file: f.file, gate: 'IMPL-001.3', reason, round: state.generate_round });
 }
 
 /**
@@ -47,7 +56,7 @@ export async function validateRound(ctx: GenContext): Promise<void> {
   const pkg = await readContextPackage(dir);
   const tests = state.generated_files.filter((f) => existsSync(join(root, f)));
   const sources = pkg.changed_files.map((f) => f.file);
-  const project = await projectChecks(root, [...tests, ...sources], ctx.options.testTimeoutMs, ctx.signal);
+  const project = await projectChecks(root, [...tests, ...sources], ctx.options.testTimeoutMs, ctx.signal, pythonOf(ctx.runner.describe().full));
   const findings = [...project.findings, ...(await staticChecks(root, tests, sources))];
   const critical = findings.filter((f) => f.severity === 'critical');
   await writeJsonAtomic(genPaths(dir).l0Report(round), { round, attempt, ran: ['fixcycle static checks', ...project.ran], skipped: project.skipped, files: tests, findings });
@@ -61,11 +70,22 @@ export async function validateRound(ctx: GenContext): Promise<void> {
     state.step = 'quality';
     return ctx.save();
   }
-  for (const f of critical) state.rejected.push({ test: f.test ? `${f.file}: "${f.test}"` : f.file, file: f.file, gate: 'IMPL-001.3', reason: `${f.check}: ${f.message} (line ${f.line})`, round: state.generate_round });
+  for (const f of critical) reject(state, f);
   node(ctx, 'IMPL-001.3', 'failed', `round ${round}: ${critical.length} critical finding(s)${skipped}`, { round, findings: critical.map(findingLine) });
   state.l0_rounds = attempt;
   if (attempt >= ctx.options.maxL0Rounds) {
-    const dropped = dropFailing(root, critical);
+    const dropped = await dropFailing(ctx, critical);
+    // A finding can hide another (go vet stops at a missing import; tsc at a syntax error): check again what is
+    // left and drop until it is clean, so nothing rejected reaches the quality gate.
+    for (let again = 0; again < 3; again++) {
+      const left = state.generated_files.filter((f) => existsSync(join(root, f)));
+      if (left.length === 0) break;
+      const recheck = await projectChecks(root, [...left, ...sources], ctx.options.testTimeoutMs, ctx.signal, pythonOf(ctx.runner.describe().full));
+      const more = [...recheck.findings, ...(await staticChecks(root, left, sources))].filter((f) => f.severity === 'critical' && left.includes(f.file));
+      if (more.length === 0) break;
+      for (const f of more) reject(state, f);
+      dropped.push(...(await dropFailing(ctx, more)));
+    }
     ctx.emit({ type: 'log', level: 'warn', message: `IMPL-001.3: ${attempt} rounds used; dropped what still fails L0: ${dropped.join(', ')}` });
     state.generated_files = state.generated_files.filter((f) => existsSync(join(root, f)));
     state.step = 'quality';

@@ -4,13 +4,14 @@ import { ASSERTION, SKIP_MARKERS, TEST_FILE_SKIP_MARKERS, TRIVIAL_ASSERTIONS } f
 import { isTestSide } from '../source-files.js';
 import type { Finding } from './finding.js';
 import { importChecker, importsOf } from './imports.js';
-import { findTestCases } from './test-cases.js';
+import { casesOf, languageOf, type CaseLanguage, type CaseSpan } from '../cases/index.js';
+import { MORE_ASSERTIONS } from './assertions.js';
 
 const PLACEHOLDERS: [RegExp, 'critical' | 'warning', string][] = [
   [/throw\s+new\s+\w*Error\(\s*['"`](not implemented|todo|unimplemented)/i, 'critical', 'throws "not implemented"'],
   [/\bnot implemented\b|\bunimplemented!?\(/i, 'critical', 'placeholder: "not implemented"'],
   [/\/\/\s*(TODO|FIXME)\b|#\s*(TODO|FIXME)\b/, 'warning', 'a TODO/FIXME left in'],
-  [/^\s*def [^\n]*:\s*\n\s+pass\s*$/m, 'critical', 'a function whose body is only `pass`'],
+  [/^[ \t]*def [^\n]*:[ \t]*\n[ \t]+pass[ \t]*$/m, 'critical', 'a function whose body is only `pass`'],
 ];
 const MOCK_IMPORT = /(^|\/)(__mocks__|mocks?|fixtures?|test-?helpers?)(\/|$)|^(vitest|jest|@jest\/globals|sinon|nock|testdouble)$/;
 const SCRIPT = /\.(m|c)?[jt]sx?$/;
@@ -30,18 +31,45 @@ function linesMatching(text: string, re: RegExp): number[] {
   return text.split('\n').flatMap((line, i) => (re.test(line) ? [i + 1] : []));
 }
 
+/** A test whose body does nothing: only `pass` / `...` / `raise NotImplementedError`, an empty Go or JS body. */
+function placeholderBody(language: CaseLanguage, c: CaseSpan): string | null {
+  if (language === 'python') {
+    const body = c.text.slice(c.text.search(/\bdef\b/)).replace(/^[^\n]*?:\s*(#.*)?\n/, '').replace(/^\s*("""|''')[\s\S]*?\1\s*$/m, '');
+    const statements = body.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+    if (statements.length > 0 && statements.every((l) => /^(pass|\.\.\.|raise\s+NotImplementedError\b.*)$/.test(l))) return `its body is only \`${statements.join('; ')}\``;
+    return null;
+  }
+  const open = c.text.indexOf('{', language === 'go' ? 0 : c.text.search(/=>|function\b/));
+  const inner = open >= 0 ? c.text.slice(open + 1, c.text.lastIndexOf('}')).replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, '').trim() : null;
+  return inner === '' ? 'its body is empty' : null;
+}
+
 function testFileFindings(file: string, text: string): Finding[] {
   const findings: Finding[] = [];
-  for (const c of findTestCases(text)) {
-    const body = c.text.split('\n');
-    if (!body.some((l) => ASSERTION.test(l))) findings.push({ file, line: c.line, severity: 'critical', check: 'no-assertion', message: `test "${c.name}" asserts nothing`, test: c.name });
+  const language = languageOf(file) ?? 'js';
+  const { cases } = casesOf(file, text);
+  const tests = cases.filter((c) => c.kind === 'test');
+  // Helpers in the file that assert count as assertions where a test calls them.
+  const helpers = language === 'python' ? [...text.matchAll(/^def\s+(?!test)(\w+)\s*\(([\s\S]*?)(?=^\S|(?![\s\S]))/gm)].filter((m) => m[2]!.split('\n').some((l) => ASSERTION.test(l) || MORE_ASSERTIONS.python.test(l))).map((m) => m[1]!) : [];
+  const asserts = (t: string): boolean => ASSERTION.test(t) || MORE_ASSERTIONS[language].test(t) || helpers.some((h) => new RegExp(`\\b${h}\\s*\\(`).test(t));
+  for (const c of tests) {
+    const name = c.path.join(' > ');
+    const placeholder = placeholderBody(language, c);
+    if (placeholder) findings.push({ file, line: c.line, severity: 'critical', check: 'placeholder', message: `test "${name}" is a placeholder: ${placeholder}`, test: name });
+    else if (!c.text.split('\n').some((l) => asserts(l))) findings.push({ file, line: c.line, severity: 'critical', check: 'no-assertion', message: `test "${name}" asserts nothing`, test: name });
     if (!TRIVIAL_ASSERTIONS.some((re) => variant(re, 'm').test(c.text))) continue;
-    body.forEach((l, i) => {
-      if (TRIVIAL_ASSERTIONS.some((re) => re.test(l))) findings.push({ file, line: c.line + i, severity: 'critical', check: 'constant-assertion', message: `test "${c.name}" asserts on a constant: ${l.trim().slice(0, 80)}`, test: c.name });
+    c.text.split('\n').forEach((l, i) => {
+      if (TRIVIAL_ASSERTIONS.some((re) => re.test(l))) findings.push({ file, line: c.line + i, severity: 'critical', check: 'constant-assertion', message: `test "${name}" asserts on a constant: ${l.trim().slice(0, 80)}`, test: name });
     });
   }
+  // A marker inside a test (its decorators included) is that test's; one outside any (a skipped describe, a
+  // module-level pytestmark) is the file's.
+  const caseAt = (line: number): CaseSpan | undefined => tests.find((c) => line >= c.line && line < c.line + c.text.split('\n').length);
   for (const m of [...SKIP_MARKERS, ...TEST_FILE_SKIP_MARKERS]) {
-    for (const line of linesMatching(text, m.re)) findings.push({ file, line, severity: 'critical', check: 'focused-or-skipped', message: `${m.what}: a focused or skipped test proves nothing` });
+    for (const line of linesMatching(text, m.re)) {
+      const c = caseAt(line);
+      findings.push({ file, line, severity: 'critical', check: 'focused-or-skipped', message: `${m.what}: a focused or skipped test proves nothing${c ? ` ("${c.path.join(' > ')}")` : ''}`, ...(c ? { test: c.path.join(' > ') } : {}) });
+    }
   }
   return findings;
 }
@@ -57,8 +85,15 @@ export async function staticChecks(root: string, testFiles: readonly string[], s
   const read = (files: readonly string[]) => Promise.all(files.map(async (file) => ({ file, text: await readFile(join(root, file), 'utf8').catch(() => null) })));
   for (const { file, text } of await read(testFiles)) {
     if (text === null) continue;
-    if (SCRIPT.test(file)) findings.push(...imports.check(file, text), ...testFileFindings(file, text));
-    for (const [re, severity, message] of PLACEHOLDERS) for (const line of linesMatching(text, re)) findings.push({ file, line, severity, check: 'placeholder', message });
+    if (SCRIPT.test(file)) findings.push(...imports.check(file, text));
+    if (languageOf(file)) findings.push(...testFileFindings(file, text));
+    // In a test file, a test's empty body is the per-test check's; a `pass` helper there (a no-op callback) is fine.
+    for (const [re, severity, message] of PLACEHOLDERS.filter(([re]) => !(languageOf(file) && re.source.startsWith('^[ \\t]*def')))) {
+      for (const line of linesMatching(text, re)) {
+        const c = casesOf(file, text).cases.find((k) => k.kind === 'test' && line >= k.line && line < k.line + k.text.split('\n').length);
+        findings.push({ file, line, severity, check: 'placeholder', message: c ? `${message} in test "${c.path.join(' > ')}"` : message, ...(c ? { test: c.path.join(' > ') } : {}) });
+      }
+    }
   }
   for (const { file, text } of await read(sourceFiles)) {
     if (text === null) continue;
