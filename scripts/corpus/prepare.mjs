@@ -10,7 +10,7 @@ import { run, runOrThrow } from './process.mjs';
 const STAMP = '.corpus-stamp';
 const INSTALL_TIMEOUT_MS = 15 * 60_000;
 // Left out of the project's git repository: what the install and the runs produce.
-const EXCLUDED = ['node_modules/', 'target/', '.nyc_output/', 'coverage/', '__pycache__/', '.pytest_cache/', '*.egg-info/', STAMP];
+export const EXCLUDED = ['node_modules/', 'target/', '.nyc_output/', 'coverage/', '__pycache__/', '.pytest_cache/', '*.egg-info/', STAMP];
 
 export function cacheRoot() {
   return process.env.FIXCYCLE_CORPUS_CACHE || join(process.env.HOME || tmpdir(), '.cache', 'fixcycle', 'corpus');
@@ -53,7 +53,7 @@ export function describeSource(source) {
   throw new Error(`unknown corpus source ${JSON.stringify(source)}`);
 }
 
-async function fetchSource(source, dir) {
+export async function fetchSource(source, dir) {
   const scratch = mkdtempSync(join(tmpdir(), 'fixcycle-corpus-fetch-'));
   try {
     if (source.npm) {
