@@ -39,7 +39,7 @@ function jsMenu(entry) {
   const fsImports = esm
     ? ["import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'", "import { tmpdir } from 'node:os'", "import { join } from 'node:path'"]
     : ["const { existsSync, readFileSync, rmSync, writeFileSync } = require('node:fs')", "const { tmpdir } = require('node:os')", "const { join } = require('node:path')"];
-  const here = esm ? "new URL('.', import.meta.url).pathname" : '__dirname';
+  const here = use.dirname ?? (esm ? "new URL('.', import.meta.url).pathname" : '__dirname');
   const good = t('returns the documented value', [eq(use.call, use.value)]);
   const ts = lang === 'ts';
   return {

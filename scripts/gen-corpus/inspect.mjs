@@ -54,9 +54,10 @@ export async function badOutcomes(dir, bad, state) {
   const out = [];
   for (const b of bad) {
     const rejections = (state?.rejected ?? []).filter((r) => r.file === b.file || r.test === b.file || r.test.startsWith(`${b.file}:`) || r.test.startsWith(`${b.file}::`) || r.test.startsWith(`${b.file} `));
-    const right = rejections.some((r) => new RegExp(b.reason, 'i').test(`${r.reason}`));
+    const rightOnes = rejections.filter((r) => new RegExp(b.reason, 'i').test(`${r.reason}`));
+    const right = rightOnes.length > 0;
     const committed = (await fileAtHead(dir, b.file)) !== null;
-    out.push({ kind: b.kind, file: b.file, rejected: rejections.length > 0, right, committed, by: rejections.map((r) => `${r.gate} r${r.round}: ${r.reason.split('\n')[0].slice(0, 120)}`) });
+    out.push({ kind: b.kind, file: b.file, rejected: rejections.length > 0, right, committed, by: [...rightOnes, ...rejections.filter((r) => !rightOnes.includes(r))].map((r) => `${r.gate} r${r.round}: ${r.reason.split('\n')[0].slice(0, 120)}`) });
   }
   return out;
 }
