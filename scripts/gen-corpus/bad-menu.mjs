@@ -36,15 +36,17 @@ function jsMenu(entry) {
   const eq = (a, b) => d.eq(a, b);
   const t = (title, lines, opts) => jsTest(runner, title, lines, opts);
   const file = (tests, extra = {}) => jsFile(runner, use, { tests, ...extra });
-  const fsImports = esm
-    ? ["import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'", "import { tmpdir } from 'node:os'", "import { join } from 'node:path'"]
-    : ["const { existsSync, readFileSync, rmSync, writeFileSync } = require('node:fs')", "const { tmpdir } = require('node:os')", "const { join } = require('node:path')"];
+  // Each file imports what it uses, as a model writing it would (the project's linter sees unused imports).
+  const fsImports = (fsNames) =>
+    esm
+      ? [`import { ${fsNames.join(', ')} } from 'node:fs'`, ...(fsNames.includes('writeFileSync') ? ["import { tmpdir } from 'node:os'"] : []), "import { join } from 'node:path'"]
+      : [`const { ${fsNames.join(', ')} } = require('node:fs')`, ...(fsNames.includes('writeFileSync') ? ["const { tmpdir } = require('node:os')"] : []), "const { join } = require('node:path')"];
   const here = use.dirname ?? (esm ? "new URL('.', import.meta.url).pathname" : '__dirname');
   const good = t('returns the documented value', [eq(use.call, use.value)]);
   const ts = lang === 'ts';
   return {
     'hallucinated-import': file([t('holds for any generated input', [`fc.assert(fc.property(fc.integer(), () => {`, `  ${eq(use.call, use.value)}`, '}))'])], { imports: [esm ? "import fc from 'fast-check'" : "const fc = require('fast-check')"] }),
-    'non-exported': file([t(`${use.missing.name} gives the documented value`, [eq(use.missing.call, use.missing.value)])], { imports: [jsImport(esm, [use.missing.name], use.missing.from)] }),
+    'non-exported': file([t(`${use.missing.name} agrees with ${use.subject}`, [eq(use.call, use.value), eq(use.missing.call, use.missing.value)])], { imports: [jsImport(esm, [use.missing.name], use.missing.from)] }),
     'no-assertion': file([t('runs without throwing', [`const result = ${use.call}`, 'console.log(result)'])]),
     'constant-assertion': file([t('works', [use.call, d.constant])]),
     placeholder: file([t('rejects invalid input', ['// TODO: cover the error cases', "throw new Error('not implemented')"])]),
@@ -61,10 +63,10 @@ function jsMenu(entry) {
           eq('warm', 'false'),
         ]),
       ],
-      { imports: fsImports },
+      { imports: fsImports(['existsSync', 'rmSync', 'writeFileSync']) },
     ),
     'breaks-collection': file([`for (const c of cases${ts ? ' as { name: string }[]' : ''}) {\n  ${d.test}(\`handles \${c.name}\`, (${d.arg ?? ''}) => {\n    ${eq(use.call, use.value)}\n  })\n}`], {
-      imports: fsImports,
+      imports: fsImports(['readFileSync']),
       prelude: [`const cases = JSON.parse(readFileSync(join(${here}, 'fixtures', '${entry.gen.stem}-cases.json'), 'utf8'))`],
     }),
   };
@@ -78,7 +80,7 @@ function pyMenu(entry) {
   const eq = (a, b) => (style === 'unittest' ? `self.assertEqual(${a}, ${b})` : `assert ${a} == ${b}`);
   return {
     'hallucinated-import': file([t('holds_for_any_text', [eq(use.call, use.value)], { decorators: ['@given(st.text())'], args: ['text'] })], { imports: ['from hypothesis import given, strategies as st'] }),
-    'non-exported': file([t(`${use.missing.name.toLowerCase()}_documented_value`, [eq(use.missing.call, use.missing.value)])], { imports: [use.missing.import] }),
+    'non-exported': file([t(`${use.missing.name.toLowerCase()}_agrees_with_${use.subject.replace(/\W+/g, '_').toLowerCase()}`, [eq(use.call, use.value), eq(use.missing.call, use.missing.value)])], { imports: [use.missing.import] }),
     'no-assertion': file([t('runs_without_error', [`result = ${use.call}`, 'print(result)'])]),
     'constant-assertion': file([t('works', [use.call, style === 'unittest' ? 'self.assertTrue(True)' : 'assert True'])]),
     placeholder: file([t('rejects_invalid_input', ['# TODO: cover the error cases', 'pass'])]),
