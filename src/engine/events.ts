@@ -23,9 +23,9 @@ export type EngineEvent =
   | { type: 'output-reset'; label: string }
   | { type: 'results'; iteration: number; results: TestResults }
   | { type: 'strategy'; iteration: number; strategy: Strategy; reason: string }
-  | { type: 'agent'; iteration: number; agent: string; role: 'analyze' | 'fix'; status: 'started' | 'finished'; classification?: AgentClassification; detail?: string; durationMs?: number; tokens?: number; costUsd?: number }
+  | { type: 'agent'; iteration: number; agent: string; role: 'analyze' | 'fix' | 'generate'; status: 'started' | 'finished'; classification?: AgentClassification; detail?: string; durationMs?: number; tokens?: number; costUsd?: number }
   /** What a running agent is doing, read from its CLI's streamed events; paths relative to the repository. */
-  | { type: 'agent-activity'; iteration: number; agent: string; role: 'analyze' | 'fix'; activity: AgentActivity }
+  | { type: 'agent-activity'; iteration: number; agent: string; role: 'analyze' | 'fix' | 'generate'; activity: AgentActivity }
   | { type: 'commit'; iteration: number; sha: string; message: string; files: string[] }
   | { type: 'rollback'; iteration: number; sha: string; message: string; reason: string }
   | { type: 'stuck'; iteration: number; tests: string[] }

@@ -27,7 +27,7 @@ export interface PhaseView {
 
 export interface AgentActivity {
   agent: string;
-  role: 'analyze' | 'fix';
+  role: 'analyze' | 'fix' | 'generate';
   status: 'started' | 'finished';
   classification?: AgentClassification;
   detail?: string;

@@ -2,7 +2,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { makeRepo, removeRepos } from '../helpers/repo.js';
 import { staticChecks } from '../../src/engine/gen/l0/static-checks.js';
 import { projectChecks } from '../../src/engine/gen/l0/project-checks.js';
-import { findTestCases, removeTestCases } from '../../src/engine/gen/l0/test-cases.js';
 import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../helpers/repo.js';
@@ -66,18 +65,5 @@ describe('L0 static checks on generated tests', () => {
     expect(run.ran).toEqual(['tsc --noEmit']);
     expect(run.findings).toEqual([expect.objectContaining({ file: 'test/m.test.ts', line: 2, severity: 'critical', check: 'typecheck' })]);
     expect(run.skipped).toEqual([expect.stringMatching(/^lint/)]);
-  });
-});
-
-describe('test case spans', () => {
-  it('finds each case with its body, and removes named ones without touching the rest', () => {
-    const text = "test('a (paren)', () => {\n  assert.equal(f(')'), 1);\n});\n\nit(\"b\", async () => {\n  // a } brace in a comment\n  expect(`x${1}`).toBe('x1');\n});\n";
-    expect(findTestCases(text).map((c) => [c.name, c.line])).toEqual([
-      ['a (paren)', 1],
-      ['b', 5],
-    ]);
-    const { text: left, removed } = removeTestCases(text, new Set(['a (paren)']));
-    expect(removed).toEqual(['a (paren)']);
-    expect(left.trim().startsWith('it("b"')).toBe(true);
   });
 });

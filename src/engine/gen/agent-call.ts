@@ -26,7 +26,8 @@ export async function callChain<T>(
   const calls: AgentCall[] = [];
   const paths = ctx.session.paths;
   const adapterRole = request.role === 'generate' ? 'fix' : 'analyze';
-  const eventRole = adapterRole;
+  // Shown as what the call is for (`generate`, as agent-calls.jsonl says), not the adapter mode it runs in.
+  const eventRole = request.role;
   const eligible = ctx.agents.filter((a) => !a.spec.roles || a.spec.roles.includes(adapterRole));
   let result: { value: T | null; agent: string | null } = { value: null, agent: null };
   for (const agent of eligible) {

@@ -51,8 +51,10 @@ export async function readConventions(root: string, prefer: string[] = []): Prom
   const locations = mostCommon(tests.map((f) => dirname(f))).slice(0, 5);
   const texts = await Promise.all(tests.slice(0, 50).map(async (f) => ({ file: f, text: await readFile(join(root, f), 'utf8').catch(() => '') })));
   const style = STYLES.find(([re]) => texts.some((t) => re.test(t.text)))?.[1] ?? (tests.length ? 'unknown' : 'no tests yet: use the runner\'s own assertions');
-  const esm = texts.filter((t) => /^\s*import\s/m.test(t.text)).length;
-  const cjs = texts.filter((t) => /\brequire\(/.test(t.text)).length;
+  // Module systems are a JS/TS matter: a Python or Go suite has none.
+  const scripts = texts.filter((t) => /\.(m|c)?[jt]sx?$/.test(t.file));
+  const esm = scripts.filter((t) => /^\s*import\s/m.test(t.text)).length;
+  const cjs = scripts.filter((t) => /\brequire\(/.test(t.text)).length;
   const pick = prefer.find((f) => tests.includes(f)) ?? [...texts].filter((t) => t.text.length > 80).sort((a, b) => a.text.length - b.text.length)[0]?.file ?? tests[0];
   const content = pick ? (texts.find((t) => t.file === pick)?.text ?? (await readFile(join(root, pick), 'utf8').catch(() => ''))) : '';
   return {
@@ -60,7 +62,7 @@ export async function readConventions(root: string, prefer: string[] = []): Prom
     locations,
     naming: namingOf(tests),
     assertion_style: style,
-    module_system: texts.length === 0 ? 'n/a' : esm >= cjs ? 'esm' : 'commonjs',
+    module_system: scripts.length === 0 ? 'n/a' : esm >= cjs ? 'esm' : 'commonjs',
     helpers,
     representative: pick ? { file: pick, content: content.slice(0, 4_000) } : null,
   };

@@ -23,6 +23,8 @@ export interface CoverageLine {
   branchesAfter: number | null;
   targetLines: number;
   targetBranches: number;
+  /** Why there is no percentage: no changed line is executable. */
+  note?: string;
 }
 
 /** What the gen pipeline reports, besides the loop's own events once IMPL-002 runs. */

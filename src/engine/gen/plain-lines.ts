@@ -5,7 +5,7 @@ export function genLine(event: GenEvent): string | null {
   if (event.type === 'gen-coverage') {
     if (!event.measured) return `[coverage] not measured: ${event.reason ?? 'no coverage tool for this runner'}`;
     return event.files
-      .map((f) => `[coverage] ${f.file}: lines ${f.linesBefore ?? '-'}% → ${f.linesAfter ?? '-'}% (target ${f.targetLines}%), branches ${f.branchesBefore ?? '-'}% → ${f.branchesAfter ?? '-'}% (target ${f.targetBranches}%)`)
+        .map((f) => (f.note ? `[coverage] ${f.file}: ${f.note}` : `[coverage] ${f.file}: lines ${f.linesBefore ?? '-'}% → ${f.linesAfter ?? '-'}% (target ${f.targetLines}%), branches ${f.branchesBefore ?? '-'}% → ${f.branchesAfter ?? '-'}% (target ${f.targetBranches}%)`))
       .join('\n');
   }
   if (event.status === 'pending' && !event.detail) return null;

@@ -29,7 +29,7 @@ function conventionsBlock(pkg: ContextPackage): string {
   const c = pkg.conventions;
   const lines = [
     `- runner: ${pkg.runner.name} (\`${pkg.runner.command.join(' ')}\`)`,
-    `- tests live in: ${c.locations.join(', ') || '(no tests yet)'}; naming: ${c.naming}; modules: ${c.module_system}`,
+    `- tests live in: ${c.locations.join(', ') || '(no tests yet)'}; naming: ${c.naming}${c.module_system === 'n/a' ? '' : `; modules: ${c.module_system}`}`,
     `- assertion style: ${c.assertion_style}`,
     ...(c.helpers.length ? [`- shared helpers: ${c.helpers.join(', ')}`] : []),
   ];
@@ -64,7 +64,7 @@ export function renderGeneratePrompt(input: { round: number; taskPath: string; a
     input.feedbackKind === 'l0'
       ? '## Your last tests failed code validation (IMPL-001.3); fix these findings'
       : input.feedbackKind === 'coverage'
-        ? '## The kept tests leave these changed lines uncovered; add tests that run them'
+        ? '## The quality gate (IMPL-001.5): changed lines the kept tests leave uncovered, and the tests it rejected with why; add tests that run those lines, and do not repeat what was rejected'
         : input.feedbackKind === 'source'
           ? '## Your last round was rejected and reverted'
           : '';

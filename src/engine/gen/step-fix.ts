@@ -4,6 +4,7 @@ import { writeJsonAtomic } from '../session/atomic.js';
 import { prepareLoop, type StartOptions } from '../start.js';
 import type { LoopResult } from '../loop/loop.js';
 import type { LoopControls } from '../events.js';
+import { holdsNoTest } from './drop-tests.js';
 import { allowGeneratedTests } from './generated-tests-guard.js';
 import { node, type GenContext } from './gen-context.js';
 import { updateTask } from './phase-tasks.js';
@@ -12,7 +13,15 @@ import { updateTask } from './phase-tasks.js';
 export async function commitKept(ctx: GenContext): Promise<void> {
   const { state } = ctx;
   const files = [...new Set([...state.generated_files, ...(await ctx.repo.changedFiles()).filter((f) => state.generated_files.includes(f))])];
-  const present = (await ctx.repo.changedFiles()).filter((f) => files.includes(f));
+  // The last guard: a test file holding no test (imports, an empty describe) fails the runner's collection
+  // (vitest's "No test found in suite", jest's "must contain at least one test") and is never committed.
+  const empty = files.filter((f) => holdsNoTest(ctx.repo.root, f));
+  if (empty.length) {
+    await ctx.repo.restoreFiles(empty);
+    for (const f of empty) state.rejected.push({ test: f, file: f, gate: 'IMPL-001.5', reason: 'holds no test: not committed', round: state.generate_round });
+    state.generated_files = state.generated_files.filter((f) => !empty.includes(f));
+  }
+  const present = (await ctx.repo.changedFiles()).filter((f) => files.includes(f) && !empty.includes(f));
   const message = `test-gen: IMPL-001 - ${state.kept.length} generated test(s) kept, ${state.rejected.length} rejected (${ctx.session.id})`;
   // Stopped after `git commit` and before the state said so: the commit of this session is already HEAD.
   const made = state.gen_commit ?? (await ctx.repo.log(1)).find((c) => c.message.startsWith('test-gen: IMPL-001') && c.message.endsWith(`(${ctx.session.id})`))?.sha ?? null;

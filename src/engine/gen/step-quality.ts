@@ -1,75 +1,26 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { isAbsolute, join, relative } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { writeJsonAtomic } from '../session/atomic.js';
-import type { TestCase } from '../types.js';
 import { changedCoverage, coveredKeys, lineRanges, type CoverageData } from './coverage/model.js';
 import { coverageSupport, withCoverage } from './coverage/measure.js';
 import type { CoverageLine } from './events.js';
 import { node, type GenContext } from './gen-context.js';
-import { findTestCases, removeTestCases } from './l0/test-cases.js';
+import { dropTests } from './drop-tests.js';
 import { genPaths } from './paths.js';
 import { readContextPackage } from './phase-analysis.js';
 import type { ContextPackage } from './phase-context.js';
 import { updateTask } from './phase-tasks.js';
 import { isTestFileProper } from './source-files.js';
+import { observe, type Observed } from './quality-observe.js';
 import type { KeptTest } from './state.js';
 
-interface Observed {
-  id: string;
-  name: string;
-  file: string;
-  statuses: string[];
-}
-
-/** Which new file a test belongs to: its reported file, else the one file that declares a test of its name. */
-function fileOf(root: string, t: TestCase, files: readonly string[], declared: ReadonlyMap<string, string[]>): string | null {
-  const f = t.file ? (isAbsolute(t.file) ? relative(root, t.file) : t.file).replace(/^\.\//, '') : null;
-  if (f && files.includes(f)) return f;
-  const byId = files.find((candidate) => t.id.startsWith(`${candidate}::`));
-  if (byId) return byId;
-  const owners = declared.get(t.name) ?? [];
-  return owners.length === 1 ? owners[0]! : null;
-}
-
-/** Test names each new file declares (runners such as node:test report no file for a passing test). */
-function declaredNames(root: string, files: readonly string[]): Map<string, string[]> {
-  const names = new Map<string, string[]>();
-  for (const file of files) {
-    const text = existsSync(join(root, file)) ? readFileSync(join(root, file), 'utf8') : '';
-    for (const c of findTestCases(text)) names.set(c.name, [...new Set([...(names.get(c.name) ?? []), file])]);
-  }
-  return names;
-}
-
-/** Runs the new test files `runs` times and collects each test's results, in order. */
-async function observe(ctx: GenContext, files: string[], runs: number): Promise<{ tests: Map<string, Observed>; errors: string[] }> {
-  const root = ctx.repo.root;
-  const tests = new Map<string, Observed>();
-  const errors: string[] = [];
-  const declared = declaredNames(root, files);
-  for (let i = 1; i <= runs; i++) {
-    node(ctx, 'IMPL-001.5', 'running', `stability: run ${i} of ${runs} of ${files.length} new test file(s)`);
-    const opts = { cwd: root, timeoutMs: ctx.options.testTimeoutMs, signal: ctx.signal, onLines: (lines: string[]) => ctx.emit({ type: 'output', lines }) };
-    const run = (await ctx.runner.runSubset?.(opts, { files, names: [] })) ?? (await ctx.runner.run({ ...opts, scope: 'full' }));
-    if (i === 1) errors.push(...run.result.errors.map((e) => `${e.file ?? ''} ${e.message.split('\n')[0]}`.trim()));
-    for (const t of run.result.tests) {
-      const file = fileOf(root, t, files, declared);
-      if (!file) continue;
-      // Keyed by file and name: some reporters give a failing test a longer id than a passing one.
-      const key = `${file}::${t.name}`;
-      const seen = tests.get(key) ?? { id: key, name: t.name, file, statuses: [] };
-      seen.statuses.push(t.status);
-      tests.set(key, seen);
-    }
-    if (ctx.signal.aborted) break;
-  }
-  return { tests, errors };
-}
-
-function dropCases(root: string, file: string, names: string[]): void {
-  const path = join(root, file);
-  if (!existsSync(path) || names.length === 0) return;
-  writeFileSync(path, removeTestCases(readFileSync(path, 'utf8'), new Set(names)).text);
+/** What the runner should run to measure one test alone, as precisely as it can select it. */
+function selectionOf(runner: string, t: Observed): { files: string[]; names: string[] } {
+  // pytest takes a node id (class and parametrize id included) as a path.
+  if (runner === 'pytest') return { files: [`${t.file}::${t.path.join('::')}`], names: [] };
+  // jest's and vitest's -t match the full name: describe titles and the test's, joined by spaces.
+  if (runner === 'jest' || runner === 'vitest') return { files: [t.file], names: [t.path.join(' ')] };
+  return { files: [t.file], names: [t.name] };
 }
 
 async function readBefore(dir: string): Promise<CoverageData | null> {
@@ -86,10 +37,33 @@ function coverageLines(pkg: ContextPackage, before: CoverageData | null, after: 
     const b = before ? changedCoverage(before, f.file, f.lines) : null;
     const a = changedCoverage(after, f.file, f.lines);
     const low = (a.lines ?? 100) < ctx.options.coverageLines || (a.branches ?? 100) < ctx.options.coverageBranches;
+    const note = a.lines === null ? `none of its ${f.lines.length} changed line(s) is executable (comments, blank lines, declarations): nothing to cover` : undefined;
     if (low) gaps.push(`${f.file}: ${a.lines ?? '-'}% lines (target ${ctx.options.coverageLines}%), ${a.branches ?? '-'}% branches (target ${ctx.options.coverageBranches}%); uncovered lines ${lineRanges(a.uncovered) || 'none (branches only)'}`);
-    return { file: f.file, linesBefore: b?.lines ?? null, linesAfter: a.lines, branchesBefore: b?.branches ?? null, branchesAfter: a.branches, targetLines: ctx.options.coverageLines, targetBranches: ctx.options.coverageBranches };
+    return { file: f.file, linesBefore: b?.lines ?? null, linesAfter: a.lines, branchesBefore: b?.branches ?? null, branchesAfter: a.branches, targetLines: ctx.options.coverageLines, targetBranches: ctx.options.coverageBranches, ...(note ? { note } : {}) };
   });
   return { lines, gaps };
+}
+
+/**
+ * Takes the rejected tests out of their files, precisely (a describe's case, a class's method, a go subtest), and
+ * removes every new file left without a kept test: a file that did not collect, or whose every test was rejected.
+ */
+async function applyDrops(ctx: GenContext, files: readonly string[], drop: ReadonlyMap<string, Observed[]>): Promise<void> {
+  const { state } = ctx;
+  const notes: string[] = [];
+  for (const file of files) {
+    const keep = state.kept.some((k) => k.file === file);
+    const rejected = drop.get(file) ?? [];
+    if (keep && rejected.length === 0) continue;
+    const out = await dropTests(ctx.repo, file, rejected.map((t) => t.path), keep);
+    if (!out.fileGone) continue;
+    notes.push(`${file} removed${out.why ? ` (${out.why})` : ': none of its tests was kept'}`);
+    // Kept tests that had to go with their file are rejected, and say why.
+    for (const k of state.kept.filter((k) => k.file === file)) state.rejected.push({ test: k.test, file, gate: 'IMPL-001.5', reason: `removed with its file: ${out.why ?? 'the file went'}`, round: state.generate_round });
+    state.kept = state.kept.filter((k) => k.file !== file);
+  }
+  state.generated_files = state.generated_files.filter((f) => existsSync(join(ctx.repo.root, f)) || !files.includes(f));
+  if (notes.length) ctx.emit({ type: 'log', level: 'info', message: `IMPL-001.5: ${notes.join('; ')}` });
 }
 
 /**
@@ -106,22 +80,24 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
   const pkg = await readContextPackage(dir);
   const files = state.generated_files.filter((f) => isTestFileProper(f) && existsSync(join(root, f)));
   // No test file left (every one rejected): nothing to run, the gate only measures coverage.
-  const { tests, errors } = files.length > 0 ? await observe(ctx, files, options.stabilityRuns) : { tests: new Map<string, Observed>(), errors: [] };
+  const { tests, uncollected } = files.length > 0 ? await observe(ctx, files, options.stabilityRuns) : { tests: new Map<string, Observed>(), uncollected: [] };
   if (ctx.signal.aborted) return;
   // A gate resumed after a stop finds again what it found before the stop: recorded once.
   const reject = (t: { id: string; file: string }, reason: string): void => {
     if (!state.rejected.some((r) => r.gate === 'IMPL-001.5' && r.round === round && r.test === t.id)) state.rejected.push({ test: t.id, file: t.file, gate: 'IMPL-001.5', reason, round });
   };
-  for (const file of files.filter((f) => ![...tests.values()].some((t) => t.file === f))) {
-    reject({ id: file, file }, `not collected: the runner ran no test from it${errors.length ? ` (${errors[0]})` : ''}`);
+  for (const u of uncollected) reject({ id: u.file, file: u.file }, `does not collect: the runner could not load it or found no test in it, run alone (${u.error})`);
+  for (const file of files.filter((f) => !uncollected.some((u) => u.file === f) && ![...tests.values()].some((t) => t.file === f))) {
+    reject({ id: file, file }, 'not collected: the runner ran no test from it beside the other new files, though it collects alone');
   }
   const stable: Observed[] = [];
-  const drop = new Map<string, string[]>();
+  const drop = new Map<string, Observed[]>();
+  const dropLater = (t: Observed): void => void drop.set(t.file, [...(drop.get(t.file) ?? []), t]);
   for (const t of tests.values()) {
     const passes = t.statuses.filter((s) => s === 'passed').length;
     if (new Set(t.statuses).size > 1 || t.statuses.length < options.stabilityRuns) {
       reject(t, `flaky: passed ${passes} of ${t.statuses.length} runs (the same result ${options.stabilityRuns} runs in a row is required)`);
-      drop.set(t.file, [...(drop.get(t.file) ?? []), t.name]);
+      dropLater(t);
     } else stable.push(t);
   }
   // Phase 2 ran the same tool: when it found the tool missing where the tests run (coverage.py for another
@@ -138,7 +114,7 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
     for (const t of stable) {
       node(ctx, 'IMPL-001.5', 'running', `coverage of "${t.name}"`);
       const opts = { cwd: root, timeoutMs: options.testTimeoutMs, signal: ctx.signal };
-      const { coverage } = await withCoverage(ctx.runner, root, [], async (runner) => runner.runSubset?.(opts, { files: [t.file], names: [t.name] }));
+      const { coverage } = await withCoverage(ctx.runner, root, [], async (runner) => runner.runSubset?.(opts, selectionOf(ctx.runner.name, t)));
       const mine = coveredKeys(coverage);
       const added = [...mine].filter((k) => !covered.has(k));
       const failing = t.statuses[0] === 'failed';
@@ -148,7 +124,7 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
           kept.push({ test: t.id, file: t.file, note: 'redundant (kept by --keep-redundant): covers no line or branch the rest of the suite does not', new_lines: 0 });
         } else {
           reject(t, 'redundant: covers no line or branch the rest of the suite (and the tests kept before it) does not');
-          drop.set(t.file, [...(drop.get(t.file) ?? []), t.name]);
+          dropLater(t);
         }
         continue;
       }
@@ -166,7 +142,8 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
   if (note) state.coverage_note = note;
   // Saved before the dropped tests leave their files: a stop in between keeps why they were dropped.
   await ctx.save();
-  for (const [file, names] of drop) dropCases(root, file, names);
+  await applyDrops(ctx, files, drop);
+  await ctx.save();
   let gaps: string[] = [];
   if (support.ok) {
     node(ctx, 'IMPL-001.5', 'running', 'coverage of the changed lines with the kept tests (full suite)');
@@ -174,19 +151,22 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
     const measured = coverageLines(pkg, await readBefore(dir), coverage, ctx);
     gaps = measured.gaps;
     ctx.emit({ type: 'gen-coverage', files: measured.lines, measured: true });
-    await writeJsonAtomic(genPaths(dir).qualityReport, { round, kept, rejected: state.rejected.filter((r) => r.gate === 'IMPL-001.5'), coverage: measured.lines, gaps });
-  } else await writeJsonAtomic(genPaths(dir).qualityReport, { round, kept, rejected: state.rejected.filter((r) => r.gate === 'IMPL-001.5'), coverage: null, note });
+    await writeJsonAtomic(genPaths(dir).qualityReport, { round, kept: state.kept, rejected: state.rejected.filter((r) => r.gate === 'IMPL-001.5'), coverage: measured.lines, gaps });
+  } else await writeJsonAtomic(genPaths(dir).qualityReport, { round, kept: state.kept, rejected: state.rejected.filter((r) => r.gate === 'IMPL-001.5'), coverage: null, note });
   const dropped = state.rejected.filter((r) => r.gate === 'IMPL-001.5' && r.round === round);
   await updateTask(dir, 'IMPL-001.5', (t) => {
     t.status = 'completed';
-    Object.assign(t.context, { round, kept: kept.map((k) => `${k.test}: ${k.note}`), rejected: dropped.map((r) => `${r.test}: ${r.reason}`), coverage_gaps: gaps, ...(note ? { coverage: note } : {}) });
+    Object.assign(t.context, { round, kept: state.kept.map((k) => `${k.test}: ${k.note}`), rejected: dropped.map((r) => `${r.test}: ${r.reason}`), coverage_gaps: gaps, ...(note ? { coverage: note } : {}) });
   });
   const findings = dropped.map((r) => `${r.test}: ${r.reason}`);
-  if (gaps.length > 0 && state.coverage_rounds < options.maxCoverageRounds) {
-    node(ctx, 'IMPL-001.5', 'failed', `${kept.length} kept, ${dropped.length} dropped; below the coverage targets: one more generate round`, { round, findings: [...findings, ...gaps] });
-    Object.assign(state, { coverage_rounds: state.coverage_rounds + 1, feedback: gaps, feedback_kind: 'coverage', step: 'generate', l0_rounds: 0 });
+  // A file that broke collection goes back to the generator with the runner's error, as uncovered lines do.
+  if ((gaps.length > 0 || uncollected.length > 0) && state.coverage_rounds < options.maxCoverageRounds) {
+    const why = gaps.length ? 'below the coverage targets' : 'a file did not collect';
+    node(ctx, 'IMPL-001.5', 'failed', `${state.kept.length} kept, ${dropped.length} dropped; ${why}: one more generate round`, { round, findings: [...findings, ...gaps] });
+    // The round's prompt says why tests were rejected, not only which lines are left: the generator can avoid it.
+    Object.assign(state, { coverage_rounds: state.coverage_rounds + 1, feedback: [...gaps, ...findings.map((f) => `rejected: ${f}`)], feedback_kind: 'coverage', step: 'generate', l0_rounds: 0 });
   } else {
-    const detail = `${kept.length} kept, ${dropped.length} dropped${gaps.length ? `; still below target: ${gaps.join('; ')}` : support.ok ? '; coverage targets met' : `; ${note}`}`;
+    const detail = `${state.kept.length} kept, ${dropped.length} dropped${gaps.length ? `; still below target: ${gaps.join('; ')}` : support.ok ? '; coverage targets met' : `; ${note}`}`;
     node(ctx, 'IMPL-001.5', 'done', detail, { round, findings });
     state.step = 'commit';
   }

@@ -1,32 +1,31 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeJsonAtomic } from '../session/atomic.js';
 import { node, type GenContext } from './gen-context.js';
 import { findingLine, type Finding } from './l0/finding.js';
 import { projectChecks } from './l0/project-checks.js';
 import { staticChecks } from './l0/static-checks.js';
-import { removeTestCases } from './l0/test-cases.js';
+import { pythonOf } from './coverage/python.js';
+import { dropTests } from './drop-tests.js';
 import { genPaths } from './paths.js';
 import { readContextPackage } from './phase-analysis.js';
 import { updateTask } from './phase-tasks.js';
 
-/** Removes what still fails L0 after the last round: the failing test cases, or whole files whose imports are wrong. */
-function dropFailing(root: string, critical: Finding[]): string[] {
+/**
+ * Removes what still fails L0 after the last round: the failing test cases alone (a describe's case, a class's
+ * method, a go subtest), or whole files whose problem is not one test's (imports, syntax); a file left without
+ * tests goes too.
+ */
+async function dropFailing(ctx: GenContext, critical: Finding[]): Promise<string[]> {
   const dropped: string[] = [];
   const byFile = new Map<string, Finding[]>();
   for (const f of critical) byFile.set(f.file, [...(byFile.get(f.file) ?? []), f]);
   for (const [file, findings] of byFile) {
-    const path = join(root, file);
-    if (!existsSync(path)) continue;
-    const cases = findings.filter((f) => f.test);
-    if (cases.length === findings.length) {
-      const { text, removed } = removeTestCases(readFileSync(path, 'utf8'), new Set(cases.map((f) => f.test!)));
-      writeFileSync(path, text);
-      dropped.push(...removed.map((n) => `${file}: "${n}"`));
-    } else {
-      rmSync(path);
-      dropped.push(file);
-    }
+    if (!existsSync(join(ctx.repo.root, file))) continue;
+    const whole = findings.some((f) => !f.test);
+    const paths = [...new Set(findings.flatMap((f) => (f.test ? [f.test] : [])))].map((t) => t.split(' > '));
+    const out = await dropTests(ctx.repo, file, whole ? [] : paths, !whole);
+    dropped.push(...out.removed.map((n) => `${file}: "${n}"`), ...(out.fileGone ? [`${file} (${whole ? 'the file itself fails' : out.why ?? 'removed'})`] : []));
   }
   return dropped;
 }
@@ -47,7 +46,7 @@ export async function validateRound(ctx: GenContext): Promise<void> {
   const pkg = await readContextPackage(dir);
   const tests = state.generated_files.filter((f) => existsSync(join(root, f)));
   const sources = pkg.changed_files.map((f) => f.file);
-  const project = await projectChecks(root, [...tests, ...sources], ctx.options.testTimeoutMs, ctx.signal);
+  const project = await projectChecks(root, [...tests, ...sources], ctx.options.testTimeoutMs, ctx.signal, pythonOf(ctx.runner.describe().full));
   const findings = [...project.findings, ...(await staticChecks(root, tests, sources))];
   const critical = findings.filter((f) => f.severity === 'critical');
   await writeJsonAtomic(genPaths(dir).l0Report(round), { round, attempt, ran: ['fixcycle static checks', ...project.ran], skipped: project.skipped, files: tests, findings });
@@ -65,7 +64,7 @@ export async function validateRound(ctx: GenContext): Promise<void> {
   node(ctx, 'IMPL-001.3', 'failed', `round ${round}: ${critical.length} critical finding(s)${skipped}`, { round, findings: critical.map(findingLine) });
   state.l0_rounds = attempt;
   if (attempt >= ctx.options.maxL0Rounds) {
-    const dropped = dropFailing(root, critical);
+    const dropped = await dropFailing(ctx, critical);
     ctx.emit({ type: 'log', level: 'warn', message: `IMPL-001.3: ${attempt} rounds used; dropped what still fails L0: ${dropped.join(', ')}` });
     state.generated_files = state.generated_files.filter((f) => existsSync(join(root, f)));
     state.step = 'quality';

@@ -93,9 +93,21 @@ function placeOf(scope: Scope, classname: string | undefined, fileAttr: string |
   const rawFile = fileAttr ?? scope.file ?? pathLike(classname) ?? pathLike(scope.path[0]);
   const file = normalizeFile(rawFile, scope.rootDir);
   const suites = scope.path.filter((s, i) => s !== rawFile && s !== classname && !(i === 0 && WRAPPER_SUITES.has(s)));
-  const idOfEmpty = makeTestId(file ?? locatorOf(classname), [...suites, '']);
+  const idOfEmpty = makeTestId(file ?? locatorOf(classname), [...suites, ...pythonClasses(file, classname), '']);
   scope.place = { key, prefix: idOfEmpty, ...(file ? { file } : {}) };
   return scope.place;
+}
+
+/**
+ * The test classes in pytest's classname (`tests.test_x.TestC` for tests/test_x.py): part of the test's identity,
+ * as in pytest's node id `tests/test_x.py::TestC::test_a`, so two classes' `test_a` stay two tests.
+ */
+function pythonClasses(file: string | undefined, classname: string | undefined): string[] {
+  if (!file?.endsWith('.py') || !classname) return [];
+  const module = file.slice(file.lastIndexOf('/') + 1, -3);
+  const parts = classname.split('.');
+  const at = parts.lastIndexOf(module);
+  return at >= 0 ? parts.slice(at + 1) : [];
 }
 
 /** Elements fast-xml-parser does not make lists of: one is an object (or a string), several an array. */

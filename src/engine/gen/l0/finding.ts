@@ -3,7 +3,7 @@ export interface Finding {
   file: string;
   line: number;
   severity: 'critical' | 'warning';
-  check: 'typecheck' | 'lint' | 'import' | 'export' | 'placeholder' | 'mock-in-source' | 'no-assertion' | 'constant-assertion' | 'focused-or-skipped';
+  check: 'typecheck' | 'syntax' | 'lint' | 'import' | 'export' | 'placeholder' | 'mock-in-source' | 'no-assertion' | 'constant-assertion' | 'focused-or-skipped';
   message: string;
   /** The test case it concerns, when it is about one. */
   test?: string;

@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import type { Finding } from './finding.js';
+import { goVetFindings } from './go-checks.js';
+import { pythonImportFindings } from './python-imports.js';
 
 const ESLINT_CONFIGS = ['eslint.config.js', 'eslint.config.mjs', 'eslint.config.cjs', 'eslint.config.ts', '.eslintrc', '.eslintrc.js', '.eslintrc.cjs', '.eslintrc.json', '.eslintrc.yml', '.eslintrc.yaml'];
 
@@ -21,8 +23,10 @@ export interface ProjectCheckRun {
  * The project's own typecheck (`tsc --noEmit` with its tsconfig) and linter (eslint with its config), where it
  * has them. Errors in `files` (the new tests and the changed code) are critical; errors elsewhere existed before.
  */
-export async function projectChecks(root: string, files: readonly string[], timeoutMs: number, signal?: AbortSignal): Promise<ProjectCheckRun> {
+export async function projectChecks(root: string, files: readonly string[], timeoutMs: number, signal?: AbortSignal, python = 'python3'): Promise<ProjectCheckRun> {
   const out: ProjectCheckRun = { ran: [], skipped: [], findings: [] };
+  await languageChecks(out, root, files, timeoutMs, signal, python);
+  if (!files.some((f) => /\.(m|c)?[jt]sx?$/.test(f))) return out;
   const mine = new Set(files);
   const tsc = localBin(root, 'tsc');
   if (existsSync(join(root, 'tsconfig.json')) && tsc) {
@@ -50,4 +54,22 @@ export async function projectChecks(root: string, files: readonly string[], time
     }
   } else out.skipped.push(!config ? 'lint (no eslint config)' : !eslint ? 'lint (eslint config but no eslint in node_modules)' : 'lint (no script files)');
   return out;
+}
+
+/** Python's and Go's own reading of the new test files: what tsc is to TypeScript. */
+async function languageChecks(out: ProjectCheckRun, root: string, files: readonly string[], timeoutMs: number, signal: AbortSignal | undefined, python: string): Promise<void> {
+  const py = files.filter((f) => f.endsWith('.py') && existsSync(join(root, f)));
+  if (py.length > 0) {
+    const r = await pythonImportFindings(python, root, py);
+    if (r.ran) out.ran.push(`python imports (${python})`);
+    else out.skipped.push(r.why!);
+    out.findings.push(...r.findings);
+  }
+  const go = files.filter((f) => f.endsWith('_test.go') && existsSync(join(root, f)));
+  if (go.length > 0) {
+    const r = await goVetFindings(root, go, timeoutMs, signal);
+    if (r.ran) out.ran.push('go vet');
+    else out.skipped.push(r.why!);
+    out.findings.push(...r.findings);
+  }
 }

@@ -4,7 +4,7 @@ import { ASSERTION, SKIP_MARKERS, TEST_FILE_SKIP_MARKERS, TRIVIAL_ASSERTIONS } f
 import { isTestSide } from '../source-files.js';
 import type { Finding } from './finding.js';
 import { importChecker, importsOf } from './imports.js';
-import { findTestCases } from './test-cases.js';
+import { casesOf, languageOf, type CaseLanguage, type CaseSpan } from '../cases/index.js';
 
 const PLACEHOLDERS: [RegExp, 'critical' | 'warning', string][] = [
   [/throw\s+new\s+\w*Error\(\s*['"`](not implemented|todo|unimplemented)/i, 'critical', 'throws "not implemented"'],
@@ -30,18 +30,54 @@ function linesMatching(text: string, re: RegExp): number[] {
   return text.split('\n').flatMap((line, i) => (re.test(line) ? [i + 1] : []));
 }
 
+/** What counts as an assertion beyond the shared pattern, per language. */
+const MORE_ASSERTIONS: Record<CaseLanguage, RegExp> = {
+  js: /\bassert\b|\bexpectTypeOf\b|\.rejects\b|\.resolves\b/,
+  // pytest.raises/warns, unittest's self.fail, mock's assert_called_*, numpy.testing's assert_*.
+  python: /\bpytest\.(raises|warns|fail|deprecated_call)\s*\(|\bself\.fail\s*\(|\braises\s*\(|\.assert_\w+\s*\(/,
+  // t.Error*/Fatal*/Fail*, testify/quicktest/gocheck, and helpers given t (they report through it).
+  go: /\bt\.(Error|Errorf|Fatal|Fatalf|Fail|FailNow)\s*\(|\b(assert|require|qt|is|c)\.\w+\s*\(|\b\w+\(\s*t\s*,/,
+};
+
+/** A test whose body does nothing: only `pass` / `...` / `raise NotImplementedError`, an empty Go or JS body. */
+function placeholderBody(language: CaseLanguage, c: CaseSpan): string | null {
+  if (language === 'python') {
+    const body = c.text.slice(c.text.search(/\bdef\b/)).replace(/^[^\n]*?:\s*(#.*)?\n/, '').replace(/^\s*("""|\'\'\')[\s\S]*?\1\s*$/m, '');
+    const statements = body.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+    if (statements.length > 0 && statements.every((l) => /^(pass|\.\.\.|raise\s+NotImplementedError\b.*)$/.test(l))) return `its body is only \`${statements.join('; ')}\``;
+    return null;
+  }
+  const open = c.text.indexOf('{', language === 'go' ? 0 : c.text.search(/=>|function\b/));
+  const inner = open >= 0 ? c.text.slice(open + 1, c.text.lastIndexOf('}')).replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, '').trim() : null;
+  return inner === '' ? 'its body is empty' : null;
+}
+
 function testFileFindings(file: string, text: string): Finding[] {
   const findings: Finding[] = [];
-  for (const c of findTestCases(text)) {
-    const body = c.text.split('\n');
-    if (!body.some((l) => ASSERTION.test(l))) findings.push({ file, line: c.line, severity: 'critical', check: 'no-assertion', message: `test "${c.name}" asserts nothing`, test: c.name });
+  const language = languageOf(file) ?? 'js';
+  const { cases } = casesOf(file, text);
+  const tests = cases.filter((c) => c.kind === 'test');
+  // Helpers in the file that assert count as assertions where a test calls them.
+  const helpers = language === 'python' ? [...text.matchAll(/^def\s+(?!test)(\w+)\s*\(([\s\S]*?)(?=^\S|(?![\s\S]))/gm)].filter((m) => ASSERTION.test(m[2]!) || MORE_ASSERTIONS.python.test(m[2]!)).map((m) => m[1]!) : [];
+  const asserts = (t: string): boolean => ASSERTION.test(t) || MORE_ASSERTIONS[language].test(t) || helpers.some((h) => new RegExp(`\\b${h}\\s*\\(`).test(t));
+  for (const c of tests) {
+    const name = c.path.join(' > ');
+    const placeholder = placeholderBody(language, c);
+    if (placeholder) findings.push({ file, line: c.line, severity: 'critical', check: 'placeholder', message: `test "${name}" is a placeholder: ${placeholder}`, test: name });
+    else if (!c.text.split('\n').some((l) => asserts(l))) findings.push({ file, line: c.line, severity: 'critical', check: 'no-assertion', message: `test "${name}" asserts nothing`, test: name });
     if (!TRIVIAL_ASSERTIONS.some((re) => variant(re, 'm').test(c.text))) continue;
-    body.forEach((l, i) => {
-      if (TRIVIAL_ASSERTIONS.some((re) => re.test(l))) findings.push({ file, line: c.line + i, severity: 'critical', check: 'constant-assertion', message: `test "${c.name}" asserts on a constant: ${l.trim().slice(0, 80)}`, test: c.name });
+    c.text.split('\n').forEach((l, i) => {
+      if (TRIVIAL_ASSERTIONS.some((re) => re.test(l))) findings.push({ file, line: c.line + i, severity: 'critical', check: 'constant-assertion', message: `test "${name}" asserts on a constant: ${l.trim().slice(0, 80)}`, test: name });
     });
   }
+  // A marker inside a test (its decorators included) is that test's; one outside any (a skipped describe, a
+  // module-level pytestmark) is the file's.
+  const caseAt = (line: number): CaseSpan | undefined => tests.find((c) => line >= c.line && line < c.line + c.text.split('\n').length);
   for (const m of [...SKIP_MARKERS, ...TEST_FILE_SKIP_MARKERS]) {
-    for (const line of linesMatching(text, m.re)) findings.push({ file, line, severity: 'critical', check: 'focused-or-skipped', message: `${m.what}: a focused or skipped test proves nothing` });
+    for (const line of linesMatching(text, m.re)) {
+      const c = caseAt(line);
+      findings.push({ file, line, severity: 'critical', check: 'focused-or-skipped', message: `${m.what}: a focused or skipped test proves nothing${c ? ` ("${c.path.join(' > ')}")` : ''}`, ...(c ? { test: c.path.join(' > ') } : {}) });
+    }
   }
   return findings;
 }
@@ -57,8 +93,14 @@ export async function staticChecks(root: string, testFiles: readonly string[], s
   const read = (files: readonly string[]) => Promise.all(files.map(async (file) => ({ file, text: await readFile(join(root, file), 'utf8').catch(() => null) })));
   for (const { file, text } of await read(testFiles)) {
     if (text === null) continue;
-    if (SCRIPT.test(file)) findings.push(...imports.check(file, text), ...testFileFindings(file, text));
-    for (const [re, severity, message] of PLACEHOLDERS) for (const line of linesMatching(text, re)) findings.push({ file, line, severity, check: 'placeholder', message });
+    if (SCRIPT.test(file)) findings.push(...imports.check(file, text));
+    if (languageOf(file)) findings.push(...testFileFindings(file, text));
+    for (const [re, severity, message] of PLACEHOLDERS) {
+      for (const line of linesMatching(text, re)) {
+        const c = casesOf(file, text).cases.find((k) => k.kind === 'test' && line >= k.line && line < k.line + k.text.split('\n').length);
+        findings.push({ file, line, severity, check: 'placeholder', message: c ? `${message} in test "${c.path.join(' > ')}"` : message, ...(c ? { test: c.path.join(' > ') } : {}) });
+      }
+    }
   }
   for (const { file, text } of await read(sourceFiles)) {
     if (text === null) continue;

@@ -1,0 +1,132 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { isAbsolute, join, relative } from 'node:path';
+import type { TestRun } from '../runners/runner.js';
+import type { TestCase } from '../types.js';
+import { casesOf, languageOf, reportedPath } from './cases/index.js';
+import { node, type GenContext } from './gen-context.js';
+
+/** One new test as the runner identifies it (describe path, pytest class and parametrize id, go subtest), and its results in order. */
+export interface Observed {
+  /** `<file>::<path in the file>`: the runner's identity with the file the test lives in. */
+  id: string;
+  name: string;
+  file: string;
+  /** Its path in the file as the runner reports it. */
+  path: string[];
+  statuses: string[];
+}
+
+/** A new file the runner could not collect on its own: its tests never ran. */
+export interface Uncollected {
+  file: string;
+  error: string;
+}
+
+/** Which new file a test belongs to: its reported file, else the one new file that declares a test of its name. */
+function fileOf(root: string, t: TestCase, files: readonly string[], declared: ReadonlyMap<string, string[]>): string | null {
+  const f = t.file ? (isAbsolute(t.file) ? relative(root, t.file) : t.file).replace(/^\.\//, '') : null;
+  if (f && files.includes(f)) return f;
+  const byId = files.find((candidate) => t.id.startsWith(`${candidate}::`));
+  if (byId) return byId;
+  // go reports the package, not the file: the test function's name tells which file it is in.
+  const owners = declared.get(t.name) ?? declared.get(t.name.split('/')[0]!) ?? [];
+  return owners.length === 1 ? owners[0]! : null;
+}
+
+/** Test names each new file declares (node:test reports no file for a passing test, go only the package). */
+function declaredNames(root: string, files: readonly string[]): Map<string, string[]> {
+  const names = new Map<string, string[]>();
+  for (const file of files) {
+    const text = existsSync(join(root, file)) ? readFileSync(join(root, file), 'utf8') : '';
+    for (const c of casesOf(file, text).cases) names.set(c.name, [...new Set([...(names.get(c.name) ?? []), file])]);
+  }
+  return names;
+}
+
+function identityOf(file: string, t: TestCase): { id: string; path: string[] } {
+  const language = languageOf(file);
+  const path = reportedPath(t, language);
+  const rest = language === 'go' ? t.name : t.id.includes('::') ? t.id.slice(t.id.indexOf('::') + 2) : t.name;
+  return { id: `${file}::${rest}`, path };
+}
+
+/** The runner's own words on why a run collected nothing from a file: its errors, else the end of its output. */
+function collectionError(run: TestRun | null): string {
+  if (!run) return 'the runner cannot run one file alone';
+  const messages = run.result.errors.map((e) => e.message.trim()).filter(Boolean);
+  const text = messages.length ? messages.join('\n') : run.noTestRan?.message ?? run.outputTail;
+  const lines = text.split('\n').map((l) => l.trimEnd()).filter((l) => l.trim() !== '');
+  // pytest's own summary of the error is its last `E   ` lines or an `...Error:` line; keep it short.
+  const key = lines.filter((l) => /^E\s|Error\b|error:|No test|must contain at least one test|cannot find|undefined:/.test(l));
+  return (key.length ? key : lines).slice(-4).join(' | ').slice(0, 600) || 'no test ran and the runner said nothing';
+}
+
+async function runFiles(ctx: GenContext, files: string[]): Promise<TestRun> {
+  const root = ctx.repo.root;
+  const opts = { cwd: root, timeoutMs: ctx.options.testTimeoutMs, signal: ctx.signal, onLines: (lines: string[]) => ctx.emit({ type: 'output', lines }) };
+  return (await ctx.runner.runSubset?.(opts, { files, names: [] })) ?? (await ctx.runner.run({ ...opts, scope: 'full' }));
+}
+
+/**
+ * When a run of the new files as a whole fails to collect (pytest's `Interrupted: 1 error during collection`,
+ * a vitest/jest suite that fails to load or holds no test), each new file runs alone: those that collect on their
+ * own are innocent, the others are the culprits, each with the runner's own error.
+ */
+async function findUncollected(ctx: GenContext, files: string[], first: TestRun, seen: ReadonlySet<string>): Promise<Uncollected[]> {
+  const suspects = first.result.errors.length > 0 || first.noTestRan ? files : files.filter((f) => !seen.has(f));
+  if (files.length === 1 && suspects.length === 1) return seen.has(files[0]!) ? [] : [{ file: files[0]!, error: collectionError(first) }];
+  const out: Uncollected[] = [];
+  const declared = declaredNames(ctx.repo.root, files);
+  for (const file of suspects) {
+    node(ctx, 'IMPL-001.5', 'running', `collection: ${file} alone`);
+    const run = await runFiles(ctx, [file]);
+    const ran = run.result.tests.some((t) => fileOf(ctx.repo.root, t, [file], declared) === file);
+    const ownErrors = run.result.errors.filter((e) => !e.file || e.file.includes(file) || file.includes(e.file));
+    if (!ran || ownErrors.length > 0 || run.noTestRan) out.push({ file, error: collectionError(run) });
+    if (ctx.signal.aborted) break;
+  }
+  return out;
+}
+
+/**
+ * Runs the new test files `runs` times and collects each test's results, in order, keyed by the runner's full
+ * identity. Files that break collection are found first and left out of the runs.
+ */
+export async function observe(ctx: GenContext, files: string[], runs: number): Promise<{ tests: Map<string, Observed>; uncollected: Uncollected[] }> {
+  const root = ctx.repo.root;
+  const uncollected: Uncollected[] = [];
+  let active = [...files];
+  let tests = new Map<string, Observed>();
+  for (let i = 1; i <= runs && active.length > 0; i++) {
+    node(ctx, 'IMPL-001.5', 'running', `stability: run ${i} of ${runs} of ${active.length} new test file(s)`);
+    const run = await runFiles(ctx, active);
+    const declared = declaredNames(root, active);
+    const seenFiles = new Set<string>();
+    const thisRun: [string, Observed, string][] = [];
+    for (const t of run.result.tests) {
+      const file = fileOf(root, t, active, declared);
+      if (!file) continue;
+      seenFiles.add(file);
+      const { id, path } = identityOf(file, t);
+      thisRun.push([id, { id, name: t.name, file, path, statuses: [] }, t.status]);
+    }
+    if (i === 1 && (run.result.errors.length > 0 || run.noTestRan || active.some((f) => !seenFiles.has(f)))) {
+      const culprits = await findUncollected(ctx, active, run, seenFiles);
+      if (culprits.length > 0) {
+        uncollected.push(...culprits);
+        active = active.filter((f) => !culprits.some((c) => c.file === f));
+        // The others' first run was spoiled by the culprits: start again without them.
+        tests = new Map();
+        i = 0;
+        continue;
+      }
+    }
+    for (const [id, fresh, status] of thisRun) {
+      const seen = tests.get(id) ?? fresh;
+      seen.statuses.push(status);
+      tests.set(id, seen);
+    }
+    if (ctx.signal.aborted) break;
+  }
+  return { tests, uncollected };
+}
