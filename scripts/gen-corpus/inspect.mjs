@@ -76,7 +76,7 @@ function aloneCommand(runner, file) {
     case 'ava':
       return `npx ava ${file}`;
     case 'pytest':
-      return `python3 -m pytest -q -p no:cacheprovider ${file}`;
+      return `python3 -m pytest -p no:cacheprovider ${file}`;
     case 'go':
       return `go test -json -count=1 -run . ./${file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '.'}`;
     default:
