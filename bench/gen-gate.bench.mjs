@@ -5,6 +5,7 @@
 // Target <= 1.5: the gate's five runs are the bulk of its cost, not the bookkeeping around them.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { run } from '../scripts/corpus/process.mjs';
 import { envFor, prepare, resetProject } from '../scripts/gen-corpus/prepare.mjs';

@@ -3,7 +3,8 @@
 // Re-creates the generation corpus (test/gen-corpus/projects.json) in the cache folder
 // (FIXCYCLE_GEN_CORPUS_CACHE, default ~/.cache/fixcycle/gen-corpus), runs the built `fixcycle gen` on each with the
 // scripted generator (scripts/gen-corpus/agent.mjs), prints the table and writes it to <cache>/last-run.json.
-// --team runs `fixcycle team --pipeline standard -y` on the projects that have a `team` entry instead;
+// --team runs `fixcycle team --pipeline standard -y` on the projects that have a `team` entry instead
+// (`--team --pipeline comprehensive`: generators L1 ∥ L2 in worktrees, on those with a `team.l3` file too);
 // --prepare only builds the cache; --table prints the last run again. FIXCYCLE_CORPUS_TIMEOUT_SEC bounds each run (default 900).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,17 +18,18 @@ import { formatTeamRow, formatTeamTotals } from './gen-corpus/team-table.mjs';
 const PROJECTS = fileURLToPath(new URL('../test/gen-corpus/projects.json', import.meta.url));
 
 function parseArgs(argv) {
-  const opts = { only: [], quick: false, prepareOnly: false, team: false, table: false };
+  const opts = { only: [], quick: false, prepareOnly: false, team: false, table: false, pipeline: 'standard' };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--quick') opts.quick = true;
     else if (arg === '--prepare') opts.prepareOnly = true;
     else if (arg === '--team') opts.team = true;
+    else if (arg === '--pipeline') opts.pipeline = argv[++i] ?? '';
     else if (arg === '--table') opts.table = true;
     else if (arg === '--only') opts.only.push(...(argv[++i] ?? '').split(',').filter(Boolean));
     else if (arg.startsWith('--only=')) opts.only.push(...arg.slice(7).split(',').filter(Boolean));
     else {
-      process.stderr.write(`gen-corpus: unknown option ${arg} (use --only NAME, --quick, --prepare, --team, --table)\n`);
+      process.stderr.write(`gen-corpus: unknown option ${arg} (use --only NAME, --quick, --prepare, --team [--pipeline standard|comprehensive], --table)\n`);
       process.exit(2);
     }
   }
@@ -48,13 +50,17 @@ async function main() {
   }
   if (opts.only.length > 0) entries = entries.filter((e) => opts.only.includes(e.name));
   if (opts.quick) entries = entries.filter((e) => e.quick);
-  if (opts.team) entries = entries.filter((e) => e.team);
+  if (opts.team) entries = entries.filter((e) => e.team && (opts.pipeline !== 'comprehensive' || e.team.l3));
+  if (!['standard', 'comprehensive'].includes(opts.pipeline)) {
+    process.stderr.write(`gen-corpus: --pipeline takes standard or comprehensive, not ${opts.pipeline}\n`);
+    process.exit(2);
+  }
   if (!opts.prepareOnly && !existsSync(CLI)) {
     process.stderr.write('gen-corpus: dist/cli.js is missing: run npm run build first\n');
     process.exit(2);
   }
   mkdirSync(genCacheRoot(), { recursive: true });
-  const out = join(genCacheRoot(), opts.team ? 'last-team-run.json' : 'last-run.json');
+  const out = join(genCacheRoot(), opts.team ? `last-team-${opts.pipeline}-run.json` : 'last-run.json');
   const [format, totals] = opts.team ? [formatTeamRow, formatTeamTotals] : [formatGenRow, formatGenTotals];
   if (opts.table) {
     if (!existsSync(out)) {
@@ -75,7 +81,7 @@ async function main() {
         log('ready');
         continue;
       }
-      const row = opts.team ? await runTeam(entry, { log }) : await runGen(entry, { log });
+      const row = opts.team ? await runTeam(entry, { log, pipeline: opts.pipeline }) : await runGen(entry, { log });
       rows.push(row);
       process.stdout.write(format(row) + '\n');
     } catch (error) {

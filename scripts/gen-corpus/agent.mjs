@@ -49,7 +49,8 @@ if (role === 'analyze' && task === 'test-analysis') {
   process.stdout.write(`# Quality report\n\nThe generated tests are the project's own style and pass; the coverage of ${spec.target} is what the executors measured. No defect found.\n`);
 } else if (role === 'generate' && process.env.FIXCYCLE_LAYER && spec.team) {
   // team: each layer's generator writes its real file; a GC round rewrites it as it was (nothing more to add).
-  const real = process.env.FIXCYCLE_LAYER === 'L2' && spec.l2 ? spec.l2 : spec.real;
+  const layer = process.env.FIXCYCLE_LAYER;
+  const real = layer === 'L3' && spec.l3 ? spec.l3 : layer === 'L2' && spec.l2 ? spec.l2 : spec.real;
   write(real.file, real.text);
   process.stdout.write(`Wrote ${real.file}.\n`);
 } else if (role === 'generate') {

@@ -1,6 +1,6 @@
-// One generation-corpus project under `fixcycle team --pipeline standard -y`: the L1 generator writes the removed
-// test file back, the L2 generator a second real test file of the project (removed from `main` for this run), the
-// executors measure coverage with the project's own tool. Returns the row team-table.mjs prints.
+// One generation-corpus project under `fixcycle team --pipeline standard -y` (or comprehensive): the L1 generator
+// writes the removed test file back, the L2 (and L3) generator another real test file of the project (removed from
+// `main` for this run), the executors measure coverage with the project's own tool. Returns the row team-table.mjs prints.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -13,16 +13,17 @@ import { AGENT, CLI, clearFlakyMarkers, writeSpec } from './run-project.mjs';
 
 const RUN_TIMEOUT_MS = Number(process.env.FIXCYCLE_CORPUS_TIMEOUT_SEC || 900) * 1000;
 
-/** `main` without the L2 file too, `feature` rebased on it: the L2 generator has a real file to write back. */
-async function withoutL2(dir, file) {
+/** `main` without the L2 (and L3) files too, `feature` rebased on it: each layer's generator has a real file to write back. */
+async function withoutLayerFiles(dir, files) {
   const git = (...args) => runOrThrow(['git', ...args], { cwd: dir });
-  const text = (await git('show', `main:${file}`)).stdout;
+  const texts = {};
+  for (const file of files) texts[file] = (await git('show', `main:${file}`)).stdout;
   await git('checkout', '-q', 'main');
-  await git('rm', '-q', '--', file);
-  await commit(dir, `gen-corpus: without ${file} (team's L2 writes it back)`);
+  await git('rm', '-q', '--', ...files);
+  await commit(dir, `gen-corpus: without ${files.join(', ')} (team's generators write them back)`);
   await git('checkout', '-q', 'feature');
   await git('rebase', '-q', 'main');
-  return text;
+  return texts;
 }
 
 function teamSession(dir) {
@@ -32,17 +33,19 @@ function teamSession(dir) {
   return name ? join(root, name) : null;
 }
 
-export async function runTeam(entry, { log = () => {} } = {}) {
-  const row = { name: entry.name, family: entry.family, runner: entry.runner };
+/** `pipeline`: standard (one writer a wave, in the main tree) or comprehensive (generators L1 ∥ L2 in worktrees; needs `team.l3`). */
+export async function runTeam(entry, { log = () => {}, pipeline = 'standard' } = {}) {
+  if (pipeline === 'comprehensive' && !entry.team.l3) throw new Error(`${entry.name} has no team.l3 file for the comprehensive pipeline's L3 generator`);
+  const row = { name: entry.name, family: entry.family, runner: entry.runner, pipeline };
   const dir = await prepare(entry, log);
   await resetProject(dir);
   clearFlakyMarkers(entry);
-  const l2 = entry.team.l2;
-  const l2Text = await withoutL2(dir, l2);
+  const { l2, l3 } = entry.team;
+  const texts = await withoutLayerFiles(dir, pipeline === 'comprehensive' ? [l2, l3] : [l2]);
   const base = (await runOrThrow(['git', 'rev-parse', 'HEAD'], { cwd: dir })).stdout.trim();
-  const { path, spec } = writeSpec(entry, { team: true, l2: { file: l2, text: l2Text } });
-  log('fixcycle team --pipeline standard -y with the scripted generator');
-  const args = [CLI, 'team', '--pipeline', 'standard', '-y', '--headless', '--json', '--test-timeout', '10m', '--agent-timeout', '2m', '--agent-cmd', `${process.execPath} ${AGENT} ${path}`];
+  const { path, spec } = writeSpec(entry, { team: true, l2: { file: l2, text: texts[l2] }, ...(texts[l3] ? { l3: { file: l3, text: texts[l3] } } : {}) });
+  log(`fixcycle team --pipeline ${pipeline} -y with the scripted generator`);
+  const args = [CLI, 'team', '--pipeline', pipeline, '-y', '--headless', '--json', '--test-timeout', '10m', '--agent-timeout', '2m', '--agent-cmd', `${process.execPath} ${AGENT} ${path}`];
   const team = await run([process.execPath, ...args], { cwd: dir, env: envFor(entry), timeoutMs: RUN_TIMEOUT_MS });
   const events = parseEvents(team.stdout);
   row.exit = team.code;
@@ -61,7 +64,8 @@ export async function runTeam(entry, { log = () => {} } = {}) {
   row.committed = files;
   row.broken = await brokenCommitted(dir, entry, files, envFor(entry));
   const atHead = async (file) => (await run(['git', 'show', `HEAD:${file}`], { cwd: dir })).stdout;
-  row.realBack = { [entry.gen.removed]: (await atHead(entry.gen.removed)) === spec.real.text, [l2]: (await atHead(l2)) === l2Text };
+  row.realBack = { [entry.gen.removed]: (await atHead(entry.gen.removed)) === spec.real.text };
+  for (const [file, text] of Object.entries(texts)) row.realBack[file] = (await atHead(file)) === text;
   clearFlakyMarkers(entry);
   await resetProject(dir);
   return row;

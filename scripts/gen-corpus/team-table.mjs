@@ -9,7 +9,7 @@ export function teamVerdicts(row) {
 export function formatTeamRow(row) {
   if (row.error) return `${row.name} [${row.family}]\n  ERROR ${row.error}\n`;
   const v = teamVerdicts(row);
-  const lines = [`${row.name} [${row.family}]  team --pipeline standard: exit ${row.exit}${row.timedOut ? ' TIMED OUT' : ''}, ${v.completed}/${v.total} tasks completed, ${secs(row.seconds)}`];
+  const lines = [`${row.name} [${row.family}]  team --pipeline ${row.pipeline ?? 'standard'}: exit ${row.exit}${row.timedOut ? ' TIMED OUT' : ''}, ${v.completed}/${v.total} tasks completed, ${secs(row.seconds)}`];
   for (const t of row.tasks ?? []) {
     const cov = t.role === 'executor' ? `, pass ${t.pass_rate || '-'}, coverage ${t.coverage || '-'}` : '';
     lines.push(`    ${t.id.padEnd(12)} ${t.role.padEnd(10)} ${(t.layer || '').padEnd(3)} ${t.status}${cov}${t.error ? ` (${t.error.slice(0, 140)})` : ''}`);
