@@ -57,7 +57,11 @@ export async function runTeam(entry, { log = () => {}, pipeline = 'standard' } =
   row.tasks = tasks.map((t) => ({ id: t.id, role: t.role, layer: t.layer, status: t.status, pass_rate: t.pass_rate, coverage: t.coverage_achieved, error: t.error, files: t.test_files }));
   // Where each writing task ran, as its own lines say (a worktree, and what was linked into it).
   const details = events.filter((e) => e.type === 'team-task' && e.detail).map((e) => ({ id: e.id, detail: e.detail }));
-  row.where = Object.fromEntries(tasks.filter((t) => /TESTGEN|TESTRUN/.test(t.id)).map((t) => [t.id, details.filter((d) => d.id === t.id && /worktree|main tree|linked/i.test(d.detail)).map((d) => d.detail.slice(0, 200))[0] ?? null]));
+  const whereOf = (id) => {
+    const said = details.filter((d) => d.id === id && /worktree|main tree|linked/i.test(d.detail)).map((d) => d.detail.slice(0, 240));
+    return said.find((d) => /own worktree|linked/i.test(d)) ?? said[0] ?? null;
+  };
+  row.where = Object.fromEntries(tasks.filter((t) => /TESTGEN|TESTRUN/.test(t.id)).map((t) => [t.id, whereOf(t.id)]));
   row.coverageEvents = events.filter((e) => e.type === 'team-coverage').map((e) => ({ layer: e.layer, round: e.round, passRate: e.passRate, coverage: e.coverage, target: e.target, accepted: e.accepted ?? null }));
   row.checkSkipped = session && existsSync(join(session, 'discoveries.ndjson')) ? readFileSync(join(session, 'discoveries.ndjson'), 'utf8').split('\n').filter((l) => l.includes('check_skipped')).map((l) => l.slice(0, 200)) : [];
   const files = (await committedFiles(dir, base)).filter((f) => f !== entry.gen.target && !f.startsWith('.workflow'));
