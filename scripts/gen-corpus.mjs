@@ -8,6 +8,7 @@
 // --prepare only builds the cache; --table prints the last run again. FIXCYCLE_CORPUS_TIMEOUT_SEC bounds each run (default 900).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { genCacheRoot, prepare } from './gen-corpus/prepare.mjs';
 import { CLI, runGen } from './gen-corpus/run-project.mjs';
@@ -17,45 +18,41 @@ import { formatTeamRow, formatTeamTotals } from './gen-corpus/team-table.mjs';
 
 const PROJECTS = fileURLToPath(new URL('../test/gen-corpus/projects.json', import.meta.url));
 
-function parseArgs(argv) {
-  const opts = { only: [], quick: false, prepareOnly: false, team: false, table: false, pipeline: 'standard' };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === '--quick') opts.quick = true;
-    else if (arg === '--prepare') opts.prepareOnly = true;
-    else if (arg === '--team') opts.team = true;
-    else if (arg === '--pipeline') opts.pipeline = argv[++i] ?? '';
-    else if (arg === '--table') opts.table = true;
-    else if (arg === '--only') opts.only.push(...(argv[++i] ?? '').split(',').filter(Boolean));
-    else if (arg.startsWith('--only=')) opts.only.push(...arg.slice(7).split(',').filter(Boolean));
-    else {
-      process.stderr.write(`gen-corpus: unknown option ${arg} (use --only NAME, --quick, --prepare, --team [--pipeline standard|comprehensive], --table)\n`);
-      process.exit(2);
-    }
+const USAGE = 'use --only NAME[,NAME], --quick, --prepare, --team [--pipeline standard|comprehensive], --table';
+
+function fail(message) {
+  process.stderr.write(`gen-corpus: ${message}\n`);
+  process.exit(2);
+}
+
+function options() {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      options: { only: { type: 'string', multiple: true, default: [] }, quick: { type: 'boolean' }, prepare: { type: 'boolean' }, team: { type: 'boolean' }, table: { type: 'boolean' }, pipeline: { type: 'string', default: 'standard' } },
+    }).values;
+  } catch (error) {
+    fail(`${error.message.split('\n')[0]} (${USAGE})`);
   }
-  return opts;
+  if (!['standard', 'comprehensive'].includes(parsed.pipeline)) fail(`--pipeline takes standard or comprehensive, not ${parsed.pipeline}`);
+  return { ...parsed, only: parsed.only.flatMap((o) => o.split(',')).filter(Boolean) };
 }
 
 export function loadProjects() {
   return JSON.parse(readFileSync(PROJECTS, 'utf8'));
 }
 
+/** The entries the options pick; a name that is not in projects.json is an error naming it. */
+function pick(all, opts) {
+  const missing = opts.only.filter((name) => !all.some((e) => e.name === name));
+  if (missing.length) fail(`no project named ${missing.join(', ')} in test/gen-corpus/projects.json`);
+  return all.filter((e) => (opts.only.length === 0 || opts.only.includes(e.name)) && (!opts.quick || e.quick) && (!opts.team || (e.team && (opts.pipeline !== 'comprehensive' || e.team.l3))));
+}
+
 async function main() {
-  const opts = parseArgs(process.argv.slice(2));
-  let entries = loadProjects();
-  const unknown = opts.only.filter((name) => !entries.some((e) => e.name === name));
-  if (unknown.length > 0) {
-    process.stderr.write(`gen-corpus: no project named ${unknown.join(', ')} in test/gen-corpus/projects.json\n`);
-    process.exit(2);
-  }
-  if (opts.only.length > 0) entries = entries.filter((e) => opts.only.includes(e.name));
-  if (opts.quick) entries = entries.filter((e) => e.quick);
-  if (opts.team) entries = entries.filter((e) => e.team && (opts.pipeline !== 'comprehensive' || e.team.l3));
-  if (!['standard', 'comprehensive'].includes(opts.pipeline)) {
-    process.stderr.write(`gen-corpus: --pipeline takes standard or comprehensive, not ${opts.pipeline}\n`);
-    process.exit(2);
-  }
-  if (!opts.prepareOnly && !existsSync(CLI)) {
+  const opts = options();
+  const entries = pick(loadProjects(), opts);
+  if (!opts.prepare && !existsSync(CLI)) {
     process.stderr.write('gen-corpus: dist/cli.js is missing: run npm run build first\n');
     process.exit(2);
   }
@@ -76,7 +73,7 @@ async function main() {
   for (const entry of entries) {
     const log = (message) => process.stderr.write(`[${entry.name}] ${message}\n`);
     try {
-      if (opts.prepareOnly) {
+      if (opts.prepare) {
         await prepare(entry, log);
         log('ready');
         continue;
@@ -90,7 +87,7 @@ async function main() {
       process.stdout.write(format(row) + '\n');
     }
   }
-  if (opts.prepareOnly) return;
+  if (opts.prepare) return;
   process.stdout.write(totals(rows) + '\n');
   const previous = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : { rows: [] };
   // A run of some projects updates their rows and keeps the others'.

@@ -35,15 +35,20 @@ export function isPrepared(entry) {
 export async function prepare(entry, log = () => {}) {
   const dir = projectDir(entry);
   if (isPrepared(entry)) return dir;
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  log(`fetching ${describeSource(entry.source)}`);
-  await fetchSource(entry.source, dir);
+  await fetchInto(dir, entry.source, log);
   log(`installing: ${entry.install}`);
   await runOrThrow(entry.install, { cwd: dir, env: { ...process.env, ...entry.env }, timeoutMs: INSTALL_TIMEOUT_MS });
   await makeRepository(dir, entry);
   writeFileSync(join(dir, STAMP), stampOf(entry) + '\n');
   return dir;
+}
+
+/** An empty `dir` holding the published project of `source` (the generation corpus builds on this too). */
+export async function fetchInto(dir, source, log = () => {}) {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  log(`fetching ${describeSource(source)}`);
+  await fetchSource(source, dir);
 }
 
 export function describeSource(source) {
@@ -53,7 +58,7 @@ export function describeSource(source) {
   throw new Error(`unknown corpus source ${JSON.stringify(source)}`);
 }
 
-export async function fetchSource(source, dir) {
+async function fetchSource(source, dir) {
   const scratch = mkdtempSync(join(tmpdir(), 'fixcycle-corpus-fetch-'));
   try {
     if (source.npm) {

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { commit, EXCLUDED, fetchSource, describeSource } from '../corpus/prepare.mjs';
+import { commit, describeSource, EXCLUDED, fetchInto } from '../corpus/prepare.mjs';
 import { runOrThrow } from '../corpus/process.mjs';
 
 const STAMP = '.gen-corpus-stamp';
@@ -46,10 +46,7 @@ export function envFor(entry) {
 export async function prepare(entry, log = () => {}) {
   const dir = projectDir(entry);
   if (isPrepared(entry)) return dir;
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  log(`fetching ${describeSource(entry.source)}`);
-  await fetchSource(entry.source, dir);
+  await fetchInto(dir, entry.source, log);
   for (const file of [entry.gen.removed, entry.gen.target]) {
     if (!existsSync(join(dir, file))) throw new Error(`${entry.name}: ${file} is not in ${describeSource(entry.source)}`);
   }
