@@ -54,7 +54,7 @@ export function GenRows({ width }: { width: number }) {
     if (!coverage.measured) rows.push(<Line key="cov" indent={2} label="coverage not measured:" detail={coverage.reason} width={width} />);
     for (const f of coverage.files) {
       const ok = (f.linesAfter ?? 100) >= f.targetLines && (f.branchesAfter ?? 100) >= f.targetBranches;
-      rows.push(<Line key={`cov-${f.file}`} indent={2} status={ok ? 'done' : 'failed'} label={`coverage ${f.file}`} detail={`lines ${f.linesBefore ?? '-'}% → ${f.linesAfter ?? '-'}% (target ${f.targetLines}%), branches ${f.branchesBefore ?? '-'}% → ${f.branchesAfter ?? '-'}% (target ${f.targetBranches}%)`} width={width} />);
+      rows.push(<Line key={`cov-${f.file}`} indent={2} status={ok ? 'done' : 'failed'} label={`coverage ${f.file}`} detail={f.note ?? `lines ${f.linesBefore ?? '-'}% → ${f.linesAfter ?? '-'}% (target ${f.targetLines}%), branches ${f.branchesBefore ?? '-'}% → ${f.branchesAfter ?? '-'}% (target ${f.targetBranches}%)`} width={width} />);
     }
   }
   return <Box flexDirection="column">{rows}</Box>;

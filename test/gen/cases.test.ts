@@ -66,6 +66,12 @@ describe('test cases with their full path, per language', () => {
       'def helper(v):',
       '    return v',
       '',
+      '',
+      'def test_local_type():',
+      '    class TestDict(dict):',
+      '        pass',
+      '    assert isinstance(TestDict(), dict)',
+      '',
     ].join('\n');
     const { cases } = casesOf('tests/test_t.py', text);
     expect(cases.map((c) => [c.path.join('::'), c.line])).toEqual([
@@ -73,14 +79,15 @@ describe('test cases with their full path, per language', () => {
       ['TestThing::test_a', 17],
       ['TestThing::test_b', 20],
       ['TestOther::test_a', 25],
+      ['test_local_type', 33],
     ]);
     // tests/test_t.py::TestOther > test_a is the other class's test_a, and test_param[2] is test_param.
     expect(caseFor(cases, reportedPath({ id: 'tests/test_t.py::TestOther > test_a', name: 'test_a' }, 'python'))!.line).toBe(25);
     expect(caseFor(cases, reportedPath({ id: 'tests/test_t.py::test_param[2]', name: 'test_param[2]' }, 'python'))!.line).toBe(3);
-    const out = removeCases('tests/test_t.py', text, [cases[0]!, cases[3]!]);
+    const out = removeCases('tests/test_t.py', text.slice(0, text.indexOf('\n\ndef test_local_type')) + '\n', [cases[0]!, cases[3]!]);
     expect(out.left).toBe(2);
     expect(out.text).not.toMatch(/parametrize|test_param|TestOther/);
-    expect(out.text).toMatch(/^import pytest\n\n\nclass TestThing:[\s\S]*def test_b\(self\):\n {8}assert helper\(self\.v\)\n\n\ndef helper\(v\):\n {4}return v\n$/);
+    expect(out.text).toMatch(/^import pytest\n\n\nclass TestThing:[\s\S]*def test_b\(self\):\n {8}assert helper\(self\.v\)\n\n\ndef helper\(v\):\n {4}return v\n+$/);
   });
 
   it('Go: test functions and their literal subtests, matched by the names go test reports', () => {
@@ -119,6 +126,15 @@ describe('test cases with their full path, per language', () => {
     const out = removeCases('m_test.go', text, [sub]);
     expect(out.text).not.toMatch(/small numbers/);
     expect(out.text).toMatch(/t\.Run\("big"/);
-    expect(removeCases('m_test.go', text, [cases[0]!, cases[1]!]).text.trim()).toBe('package m\n\nimport "testing"');
+    expect(removeCases('m_test.go', text, [cases[0]!, cases[1]!]).text.trim()).toBe('package m');
+  });
+});
+
+describe('a Go file after its tests left', () => {
+  it('loses the imports nothing uses any more (go would not build it), and keeps the rest', async () => {
+    const { pruneGoImports } = await import('../../src/engine/gen/cases/go.js');
+    const text = 'package m\n\nimport (\n\t"os"\n\t"strconv"\n\t"testing"\n\n\tqt "github.com/frankban/quicktest"\n)\n\nfunc TestA(t *testing.T) {\n\tqt.Assert(t, 1, qt.Equals, 1)\n}\n';
+    expect(pruneGoImports(text)).toBe('package m\n\nimport (\n\t"testing"\n\n\tqt "github.com/frankban/quicktest"\n)\n\nfunc TestA(t *testing.T) {\n\tqt.Assert(t, 1, qt.Equals, 1)\n}\n');
+    expect(pruneGoImports('package m\n\nimport "os"\n\nvar x = 1\n')).toBe('package m\n\nvar x = 1\n');
   });
 });

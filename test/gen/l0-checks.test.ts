@@ -67,3 +67,85 @@ describe('L0 static checks on generated tests', () => {
     expect(run.skipped).toEqual([expect.stringMatching(/^lint/)]);
   });
 });
+
+describe('L0 static checks on Python test files', () => {
+  it('names each bad test for what it is, attributes decorators to their test, and leaves helpers alone', async () => {
+    const repo = makeRepo(null, {
+      'calc.py': 'def add(a, b):\n    return a + b\n',
+      'tests/test_calc.py': [
+        'import pytest',
+        'from calc import add',
+        '',
+        '',
+        'def check(x):',
+        '    assert add(x, 0) == x',
+        '',
+        '',
+        'def noop():',
+        '    pass',
+        '',
+        '',
+        'def test_via_helper():',
+        '    check(3)',
+        '',
+        '',
+        'def test_raises():',
+        '    with pytest.raises(TypeError):',
+        '        add(1)',
+        '',
+        '',
+        'def test_calls_only():',
+        '    add(1, 2)',
+        '',
+        '',
+        '@pytest.mark.xfail(reason="later")',
+        'def test_xfail():',
+        '    assert add(1, 1) == 3',
+        '',
+        '',
+        'class TestThing:',
+        '    def test_constant(self):',
+        '        assert True',
+        '',
+        '    def test_todo(self):',
+        '        """Later."""',
+        '        raise NotImplementedError',
+        '',
+      ].join('\n'),
+    });
+    const findings = await staticChecks(repo, ['tests/test_calc.py'], []);
+    expect(findings.filter((f) => f.severity === 'critical').map((f) => `${f.check} ${f.test ?? '(file)'}`).sort()).toEqual([
+      'constant-assertion TestThing > test_constant',
+      'focused-or-skipped test_xfail',
+      'no-assertion test_calls_only',
+      'placeholder TestThing > test_todo',
+    ]);
+  });
+});
+
+describe('L0 on CommonJS modules', () => {
+  it("reads what a CommonJS module exports (bytes' own shape) and rejects a destructured require of a name it does not", async () => {
+    const repo = makeRepo(null, {
+      'package.json': JSON.stringify({ name: 'bytes-like', main: 'index.js' }),
+      // The shape of the published `bytes` package's index.js.
+      'index.js': "'use strict';\nmodule.exports = bytes;\nmodule.exports.format = format;\nmodule.exports.parse = parse;\nfunction bytes(v) { return v; }\nfunction format(v) { return String(v); }\nfunction parse(v) { return Number(v); }\n",
+      'lib/obj.js': 'module.exports = {\n  one,\n  two: 2,\n  three() { return 3; },\n};\nfunction one() { return 1; }\n',
+      'lib/fn.js': 'function main() {}\nmain.helper = () => 1;\nmodule.exports = main;\n',
+      'lib/cls.js': 'class Thing {}\nmodule.exports = Thing;\n',
+      'test/a.test.js': [
+        "const assert = require('node:assert');",
+        "const { parse, parseUnit } = require('..');",
+        "const { one, three, four } = require('../lib/obj.js');",
+        "const { helper, missing } = require('../lib/fn.js');",
+        "const { whatever } = require('../lib/cls.js');",
+        "test('p', () => {\n  assert.equal(parse('1'), 1);\n});",
+      ].join('\n'),
+    });
+    const findings = await staticChecks(repo, ['test/a.test.js'], []);
+    expect(findings.filter((f) => f.check === 'export').map((f) => f.message).sort()).toEqual([
+      'imports { four } from "../lib/obj.js", which lib/obj.js does not export (it exports one, two, three)',
+      'imports { missing } from "../lib/fn.js", which lib/fn.js does not export (it exports helper)',
+      'imports { parseUnit } from "..", which index.js does not export (it exports format, parse)',
+    ]);
+  });
+});

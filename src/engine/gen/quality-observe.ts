@@ -53,12 +53,11 @@ function identityOf(file: string, t: TestCase): { id: string; path: string[] } {
 /** The runner's own words on why a run collected nothing from a file: its errors, else the end of its output. */
 function collectionError(run: TestRun | null): string {
   if (!run) return 'the runner cannot run one file alone';
-  const messages = run.result.errors.map((e) => e.message.trim()).filter(Boolean);
-  const text = messages.length ? messages.join('\n') : run.noTestRan?.message ?? run.outputTail;
-  const lines = text.split('\n').map((l) => l.trimEnd()).filter((l) => l.trim() !== '');
-  // pytest's own summary of the error is its last `E   ` lines or an `...Error:` line; keep it short.
-  const key = lines.filter((l) => /^E\s|Error\b|error:|No test|must contain at least one test|cannot find|undefined:/.test(l));
-  return (key.length ? key : lines).slice(-4).join(' | ').slice(0, 600) || 'no test ran and the runner said nothing';
+  // A report's message can be bare (pytest's JUnit says only "collection failure"): the output has the words.
+  const text = [...run.result.errors.map((e) => e.message), run.noTestRan?.message ?? '', run.outputTail].join('\n');
+  const lines = [...new Set(text.split('\n').map((l) => l.trim()).filter(Boolean))];
+  const key = lines.filter((l) => /^E\s|\w*Error\b.*:|error:|No test|must contain at least one test|cannot find|undefined:/.test(l));
+  return (key.length ? key : lines).slice(-3).join(' | ').slice(0, 600) || 'no test ran and the runner said nothing';
 }
 
 async function runFiles(ctx: GenContext, files: string[]): Promise<TestRun> {

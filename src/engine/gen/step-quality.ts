@@ -5,7 +5,9 @@ import { changedCoverage, coveredKeys, lineRanges, type CoverageData } from './c
 import { coverageSupport, withCoverage } from './coverage/measure.js';
 import type { CoverageLine } from './events.js';
 import { node, type GenContext } from './gen-context.js';
+import { caseFor, casesOf, languageOf } from './cases/index.js';
 import { dropTests } from './drop-tests.js';
+import { assertionLines } from './l0/assertions.js';
 import { genPaths } from './paths.js';
 import { readContextPackage } from './phase-analysis.js';
 import type { ContextPackage } from './phase-context.js';
@@ -31,7 +33,7 @@ async function readBefore(dir: string): Promise<CoverageData | null> {
   }
 }
 
-function coverageLines(pkg: ContextPackage, before: CoverageData | null, after: CoverageData, ctx: GenContext): { lines: CoverageLine[]; gaps: string[] } {
+export function coverageLines(pkg: ContextPackage, before: CoverageData | null, after: CoverageData, ctx: GenContext): { lines: CoverageLine[]; gaps: string[] } {
   const gaps: string[] = [];
   const lines = pkg.changed_files.map((f) => {
     const b = before ? changedCoverage(before, f.file, f.lines) : null;
@@ -42,6 +44,21 @@ function coverageLines(pkg: ContextPackage, before: CoverageData | null, after: 
     return { file: f.file, linesBefore: b?.lines ?? null, linesAfter: a.lines, branchesBefore: b?.branches ?? null, branchesAfter: a.branches, targetLines: ctx.options.coverageLines, targetBranches: ctx.options.coverageBranches, ...(note ? { note } : {}) };
   });
   return { lines, gaps };
+}
+
+/**
+ * The assertions of a test that no test kept before it makes (normalized lines). A pytest parametrize case
+ * shares its function's text with the others: it counts as its own (it runs other values through them).
+ */
+function ownAssertions(root: string, t: Observed, kept: ReadonlySet<string>): string[] {
+  const language = languageOf(t.file);
+  const path = join(root, t.file);
+  if (!language || !existsSync(path)) return [];
+  const span = caseFor(casesOf(t.file, readFileSync(path, 'utf8')).cases, t.path);
+  if (!span) return [];
+  const lines = assertionLines(language, span.text);
+  if (language === 'python' && /\[.*\]$/.test(t.path.at(-1) ?? '')) return lines.map((l) => `${l} ${t.path.at(-1)}`).filter((l) => !kept.has(l));
+  return lines.filter((l) => !kept.has(l));
 }
 
 /**
@@ -111,6 +128,7 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
     const before = await readBefore(dir);
     const sources = new Set(pkg.changed_files.map((f) => f.file));
     const covered = coveredKeys(before ?? {});
+    const assertionsKept = new Set<string>();
     for (const t of stable) {
       node(ctx, 'IMPL-001.5', 'running', `coverage of "${t.name}"`);
       const opts = { cwd: root, timeoutMs: options.testTimeoutMs, signal: ctx.signal };
@@ -118,6 +136,13 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
       const mine = coveredKeys(coverage);
       const added = [...mine].filter((k) => !covered.has(k));
       const failing = t.statuses[0] === 'failed';
+      // No new line or branch, yet its own checks: a test pinning other values of the same code is no duplicate.
+      const own = added.length === 0 && !failing ? ownAssertions(root, t, assertionsKept) : [];
+      if (added.length === 0 && !failing && own.length > 0) {
+        for (const a of own) assertionsKept.add(a);
+        kept.push({ test: t.id, file: t.file, note: `adds no coverage; kept for its own assertions (${own.length} no kept test makes)`, new_lines: 0 });
+        continue;
+      }
       if (added.length === 0 && !failing) {
         if (options.keepRedundant) {
           redundantKept.push(t.id);
@@ -129,6 +154,7 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
         continue;
       }
       for (const k of mine) covered.add(k);
+      for (const a of ownAssertions(root, t, new Set())) assertionsKept.add(a);
       const inChanged = added.filter((k) => !k.endsWith(':branch') && sources.has(k.slice(0, k.lastIndexOf(':')))).length;
       kept.push({ test: t.id, file: t.file, note: failing ? `fails all ${options.stabilityRuns} runs: kept for the fix loop (it found a bug, or it is wrong itself)` : `passes ${options.stabilityRuns} of ${options.stabilityRuns} runs`, new_lines: inChanged });
     }

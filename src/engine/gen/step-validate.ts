@@ -19,7 +19,8 @@ import { updateTask } from './phase-tasks.js';
 async function dropFailing(ctx: GenContext, critical: Finding[]): Promise<string[]> {
   const dropped: string[] = [];
   const byFile = new Map<string, Finding[]>();
-  for (const f of critical) byFile.set(f.file, [...(byFile.get(f.file) ?? []), f]);
+  // Only what this session generated: a finding in the changed source code is reported, never acted on here.
+  for (const f of critical.filter((c) => ctx.state.generated_files.includes(c.file))) byFile.set(f.file, [...(byFile.get(f.file) ?? []), f]);
   for (const [file, findings] of byFile) {
     if (!existsSync(join(ctx.repo.root, file))) continue;
     const whole = findings.some((f) => !f.test);
@@ -28,6 +29,15 @@ async function dropFailing(ctx: GenContext, critical: Finding[]): Promise<string
     dropped.push(...out.removed.map((n) => `${file}: "${n}"`), ...(out.fileGone ? [`${file} (${whole ? 'the file itself fails' : out.why ?? 'removed'})`] : []));
   }
   return dropped;
+}
+
+/** Records an L0 rejection once: the same finding sent back round after round is one rejected test. */
+function reject(state: GenContext['state'], f: Finding): void {
+  const test = f.test ? `${f.file}: "${f.test}"` : f.file;
+  const reason = `${f.check}: ${f.message} (line ${f.line})`;
+  const same = state.rejected.find((r) => r.gate === 'IMPL-001.3' && r.test === test && r.reason === reason);
+  if (same) same.round = state.generate_round;
+  else state.rejected.push({ test, file: f.file, gate: 'IMPL-001.3', reason, round: state.generate_round });
 }
 
 /**
@@ -60,11 +70,22 @@ export async function validateRound(ctx: GenContext): Promise<void> {
     state.step = 'quality';
     return ctx.save();
   }
-  for (const f of critical) state.rejected.push({ test: f.test ? `${f.file}: "${f.test}"` : f.file, file: f.file, gate: 'IMPL-001.3', reason: `${f.check}: ${f.message} (line ${f.line})`, round: state.generate_round });
+  for (const f of critical) reject(state, f);
   node(ctx, 'IMPL-001.3', 'failed', `round ${round}: ${critical.length} critical finding(s)${skipped}`, { round, findings: critical.map(findingLine) });
   state.l0_rounds = attempt;
   if (attempt >= ctx.options.maxL0Rounds) {
     const dropped = await dropFailing(ctx, critical);
+    // A finding can hide another (go vet stops at a missing import; tsc at a syntax error): check again what is
+    // left and drop until it is clean, so nothing rejected reaches the quality gate.
+    for (let again = 0; again < 3; again++) {
+      const left = state.generated_files.filter((f) => existsSync(join(root, f)));
+      if (left.length === 0) break;
+      const recheck = await projectChecks(root, [...left, ...sources], ctx.options.testTimeoutMs, ctx.signal, pythonOf(ctx.runner.describe().full));
+      const more = [...recheck.findings, ...(await staticChecks(root, left, sources))].filter((f) => f.severity === 'critical' && left.includes(f.file));
+      if (more.length === 0) break;
+      for (const f of more) reject(state, f);
+      dropped.push(...(await dropFailing(ctx, more)));
+    }
     ctx.emit({ type: 'log', level: 'warn', message: `IMPL-001.3: ${attempt} rounds used; dropped what still fails L0: ${dropped.join(', ')}` });
     state.generated_files = state.generated_files.filter((f) => existsSync(join(root, f)));
     state.step = 'quality';

@@ -39,3 +39,25 @@ export function goCases(text: string): { cases: CaseSpan[]; groups: GroupSpan[] 
   }
   return { cases: [...cases, ...subtests], groups: [] };
 }
+
+/** Removes the imports a Go file no longer uses once tests left it: go does not build a file with an unused import. */
+export function pruneGoImports(text: string): string {
+  const spec = /^\s*(?:(\w+|\.|_)\s+)?"([^"]+)"\s*$/;
+  const uses = (name: string, body: string): boolean => new RegExp(`\\b${name}\\.`).test(body);
+  const block = /^import\s*\(\n([\s\S]*?)\n\)[ \t]*\n/m.exec(text);
+  const single = /^import\s+((?:\w+\s+)?"[^"]+")[ \t]*\n/m.exec(text);
+  const found = block ?? single;
+  if (!found) return text;
+  const body = text.slice(0, found.index) + text.slice(found.index + found[0].length);
+  const lines = block ? block[1]!.split('\n') : [single![1]!];
+  const kept = lines.filter((line) => {
+    const m = spec.exec(line);
+    if (!m) return true;
+    const name = m[1] ?? m[2]!.split('/').at(-1)!.replace(/^go-|\.v\d+$|-go$/g, '').replace(/[^\w]/g, '');
+    return name === '_' || name === '.' || uses(name, body);
+  });
+  if (kept.length === lines.length) return text;
+  const imports = kept.filter((l) => spec.test(l));
+  const replacement = imports.length === 0 ? '' : `import (\n${kept.join('\n').replace(/\n{3,}/g, '\n\n').replace(/^\n+|\n+$/g, '')}\n)\n`;
+  return (text.slice(0, found.index) + replacement + text.slice(found.index + found[0].length)).replace(/\n{3,}/g, '\n\n');
+}

@@ -1,5 +1,5 @@
 import type { TestCase } from '../../types.js';
-import { goCases } from './go.js';
+import { goCases, pruneGoImports } from './go.js';
 import { jsCases } from './js.js';
 import { pythonCases } from './python.js';
 import { cutSpans, type CaseSpan, type GroupSpan } from './span.js';
@@ -68,5 +68,6 @@ export function removeCases(file: string, text: string, drop: readonly CaseSpan[
   const kept = cases.filter((c) => !isGone(c));
   const emptyGroups = groups.filter((g) => !kept.some((c) => c.start > g.start && c.end <= g.end));
   const spans = [...gone, ...emptyGroups].filter((s, _, all) => !all.some((o) => o !== s && o.start <= s.start && o.end >= s.end && (o.start < s.start || o.end > s.end)));
-  return { text: cutSpans(text, spans, languageOf(file) === 'python' ? 2 : 1), removed: gone.map((c) => c.path.join(' > ')), left: kept.filter((c) => c.kind === 'test').length };
+  const cut = cutSpans(text, spans, languageOf(file) === 'python' ? 2 : 1);
+  return { text: languageOf(file) === 'go' ? pruneGoImports(cut) : cut, removed: gone.map((c) => c.path.join(' > ')), left: kept.filter((c) => c.kind === 'test').length };
 }

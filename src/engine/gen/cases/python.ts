@@ -66,6 +66,9 @@ export function pythonCases(text: string): { cases: CaseSpan[]; groups: GroupSpa
     if (l.inert) return;
     while (classes.length && (classes.at(-1)!.indent >= l.indent || classes.at(-1)!.end < i)) classes.pop();
     const cls = /^class\s+(\w+)\s*(\(([^)]*)\))?\s*:/.exec(l.text.trim());
+    // A class inside a function (a helper type a test defines) is never collected: only module-level classes and
+    // the classes nested in them are.
+    if (cls && l.indent > 0 && !(classes.length > 0 && classes.at(-1)!.indent < l.indent)) return;
     if (cls) {
       const end = blockEnd(lines, i);
       const test = /^Test/.test(cls[1]!) || /TestCase\b/.test(cls[3] ?? '');

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { init, parse } from 'es-module-lexer';
 import { createResolver, type ResolveSpecifier } from '../../affected/js-resolve.js';
+import { cjsExports } from './cjs-exports.js';
 import type { Finding } from './finding.js';
 
 interface ImportUse {
@@ -51,10 +52,11 @@ function exportsOf(text: string): Set<string> | null {
   try {
     const [imports, exports] = parse(text);
     if (imports.some((imp) => imp.type === 'reexport-star')) return null;
-    if (exports.length === 0 && /\bmodule\.exports\b|\bexports\.\w+\s*=/.test(text)) return null;
+    if (exports.length === 0 && /\bmodule\.exports\b|\bexports\.\w+\s*=/.test(text)) return cjsExports(text);
     return new Set(exports.flatMap((e) => ('name' in e && !('typeOnly' in e && e.typeOnly) ? [e.name] : [])));
   } catch {
-    return null;
+    // es-module-lexer cannot read it: CommonJS it may still be.
+    return /\bmodule\.exports\b|\bexports\.\w+\s*=/.test(text) ? cjsExports(text) : null;
   }
 }
 

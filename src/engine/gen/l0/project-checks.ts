@@ -1,8 +1,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
+import { isTestFileProper } from '../source-files.js';
 import type { Finding } from './finding.js';
 import { goVetFindings } from './go-checks.js';
+import { jsSyntaxFindings } from './js-syntax.js';
 import { pythonImportFindings } from './python-imports.js';
 
 const ESLINT_CONFIGS = ['eslint.config.js', 'eslint.config.mjs', 'eslint.config.cjs', 'eslint.config.ts', '.eslintrc', '.eslintrc.js', '.eslintrc.cjs', '.eslintrc.json', '.eslintrc.yml', '.eslintrc.yaml'];
@@ -58,6 +60,7 @@ export async function projectChecks(root: string, files: readonly string[], time
 
 /** Python's and Go's own reading of the new test files: what tsc is to TypeScript. */
 async function languageChecks(out: ProjectCheckRun, root: string, files: readonly string[], timeoutMs: number, signal: AbortSignal | undefined, python: string): Promise<void> {
+  out.findings.push(...(await jsSyntaxFindings(root, files.filter((f) => isTestFileProper(f)))));
   const py = files.filter((f) => f.endsWith('.py') && existsSync(join(root, f)));
   if (py.length > 0) {
     const r = await pythonImportFindings(python, root, py);

@@ -24,7 +24,9 @@ export function goCommands(call: RunnerCall): RunnerCommands {
     subset: (dir, { files, names }) => {
       // A selection names test files, package folders or (from a report) import paths; go test takes the last two.
       const packages = [...new Set(files.map(goPackageOf))];
-      // -run matches top-level tests; a subtest id `TestX/case` narrows to `TestX`.
+      // -run takes one pattern per level: one subtest alone (gen measures a test's coverage so) is `^TestX$/^case$`;
+      // several narrow to their top-level tests.
+      if (names.length === 1 && names[0]!.includes('/')) return build(dir, [...narrow, '-run', names[0]!.split('/').map((part) => `^${anyOf([part])}$`).join('/'), ...packages]);
       const tests = [...new Set(names.map((name) => name.split('/')[0]!))];
       return build(dir, [...narrow, ...(tests.length > 0 ? ['-run', `^(${anyOf(tests)})$`] : []), ...packages]);
     },
