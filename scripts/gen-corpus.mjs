@@ -70,6 +70,12 @@ async function main() {
     return;
   }
   const rows = [];
+  // Written after every project, so a run cut short keeps the rows it finished; other projects' rows stay.
+  const save = () => {
+    const previous = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : { rows: [] };
+    const merged = [...previous.rows.filter((r) => !rows.some((n) => n.name === r.name)), ...rows];
+    writeFileSync(out, JSON.stringify({ finishedAt: new Date().toISOString(), rows: merged.map((r) => (opts.team || r.error ? r : { ...r, verdicts: genVerdicts(r) })) }, null, 2) + '\n');
+  };
   for (const entry of entries) {
     const log = (message) => process.stderr.write(`[${entry.name}] ${message}\n`);
     try {
@@ -78,21 +84,15 @@ async function main() {
         log('ready');
         continue;
       }
-      const row = opts.team ? await runTeam(entry, { log, pipeline: opts.pipeline }) : await runGen(entry, { log });
-      rows.push(row);
-      process.stdout.write(format(row) + '\n');
+      rows.push(opts.team ? await runTeam(entry, { log, pipeline: opts.pipeline }) : await runGen(entry, { log }));
     } catch (error) {
-      const row = { name: entry.name, family: entry.family, error: String(error.message).split('\n').slice(0, 4).join(' | ') };
-      rows.push(row);
-      process.stdout.write(format(row) + '\n');
+      rows.push({ name: entry.name, family: entry.family, error: String(error.message).split('\n').slice(0, 4).join(' | ') });
     }
+    process.stdout.write(format(rows.at(-1)) + '\n');
+    save();
   }
   if (opts.prepare) return;
   process.stdout.write(totals(rows) + '\n');
-  const previous = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : { rows: [] };
-  // A run of some projects updates their rows and keeps the others'.
-  const merged = [...previous.rows.filter((r) => !rows.some((n) => n.name === r.name)), ...rows];
-  writeFileSync(out, JSON.stringify({ finishedAt: new Date().toISOString(), rows: merged.map((r) => (opts.team || r.error ? r : { ...r, verdicts: genVerdicts(r) })) }, null, 2) + '\n');
   process.stdout.write(`wrote ${out}\n`);
 }
 
