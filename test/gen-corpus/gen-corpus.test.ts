@@ -88,8 +88,8 @@ describe('fixcycle gen on the generation corpus (quick projects)', () => {
     for (const [name, why] of unavailable) console.warn(`skipping gen-corpus project ${name}: ${why}`);
   }, 1_800_000);
 
-  it('holds quick projects in JS and Python over different runners', () => {
-    expect(new Set(entries.map((e) => e.runner)).size).toBeGreaterThanOrEqual(3);
+  it('holds quick projects in JS and Python, on different runners', () => {
+    expect(new Set(entries.map((e) => e.runner)).size).toBeGreaterThanOrEqual(2);
     expect(new Set(entries.map((e) => e.gen.lang))).toEqual(new Set(['js', 'py']));
   });
 
