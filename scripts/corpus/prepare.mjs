@@ -10,7 +10,7 @@ import { run, runOrThrow } from './process.mjs';
 const STAMP = '.corpus-stamp';
 const INSTALL_TIMEOUT_MS = 15 * 60_000;
 // Left out of the project's git repository: what the install and the runs produce.
-const EXCLUDED = ['node_modules/', 'target/', '.nyc_output/', 'coverage/', '__pycache__/', '.pytest_cache/', '*.egg-info/', STAMP];
+export const EXCLUDED = ['node_modules/', 'target/', '.nyc_output/', 'coverage/', '__pycache__/', '.pytest_cache/', '*.egg-info/', STAMP];
 
 export function cacheRoot() {
   return process.env.FIXCYCLE_CORPUS_CACHE || join(process.env.HOME || tmpdir(), '.cache', 'fixcycle', 'corpus');
@@ -35,15 +35,20 @@ export function isPrepared(entry) {
 export async function prepare(entry, log = () => {}) {
   const dir = projectDir(entry);
   if (isPrepared(entry)) return dir;
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  log(`fetching ${describeSource(entry.source)}`);
-  await fetchSource(entry.source, dir);
+  await fetchInto(dir, entry.source, log);
   log(`installing: ${entry.install}`);
   await runOrThrow(entry.install, { cwd: dir, env: { ...process.env, ...entry.env }, timeoutMs: INSTALL_TIMEOUT_MS });
   await makeRepository(dir, entry);
   writeFileSync(join(dir, STAMP), stampOf(entry) + '\n');
   return dir;
+}
+
+/** An empty `dir` holding the published project of `source` (the generation corpus builds on this too). */
+export async function fetchInto(dir, source, log = () => {}) {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  log(`fetching ${describeSource(source)}`);
+  await fetchSource(source, dir);
 }
 
 export function describeSource(source) {

@@ -71,6 +71,10 @@ describe('coverage for the gates', () => {
     expect(changedCoverage(coverage, 'math.js', [1, 2]).lines).toBeGreaterThan(0);
   }, 120_000);
 
+  it('measures ava through V8 coverage, as node:test and mocha', () => {
+    expect(coverageSupport('ava')).toMatchObject({ ok: true, how: expect.stringMatching(/NODE_V8_COVERAGE/) });
+  });
+
   it('says why not for a runner it cannot measure', () => {
     expect(coverageSupport('cargo')).toMatchObject({ ok: false, reason: expect.stringMatching(/cannot measure coverage for the cargo runner/) });
     expect(lineRanges([3, 4, 5, 9, 11, 12])).toBe('3-5, 9, 11-12');

@@ -16,11 +16,12 @@ import { withWrapperReport, wrapperOf, wrapperReportDir, type CoverageWrapper } 
 import { isSourceFile } from '../source-files.js';
 
 /** Runners whose tests load the project's files as they are, so V8's own coverage maps straight onto them. */
-const V8_RUNNERS = new Set(['node-test', 'mocha', 'tape']);
+// ava's worker threads write their V8 coverage under NODE_V8_COVERAGE like processes do (quick-lru, gen corpus).
+const V8_RUNNERS = new Set(['node-test', 'mocha', 'tape', 'ava']);
 
 export type CoverageSupport = { ok: true; how: string } | { ok: false; reason: string };
 
-const SUPPORTED = 'it measures node:test, mocha and tape through V8 coverage (or the c8 or nyc the test script wraps them in), jest and vitest through their own --coverage, pytest through coverage.py, and go through -coverprofile';
+const SUPPORTED = 'it measures node:test, mocha, tape and ava through V8 coverage (or the c8 or nyc the test script wraps them in), jest and vitest through their own --coverage, pytest through coverage.py, and go through -coverprofile';
 
 /** The full-run command, to see how the project starts its tests (null for runners that are not commands). */
 function fullRun(runner: TestRunner | string): Invocation | null {
