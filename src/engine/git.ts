@@ -1,5 +1,5 @@
 import { appendFile, lstat, mkdir, readFile, symlink } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { simpleGit, type SimpleGit } from 'simple-git';
 import { ACTIVE_DIR } from './session/paths.js';
@@ -54,7 +54,9 @@ export class Repo {
    */
   async excludeSessionFolder(): Promise<void> {
     const name = ACTIVE_DIR.split('\\').join('/').split('/')[0]!;
-    await linkSessionFolder(join(this.root, name), join(this.gitDir, 'fixcycle', name));
+    // Only in the main worktree: a linked one (a team executor's) is removed with its git directory, and keeps a
+    // plain folder that the team copies its sessions out of.
+    if (basename(dirname(this.gitDir)) !== 'worktrees') await linkSessionFolder(join(this.root, name), join(this.gitDir, 'fixcycle', name));
     const exclude = join(this.gitDir, 'info', 'exclude');
     // No trailing slash: the line must match the link as well as a folder.
     const line = `/${name}`;

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Repo } from '../../src/engine/git.js';
@@ -81,6 +81,10 @@ describe('Repo', () => {
     await repo.excludeSessionFolder();
     await repo.excludeSessionFolder();
     const exclude = readFileSync(join(dir, '.git/info/exclude'), 'utf8');
-    expect(exclude.match(/^\/\.workflow\/$/gm)).toHaveLength(1);
+    // No trailing slash: the line matches the session folder's link as well as a plain folder.
+    expect(exclude.match(/^\/\.workflow$/gm)).toHaveLength(1);
+    expect(lstatSync(join(dir, '.workflow')).isSymbolicLink()).toBe(true);
+    expect(realpathSync(join(dir, '.workflow'))).toBe(realpathSync(join(dir, '.git/fixcycle/.workflow')));
+    expect(git(dir, 'status', '--porcelain')).toBe('');
   });
 });
