@@ -78,8 +78,8 @@ describe('Repo', () => {
   it('keeps the session folder out of git through .git/info/exclude, once', async () => {
     const dir = makeRepo(null, { 'a.txt': '1\n' });
     const repo = await Repo.open(dir);
-    await repo.excludeSessionFolder();
-    await repo.excludeSessionFolder();
+    await repo.excludeSessionFolder({ link: true });
+    await repo.excludeSessionFolder({ link: true });
     const exclude = readFileSync(join(dir, '.git/info/exclude'), 'utf8');
     // No trailing slash: the line matches the session folder's link as well as a plain folder.
     expect(exclude.match(/^\/\.workflow$/gm)).toHaveLength(1);
