@@ -1,5 +1,5 @@
 import { appendFile, lstat, mkdir, readFile, symlink } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { simpleGit, type SimpleGit } from 'simple-git';
 import { ACTIVE_DIR } from './session/paths.js';
@@ -52,9 +52,12 @@ export class Repo {
    * globbing the tree (`prettier --check '**\/*.{md,json}'`, `eslint .`) never enter, so fixcycle's files
    * cannot change what the test command says. Where no link can be made, it stays a plain folder.
    */
-  async excludeSessionFolder(): Promise<void> {
+  async excludeSessionFolder(options: { link?: boolean } = {}): Promise<void> {
     const name = ACTIVE_DIR.split('\\').join('/').split('/')[0]!;
-    await linkSessionFolder(join(this.root, name), join(this.gitDir, 'fixcycle', name));
+    // Only in the main worktree: a linked one (a team executor's) is removed with its git directory, and keeps a
+    // plain folder that the team copies its sessions out of.
+    // `gen` and `team` keep a plain folder for now (team's coverage reads through it: not yet checked with a link).
+    if (options.link && basename(dirname(this.gitDir)) !== 'worktrees') await linkSessionFolder(join(this.root, name), join(this.gitDir, 'fixcycle', name));
     const exclude = join(this.gitDir, 'info', 'exclude');
     // No trailing slash: the line must match the link as well as a folder.
     const line = `/${name}`;

@@ -102,7 +102,7 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
     throw new StartError(`session ${id} already exists: resume it with --resume-session ${id}, or pick another --session-name`);
   }
   // The session folder's place first (a link into the git directory), then the session's own folders in it.
-  await repo.excludeSessionFolder();
+  await repo.excludeSessionFolder({ link: true });
   await session.ensureFolders();
   const lock = await acquireLock(session.paths.lock, id);
   if (typeof lock === 'string') throw new StartError(lock);

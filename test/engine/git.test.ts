@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Repo } from '../../src/engine/git.js';
@@ -78,9 +78,13 @@ describe('Repo', () => {
   it('keeps the session folder out of git through .git/info/exclude, once', async () => {
     const dir = makeRepo(null, { 'a.txt': '1\n' });
     const repo = await Repo.open(dir);
-    await repo.excludeSessionFolder();
-    await repo.excludeSessionFolder();
+    await repo.excludeSessionFolder({ link: true });
+    await repo.excludeSessionFolder({ link: true });
     const exclude = readFileSync(join(dir, '.git/info/exclude'), 'utf8');
-    expect(exclude.match(/^\/\.workflow\/$/gm)).toHaveLength(1);
+    // No trailing slash: the line matches the session folder's link as well as a plain folder.
+    expect(exclude.match(/^\/\.workflow$/gm)).toHaveLength(1);
+    expect(lstatSync(join(dir, '.workflow')).isSymbolicLink()).toBe(true);
+    expect(realpathSync(join(dir, '.workflow'))).toBe(realpathSync(join(dir, '.git/fixcycle/.workflow')));
+    expect(git(dir, 'status', '--porcelain')).toBe('');
   });
 });

@@ -28,6 +28,7 @@ export const REPORT_FIXTURES = [
   ['go/mixed.jsonl', 'go-json'],
   ['go/passing.jsonl', 'go-json'],
   ['cargo/junit-concatenated.xml', 'junit'],
+  ['cargo/libtest-mixed.jsonl', 'libtest-json'],
   ['hand-written/nextest.xml', 'junit'],
   ['hand-written/go-build-output.jsonl', 'go-json'],
   ['node-tap/tap12-mixed.tap', 'node-tap'],

@@ -99,10 +99,24 @@ describe('counts read from real reports match the runner’s own summary line', 
     expect(summaryOf('go/mixed.out.txt')).toEqual({ runner: 'go', unit: 'packages', passed: passedPackages.size, failed: failedPackages.size, errors: summary.errors, skipped: 0 });
   });
 
-  it('cargo libtest JUnit (one document per binary): counts match cargo’s test result lines except ignored tests, which libtest leaves out', () => {
-    const summary = summarizeResult(read('cargo/junit-concatenated.xml'));
-    expect(counts(summary)).toEqual({ passed: 3, failed: 2, skipped: 0, errors: 0, truncated: false, ok: false });
+  it('cargo libtest JUnit (one document per binary): counts match cargo’s test result lines, the ignored test libtest leaves unlisted kept from its suite’s count', () => {
+    const result = read('cargo/junit-concatenated.xml');
+    expect(counts(summarizeResult(result))).toEqual({ passed: 3, failed: 2, skipped: 1, errors: 0, truncated: false, ok: false });
     expect(summaryOf('cargo/mixed.out.txt')).toMatchObject({ runner: 'cargo', passed: 3, failed: 2, skipped: 1 });
+    expect(result.tests.filter((t) => t.status === 'skipped').map((t) => t.id)).toEqual(['test > skipped test 1 of 1 (counted by the suite, not listed)']);
+  });
+
+  it('cargo libtest JSON lines (--format json): every test with its status, counts equal to the test result lines', () => {
+    const result = read('cargo/libtest-mixed.jsonl');
+    expect(result.format).toBe('libtest-json');
+    expect(counts(summarizeResult(result))).toEqual({ passed: 3, failed: 2, skipped: 1, errors: 0, truncated: false, ok: false });
+    expect(summaryOf('cargo/mixed.out.txt')).toMatchObject({ runner: 'cargo', passed: 3, failed: 2, skipped: 1 });
+    expect(result.tests.find((t) => t.id === 'tests::multiplies_wrongly')).toMatchObject({ status: 'failed', file: 'src/lib.rs', message: expect.stringMatching(/panicked at src\/lib\.rs:9:31:\nassertion `left == right` failed\n {2}left: 6\n right: 7/) });
+    expect(result.tests.find((t) => t.id === 'tests::divides_later')?.status).toBe('skipped');
+    // A stream cut inside a binary's suite is cut off.
+    const cut = readReport('cargo/libtest-mixed.jsonl').split('\n').slice(0, 6).join('\n');
+    const outcome = parseReport(cut);
+    expect(outcome.ok && outcome.result.truncated).toBe(true);
   });
 
   it.each([

@@ -9,6 +9,7 @@ export function detectReportFormat(text: string): ReportFormat | null {
   const start = head.trimStart();
   if (start.startsWith('<')) return /<testsuites?[\s>/]/.test(head) ? 'junit' : null;
   if (isGoEventStream(head)) return 'go-json';
+  if (/^\{\s*"type"\s*:\s*"(?:suite|test)"\s*,\s*"(?:event|name)"\s*:/m.test(head)) return 'libtest-json';
   if (start.startsWith('{')) return jsonFormat(head);
   if (isUvuOutput(head)) return 'uvu';
   // node-tap wraps each test file in a subtest named for the file.

@@ -3,6 +3,7 @@ import { detectReportFormat } from './detect-format.js';
 import { parseGoJson } from './go-json.js';
 import { parseJestJson } from './jest-json.js';
 import { parseJunit } from './junit.js';
+import { parseLibtestJson } from './libtest-json.js';
 import { parseMochaJson } from './mocha-json.js';
 import { guarded, unusable, type ParseOptions } from './outcome.js';
 import { parsePytestJson } from './pytest-json.js';
@@ -19,7 +20,7 @@ export { findJsonReport } from './json-in-output.js';
 export { printedFailures } from './printed-failures.js';
 
 /** Every format name `parseReport` and `fixcycle report --format` accept. */
-export const REPORT_FORMATS: readonly ReportFormat[] = ['junit', 'tap', 'node-tap', 'vitest-json', 'jest-json', 'mocha-json', 'go-json', 'pytest-json', 'uvu'];
+export const REPORT_FORMATS: readonly ReportFormat[] = ['junit', 'tap', 'node-tap', 'vitest-json', 'jest-json', 'mocha-json', 'go-json', 'pytest-json', 'uvu', 'libtest-json'];
 
 const parsers: Record<ReportFormat, (text: string, options: ParseOptions) => ParseOutcome> = {
   junit: parseJunit,
@@ -31,6 +32,7 @@ const parsers: Record<ReportFormat, (text: string, options: ParseOptions) => Par
   'go-json': (text) => parseGoJson(text),
   'pytest-json': () => parsePytestJson(),
   uvu: parseUvuOutput,
+  'libtest-json': parseLibtestJson,
 };
 
 /**
