@@ -85,6 +85,13 @@ export async function localizeProject(entry, { log = () => {} } = {}) {
     used: loc.used,
     top: loc.suspects.slice(0, 3).map((s) => `${s.file}:${s.function}:${s.startLine}-${s.endLine} (${s.score})`),
   });
+  const prompt = { today: promptOf(null), withSuspects: promptOf(withChange) };
+  // LOCALIZE_CORPUS_PROMPTS=dir keeps both prompts of each project to read.
+  if (process.env.LOCALIZE_CORPUS_PROMPTS) {
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(process.env.LOCALIZE_CORPUS_PROMPTS, { recursive: true });
+    for (const [k, v] of Object.entries(prompt)) writeFileSync(join(process.env.LOCALIZE_CORPUS_PROMPTS, `${entry.name}.${k}.md`), v);
+  }
   return {
     name: entry.name,
     runner: runner.name,
@@ -97,6 +104,6 @@ export async function localizeProject(entry, { log = () => {} } = {}) {
     localizeMs,
     failingRunMs: failingRun.durationMs,
     costRatio: localizeMs / Math.max(1, failingRun.durationMs),
-    promptChars: { today: promptOf(null).length, withSuspects: promptOf(withChange).length },
+    promptChars: { today: prompt.today.length, withSuspects: prompt.withSuspects.length },
   };
 }

@@ -4,8 +4,10 @@ import type { Localization, Suspect } from './types.js';
 
 /** Suspects shown in the analysis prompt, and the lines of code around each one's best lines. */
 export const PROMPT_SUSPECTS = 5;
+/** Of those, the first ones shown with their code. */
+const WITH_CODE = 3;
 const AROUND = 2;
-const MAX_EXCERPT = 14;
+const MAX_EXCERPT = 10;
 
 const where = (s: Suspect): string => `${s.file}:${s.function}:${s.startLine}-${s.endLine}`;
 
@@ -47,7 +49,7 @@ function excerpt(root: string, s: Suspect): string {
 export function suspectsPromptBlock(loc: Localization, root: string, max = PROMPT_SUSPECTS): string {
   if (loc.suspects.length === 0) return `fixcycle found no suspect (evidence used: ${evidenceUsed(loc)}); read the code the failing tests call.`;
   const shown = loc.suspects.slice(0, max).map((s, i) => {
-    const code = excerpt(root, s);
+    const code = i < WITH_CODE ? excerpt(root, s) : '';
     return `${i + 1}. ${where(s)} (score ${s.score})\n${s.evidence.map((e) => `   - ${e}`).join('\n')}${code ? `\n\`\`\`\n${code}\n\`\`\`` : ''}`;
   });
   return `Ranked by fixcycle before asking you (evidence: ${evidenceUsed(loc)}); \`>\` marks the lines that scored highest. Start here; read more only if these do not explain the failures.\n${shown.join('\n')}`;

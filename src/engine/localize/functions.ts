@@ -1,4 +1,5 @@
 import { goFunctions, rustFunctions } from './brace-functions.js';
+import { acornFunctions } from './acorn-functions.js';
 import { jsFunctions } from './js-functions.js';
 import { pythonFunctions } from './py-functions.js';
 
@@ -13,6 +14,8 @@ export const TOP_LEVEL = '(top level)';
 
 /** The functions of one source file, by its language; none for a language fixcycle cannot parse. */
 export async function functionsOf(file: string, text: string): Promise<FunctionSpan[]> {
+  // acorn for plain JavaScript (fast to load); the TypeScript compiler for TypeScript, JSX, or what acorn rejects.
+  if (/\.[cm]?js$/.test(file)) return acornFunctions(text) ?? jsFunctions(file, text);
   if (/\.[cm]?[jt]sx?$/.test(file)) return jsFunctions(file, text);
   if (file.endsWith('.py')) return pythonFunctions(text);
   if (file.endsWith('.go')) return goFunctions(text);

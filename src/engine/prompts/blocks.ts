@@ -15,7 +15,7 @@ export interface FailureDetail {
 }
 const FULL_DETAIL: FailureDetail = { messageLines: 8, stackLines: 6 };
 /** With suspects: the stack's frames in the project are in them, so the stack shows only where it starts. */
-export const SUSPECTS_DETAIL: FailureDetail = { messageLines: 6, stackLines: 2 };
+export const SUSPECTS_DETAIL: FailureDetail = { messageLines: 5, stackLines: 1 };
 
 /** The failing tests with message (8 lines) and stack (6 lines) each, trimmed to FAILURE_BUDGET characters. */
 export function failureBlock(ctx: PromptContext, budget = FAILURE_BUDGET, detail: FailureDetail = FULL_DETAIL): string {

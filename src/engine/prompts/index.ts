@@ -24,9 +24,9 @@ export function renderAnalysisPrompt(ctx: PromptContext): string {
       strategy: ctx.strategy,
       strategy_reason: ctx.strategyReason,
       strategy_rules: rulesFor(ctx),
-      // With suspects the failures need less room: half the budget, shorter stacks.
-      failures: ctx.localization ? failureBlock(ctx, FAILURE_BUDGET / 2, SUSPECTS_DETAIL) : failureBlock(ctx),
-      suspects: ctx.localization ? suspectsPromptBlock(ctx.localization, ctx.root ?? '.') : 'Not ranked (localization is off): find the code the failing tests call.',
+      // With suspects the failures need less room: a third of the budget, shorter messages and stacks.
+      failures: ctx.localization ? failureBlock(ctx, FAILURE_BUDGET / 3, SUSPECTS_DETAIL) : failureBlock(ctx),
+      suspects: ctx.localization ? `\n\n## Suspects\n${suspectsPromptBlock(ctx.localization, ctx.root ?? '.')}` : '',
       stuck_tests: stuckBlock(ctx),
       history: historyBlock(ctx),
       last_setback: setbackBlock(ctx),
