@@ -54,7 +54,7 @@ export async function localizeProject(entry, { log = () => {} } = {}) {
   const truth = { file: entry.bug.file, function: span?.name ?? TOP_LEVEL, lines: bugLines };
 
   const runner = await resolveRunner(dir, {});
-  const timeoutMs = 5 * 60_000;
+  const timeoutMs = Number(process.env.FIXCYCLE_CORPUS_TIMEOUT_SEC || 900) * 1000;
   log('full run of the broken project');
   const full = await runner.run({ cwd: dir, scope: 'full', timeoutMs });
   const failures = failuresOf(full);

@@ -42,11 +42,13 @@ describe('function boundaries per language', () => {
   });
 
   it('Go functions and methods, Rust functions in impl blocks', async () => {
-    const go = ['package cmpopts', '', 'func EquateNaNs() Option {', '\treturn nil', '}', '', 'func (r *reporter) Report(s string) {', '\tif s == "}" {', '\t}', '}'].join('\n');
-    expect(await at('equate.go', go, 4)).toBe('EquateNaNs');
+    const go = ['package cmpopts', '', 'func isEmpty(x, y interface{}) bool {', '\treturn x == nil', '}', '', 'func (r *reporter) Report(s string) {', '\tif s == "}" {', '\t}', '}'].join('\n');
+    expect(await at('equate.go', go, 4)).toBe('isEmpty');
     expect(await at('equate.go', go, 9)).toBe('reporter.Report');
     const rs = ['pub struct Guard;', 'impl<T> Drop for Guard<T> {', '    fn drop(&mut self) {', '        let _ = "{";', '    }', '}', 'pub fn defer() -> u8 {', '    1', '}'].join('\n');
     expect(await at('src/lib.rs', rs, 4)).toBe('Guard::drop');
     expect(await at('src/lib.rs', rs, 8)).toBe('defer');
+    const tests = await functionsOf('src/lib.rs', rs + '\n#[test]\nfn drops() {\n    defer();\n}\n');
+    expect(tests.find((f) => f.name === 'drops')).toMatchObject({ start: 11, test: true });
   });
 });

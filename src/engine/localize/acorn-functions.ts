@@ -47,7 +47,9 @@ export function acornFunctions(text: string): FunctionSpan[] | null {
     if ((node.type === 'ClassDeclaration' || node.type === 'ClassExpression') && (node.id as AnyNode | null)?.type === 'Identifier') next = String((node.id as AnyNode).name);
     if (FUNCTION.has(node.type)) spans.push({ name: nameOf(node, parent, owner), start: node.loc!.start.line, end: node.loc!.end.line });
     for (const value of Object.values(node)) {
-      if (Array.isArray(value)) for (const child of value) (child as AnyNode | null)?.type && visit(child as AnyNode, node, next);
+      if (Array.isArray(value)) {
+        for (const child of value) if ((child as AnyNode | null)?.type) visit(child as AnyNode, node, next);
+      }
       else if (value && typeof value === 'object' && typeof (value as AnyNode).type === 'string' && value !== node.loc) visit(value as AnyNode, node, next);
     }
   };

@@ -10,7 +10,10 @@ function closingLine(lines: readonly string[], from: number): number {
     for (let k = 0; k < line.length; k++) {
       const c = line[k]!;
       if (block) {
-        if (c === '*' && line[k + 1] === '/') (block = false), k++;
+        if (c === '*' && line[k + 1] === '/') {
+          block = false;
+          k++;
+        }
         continue;
       }
       if (c === '/' && line[k + 1] === '/') break;
@@ -25,7 +28,15 @@ function closingLine(lines: readonly string[], from: number): number {
         k = end < 0 ? line.length : end;
         continue;
       }
-      if (c === '{') (depth++, (opened = true));
+      // `interface{}` and `struct{}` in a signature open no body.
+      if (c === '{' && line[k + 1] === '}') {
+        k++;
+        continue;
+      }
+      if (c === '{') {
+        depth++;
+        opened = true;
+      }
       else if (c === '}' && --depth === 0 && opened) return i + 1;
     }
   }
@@ -56,7 +67,9 @@ export function rustFunctions(text: string): FunctionSpan[] {
     if (!m || (/;\s*$/.test(line) && !line.includes('{'))) return;
     const end = closingLine(lines, i);
     const owner = impls.filter((b) => b.start <= i + 1 && i + 1 <= b.end).at(-1);
-    spans.push({ name: owner ? `${owner.name}::${m[1]}` : m[1]!, start: i + 1, end });
+    // A test (`#[test]` above it) lives beside the code but is not code under test.
+    const test = /^\s*#\[(tokio::)?test\]/.test(lines[i - 1] ?? '') || /^\s*#\[(tokio::)?test\]/.test(lines[i - 2] ?? '');
+    spans.push({ name: owner ? `${owner.name}::${m[1]}` : m[1]!, start: i + 1, end, ...(test ? { test } : {}) });
   });
   return spans;
 }

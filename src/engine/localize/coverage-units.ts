@@ -72,7 +72,10 @@ function contextFailed(context: string, ids: readonly string[]): boolean {
 export async function pythonContextUnits(dir: string, root: string, failing: FailingSets): Promise<{ units: SpectrumUnit[]; missing?: string }> {
   const py = join(dir, 'py');
   const python = existsSync(join(py, 'python')) ? readFileSync(join(py, 'python'), 'utf8').trim() : null;
-  if (!python) return { units: [], missing: 'coverage.py did not start in the Python that ran the tests (not installed for it?)' };
+  if (!python) {
+    const without = existsSync(join(py, 'no-coverage')) ? readFileSync(join(py, 'no-coverage'), 'utf8').split('\n')[0] : null;
+    return { units: [], missing: without ? `coverage.py is not installed for ${without}, the Python that ran the tests` : 'coverage.py never started in the Python that ran the tests' };
+  }
   const rc = `--rcfile=${join(py, '.coveragerc')}`;
   const opts = { cwd: root, reject: false, timeout: 120_000, env: { COVERAGE_PROCESS_START: undefined, PYTHONPATH: process.env.PYTHONPATH } };
   await execa(python, ['-m', 'coverage', 'combine', '--quiet', rc], opts);

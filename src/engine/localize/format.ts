@@ -4,10 +4,10 @@ import type { Localization, Suspect } from './types.js';
 
 /** Suspects shown in the analysis prompt, and the lines of code around each one's best lines. */
 export const PROMPT_SUSPECTS = 5;
-/** Of those, the first ones shown with their code. */
-const WITH_CODE = 3;
-const AROUND = 2;
-const MAX_EXCERPT = 10;
+/** Of those, the first ones shown with their code, when more than coverage points at them. */
+const WITH_CODE = 2;
+const AROUND = 1;
+const MAX_EXCERPT = 8;
 
 const where = (s: Suspect): string => `${s.file}:${s.function}:${s.startLine}-${s.endLine}`;
 
@@ -20,7 +20,7 @@ export function evidenceUsed(loc: Localization): string {
   return parts.join(', ');
 }
 
-/** The lines of a suspect worth showing: its best lines with a few around them, at most MAX_EXCERPT. */
+/** A suspect's best lines with one line around each, at most MAX_EXCERPT; `>` marks the best. */
 function excerpt(root: string, s: Suspect): string {
   let text: string[];
   try {
@@ -29,30 +29,40 @@ function excerpt(root: string, s: Suspect): string {
     return '';
   }
   const wanted = new Set<number>();
-  const whole = s.endLine - s.startLine + 1 <= MAX_EXCERPT;
-  if (whole) for (let l = s.startLine; l <= s.endLine; l++) wanted.add(l);
-  else {
-    wanted.add(s.startLine);
-    for (const hot of s.lines) for (let l = hot - AROUND; l <= hot + AROUND; l++) if (l >= s.startLine && l <= s.endLine && wanted.size < MAX_EXCERPT) wanted.add(l);
-  }
+  for (const hot of s.lines) for (let l = hot - AROUND; l <= hot + AROUND; l++) if (l >= s.startLine && l <= s.endLine && wanted.size < MAX_EXCERPT) wanted.add(l);
   const lines = [...wanted].sort((a, b) => a - b);
   const out: string[] = [];
   lines.forEach((l, i) => {
     if (i > 0 && l !== lines[i - 1]! + 1) out.push('   ...');
-    const mark = s.lines.includes(l) ? '>' : ' ';
-    out.push(`${mark}${String(l).padStart(5)}| ${(text[l - 1] ?? '').slice(0, 160)}`);
+    out.push(`${s.lines.includes(l) ? '>' : ' '}${String(l).padStart(5)}| ${(text[l - 1] ?? '').slice(0, 160)}`);
   });
   return out.join('\n');
 }
 
-/** The analysis prompt's suspects: each with its score, evidence and code, best first. */
+/** `change 37; stack 12; coverage 0.71`: the evidence of one suspect in a few words. */
+function shortEvidence(s: Suspect): string {
+  const parts: string[] = [];
+  for (const e of s.evidence) {
+    const lines = /line ([\d, -]+)/.exec(e)?.[1]?.trim();
+    if (e.startsWith('change:')) parts.push(`changed line ${lines}`);
+    else if (e.startsWith('stack:')) parts.push(`in the stack at line ${lines}`);
+    else if (e.startsWith('coverage:')) parts.push(s.scores.coverage !== undefined && s.scores.coverage < 1 ? `coverage ${s.scores.coverage}` : 'run by the failing tests');
+  }
+  return parts.join('; ');
+}
+
+/** The analysis prompt's suspects, best first: where, why in a few words, and the code of the strongest. */
 export function suspectsPromptBlock(loc: Localization, root: string, max = PROMPT_SUSPECTS): string {
-  if (loc.suspects.length === 0) return `fixcycle found no suspect (evidence used: ${evidenceUsed(loc)}); read the code the failing tests call.`;
-  const shown = loc.suspects.slice(0, max).map((s, i) => {
-    const code = i < WITH_CODE ? excerpt(root, s) : '';
-    return `${i + 1}. ${where(s)} (score ${s.score})\n${s.evidence.map((e) => `   - ${e}`).join('\n')}${code ? `\n\`\`\`\n${code}\n\`\`\`` : ''}`;
+  if (loc.suspects.length === 0) return `None found (evidence: ${evidenceUsed(loc)}).`;
+  // Suspects only run by a run-wide coverage tie with every other function run: listed only when nothing
+  // stronger points anywhere, and then without code.
+  const strong = (s: Suspect): boolean => s.scores.change !== undefined || s.scores.stack !== undefined || (s.scores.coverage ?? 1) < 1;
+  const picked = loc.suspects.some(strong) ? loc.suspects.filter(strong).slice(0, max) : loc.suspects.slice(0, 3);
+  const shown = picked.map((s, i) => {
+    const code = i < WITH_CODE && strong(s) ? excerpt(root, s) : '';
+    return `${i + 1}. ${where(s)}: ${shortEvidence(s)}${code ? `\n${code}` : ''}`;
   });
-  return `Ranked by fixcycle before asking you (evidence: ${evidenceUsed(loc)}); \`>\` marks the lines that scored highest. Start here; read more only if these do not explain the failures.\n${shown.join('\n')}`;
+  return `From ${evidenceUsed(loc)}; \`>\` marks the best lines.\n${shown.join('\n')}`;
 }
 
 /** The suspects as iteration-N-analysis.md lists them. */

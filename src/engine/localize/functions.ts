@@ -8,6 +8,8 @@ export interface FunctionSpan {
   name: string;
   start: number;
   end: number;
+  /** A test written beside the code (Rust's `#[test]`): never a suspect. */
+  test?: boolean;
 }
 
 export const TOP_LEVEL = '(top level)';

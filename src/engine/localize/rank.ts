@@ -59,7 +59,7 @@ export function rankFunctions(input: RankInput, scored: readonly ScoredLine[]): 
   const groups = new Map<string, { file: string; span: FunctionSpan | null; lines: ScoredLine[] }>();
   for (const s of scored) {
     const span = enclosingFunction(input.functions.get(s.file) ?? [], s.line);
-    if (!span && s.parts.stack === undefined && s.parts.change === undefined) continue;
+    if (span?.test || (!span && s.parts.stack === undefined && s.parts.change === undefined)) continue;
     const k = `${s.file}\0${span ? `${span.start}:${span.name}` : TOP_LEVEL}`;
     const g = groups.get(k) ?? { file: s.file, span, lines: [] };
     g.lines.push(s);
@@ -78,7 +78,8 @@ export function rankFunctions(input: RankInput, scored: readonly ScoredLine[]): 
     if (stack > 0) scores.stack = round(stack);
     if (change > 0) scores.change = round(change);
     const score = WEIGHTS.coverage * coverage + WEIGHTS.stack * stack + WEIGHTS.change * change;
-    const lines = [...g.lines].sort((a, b) => b.score - a.score || a.line - b.line);
+    // The best lines: those scoring near the best one (a changed line, not every line merely run).
+    const lines = [...g.lines].sort((a, b) => b.score - a.score || a.line - b.line).filter((l, _, all) => l.score >= 0.75 * all[0]!.score);
     const start = g.span?.start ?? Math.min(...g.lines.map((l) => l.line));
     const end = g.span?.end ?? Math.max(...g.lines.map((l) => l.line));
     suspects.push({ file: g.file, function: g.span?.name ?? TOP_LEVEL, startLine: start, endLine: end, score: round(score), lines: lines.slice(0, 3).map((l) => l.line), scores, evidence: evidence(g.lines, input) });
