@@ -89,7 +89,9 @@ export async function runSpectrum(input: CoverageRunInput): Promise<SpectrumRun 
   }
   const support = coverageSupport(runner, root);
   if (!support.ok) return { skipped: support.reason };
-  const measured = await withCoverage(runner, root, [], runIt);
+  // jest's V8 provider skips babel's instrumentation: the same lines, in a fraction of the time.
+  const fast = runner.name === 'jest' ? runner.withInvocations((inv) => ({ ...inv, argv: [...inv.argv, '--coverageProvider=v8'] })) : runner;
+  const measured = await withCoverage(fast, root, [], runIt);
   const units = Object.keys(measured.coverage).length > 0 ? [runUnit(measured.coverage)] : [];
   return { units, granularity, ran: ran(measured.result), ...(measured.missing ? { missing: measured.missing } : {}) };
 }
