@@ -23,7 +23,7 @@ describe('suspects in the loop', () => {
     expect(named).toEqual(expect.arrayContaining(['src/calc.js:add', 'src/calc.js:multiply']));
 
     const prompt = agent.prompt('agent', 'analyze', 1);
-    expect(prompt).toMatch(/## Suspects\nFrom [^\n]*coverage spectra \(per test file\)/);
+    expect(prompt).toMatch(/## Suspects\nFrom [^\n]*coverage spectra \(/);
     expect(prompt).toMatch(/\d\. src\/calc\.js:add:1-3: /);
 
     const dir = sessionDir(repo);
