@@ -16,7 +16,7 @@ await build({
   sourcemap: true,
   logLevel: 'warning',
   // Native addons, wasm, and the TUI stack load from node_modules as they are.
-  external: ['ink', 'react', 'react/*', 'react-reconciler', 'yoga-layout', '@lydell/node-pty', 'oxc-resolver', 'chokidar', 'ink-*', 'zustand', 'zustand/*'],
+  external: ['typescript', 'ink', 'react', 'react/*', 'react-reconciler', 'yoga-layout', '@lydell/node-pty', 'oxc-resolver', 'chokidar', 'ink-*', 'zustand', 'zustand/*'],
   // CommonJS dependencies inside an ES module bundle expect these.
   banner: {
     js: [

@@ -43,6 +43,7 @@ function addRunOptions(command: Command): Command {
     .option('--agent-cmd <command>', 'an agent command of the agent command protocol; repeat for a fallback chain', collect)
     .option('--agent <names>', 'built-in or configured agents, in fallback order (comma-separated or repeated)', commaList)
     .option('--max-iterations <n>', 'stop after this many fix iterations (default 10)', positiveInt)
+    .option('--no-localize', 'do not rank suspect code locations (coverage, stack frames, the change) before each analysis')
     .option('--max-degraded <n>', 'stop after this many degraded iterations in a row, where no agent gave a usable plan or a fix that changed a file (default 3)', positiveInt)
     .option('--resume-session [id]', 'continue a session from where it stopped (default: the latest)')
     .option('--session-name <name>', 'name a new session (WFS-test-<name>)')
@@ -70,6 +71,7 @@ async function runFromFlags(flags: RunFlags, extra: { title?: string; demo?: boo
       agentNames: flags.agent,
       maxIterations: flags.maxIterations,
       maxDegraded: flags.maxDegraded,
+      localize: flags.localize !== false,
       resumeSession: flags.resumeSession === true ? 'latest' : flags.resumeSession,
       sessionName: flags.sessionName,
       yes: Boolean(flags.yes),

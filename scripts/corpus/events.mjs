@@ -54,5 +54,6 @@ export function summariseRun(events) {
     reason: done ? firstLine(done.reason) : null,
     exitCode: done?.exitCode ?? null,
     passRate: done?.passRate ?? null,
+    suspects: events.find((e) => e.type === 'suspects')?.localization.suspects.map((x) => ({ file: x.file, function: x.function, startLine: x.startLine, endLine: x.endLine })) ?? null,
   };
 }

@@ -90,8 +90,24 @@ export async function runProject(entry, { log = () => {} } = {}) {
   const spec = join(specDir, `${row.name}.broken.json`);
   writeFileSync(spec, JSON.stringify({ ...entry.bug, original }));
   row.broken = await fixcycle(dir, entry, spec, 'corpus-broken');
+  row.bugLine = bugLine(original, entry.bug);
+  row.suspectRank = suspectRank(row.broken.suspects, entry.bug.file, row.bugLine);
   await resetTo(dir, base);
   return row;
+}
+
+/** The first line the bug changes in its file. */
+export function bugLine(original, bug) {
+  let same = 0;
+  while (same < bug.search.length && bug.search[same] === bug.replace[same]) same++;
+  const at = original.indexOf(bug.search) + same;
+  return original.slice(0, at).split('\n').length;
+}
+
+/** 1-based rank of the first suspect holding the bug's line, or null (none holds it, or no suspects). */
+export function suspectRank(suspects, file, line) {
+  const i = (suspects ?? []).findIndex((s) => s.file === file && s.startLine <= line && line <= s.endLine);
+  return i < 0 ? null : i + 1;
 }
 
 // The runner layer may name a runner either way; both mean the same runner.

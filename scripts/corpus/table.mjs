@@ -20,6 +20,7 @@ export function formatRow(row) {
     `  broken:   first ${pair(row.broken?.first, exp.broken)}  last ${pair(row.broken?.last, exp.fixed)}  (${exp.unit ?? 'unit?'}; source ${row.broken?.first?.source ?? '-'})`,
     `            ${row.broken?.outcome}, exit ${row.broken?.processExit}, agent calls ${row.broken?.agentCalls.join(',') || 'none'}, commits ${row.broken?.commits}, rollbacks ${row.broken?.rollbacks} [converged ${mark(v.converged)}]${row.broken?.timedOut ? ' TIMED OUT' : ''}`,
     `  time:     bare ${secs(row.bare?.seconds)} (exit ${row.bare?.exit}${row.bare?.command && row.bare.command !== 'npm test' ? `, \`${row.bare.command}\`` : ''}) vs fixcycle ${secs(row.clean?.seconds)} unbroken, ${secs(row.broken?.seconds)} broken`,
+    `  suspects: the bug (${row.bugLine ? `line ${row.bugLine}` : '?'}) ranked ${row.suspectRank ?? (row.broken?.suspects ? 'not among them' : 'none ranked')}${row.broken?.suspects?.[0] ? `; first ${row.broken.suspects[0].file}:${row.broken.suspects[0].function}:${row.broken.suspects[0].startLine}-${row.broken.suspects[0].endLine}` : ''}`,
     `  this machine's bare runs: unbroken ${fmt(row.bare?.summary)}, broken ${fmt(row.bareBroken?.summary)}`,
   ];
   for (const f of (row.broken?.first?.failures ?? []).slice(0, 5)) lines.push(`    fail ${f.id}${f.file ? ` (${f.file})` : ''}: ${f.message}`);

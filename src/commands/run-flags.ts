@@ -9,6 +9,8 @@ export interface RunFlags {
   agent?: string[];
   maxIterations?: number;
   maxDegraded?: number;
+  /** commander sets false for --no-localize. */
+  localize?: boolean;
   resumeSession?: string | true;
   sessionName?: string;
   yes?: boolean;

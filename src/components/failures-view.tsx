@@ -25,8 +25,9 @@ export function FailuresView({ width, height, focused = false }: FailuresViewPro
   const theme = useTheme();
   const { failures, errors } = useSession(useShallow((s) => currentFailures(s)));
   const stuck = useSession((s) => s.stuckTests);
+  const suspects = useSession((s) => s.suspects);
   const top = useUi((s) => s.failuresTop);
-  const lines = useMemo(() => failureLines(failures, errors, stuck), [failures, errors, stuck]);
+  const lines = useMemo(() => failureLines(failures, errors, stuck, suspects), [failures, errors, stuck, suspects]);
   const first = Math.max(0, Math.min(top, lines.length - height));
   const shown = lines.slice(first, first + height);
   const more = lines.length > height ? ` · ${first + 1}-${first + shown.length} of ${lines.length} lines` : '';

@@ -3,6 +3,7 @@ import type { GenEvent } from './gen/events.js';
 import type { TeamEvent } from './team/events.js';
 import type { IterationState } from './session/schema.js';
 import type { Failure, Strategy, TestResults } from './types.js';
+import type { Localization } from './localize/types.js';
 
 /** The steps of the pipeline, in the order the phase tree shows them. */
 export const PHASES = ['test', 'analysis', 'fix', 'retest', 'validation', 'completion'] as const;
@@ -29,6 +30,8 @@ export type EngineEvent =
   | { type: 'commit'; iteration: number; sha: string; message: string; files: string[] }
   | { type: 'rollback'; iteration: number; sha: string; message: string; reason: string }
   | { type: 'stuck'; iteration: number; tests: string[] }
+  /** The code locations ranked before the analysis (not with --no-localize). */
+  | { type: 'suspects'; iteration: number; localization: Localization }
   | { type: 'await-approval'; passRate: number; failures: Failure[] }
   | { type: 'paused'; paused: boolean }
   | { type: 'log'; level: 'info' | 'warn' | 'error'; message: string }

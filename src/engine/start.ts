@@ -26,6 +26,8 @@ export interface StartOptions {
   maxIterations?: number;
   /** --max-degraded: degraded iterations in a row that stop the session. */
   maxDegraded?: number;
+  /** --no-localize: no suspects before the analysis. */
+  localize?: boolean;
   /** A session id, or `latest`. */
   resumeSession?: string;
   /** Names a new session (`WFS-test-<name>`). */
@@ -160,6 +162,7 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
         flakyReruns: config.flakyReruns ?? 1,
         maxDegraded: options.maxDegraded ?? config.maxDegraded,
         updateSnapshots: options.updateSnapshots ?? false,
+        localize: options.localize ?? true,
       },
     };
     const described = runner.describe();

@@ -39,6 +39,10 @@ export function plainLine(event: EngineEvent): string | null {
       return `[stuck] ${event.tests.length} test(s) failing 3 iterations in a row: ${event.tests.slice(0, 5).join(', ')}${event.tests.length > 5 ? ', ...' : ''}`;
     case 'await-approval':
       return `[approval] partial success at ${event.passRate}%: ${event.failures.length} low-criticality failure(s) remain`;
+    case 'suspects': {
+      const top = event.localization.suspects.slice(0, 3).map((s) => `${s.file}:${s.function}:${s.startLine}-${s.endLine} (${s.score})`);
+      return `[suspects] ${top.join(', ') || 'none'} — evidence: ${event.localization.used.join(', ') || 'none'}`;
+    }
     case 'paused':
       return event.paused ? '[paused]' : '[resumed]';
     case 'log':

@@ -2,6 +2,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import { PHASES, type AgentClassification, type EngineEvent, type Outcome, type Phase, type PhaseStatus } from '../engine/events.js';
 import type { IterationState } from '../engine/session/schema.js';
 import type { Failure, Strategy, TestResults } from '../engine/types.js';
+import type { Suspect } from '../engine/localize/types.js';
 import { formatActivity } from '../engine/agents/activity-line.js';
 import { RingBuffer } from './ring-buffer.js';
 import type { CoverageLine, GenNode } from '../engine/gen/events.js';
@@ -64,6 +65,8 @@ export interface SessionView {
   /** What each iteration's agent calls used, by iteration number, where the CLIs reported it. */
   usage: Record<number, Usage>;
   stuckTests: string[];
+  /** The suspects ranked for the current failures (none before the first analysis, or with --no-localize). */
+  suspects: Suspect[];
   awaitingApproval: { passRate: number; failures: Failure[] } | null;
   paused: boolean;
   outputLabel: string;
@@ -145,7 +148,10 @@ export function createFixcycleStore(options: { outputCapacity?: number; flushMs?
           set((s) => ({ outputLabel: event.label, outputVersion: s.outputVersion + 1 }));
           return;
         case 'results':
-          set({ results: event.results });
+          set({ results: event.results, suspects: [] });
+          return;
+        case 'suspects':
+          set({ suspects: event.localization.suspects });
           return;
         case 'strategy':
           set({ strategy: { strategy: event.strategy, reason: event.reason, iteration: event.iteration } });
@@ -245,6 +251,7 @@ export function createFixcycleStore(options: { outputCapacity?: number; flushMs?
       agentFailures: [],
       usage: {},
       stuckTests: [],
+      suspects: [],
       awaitingApproval: null,
       paused: false,
       outputLabel: '',

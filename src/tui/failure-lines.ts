@@ -1,6 +1,7 @@
 import type { SessionView } from '../state/store.js';
 import type { Criticality, Failure, RunError } from '../engine/types.js';
 import { groupFailures } from './failure-groups.js';
+import type { Suspect } from '../engine/localize/types.js';
 
 /** One line of the failures view. */
 export interface FailureLine {
@@ -22,8 +23,14 @@ export function currentFailures(view: Pick<SessionView, 'awaitingApproval' | 're
 // 3: the names of a group after which "+N more" says enough on one line.
 const NAMES_SHOWN = 3;
 
-/** Run errors first (they block everything), then each group: its message, then its tests, stuck ones marked. */
-export function failureLines(failures: readonly Failure[], errors: readonly RunError[], stuck: readonly string[]): FailureLine[] {
+// The suspects listed under the groups: the prompt's five.
+const SUSPECTS_SHOWN = 5;
+
+/**
+ * Run errors first (they block everything), then each group: its message, then its tests, stuck ones marked;
+ * then the suspects fixcycle ranked for them, with the evidence of each.
+ */
+export function failureLines(failures: readonly Failure[], errors: readonly RunError[], stuck: readonly string[], suspects: readonly Suspect[] = NONE): FailureLine[] {
   const lines: FailureLine[] = [];
   for (const error of errors) {
     lines.push({ criticality: 'error', label: 'error', text: error.message.split('\n')[0] ?? '' });
@@ -35,6 +42,12 @@ export function failureLines(failures: readonly Failure[], errors: readonly RunE
     const names = group.failures.map((f) => `${f.name}${stuckSet.has(f.id) || stuckSet.has(f.name) ? ' (stuck)' : ''}`);
     const more = names.length > NAMES_SHOWN ? ` +${names.length - NAMES_SHOWN} more` : '';
     lines.push({ label: '', text: names.slice(0, NAMES_SHOWN).join(' · ') + more });
+  }
+  if (failures.length > 0) {
+    suspects.slice(0, SUSPECTS_SHOWN).forEach((s, i) => {
+      const kinds = Object.keys(s.scores).join('+');
+      lines.push({ label: i === 0 ? 'suspects' : '', text: `${i + 1}. ${s.file}:${s.function}:${s.startLine}-${s.endLine}  ${s.score.toFixed(2)} ${kinds}` });
+    });
   }
   return lines;
 }

@@ -64,7 +64,7 @@ export function useKeyDispatcher(metrics: RefObject<PaneMetrics>, onQuit: () => 
         session: state,
         controls,
         output: { total: state.output.total, size: state.output.size, height: m.outputHeight },
-        failuresMax: failureLines(failures, errors, state.stuckTests).length - m.failuresHeight,
+        failuresMax: failureLines(failures, errors, state.stuckTests, state.suspects).length - m.failuresHeight,
         detailMax: m.detailLines - (m.overlayHeight - 1),
         helpMax: helpLines(theme).length - (m.overlayHeight - 1),
         page: Math.max(1, page),

@@ -24,6 +24,17 @@ describe('FailuresView', () => {
     expect(lines[4]).toContain('formats a price with cents · formats euros');
   });
 
+  it('lists the suspects ranked for the failures, with the evidence of each, until the next results', () => {
+    const store = runningStore();
+    const suspect = (fn: string, start: number, score: number, scores: Record<string, number>) => ({ file: 'src/money.js', function: fn, startLine: start, endLine: start + 4, score, lines: [start + 1], scores, evidence: [] });
+    store.getState().apply({ type: 'suspects', iteration: 1, localization: { suspects: [suspect('toCents', 3, 0.7, { change: 1, coverage: 1 }), suspect('format', 12, 0.2, { coverage: 1 })], used: ['change', 'coverage'], notes: [], durationMs: 10 } });
+    const text = show(store, 120, 12).text();
+    expect(text).toMatch(/suspects\s+1\. src\/money\.js:toCents:3-7\s+0\.70 change\+coverage/);
+    expect(text).toMatch(/2\. src\/money\.js:format:12-16\s+0\.20 coverage/);
+    store.getState().apply({ type: 'results', iteration: 1, results: results(0, [failure('adds', 'AssertionError: nope')]) });
+    expect(show(store, 120, 12).text()).not.toContain('suspects');
+  });
+
   it('marks stuck tests', () => {
     expect(show(stuckStore()).text()).toContain('rounds half up (stuck) · rounds negatives (stuck)');
   });

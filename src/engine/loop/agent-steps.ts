@@ -7,6 +7,8 @@ import type { Strategy, TestResults } from '../types.js';
 import { agentRelay, type AgentRelay } from './agent-relay.js';
 import { filesChangedByFix } from './test-artifacts.js';
 import type { LoopContext } from './context.js';
+import { planOutsideSuspects, suspectsMarkdown } from '../localize/format.js';
+import type { Localization } from '../localize/types.js';
 
 /** What the prompts tell the agent about this iteration. */
 export function buildPromptContext(ctx: LoopContext, state: IterationState, results: TestResults, it: Iteration, history: FixHistoryEntry[], plan?: FixPlan): PromptContext {
@@ -72,10 +74,11 @@ function transcript(calls: readonly AgentCall[]): string {
     .join('\n');
 }
 
-function analysisMarkdown(iteration: number, strategy: Strategy, reason: string, outcome: AnalysisOutcome): string {
+function analysisMarkdown(iteration: number, strategy: Strategy, reason: string, outcome: AnalysisOutcome, localization?: Localization): string {
   const { plan, calls } = outcome;
+  const suspects = localization ? `\n${suspectsMarkdown(localization)}` : '';
   const tried = calls.map((c) => `- ${c.agent}: ${c.classification}${c.detail ? ` (${c.detail})` : ''}`).join('\n');
-  if (!plan) return `# Iteration ${iteration} analysis\n\nStrategy: ${strategy} — ${reason}\n\nNo agent produced a usable fix plan (degraded)${outcome.failure ? `: ${outcome.failure}` : ''}.\n\n## Agents tried\n${tried || '- none available'}\n`;
+  if (!plan) return `# Iteration ${iteration} analysis\n\nStrategy: ${strategy} — ${reason}\n\nNo agent produced a usable fix plan (degraded)${outcome.failure ? `: ${outcome.failure}` : ''}.\n${suspects}\n## Agents tried\n${tried || '- none available'}\n`;
   const warnings = outcome.warnings.length ? `\n## Warnings (plan used as the best available)\n${outcome.warnings.map((w) => `- ${w}`).join('\n')}\n` : '';
   return `# Iteration ${iteration} analysis
 
@@ -93,7 +96,7 @@ ${plan.approach}
 
 ## Affected tests
 ${plan.affected_tests.map((t) => `- ${t}`).join('\n') || '- (none named)'}
-
+${suspects}
 ## Agents tried
 ${tried}
 `;
@@ -114,7 +117,10 @@ export async function analyzeFailures(ctx: LoopContext, prompt: PromptContext, h
     hooksFor(ctx, iteration, 'analyze', hooks, relay),
   );
   await ctx.session.writeCliOutput(iteration, transcript(outcome.calls));
-  await ctx.session.writeAnalysis(iteration, analysisMarkdown(iteration, strategy, strategyReason, outcome));
+  // A plan that changes none of the suspects may be right, but it says so in the record.
+  const outside = outcome.plan && prompt.localization ? planOutsideSuspects(outcome.plan.modification_points, prompt.localization.suspects) : null;
+  if (outside) outcome.warnings.push(outside);
+  await ctx.session.writeAnalysis(iteration, analysisMarkdown(iteration, strategy, strategyReason, outcome, prompt.localization));
   if (outcome.plan && outcome.warnings.length) {
     const message = `iteration ${iteration}: using ${outcome.agent}'s plan with warnings: ${outcome.warnings.join('; ')}`;
     ctx.emit({ type: 'log', level: 'warn', message });

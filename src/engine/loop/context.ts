@@ -32,6 +32,8 @@ export interface LoopOptions {
   interactive: boolean;
   /** Times a failing test is re-run before an agent is asked. */
   flakyReruns: number;
+  /** Rank suspects before each analysis; false with --no-localize (default on). */
+  localize?: boolean;
   /** Degraded iterations in a row (no usable plan or fix) that stop the session; default 3 when absent. */
   maxDegraded?: number;
   /** --update-snapshots: a fix may rewrite snapshots (files and inline); otherwise that weakens the tests. */

@@ -18,6 +18,7 @@ import { confirmWithFullSuite } from './confirm-step.js';
 import { stopForNoTestRan } from './no-test-ran-step.js';
 import { filesChangedByFix } from './test-artifacts.js';
 import { runSuite } from './test-step.js';
+import { localizeFailures } from './localize-step.js';
 
 export { EXIT, type LoopResult } from './completion-step.js';
 export type { FixChecker, LoopPolicies } from './context.js';
@@ -204,7 +205,9 @@ export class TestFixLoop {
     const history = await this.ctx.session.readHistory();
     if (it.step === 'analyze') {
       this.ctx.emit({ type: 'strategy', iteration: it.iteration, strategy: it.strategy!, reason: it.strategy_reason ?? '' });
-      const analysis = await analyzeFailures(this.ctx, this.promptContext(it, history), this.hooks(), this.controls.abort.signal);
+      const localization = await localizeFailures(this.ctx, it.iteration, this.results!, this.controls.abort.signal);
+      if (this.controls.stopped) return;
+      const analysis = await analyzeFailures(this.ctx, { ...this.promptContext(it, history), ...(localization ? { localization, root: this.ctx.repo.root } : {}) }, this.hooks(), this.controls.abort.signal);
       if (this.controls.stopped) return;
       it.agents_tried = analysis.calls.map((c) => c.agent);
       if (!analysis.plan) return this.degraded(it, 'every agent failed to produce a usable fix plan', [...analysis.calls.map((c) => `${c.agent}: ${c.classification}`), ...(analysis.failure ? [analysis.failure] : [])].join(', ') || 'no agent available');

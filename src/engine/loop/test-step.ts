@@ -7,6 +7,7 @@ import type { BaselineTest } from '../session/session-files.js';
 import type { Criticality, Failure, TestResults, TestStatus } from '../types.js';
 import type { LoopContext } from './context.js';
 import { recordTestArtifacts } from './test-artifacts.js';
+import { recordGreenTests } from '../localize/green-commits.js';
 
 export interface SuiteRun {
   scope: 'full' | 'affected';
@@ -92,6 +93,8 @@ export async function runSuite(ctx: LoopContext, run: SuiteRun): Promise<SuiteOu
     if (saved.length > 0) emit({ type: 'log', level: 'info', message: `${known.added.length} test(s) reported for the first time now count towards the pass rate (${known.added.slice(0, 3).map((t) => t.id).join(', ')}${known.added.length > 3 ? ', ...' : ''})` });
   }
   await session.saveResults(results);
+  // Where these tests pass at a clean commit, the change evidence of a later failure starts there.
+  if (ctx.options.localize !== false) await recordGreenTests(ctx.repo.root, testRun.result.tests.filter((t) => t.status === 'passed').map((t) => t.id)).catch(() => undefined);
   emit({ type: 'results', iteration: run.iteration, results });
   const failedRun = (results.errors.length > 0 && results.passed === 0) || testRun.noTestRan !== undefined;
   emit({

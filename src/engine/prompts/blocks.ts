@@ -8,15 +8,29 @@ function indent(lines: string[]): string {
   return lines.map((l) => `  ${l}`).join('\n');
 }
 
+/** What the failure block shows of each failure: fewer lines when the suspects already point at the code. */
+export interface FailureDetail {
+  messageLines: number;
+  stackLines: number;
+  /** Only the stack's frames (`at f (file:1:2)`, `file.py:12: in f`), not the message it repeats. */
+  framesOnly?: boolean;
+}
+const FULL_DETAIL: FailureDetail = { messageLines: 8, stackLines: 6 };
+/** With suspects: the stack's frames in the project are in them, so the stack shows only its first frame. */
+export const SUSPECTS_DETAIL: FailureDetail = { messageLines: 8, stackLines: 1, framesOnly: true };
+
 /** The failing tests with message (8 lines) and stack (6 lines) each, trimmed to FAILURE_BUDGET characters. */
-export function failureBlock(ctx: PromptContext, budget = FAILURE_BUDGET): string {
+export function failureBlock(ctx: PromptContext, budget = FAILURE_BUDGET, detail: FailureDetail = FULL_DETAIL): string {
   const entries: string[] = [];
   let size = 0;
   let shown = 0;
   for (const f of ctx.failures) {
     const head = `- ${f.id} [criticality ${f.criticality}]${f.file && !f.id.includes(f.file) ? ` (${f.file})` : ''}${f.missing ? ' (missing: no longer reported)' : ''}`;
-    const message = indent(f.message.split('\n').slice(0, 8));
-    const stack = f.stack ? `\n  stack:\n${indent(f.stack.split('\n').slice(0, 6).map((l) => l.trim()))}` : '';
+    const message = indent(f.message.split('\n').slice(0, detail.messageLines));
+    const stackLines = (f.stack ?? '').split('\n').map((l) => l.trim()).filter((l) => !detail.framesOnly || /^at |:\d+(:\d+)?\)?$|:\d+: /.test(l));
+    // The message's own `at file:line` says where the test failed; the suspects say where the code is.
+    const located = detail.framesOnly && /(^|\n)at \S+:\d+/.test(f.message);
+    const stack = f.stack && !located && (stackLines.length > 0 || !detail.framesOnly) ? `\n  stack:\n${indent(stackLines.slice(0, detail.stackLines))}` : '';
     const entry = `${head}\n${message}${stack}`;
     if (shown > 0 && size + entry.length > budget) break;
     entries.push(entry);

@@ -1,5 +1,6 @@
 import type { FixHistoryEntry, FixPlan } from '../session/schema.js';
 import type { Failure, Strategy } from '../types.js';
+import type { Localization } from '../localize/types.js';
 
 /** Everything a prompt may tell an agent about the iteration. */
 export interface PromptContext {
@@ -18,5 +19,8 @@ export interface PromptContext {
   lastSetback?: string;
   /** The plan to apply (fix role). */
   plan?: FixPlan;
+  /** The suspects ranked before the analysis (absent with --no-localize), and the root their files are under. */
+  localization?: Localization;
+  root?: string;
   paths: { testResults: string; testOutput: string; task: string; sessionDir: string };
 }

@@ -1,5 +1,6 @@
 import type { PromptContext } from './context.js';
-import { failureBlock, historyBlock, list, PLAN_SCHEMA, setbackBlock, stuckBlock } from './blocks.js';
+import { failureBlock, FAILURE_BUDGET, historyBlock, list, PLAN_SCHEMA, setbackBlock, stuckBlock, SUSPECTS_DETAIL } from './blocks.js';
+import { suspectsPromptBlock } from '../localize/format.js';
 import { fillTemplate, loadTemplate, strategyRules } from './templates.js';
 import { MIN_ANALYSIS_WORDS } from '../agents/triggers.js';
 
@@ -23,7 +24,9 @@ export function renderAnalysisPrompt(ctx: PromptContext): string {
       strategy: ctx.strategy,
       strategy_reason: ctx.strategyReason,
       strategy_rules: rulesFor(ctx),
-      failures: failureBlock(ctx),
+      // With suspects the failures need less room: a third of the budget, shorter messages and stacks.
+      failures: ctx.localization ? failureBlock(ctx, FAILURE_BUDGET / 3, SUSPECTS_DETAIL) : failureBlock(ctx),
+      suspects: ctx.localization ? `\n\n## Suspects\n${suspectsPromptBlock(ctx.localization, ctx.root ?? '.')}` : '',
       stuck_tests: stuckBlock(ctx),
       history: historyBlock(ctx),
       last_setback: setbackBlock(ctx),

@@ -1,0 +1,109 @@
+// Localization on one corpus project, without the agent loop: the broken checkout (the injected bug committed
+// on the published state), one run of the failing tests, then fixcycle's localization, and the rank of the
+// true location (the bug's lines, from the diff) among the suspects. Imports the built engine (dist/).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { commit, prepare } from './prepare.mjs';
+import { baseCommit, resetTo } from './run-project.mjs';
+import { runOrThrow } from './process.mjs';
+
+const dist = (path) => new URL(`../../dist/engine/${path}`, import.meta.url).href;
+
+function applyBug(dir, bug) {
+  const path = join(dir, bug.file);
+  const text = readFileSync(path, 'utf8');
+  const at = text.indexOf(bug.search);
+  if (at < 0) throw new Error(`the bug's search string is not in ${bug.file}`);
+  return { text: text.slice(0, at) + bug.replace + text.slice(at + bug.search.length) };
+}
+
+/** 1-based rank of the first entry `hit` accepts, or null. */
+const rankOf = (list, hit) => {
+  const i = list.findIndex(hit);
+  return i < 0 ? null : i + 1;
+};
+
+/** The failures of a run as the loop keeps them (the prompt and localization read these fields). */
+function failuresOf(run) {
+  return run.result.tests
+    .filter((t) => t.status === 'failed')
+    .map((t) => ({ id: t.id, name: t.name, file: t.file, message: t.message ?? '', stack: t.stack, criticality: 'medium', criticality_source: 'default' }));
+}
+
+export async function localizeProject(entry, { log = () => {} } = {}) {
+  const [{ resolveRunner }, { localize }, { changedLinesSince }, { functionsOf, enclosingFunction, TOP_LEVEL }, prompts] = await Promise.all([
+    import(dist('runners/index.js')),
+    import(dist('localize/index.js')),
+    import(dist('localize/change.js')),
+    import(dist('localize/functions.js')),
+    import(dist('prompts/index.js')),
+  ]);
+  const dir = await prepare(entry, log);
+  const base = await baseCommit(dir);
+  await resetTo(dir, base);
+  const { writeFileSync } = await import('node:fs');
+  writeFileSync(join(dir, entry.bug.file), applyBug(dir, entry.bug).text);
+  await runOrThrow(['git', 'add', '-A'], { cwd: dir });
+  await commit(dir, `corpus: inject the bug in ${entry.bug.file}`);
+  for (const [k, v] of Object.entries(entry.env ?? {})) process.env[k] = v;
+
+  // The true location: the lines the bug changed, and the function holding them.
+  const bugLines = [...((await changedLinesSince(dir, base)).get(entry.bug.file) ?? [])].sort((a, b) => a - b);
+  const text = readFileSync(join(dir, entry.bug.file), 'utf8');
+  const span = enclosingFunction(await functionsOf(entry.bug.file, text), bugLines[0]);
+  const truth = { file: entry.bug.file, function: span?.name ?? TOP_LEVEL, lines: bugLines };
+
+  const runner = await resolveRunner(dir, {});
+  const timeoutMs = Number(process.env.FIXCYCLE_CORPUS_TIMEOUT_SEC || 900) * 1000;
+  log('full run of the broken project');
+  const full = await runner.run({ cwd: dir, scope: 'full', timeoutMs });
+  const failures = failuresOf(full);
+  if (failures.length === 0) throw new Error(`the broken project has no failing test (exit ${full.exitCode})`);
+  log(`${failures.length} failing; one run of the failing tests`);
+  const failingRun = await runner.run({ cwd: dir, scope: 'affected', changedFiles: [], lastFailures: failures.map((f) => ({ id: f.id, file: f.file })), timeoutMs });
+  await resetTo(dir, 'HEAD');
+
+  log('localization (the change known: the corpus runs fixcycle green on the published state first)');
+  const started = Date.now();
+  const withChange = await localize({ root: dir, runner, failures, timeoutMs, changeBase: base });
+  const localizeMs = Date.now() - started;
+  // The same coverage (cached for this commit), without the change: what spectra and stacks alone find.
+  const alone = await localize({ root: dir, runner, failures, timeoutMs, changeBase: null });
+  await resetTo(dir, 'HEAD');
+
+  const inFunction = (s) => s.file === truth.file && bugLines.some((l) => s.startLine <= l && l <= s.endLine);
+  const onLine = (l) => l.file === truth.file && bugLines.includes(l.line);
+  const promptOf = (localization) =>
+    prompts.renderAnalysisPrompt({
+      iteration: 1, maxIterations: 5, strategy: 'conservative', strategyReason: 'first iteration', passRate: 0, failures, errors: [], stuckTests: [], history: [],
+      paths: { testResults: '.workflow/test-results.json', testOutput: '.workflow/test-output.log', task: '.workflow/IMPL-fix-1.json', sessionDir: '.workflow' },
+      ...(localization ? { localization, root: dir } : {}),
+    });
+  const measure = (loc) => ({
+    functionRank: rankOf(loc.suspects, inFunction),
+    lineRank: rankOf(loc.lines, onLine),
+    used: loc.used,
+    top: loc.suspects.slice(0, 3).map((s) => `${s.file}:${s.function}:${s.startLine}-${s.endLine} (${s.score})`),
+  });
+  const prompt = { today: promptOf(null), withSuspects: promptOf(withChange) };
+  // LOCALIZE_CORPUS_PROMPTS=dir keeps both prompts of each project to read.
+  if (process.env.LOCALIZE_CORPUS_PROMPTS) {
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(process.env.LOCALIZE_CORPUS_PROMPTS, { recursive: true });
+    for (const [k, v] of Object.entries(prompt)) writeFileSync(join(process.env.LOCALIZE_CORPUS_PROMPTS, `${entry.name}.${k}.md`), v);
+  }
+  return {
+    name: entry.name,
+    runner: runner.name,
+    truth,
+    failing: failures.length,
+    granularity: withChange.granularity ?? null,
+    notes: withChange.notes,
+    withChange: measure(withChange),
+    withoutChange: measure(alone),
+    localizeMs,
+    failingRunMs: failingRun.durationMs,
+    costRatio: localizeMs / Math.max(1, failingRun.durationMs),
+    promptChars: { today: prompt.today.length, withSuspects: prompt.withSuspects.length },
+  };
+}

@@ -1,0 +1,32 @@
+import { createHash } from 'node:crypto';
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { writeJsonAtomic } from '../session/atomic.js';
+import type { SpectrumRun } from './coverage-run.js';
+
+const DIR = join('.workflow', 'cache', 'localize');
+
+/**
+ * The cache key of a coverage run: the commit, the uncommitted changes, the runner and the failing tests.
+ * Null outside a git repository (nothing is cached then).
+ */
+export async function spectrumKey(root: string, runner: string, failing: readonly string[]): Promise<string | null> {
+  const head = await execa('git', ['rev-parse', 'HEAD'], { cwd: root, reject: false });
+  if (head.exitCode !== 0) return null;
+  const diff = await execa('git', ['diff', 'HEAD', '--no-color', '--no-ext-diff'], { cwd: root, reject: false, maxBuffer: 64 * 1024 * 1024 });
+  return createHash('sha256').update([head.stdout.trim(), diff.stdout, runner, ...[...failing].sort()].join('\0')).digest('hex').slice(0, 24);
+}
+
+export async function readCachedSpectrum(root: string, key: string): Promise<SpectrumRun | null> {
+  try {
+    return JSON.parse(await readFile(join(root, DIR, `${key}.json`), 'utf8')) as SpectrumRun;
+  } catch {
+    return null;
+  }
+}
+
+export async function cacheSpectrum(root: string, key: string, run: SpectrumRun): Promise<void> {
+  await mkdir(join(root, DIR), { recursive: true });
+  await writeJsonAtomic(join(root, DIR, `${key}.json`), run);
+}

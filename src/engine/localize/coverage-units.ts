@@ -1,0 +1,100 @@
+import { copyFile, mkdir, readdir, readFile } from 'node:fs/promises';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { execa } from 'execa';
+import { coveredKeys, type CoverageData } from '../gen/coverage/model.js';
+import { repoRelative } from '../gen/coverage/paths.js';
+import { readV8Coverage } from '../gen/coverage/v8.js';
+import type { SpectrumUnit } from './types.js';
+import { isSuspectSource } from './source-paths.js';
+
+/** Which test files a failing unit is made of, for telling failed units from passed ones. */
+export interface FailingSets {
+  files: Set<string>;
+  /** Test ids of the failures, for per-test contexts. */
+  ids: readonly string[];
+}
+
+/** One unit of the whole run: a runner whose coverage cannot be told apart per test or file. */
+export function runUnit(coverage: CoverageData): SpectrumUnit {
+  return { name: 'the coverage run', failed: true, lines: [...coveredKeys(coverage)].filter((k) => !k.endsWith(':branch')) };
+}
+
+/**
+ * One unit per Node process from the V8 coverage folder: a process that loaded a failing test file failed.
+ * Runners that start one process per test file (node:test, node-tap) give one unit per test file.
+ */
+export async function v8ProcessUnits(dir: string, root: string, failing: FailingSets): Promise<SpectrumUnit[]> {
+  const projectUrl = pathToFileURL(root).href + '/';
+  const units: SpectrumUnit[] = [];
+  const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.json'));
+  for (const [k, name] of names.entries()) {
+    const text = await readFile(join(dir, name), 'utf8').catch(() => '');
+    if (!text.includes(projectUrl)) continue;
+    const loaded = [...text.matchAll(/"url":"(file:[^"]+)"/g)].map((m) => m[1]!).filter((u) => u.startsWith(projectUrl)).map((u) => decodeURIComponent(u.slice(projectUrl.length)));
+    const tests = loaded.filter((f) => !f.includes('node_modules/') && !isSuspectSource(f));
+    if (tests.length === 0) continue;
+    const own = join(dir, `unit-${k}`);
+    await mkdir(own, { recursive: true });
+    await copyFile(join(dir, name), join(own, name));
+    const coverage = await readV8Coverage(own, root, isSuspectSource);
+    const lines = [...coveredKeys(coverage)].filter((key) => !key.endsWith(':branch'));
+    if (lines.length === 0) continue;
+    units.push({ name: tests.join(', '), failed: tests.some((t) => failing.files.has(t)), lines });
+  }
+  return units;
+}
+
+/** Adds coverage.py's per-test contexts to the run's settings (written by gen's preparePython). */
+export function withTestContexts(dir: string): void {
+  const rc = join(dir, 'py', '.coveragerc');
+  writeFileSync(rc, readFileSync(rc, 'utf8').replace('[run]\n', '[run]\ndynamic_context = test_function\n'));
+}
+
+interface ContextReport {
+  files?: Record<string, { contexts?: Record<string, string[]> }>;
+}
+
+/** A coverage.py context (`tests.test_mod.TestX.test_y`) is a failing test when a failure's id ends with its function. */
+function contextFailed(context: string, ids: readonly string[]): boolean {
+  const parts = context.split('.');
+  const fn = parts.at(-1)!;
+  const owner = parts.at(-2);
+  return ids.some((id) => {
+    const bare = id.replace(/\[.*\]$/, '');
+    const tail = bare.split(/::|\.| > /).filter(Boolean);
+    return tail.at(-1) === fn && (!owner || bare.includes(owner));
+  });
+}
+
+/** One unit per test from coverage.py's dynamic contexts (`dynamic_context = test_function`). */
+export async function pythonContextUnits(dir: string, root: string, failing: FailingSets): Promise<{ units: SpectrumUnit[]; missing?: string }> {
+  const py = join(dir, 'py');
+  const python = existsSync(join(py, 'python')) ? readFileSync(join(py, 'python'), 'utf8').trim() : null;
+  if (!python) {
+    const without = existsSync(join(py, 'no-coverage')) ? readFileSync(join(py, 'no-coverage'), 'utf8').split('\n')[0] : null;
+    return { units: [], missing: without ? `coverage.py is not installed for ${without}, the Python that ran the tests` : 'coverage.py never started in the Python that ran the tests' };
+  }
+  const rc = `--rcfile=${join(py, '.coveragerc')}`;
+  const opts = { cwd: root, reject: false, timeout: 120_000, env: { COVERAGE_PROCESS_START: undefined, PYTHONPATH: process.env.PYTHONPATH } };
+  await execa(python, ['-m', 'coverage', 'combine', '--quiet', rc], opts);
+  const json = join(py, 'contexts.json');
+  const made = await execa(python, ['-m', 'coverage', 'json', '--quiet', '--show-contexts', rc, '-o', json], opts);
+  if (!existsSync(json)) return { units: [], missing: `coverage.py could not write its report: ${made.stderr.trim().split('\n').at(-1) ?? made.exitCode}` };
+  const report = JSON.parse(await readFile(json, 'utf8')) as ContextReport;
+  const byContext = new Map<string, string[]>();
+  for (const [name, f] of Object.entries(report.files ?? {})) {
+    const file = repoRelative(root, name, root);
+    if (!isSuspectSource(file)) continue;
+    for (const [line, contexts] of Object.entries(f.contexts ?? {})) {
+      for (const context of contexts) {
+        if (!context) continue; // lines run outside any test (imports)
+        const list = byContext.get(context) ?? [];
+        list.push(`${file}:${line}`);
+        byContext.set(context, list);
+      }
+    }
+  }
+  return { units: [...byContext].map(([context, lines]) => ({ name: context, failed: contextFailed(context.replace(/\|run$/, ''), failing.ids), lines })) };
+}

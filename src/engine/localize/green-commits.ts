@@ -1,0 +1,60 @@
+import { mkdir, readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { execa } from 'execa';
+import { writeJsonAtomic } from '../session/atomic.js';
+
+/**
+ * The commit where each test last passed, kept across sessions in the repository's git folder
+ * (`.git/fixcycle/green-commits.json`: beside the commits it names, out of the work tree, kept by `git clean`):
+ * the base the change evidence is measured from. Only runs of a clean work tree count (uncommitted edits were
+ * not tested at any commit).
+ */
+async function greenFile(root: string): Promise<string | null> {
+  const path = await git(root, ['rev-parse', '--git-path', 'fixcycle/green-commits.json']);
+  return path ? resolve(root, path) : null;
+}
+
+type Green = Record<string, string>;
+
+async function git(root: string, args: string[]): Promise<string | null> {
+  const r = await execa('git', args, { cwd: root, reject: false });
+  return r.exitCode === 0 ? r.stdout.trim() : null;
+}
+
+async function readGreen(root: string): Promise<Green> {
+  try {
+    return JSON.parse(await readFile((await greenFile(root))!, 'utf8')) as Green;
+  } catch {
+    return {};
+  }
+}
+
+/** Records the tests that passed at HEAD, when the work tree holds no uncommitted change to tracked files. */
+export async function recordGreenTests(root: string, passed: readonly string[]): Promise<void> {
+  if (passed.length === 0) return;
+  const [head, status] = await Promise.all([git(root, ['rev-parse', 'HEAD']), git(root, ['status', '--porcelain', '--untracked-files=no'])]);
+  if (!head || status === null || status !== '') return;
+  const file = await greenFile(root);
+  if (!file) return;
+  const green = await readGreen(root);
+  for (const id of passed) green[id] = head;
+  await mkdir(dirname(file), { recursive: true });
+  await writeJsonAtomic(file, green);
+}
+
+/**
+ * The last commit where these tests passed: of the commits recorded for them, the one nearest HEAD among
+ * HEAD's ancestors. Null when none is known.
+ */
+export async function lastGreenCommit(root: string, tests: readonly string[]): Promise<string | null> {
+  const green = await readGreen(root);
+  const candidates = [...new Set(tests.map((t) => green[t]).filter((sha): sha is string => Boolean(sha)))];
+  let best: { sha: string; distance: number } | null = null;
+  for (const sha of candidates) {
+    const count = await git(root, ['rev-list', '--count', `${sha}..HEAD`]);
+    const ancestor = await execa('git', ['merge-base', '--is-ancestor', sha, 'HEAD'], { cwd: root, reject: false });
+    if (count === null || ancestor.exitCode !== 0) continue;
+    if (!best || Number(count) < best.distance) best = { sha, distance: Number(count) };
+  }
+  return best?.sha ?? null;
+}

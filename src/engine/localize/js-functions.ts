@@ -1,0 +1,47 @@
+import type { FunctionSpan } from './functions.js';
+
+type Ts = typeof import('typescript');
+let loaded: Promise<Ts> | null = null;
+
+/** The TypeScript compiler, loaded on first use: only localization needs it at run time. */
+function typescript(): Promise<Ts> {
+  loaded ??= import('typescript').then((m) => ((m as { default?: Ts }).default ?? m) as Ts);
+  return loaded;
+}
+
+/**
+ * The functions of a JS/TS file, by the TypeScript compiler's parser (it reads JavaScript too and
+ * recovers from syntax errors): declarations, methods, accessors, and function expressions and arrows
+ * named by what they are assigned to (`exports.parse = function`, `Foo.prototype.bar = () =>`).
+ */
+export async function jsFunctions(file: string, text: string): Promise<FunctionSpan[]> {
+  const ts = await typescript();
+  const kind = /\.[cm]?tsx$|\.jsx$/.test(file) ? ts.ScriptKind.TSX : /\.[cm]?ts$/.test(file) ? ts.ScriptKind.TS : ts.ScriptKind.JS;
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, kind);
+  const spans: FunctionSpan[] = [];
+  const lineOf = (pos: number): number => source.getLineAndCharacterOfPosition(pos).line + 1;
+  const nameOf = (node: import('typescript').Node): string => {
+    const own = (node as { name?: import('typescript').Node }).name;
+    if (own && (ts.isIdentifier(own) || ts.isStringLiteral(own) || ts.isPrivateIdentifier(own))) return own.text;
+    if (ts.isConstructorDeclaration(node)) return 'constructor';
+    const parent = node.parent;
+    if (ts.isVariableDeclaration(parent) && ts.isIdentifier(parent.name)) return parent.name.text;
+    if ((ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent)) && parent.name) return parent.name.getText(source);
+    if (ts.isBinaryExpression(parent) && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken) return parent.left.getText(source).replace(/\s+/g, '');
+    if (ts.isExportAssignment(parent)) return 'default';
+    return '(anonymous)';
+  };
+  const visit = (node: import('typescript').Node, owner: string | null): void => {
+    let next = owner;
+    if (ts.isClassDeclaration(node) || ts.isClassExpression(node)) next = node.name?.text ?? owner;
+    if (ts.isFunctionLike(node) && (node as { body?: unknown }).body) {
+      let name = nameOf(node);
+      const member = ts.isMethodDeclaration(node) || ts.isConstructorDeclaration(node) || ts.isGetAccessorDeclaration(node) || ts.isSetAccessorDeclaration(node) || (ts.isPropertyDeclaration(node.parent) && owner);
+      if (member && owner) name = `${owner}.${name}`;
+      spans.push({ name, start: lineOf(node.getStart(source)), end: lineOf(node.getEnd()) });
+    }
+    ts.forEachChild(node, (child) => visit(child, next));
+  };
+  visit(source, null);
+  return spans;
+}

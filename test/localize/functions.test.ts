@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { enclosingFunction, functionsOf } from '../../src/engine/localize/functions.js';
+
+const at = async (file: string, text: string, line: number): Promise<string | undefined> => enclosingFunction(await functionsOf(file, text), line)?.name;
+
+describe('function boundaries per language', () => {
+  it('JavaScript (acorn): declarations, assigned expressions, methods, arrows inside calls', async () => {
+    const js = [
+      'function isNumber(x) {', //                1
+      '  return typeof x === "number";', //       2
+      '}', //                                     3
+      'Yallist.prototype.get = function (n) {', // 4
+      '  return n;', //                           5
+      '};', //                                    6
+      'class Box {', //                           7
+      '  open() {', //                            8
+      '    return [1].map((v) => v + 1);', //     9
+      '  }', //                                   10
+      '}', //                                     11
+      'module.exports = { isNumber };', //        12
+    ].join('\n');
+    expect(await at('index.js', js, 2)).toBe('isNumber');
+    expect(await at('index.js', js, 5)).toBe('Yallist.prototype.get');
+    expect(await at('index.js', js, 8)).toBe('Box.open');
+    expect(await at('index.js', js, 9)).toBe('(anonymous)');
+    expect(await at('index.js', js, 12)).toBeUndefined();
+  });
+
+  it('TypeScript, and JavaScript acorn rejects, through the TypeScript compiler', async () => {
+    const ts = ['export class Parser {', '  private depth: number = 0;', '  parse(input: string): number {', '    return input.length;', '  }', '}', 'export const twice = (n: number): number => n * 2;'].join('\n');
+    expect(await at('src/p.ts', ts, 4)).toBe('Parser.parse');
+    expect(await at('src/p.ts', ts, 7)).toBe('twice');
+    expect(await at('broken.js', 'function ok() {\n  return 1 +;\n}\n', 2)).toBe('ok');
+  });
+
+  it('Python by indentation, methods as Class.method', async () => {
+    const py = ['def first(xs):', '    return xs[0]', '', '', 'class SortedList:', '    def add(self, value):', '        self._items.append(', '            value)', '        return self', '', 'x = 1'].join('\n');
+    expect(await at('m.py', py, 2)).toBe('first');
+    expect(await at('m.py', py, 8)).toBe('SortedList.add');
+    expect(await at('m.py', py, 9)).toBe('SortedList.add');
+    expect(await at('m.py', py, 11)).toBeUndefined();
+  });
+
+  it('Go functions and methods, Rust functions in impl blocks', async () => {
+    const go = ['package cmpopts', '', 'func isEmpty(x, y interface{}) bool {', '\treturn x == nil', '}', '', 'func (r *reporter) Report(s string) {', '\tif s == "}" {', '\t}', '}'].join('\n');
+    expect(await at('equate.go', go, 4)).toBe('isEmpty');
+    expect(await at('equate.go', go, 9)).toBe('reporter.Report');
+    const rs = ['pub struct Guard;', 'impl<T> Drop for Guard<T> {', '    fn drop(&mut self) {', '        let _ = "{";', '    }', '}', 'pub fn defer() -> u8 {', '    1', '}'].join('\n');
+    expect(await at('src/lib.rs', rs, 4)).toBe('Guard::drop');
+    expect(await at('src/lib.rs', rs, 8)).toBe('defer');
+    const tests = await functionsOf('src/lib.rs', rs + '\n#[test]\nfn drops() {\n    defer();\n}\n');
+    expect(tests.find((f) => f.name === 'drops')).toMatchObject({ start: 11, test: true });
+  });
+});

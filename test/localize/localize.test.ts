@@ -1,0 +1,60 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { git, makeRepo, removeRepos } from '../helpers/repo.js';
+import { resolveRunner } from '../../src/engine/runners/index.js';
+import { localize, recordGreenTests } from '../../src/engine/localize/index.js';
+import type { Failure } from '../../src/engine/types.js';
+
+afterAll(removeRepos);
+
+const project = {
+  'package.json': JSON.stringify({ name: 'shop', type: 'module', scripts: { test: 'node --test' } }),
+  'src/price.js': ['export function total(items) {', '  let sum = 0;', '  for (const i of items) sum += i.price * i.qty;', '  return sum;', '}', '', 'export function discount(sum, pct) {', '  return sum - (sum * pct) / 100;', '}', ''].join('\n'),
+  'src/label.js': ['import { total } from "./price.js";', 'export function label(items) {', '  return `${items.length} items: ${total(items)}`;', '}', ''].join('\n'),
+  'test/price.test.js': ['import test from "node:test";', 'import assert from "node:assert";', 'import { total, discount } from "../src/price.js";', 'test("total", () => assert.equal(total([{ price: 2, qty: 3 }]), 6));', 'test("discount", () => assert.equal(discount(200, 10), 180));', ''].join('\n'),
+  'test/label.test.js': ['import test from "node:test";', 'import assert from "node:assert";', 'import { label } from "../src/label.js";', 'test("label", () => assert.equal(label([{ price: 1, qty: 1 }]), "1 items: 1"));', ''].join('\n'),
+};
+
+const failuresOf = (tests: { id: string; name: string; file?: string; status: string; message?: string; stack?: string }[]): Failure[] =>
+  tests.filter((t) => t.status === 'failed').map((t) => ({ id: t.id, name: t.name, file: t.file, message: t.message ?? '', stack: t.stack, criticality: 'medium', criticality_source: 'default' }));
+
+describe('localize on a real node:test project', () => {
+  it('ranks the broken function first from the change since the green commit and per-file coverage spectra', async () => {
+    const repo = makeRepo(null, project);
+    const runner = await resolveRunner(repo, {});
+    const green = await runner.run({ cwd: repo, scope: 'full', timeoutMs: 60_000 });
+    expect(green.result.tests.every((t) => t.status === 'passed')).toBe(true);
+    await recordGreenTests(repo, green.result.tests.map((t) => t.id));
+    const greenSha = git(repo, 'rev-parse', 'HEAD').trim();
+
+    const file = join(repo, 'src/price.js');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('sum - (sum * pct) / 100', 'sum - (sum * pct) / 10'));
+    git(repo, 'commit', '-qam', 'discount in tenths');
+    const broken = await runner.run({ cwd: repo, scope: 'full', timeoutMs: 60_000 });
+    const failures = failuresOf(broken.result.tests);
+    expect(failures.map((f) => f.name)).toEqual(['discount']);
+
+    const found = await localize({ root: repo, runner, failures, timeoutMs: 60_000 });
+    expect(found.used).toEqual(expect.arrayContaining(['coverage', 'change']));
+    expect(found.changeBase).toBe(greenSha);
+    // node --test starts one process per test file: the passing label test is a unit of its own.
+    expect(found.granularity).toBe('file');
+    expect(found.suspects[0]).toMatchObject({ file: 'src/price.js', function: 'discount', startLine: 7, endLine: 9 });
+    expect(found.suspects[0]!.lines[0]).toBe(8);
+    expect(found.suspects[0]!.evidence.join('\n')).toMatch(/change: line 8 changed since/);
+    // total() is run by the failing file and by the passing label test: less suspicious than discount().
+    const totalFn = found.suspects.find((s) => s.function === 'total');
+    expect(totalFn === undefined || totalFn.score < found.suspects[0]!.score).toBe(true);
+
+    // The same commit again: the coverage comes from the cache.
+    const again = await localize({ root: repo, runner, failures, timeoutMs: 60_000 });
+    expect(again.cached).toBe(true);
+    expect(again.suspects[0]!.function).toBe('discount');
+
+    // Without coverage and without a known change, the record says what was not used and why.
+    const bare = await localize({ root: repo, runner, failures, timeoutMs: 60_000, noCoverage: true, changeBase: null });
+    expect(bare.used).toEqual([]);
+    expect(bare.notes.join('\n')).toMatch(/coverage: not measured/);
+  }, 120_000);
+});
