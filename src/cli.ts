@@ -47,6 +47,7 @@ function addRunOptions(command: Command): Command {
     .option('--resume-session [id]', 'continue a session from where it stopped (default: the latest)')
     .option('--session-name <name>', 'name a new session (WFS-test-<name>)')
     .option('-y, --yes', 'approve a partial success without asking')
+    .option('--wait-approval', 'headless: wait at a partial success for a decision from `fixcycle pane` instead of exiting 3 (the default while a pane follows this repository)')
     .option('--allow-dirty', 'commit uncommitted changes as a checkpoint before starting')
     .option('--headless', 'plain progress lines instead of the TUI')
     .option('--json', 'NDJSON events on stdout')
@@ -72,6 +73,7 @@ async function runFromFlags(flags: RunFlags, extra: { title?: string; demo?: boo
       resumeSession: flags.resumeSession === true ? 'latest' : flags.resumeSession,
       sessionName: flags.sessionName,
       yes: Boolean(flags.yes),
+      waitApproval: Boolean(flags.waitApproval),
       allowDirty: Boolean(flags.allowDirty),
       headless: Boolean(flags.headless),
       json: Boolean(flags.json),
@@ -189,11 +191,22 @@ program
   .command('watch')
   .description('open the TUI on a session driven by another process')
   .option('-C, --cwd <dir>', 'the repository', process.cwd())
-  .option('--session <id>', 'a session id instead of the latest')
-  .action(async (flags: { cwd: string; session?: string }) => {
+  .option('--session <id>', 'a session id instead of the running one')
+  .option('--follow', 'follow the sessions of the repository like tail -F: wait for one, show it, switch to the next (the default when none is running)')
+  .addOption(new Option('--run-args <json>', 'run options of a loop to start (set by fixcycle pane)').hideHelp())
+  .action(async (flags: { cwd: string; session?: string; follow?: boolean; runArgs?: string }) => {
     const { importTui } = await import('./tui/load.js');
     const { startWatch } = await importTui(() => import('./tui/watch.js'));
-    exitCode = await startWatch({ repo: flags.cwd, sessionId: flags.session });
+    const runArgs = flags.runArgs ? (JSON.parse(flags.runArgs) as string[]) : undefined;
+    exitCode = await startWatch({ repo: flags.cwd, sessionId: flags.session, follow: flags.follow || runArgs !== undefined, runArgs });
+  });
+
+addRunOptions(program.command('pane').description('inside tmux: open a side pane that follows every session of this repository and controls it (with run options, it also starts the loop there)'))
+  .option('--size <n>', 'columns of the pane (rows with --below); default 60 columns, 20 rows', positiveInt)
+  .option('--below', 'split below instead of to the right')
+  .action(async (flags: RunFlags & { size?: number; below?: boolean }) => {
+    const { runPaneCommand, runArgsOf } = await import('./commands/pane.js');
+    exitCode = await runPaneCommand({ cwd: flags.cwd, size: flags.size, below: flags.below, runArgs: runArgsOf(process.argv.slice(2)) }, processOutput);
   });
 
 addRunOptions(program.command('demo').description('run the loop on a bundled example project with a scripted demo agent'))

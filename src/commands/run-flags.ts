@@ -12,6 +12,7 @@ export interface RunFlags {
   resumeSession?: string | true;
   sessionName?: string;
   yes?: boolean;
+  waitApproval?: boolean;
   allowDirty?: boolean;
   headless?: boolean;
   json?: boolean;

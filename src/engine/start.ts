@@ -9,6 +9,7 @@ import { GitSafetyError, Repo } from './git.js';
 import type { LoopContext } from './loop/context.js';
 import { TestFixLoop, type LoopPolicies } from './loop/loop.js';
 import { resolveRunner } from './runners/index.js';
+import { followerPresent } from './intents/followers.js';
 import { acquireLock } from './session/lock.js';
 import { newSessionId } from './session/paths.js';
 import type { IterationState } from './session/schema.js';
@@ -31,6 +32,8 @@ export interface StartOptions {
   /** Names a new session (`WFS-test-<name>`). */
   sessionName?: string;
   yes: boolean;
+  /** Headless: wait at a partial success for a pane's decision even when no pane follows yet. */
+  waitApproval?: boolean;
   allowDirty: boolean;
   interactive: boolean;
   testTimeoutMs?: number;
@@ -153,6 +156,7 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
         testTimeoutMs: options.testTimeoutMs ?? (config.testTimeoutSec ? config.testTimeoutSec * 1000 : DEFAULT_TEST_TIMEOUT_MS),
         agentTimeoutMs,
         autoApprove: options.yes,
+        waitForDecision: async () => Boolean(options.waitApproval) || (await followerPresent(repo.root)),
         interactive: options.interactive,
         flakyReruns: config.flakyReruns ?? 1,
         maxDegraded: options.maxDegraded ?? config.maxDegraded,
