@@ -2,7 +2,11 @@
 // instead of ~300 small modules (execa and zod alone are ~200), about a third of fixcycle's start-up time.
 // Dynamic imports stay separate chunks, so the headless path never loads the TUI. The unbundled tsc output
 // stays in dist/ for the benches that import engine modules directly.
+import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
+
+// Chunk names carry hashes: clear the last build's, so dist/ holds only what this one made.
+rmSync('dist/chunks', { recursive: true, force: true });
 
 await build({
   entryPoints: { cli: 'src/cli.ts' },
@@ -15,8 +19,12 @@ await build({
   target: 'node20',
   sourcemap: true,
   logLevel: 'warning',
-  // Native addons, wasm, and the TUI stack load from node_modules as they are.
-  external: ['ink', 'react', 'react/*', 'react-reconciler', 'yoga-layout', '@lydell/node-pty', 'oxc-resolver', 'chokidar', 'ink-*', 'zustand', 'zustand/*'],
+  // Native addons load from node_modules as they are; Ink's devtools only with DEV=true, and are not installed.
+  external: ['@lydell/node-pty', 'oxc-resolver', 'chokidar', 'react-devtools-core'],
+  // The TUI stack (Ink, React, its reconciler, yoga's wasm) is bundled too: Ink alone is ~100 ES modules and
+  // React's CommonJS files go through Node's CJS lexer, most of a bare Ink hello world's start-up. React's
+  // production build only, as importTui asks for at run time: its development build is never loaded.
+  define: { 'process.env.NODE_ENV': '"production"' },
   // CommonJS dependencies inside an ES module bundle expect these.
   banner: {
     js: [

@@ -3,10 +3,8 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { parseDuration } from './commands/durations.js';
 import { parseBudget, type BudgetLimits } from './engine/agents/budget.js';
 import { processOutput } from './commands/output.js';
-import { runLoopCommand, userError } from './commands/run.js';
-import { runStatusCommand } from './commands/status.js';
 import type { GenFlags, RunFlags } from './commands/run-flags.js';
-import { EXIT } from './engine/loop/loop.js';
+import { EXIT } from './engine/loop/exit-codes.js';
 import { RUNNER_NAMES } from './engine/runners/names.js';
 
 function duration(value: string): number {
@@ -58,9 +56,10 @@ function addRunOptions(command: Command): Command {
 
 async function runFromFlags(flags: RunFlags, extra: { title?: string; demo?: boolean } = {}): Promise<number> {
   // A session `fixcycle gen` started (--plan-only, or stopped) goes on through the gen pipeline.
-  const { genSessionToResume } = await import('./commands/gen-flags.js');
-  const genSession = flags.resumeSession ? await genSessionToResume(flags.cwd, flags.resumeSession) : null;
+  // The gen modules load only on a resume: a new run does not pay for them.
+  const genSession = flags.resumeSession ? await (await import('./commands/gen-flags.js')).genSessionToResume(flags.cwd, flags.resumeSession) : null;
   if (genSession) return runGenFromFlags({ ...flags, coverageLines: '80', coverageBranches: '70' }, undefined, genSession);
+  const { runLoopCommand } = await import('./commands/run.js');
   return runLoopCommand(
     {
       cwd: flags.cwd,
@@ -163,6 +162,7 @@ program
   .option('--session <id>', 'a session id instead of the latest')
   .option('--json', 'print the state as JSON')
   .action(async (flags: { cwd: string; session?: string; json?: boolean }) => {
+    const { runStatusCommand } = await import('./commands/status.js');
     exitCode = await runStatusCommand(flags.cwd, flags, processOutput);
   });
 
@@ -233,6 +233,7 @@ try {
     // --help and --version end here too, with code 0.
     exitCode = error.exitCode === 0 ? EXIT.success : EXIT.usage;
   } else {
+    const { userError } = await import('./commands/run.js');
     const message = userError(error);
     if (!message) throw error;
     processOutput.stderr(`fixcycle: ${message}`);

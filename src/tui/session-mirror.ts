@@ -2,7 +2,6 @@ import { watch, type FSWatcher } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { EngineEvent } from '../engine/events.js';
-import { readIterationState } from '../engine/session/state-file.js';
 import type { TestResults } from '../engine/types.js';
 import { FileTail } from './file-tail.js';
 import { eventsFromState, readTestResults } from './state-events.js';
@@ -92,6 +91,8 @@ export function mirrorSession(options: MirrorOptions): SessionMirror {
 
   const readState = async (resultsChanged: boolean) => {
     if (!(await changed(statePath)) && !resultsChanged) return;
+    // The state reader (and zod) load on the first read, after the first frame is up.
+    const { readIterationState } = await import('../engine/session/state-file.js');
     const read = await readIterationState(statePath);
     if (!read.ok) {
       // A file caught mid-write is read again on the next event or poll.

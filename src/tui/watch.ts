@@ -1,7 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ACTIVE_DIR, SESSION_PREFIX } from '../engine/session/paths.js';
-import { findLatestSession } from '../engine/session/session-files.js';
 import { createFixcycleStore } from '../state/store.js';
 import { findRepoRoot, runningSession } from './follow-sessions.js';
 import { agentsOf } from './session-agents.js';
@@ -42,6 +41,7 @@ export async function findWatchedSession(repo: string, sessionId?: string): Prom
     const hint = known.length > 0 ? `sessions there: ${known.slice(0, 5).join(', ')}` : 'start one with fixcycle run';
     return { ok: false, error: `no session ${sessionId} under ${root}: ${hint}` };
   }
+  const { findLatestSession } = await import('../engine/session/session-files.js');
   const latest = await findLatestSession(resolve(repo));
   if (latest) return { ok: true, id: latest, dir: join(root, latest) };
   // A session that has not written its state yet is still worth watching.
