@@ -3,10 +3,23 @@
 // Dynamic imports stay separate chunks, so the headless path never loads the TUI. The unbundled tsc output
 // stays in dist/ for the benches that import engine modules directly.
 import { rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 
 // Chunk names carry hashes: clear the last build's, so dist/ holds only what this one made.
 rmSync('dist/chunks', { recursive: true, force: true });
+
+// zod's `z` namespace re-exports every locale (z.locales.*): half of zod's ~760 kB, parsed by every start.
+// fixcycle speaks English only; z.locales keeps `en`, the locale zod sets by default.
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /zod[\\/]v4[\\/](classic[\\/]external|core[\\/]index)\.js$/.test(args.importer) ? { path: join(dirname(args.importer), '../locales/index.js'), namespace: 'zod-en' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'zod-en' }, (args) => ({ contents: "export { default as en } from './en.js';", resolveDir: dirname(args.path), loader: 'js' }));
+  },
+};
 
 await build({
   entryPoints: { cli: 'src/cli.ts' },
@@ -25,6 +38,7 @@ await build({
   // React's CommonJS files go through Node's CJS lexer, most of a bare Ink hello world's start-up. React's
   // production build only, as importTui asks for at run time: its development build is never loaded.
   define: { 'process.env.NODE_ENV': '"production"' },
+  plugins: [zodEnglishOnly],
   // CommonJS dependencies inside an ES module bundle expect these.
   banner: {
     js: [

@@ -104,6 +104,9 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
   }
   await session.ensureFolders();
   await repo.excludeSessionFolder();
+  // git status runs while the lock, the state and the runner are worked out (the session folder is excluded by now).
+  const changed = repo.changedFiles();
+  changed.catch(() => undefined);
   const lock = await acquireLock(session.paths.lock, id);
   if (typeof lock === 'string') throw new StartError(lock);
   try {
@@ -115,14 +118,14 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
       // A session that ran out of iterations or budget goes on when given more.
       state = { ...state, status: 'active', next_action: 'execute_fix_task', stopped_by: undefined };
     }
-    if (await repo.isDirty()) {
+    const files = await changed;
+    if (files.length > 0) {
       if (resumed && fixInFlight(state)) {
         // Keep the agent's half-done fix: the resumed fix step builds on it, or the re-test measures it.
       } else if (options.allowDirty) {
         const sha = await repo.commitAll(`fixcycle: checkpoint before test-fix session ${id}`);
         if (sha) options.emit({ type: 'log', level: 'info', message: `committed your uncommitted changes as a checkpoint (${sha.slice(0, 7)})` });
       } else {
-        const files = await repo.changedFiles();
         throw new StartError(
           `the working tree has uncommitted changes (${files.slice(0, 3).join(', ')}${files.length > 3 ? ', ...' : ''}): commit or stash them, or pass --allow-dirty to commit them as a checkpoint first`,
         );
