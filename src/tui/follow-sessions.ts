@@ -1,6 +1,7 @@
 import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { serialPasses } from '../engine/session/file-watch.js';
 import { ACTIVE_DIR } from '../engine/session/paths.js';
 
 /** Folders of sessions fixcycle and Claude-Code-Workflow write: `WFS-test-<name>`, `WFS-<name>`. */
@@ -76,9 +77,6 @@ export function followSessions(options: FollowSessionsOptions): SessionFollower 
   const known = new Map<string, Seen>();
   let current: string | null = null;
   let first = true;
-  let stopped = false;
-  let running: Promise<void> | null = null;
-  let again = false;
   let watcher: FSWatcher | null = null;
   let watching = '';
 
@@ -120,31 +118,15 @@ export function followSessions(options: FollowSessionsOptions): SessionFollower 
     options.onSession(next, join(activeDir, next));
   };
 
-  const scan = (): Promise<void> => {
-    if (stopped) return Promise.resolve();
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = pass()
-      .catch(() => undefined)
-      .finally(() => {
-        running = null;
-        if (again && !stopped) {
-          again = false;
-          void scan();
-        }
-      });
-    return running;
-  };
-
+  const passes = serialPasses(pass, () => undefined);
+  const scan = passes.run;
   const timer = setInterval(() => void scan(), options.pollMs ?? 250);
   timer.unref();
   void scan();
   return {
     scan,
     stop() {
-      stopped = true;
+      passes.stop();
       clearInterval(timer);
       watcher?.close();
     },

@@ -1,7 +1,7 @@
-import { watch, type FSWatcher } from 'node:fs';
 import { dirname } from 'node:path';
 import type { EventSink } from '../events.js';
 import type { UserControls } from '../loop/controls.js';
+import { serialPasses, watchAndPoll } from '../session/file-watch.js';
 import { intentsPath, IntentTail, parseIntentLine, type Intent, type IntentRecord } from './intent-file.js';
 
 /** What the intents act on: the running loop of one session. */
@@ -64,8 +64,6 @@ export function watchIntents(sessionDir: string, target: IntentTarget, emit: Eve
   const tail = new IntentTail(path);
   const ready = tail.skipExisting();
   const pending: Intent[] = [];
-  let running: Promise<void> | null = null;
-  let stopped = false;
 
   const pass = async () => {
     await ready;
@@ -98,34 +96,19 @@ export function watchIntents(sessionDir: string, target: IntentTarget, emit: Eve
     }
   };
 
-  const check = (): Promise<void> => {
-    if (stopped) return Promise.resolve();
-    running ??= pass()
-      .catch((error: Error) => emit({ type: 'log', level: 'warn', message: `cannot read intents: ${error.message}` }))
-      .finally(() => (running = null));
-    return running;
-  };
-
-  let watcher: FSWatcher | null = null;
-  try {
-    watcher = watch(dirname(path), (_event, name) => {
-      if (!name || name === 'intents.jsonl') void check();
-    });
-    watcher.on('error', () => {
-      watcher?.close();
-      watcher = null;
-    });
-  } catch {
-    // The poll below still sees new lines.
-  }
-  const timer = setInterval(() => void check(), options.pollMs ?? POLL_MS);
-  timer.unref();
+  const passes = serialPasses(pass, (error) => emit({ type: 'log', level: 'warn', message: `cannot read intents: ${error.message}` }));
+  const unwatch = watchAndPoll(
+    dirname(path),
+    (name) => {
+      if (!name || name === 'intents.jsonl') void passes.run();
+    },
+    options.pollMs ?? POLL_MS,
+  );
   return {
-    check,
+    check: passes.run,
     stop() {
-      stopped = true;
-      clearInterval(timer);
-      watcher?.close();
+      passes.stop();
+      unwatch();
     },
   };
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { isAlive } from '../session/lock.js';
 
 /**
  * Panes following a repository leave a heartbeat file (one per process, touched every HEARTBEAT_MS) outside
@@ -15,15 +16,6 @@ const FRESH_MS = 3 * HEARTBEAT_MS;
 export function followersDir(repoRoot: string): string {
   const key = createHash('sha1').update(resolve(repoRoot)).digest('hex').slice(0, 16);
   return join(tmpdir(), 'fixcycle-followers', key);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** Starts beating for this process; the returned function stops and removes the file. */
