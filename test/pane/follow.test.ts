@@ -68,6 +68,7 @@ describe('following the sessions of a repository', () => {
   it('starts on the session being driven, and says when its folder is deleted', async () => {
     writeSession('WFS-test-running', { live: true });
     await follow().scan();
+    await until(() => seen.length === 1, 'the running session');
     expect(seen).toEqual(['WFS-test-running']);
     rmSync(join(repo, '.workflow/active/WFS-test-running'), { recursive: true });
     await until(() => seen.length === 2, 'the deletion');
