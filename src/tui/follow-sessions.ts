@@ -86,7 +86,15 @@ export function followSessions(options: FollowSessionsOptions): SessionFollower 
     watcher?.close();
     watching = target;
     try {
-      watcher = watch(target, () => void scan());
+      watcher = watch(target, (_event, name) => {
+        // A new session folder: show it now, without waiting for a full scan's round of stat() calls.
+        if (target === activeDir && name && SESSION_DIR.test(name) && !known.has(name) && name !== current && existsSync(join(activeDir, name))) {
+          known.set(name, { stamp: Date.now(), live: true });
+          current = name;
+          options.onSession(name, join(activeDir, name));
+        }
+        void scan();
+      });
       watcher.on('error', () => {
         watcher?.close();
         watcher = null;
@@ -99,7 +107,8 @@ export function followSessions(options: FollowSessionsOptions): SessionFollower 
   const pass = async () => {
     rearm();
     const found = await scanSessions(activeDir);
-    if (current && !found.has(current)) {
+    // Gone for real, not created after this pass listed the folder (the watcher may have shown it meanwhile).
+    if (current && !found.has(current) && !existsSync(join(activeDir, current))) {
       const gone = current;
       current = null;
       options.onGone(gone);

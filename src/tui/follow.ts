@@ -59,8 +59,10 @@ export async function startFollow(options: FollowOptions): Promise<number> {
     store.getState().output.clear();
     store.setState(initialView());
     if (!id || !dir) return;
-    apply({ type: 'session', sessionId: id, sessionDir: dir, repo: root, chain: await agentsOf(dir), testCommand: '', resumed: false });
+    apply({ type: 'session', sessionId: id, sessionDir: dir, repo: root, chain: [], testCommand: '', resumed: false });
+    const chain = await agentsOf(dir);
     if (followed?.id !== id) return;
+    if (chain.length > 0) store.setState({ chain });
     mirror = mirrorSession({ dir, apply, warn: (text) => tui.notify(text), pollMs: options.pollMs ? Math.max(options.pollMs, 250) : undefined });
   };
 

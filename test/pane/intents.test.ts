@@ -39,17 +39,25 @@ function target(answered: string[] = []): IntentTarget {
   };
 }
 
+/** Lets every pass run out: the watcher's own poll and fs.watch may be mid-pass when a test asks for one. */
+async function drain() {
+  for (let i = 0; i < 3; i++) {
+    await watcher!.check();
+    await new Promise((r) => setTimeout(r, 30));
+  }
+}
+
 const logs = () => events.flatMap((e) => (e.type === 'log' ? [e.message] : []));
 
 describe('intents from panes', () => {
   it('applies an approval once, records who, and tells a second pane approving at once that it was too late', async () => {
     watcher = watchIntents(dir, target(), (e) => events.push(e), { pollMs: 20 });
-    await watcher.check();
+    await drain();
     awaiting = true;
     const answer = controls.waitForApproval();
     const one = await appendIntent(dir, ID, 'approve', 'fixcycle pane %1 (pid 1)');
     const two = await appendIntent(dir, ID, 'approve', 'fixcycle pane %2 (pid 2)');
-    await watcher.check();
+    await drain();
     expect(await answer).toBe('approve');
     expect(controls.approvedBy).toBe('fixcycle pane %1 (pid 1)');
     expect(records).toEqual([
@@ -65,24 +73,24 @@ describe('intents from panes', () => {
 
   it('waits for the loop to ask before applying an approval that came early', async () => {
     watcher = watchIntents(dir, target(), (e) => events.push(e), { pollMs: 20 });
-    await watcher.check();
+    await drain();
     awaiting = true;
     await appendIntent(dir, ID, 'approve', 'pane');
-    await watcher.check();
+    await drain();
     expect(records).toEqual([]);
     const answer = controls.waitForApproval();
-    await watcher.check();
+    await drain();
     expect(await answer).toBe('approve');
     expect(records).toEqual([expect.objectContaining({ applied: true })]);
   });
 
   it('skips garbage lines with a one-line message and loses none of the intents around them', async () => {
     watcher = watchIntents(dir, target(), (e) => events.push(e), { pollMs: 20 });
-    await watcher.check();
+    await drain();
     const pause = await appendIntent(dir, ID, 'pause', 'pane');
     appendFileSync(intentsPath(dir), 'this is not json\n{"id":"x","session_id":"WFS-test-now","action":"explode"}\n[1,2]\n');
     const resume = await appendIntent(dir, ID, 'resume', 'pane');
-    await watcher.check();
+    await drain();
     expect(records.map((r) => [r.id, r.applied])).toEqual([
       [pause.id, true],
       [resume.id, true],
@@ -98,10 +106,10 @@ describe('intents from panes', () => {
     const before = await appendIntent(dir, ID, 'stop', 'pane');
     const answeredEarlier = '0f0f0f0f-answered';
     watcher = watchIntents(dir, target([answeredEarlier]), (e) => events.push(e), { pollMs: 20 });
-    await watcher.check();
+    await drain();
     await appendIntent(dir, 'WFS-test-earlier', 'stop', 'an old pane');
     await appendIntent(dir, ID, 'stop', 'pane', answeredEarlier);
-    await watcher.check();
+    await drain();
     expect(controls.stopped).toBe(false);
     expect(records).toEqual([expect.objectContaining({ applied: false, note: 'meant for session WFS-test-earlier' })]);
     expect(records.some((r) => r.id === before.id)).toBe(false);
@@ -110,9 +118,9 @@ describe('intents from panes', () => {
 
   it('says why a rollback cannot be done', async () => {
     watcher = watchIntents(dir, target(), (e) => events.push(e), { pollMs: 20 });
-    await watcher.check();
+    await drain();
     await appendIntent(dir, ID, 'rollback', 'pane');
-    await watcher.check();
+    await drain();
     expect(records).toEqual([expect.objectContaining({ action: 'rollback', applied: false, note: 'no committed fix to roll back yet' })]);
   });
 });

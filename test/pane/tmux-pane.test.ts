@@ -46,7 +46,8 @@ describe.skipIf(missing !== null)(`fixcycle pane in tmux${missing ? ` (skipped: 
     const t = (tmux = startTmux(`fixcycle-test-${process.pid}`, repo.dir));
     const user = t.panes()[0]!.id;
     t.type(user, `${process.execPath} ${CLI} pane`);
-    await t.until(() => t.panes().length === 2, 'the split');
+    await t.until(() => t.panes().some((p) => p.mark === '1'), 'the split, marked as fixcycle');
+    expect(t.panes()).toHaveLength(2);
     const pane = t.panes().find((p) => p.mark === '1')!;
     expect(pane, 'the new pane is marked as fixcycle').toBeDefined();
     // The focus stays in the user's pane.
@@ -95,6 +96,7 @@ describe.skipIf(missing !== null)(`fixcycle pane in tmux${missing ? ` (skipped: 
     expect(t.panes()).toHaveLength(2);
 
     // q closes the pane (the session has ended: no question) and nothing else.
+    await t.waitFor(pane.id, 'Partial success · pass rate 95% · exit code 0');
     t.keys(pane.id, 'q');
     await t.until(() => t.panes().length === 1, 'the pane to close');
     expect(t.panes()[0]!.id).toBe(user);
