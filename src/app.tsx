@@ -14,8 +14,9 @@ import { OutputPane } from './components/output-pane.js';
 import { PhaseTree } from './components/phase-tree.js';
 import { PipelineChoicePanel } from './components/pipeline-choice.js';
 import { StatusLine } from './components/status-line.js';
+import { WaitingPanel } from './components/waiting-panel.js';
 import { bannerFlags, bannerHeight } from './tui/banners.js';
-import { useSession, useUi } from './tui/context.js';
+import { useSession, useTui, useUi } from './tui/context.js';
 import { computeLayout, type Layout } from './tui/layout.js';
 import { genRowCount } from './components/gen-rows.js';
 import { teamRowCount } from './components/team-rows.js';
@@ -81,6 +82,8 @@ export function App({ onQuit }: AppProps) {
   const layout = computeLayout(columns, rows, bannerHeight(banners), iterations, genRows);
   const help = useUi((s) => s.help);
   const choosing = useSession((s) => s.teamChoice !== null);
+  const following = Boolean(useTui().follow);
+  const waiting = useSession((s) => s.sessionId === null) && following;
   const detailLines = useIterationDetail();
 
   const metrics = useRef<PaneMetrics>(null!);
@@ -102,6 +105,8 @@ export function App({ onQuit }: AppProps) {
           <HelpOverlay width={layout.width} height={layout.bodyHeight} />
         ) : detailLines ? (
           <IterationDetail lines={detailLines} width={layout.width} height={layout.bodyHeight} />
+        ) : waiting ? (
+          <WaitingPanel width={layout.width} height={layout.bodyHeight} />
         ) : choosing ? (
           <PipelineChoicePanel width={layout.width} height={layout.bodyHeight} />
         ) : layout.compact ? (

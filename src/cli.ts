@@ -3,10 +3,8 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { parseDuration } from './commands/durations.js';
 import { parseBudget, type BudgetLimits } from './engine/agents/budget.js';
 import { processOutput } from './commands/output.js';
-import { runLoopCommand, userError } from './commands/run.js';
-import { runStatusCommand } from './commands/status.js';
 import type { GenFlags, RunFlags } from './commands/run-flags.js';
-import { EXIT } from './engine/loop/loop.js';
+import { EXIT } from './engine/loop/exit-codes.js';
 import { RUNNER_NAMES } from './engine/runners/names.js';
 
 function duration(value: string): number {
@@ -48,6 +46,7 @@ function addRunOptions(command: Command): Command {
     .option('--resume-session [id]', 'continue a session from where it stopped (default: the latest)')
     .option('--session-name <name>', 'name a new session (WFS-test-<name>)')
     .option('-y, --yes', 'approve a partial success without asking')
+    .option('--wait-approval', 'headless: wait at a partial success for a decision from `fixcycle pane` instead of exiting 3 (the default while a pane follows this repository)')
     .option('--allow-dirty', 'commit uncommitted changes as a checkpoint before starting')
     .option('--headless', 'plain progress lines instead of the TUI')
     .option('--json', 'NDJSON events on stdout')
@@ -59,9 +58,10 @@ function addRunOptions(command: Command): Command {
 
 async function runFromFlags(flags: RunFlags, extra: { title?: string; demo?: boolean } = {}): Promise<number> {
   // A session `fixcycle gen` started (--plan-only, or stopped) goes on through the gen pipeline.
-  const { genSessionToResume } = await import('./commands/gen-flags.js');
-  const genSession = flags.resumeSession ? await genSessionToResume(flags.cwd, flags.resumeSession) : null;
+  // The gen modules load only on a resume: a new run does not pay for them.
+  const genSession = flags.resumeSession ? await (await import('./commands/gen-flags.js')).genSessionToResume(flags.cwd, flags.resumeSession) : null;
   if (genSession) return runGenFromFlags({ ...flags, coverageLines: '80', coverageBranches: '70' }, undefined, genSession);
+  const { runLoopCommand } = await import('./commands/run.js');
   return runLoopCommand(
     {
       cwd: flags.cwd,
@@ -75,6 +75,7 @@ async function runFromFlags(flags: RunFlags, extra: { title?: string; demo?: boo
       resumeSession: flags.resumeSession === true ? 'latest' : flags.resumeSession,
       sessionName: flags.sessionName,
       yes: Boolean(flags.yes),
+      waitApproval: Boolean(flags.waitApproval),
       allowDirty: Boolean(flags.allowDirty),
       headless: Boolean(flags.headless),
       json: Boolean(flags.json),
@@ -165,6 +166,7 @@ program
   .option('--session <id>', 'a session id instead of the latest')
   .option('--json', 'print the state as JSON')
   .action(async (flags: { cwd: string; session?: string; json?: boolean }) => {
+    const { runStatusCommand } = await import('./commands/status.js');
     exitCode = await runStatusCommand(flags.cwd, flags, processOutput);
   });
 
@@ -193,11 +195,22 @@ program
   .command('watch')
   .description('open the TUI on a session driven by another process')
   .option('-C, --cwd <dir>', 'the repository', process.cwd())
-  .option('--session <id>', 'a session id instead of the latest')
-  .action(async (flags: { cwd: string; session?: string }) => {
+  .option('--session <id>', 'a session id instead of the running one')
+  .option('--follow', 'follow the sessions of the repository like tail -F: wait for one, show it, switch to the next (the default when none is running)')
+  .addOption(new Option('--run-args <json>', 'run options of a loop to start (set by fixcycle pane)').hideHelp())
+  .action(async (flags: { cwd: string; session?: string; follow?: boolean; runArgs?: string }) => {
     const { importTui } = await import('./tui/load.js');
     const { startWatch } = await importTui(() => import('./tui/watch.js'));
-    exitCode = await startWatch({ repo: flags.cwd, sessionId: flags.session });
+    const runArgs = flags.runArgs ? (JSON.parse(flags.runArgs) as string[]) : undefined;
+    exitCode = await startWatch({ repo: flags.cwd, sessionId: flags.session, follow: flags.follow || runArgs !== undefined, runArgs });
+  });
+
+addRunOptions(program.command('pane').description('inside tmux: open a side pane that follows every session of this repository and controls it (with run options, it also starts the loop there)'))
+  .option('--size <n>', 'columns of the pane (rows with --below); default 60 columns, 20 rows', positiveInt)
+  .option('--below', 'split below instead of to the right')
+  .action(async (flags: RunFlags & { size?: number; below?: boolean }) => {
+    const { runPaneCommand, runArgsOf } = await import('./commands/pane.js');
+    exitCode = await runPaneCommand({ cwd: flags.cwd, size: flags.size, below: flags.below, runArgs: runArgsOf(process.argv.slice(2)) }, processOutput);
   });
 
 addRunOptions(program.command('demo').description('run the loop on a bundled example project with a scripted demo agent'))
@@ -224,6 +237,7 @@ try {
     // --help and --version end here too, with code 0.
     exitCode = error.exitCode === 0 ? EXIT.success : EXIT.usage;
   } else {
+    const { userError } = await import('./commands/run.js');
     const message = userError(error);
     if (!message) throw error;
     processOutput.stderr(`fixcycle: ${message}`);

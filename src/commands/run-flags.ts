@@ -14,6 +14,7 @@ export interface RunFlags {
   resumeSession?: string | true;
   sessionName?: string;
   yes?: boolean;
+  waitApproval?: boolean;
   allowDirty?: boolean;
   headless?: boolean;
   json?: boolean;

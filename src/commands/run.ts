@@ -4,6 +4,7 @@ import { GitSafetyError } from '../engine/git.js';
 import { RunnerResolutionError } from '../engine/runners/index.js';
 import { EXIT, type LoopResult, type TestFixLoop } from '../engine/loop/loop.js';
 import { SessionFileError } from '../engine/session/session-files.js';
+import { watchIntents } from '../engine/intents/apply-intents.js';
 import { prepareLoop, StartError, type StartOptions } from '../engine/start.js';
 import { plainLine } from '../headless/plain-reporter.js';
 import { createFixcycleStore } from '../state/store.js';
@@ -49,6 +50,8 @@ export async function runLoopCommand(options: RunOptions, out: Output): Promise<
     return EXIT.usage;
   }
   const { loop, release } = prepared;
+  // Keys pressed in a pane (`fixcycle pane`) reach this loop through the session's intents file.
+  const intents = watchIntents(prepared.ctx.session.paths.dir, loop.intentTarget(), emit);
 
   let signals = 0;
   const onSignal = (): void => {
@@ -72,6 +75,7 @@ export async function runLoopCommand(options: RunOptions, out: Output): Promise<
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    intents.stop();
     await release();
   }
 }

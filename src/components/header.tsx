@@ -7,10 +7,15 @@ import { StrategyBadge } from './strategy-badge.js';
  * strategy badge with its reason. When narrow, the title gives way so the badge always shows.
  */
 export function Header({ width, compact }: { width: number; compact: boolean }) {
-  const { title, demo, theme } = useTui();
-  const sessionId = useSession((s) => s.sessionId);
+  const { title: fixedTitle, demo, theme, follow } = useTui();
+  const followed = useSession((s) => s.sessionId);
+  // Following: the session shown is the title, since it changes; narrow panes have no room for both.
+  const title = follow ? (followed ?? 'waiting for a session') : fixedTitle;
+  const sessionId = follow ? null : followed;
   const tag = demo && !title.includes('DEMO') ? ' DEMO ' : '';
-  const titleWidth = Math.min(title.length + tag.length + 1, compact ? Math.floor(width / 3) : Math.floor(width / 2));
+  // Following, the title is the session shown: it gets the room, the badge what is left.
+  const room = follow ? width - 12 : compact ? Math.floor(width / 3) : Math.floor(width / 2);
+  const titleWidth = Math.min(title.length + tag.length + 1, room);
   return (
     <Box width={width} height={1}>
       <Box width={titleWidth} flexShrink={0}>

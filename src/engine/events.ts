@@ -45,6 +45,8 @@ export type EventSink = (event: EngineEvent) => void;
 
 /** What a user can ask of a running loop (keys in the TUI, signals headless). */
 export interface LoopControls {
+  /** True when the loop runs in another process (a pane's keys become intents): the screen says "sent", not "done". */
+  readonly remote?: boolean;
   /** Approves a partial success that is awaiting approval. Returns why not when it cannot. */
   approve(): string | null;
   /** Rolls back the last committed iteration after the current step. */

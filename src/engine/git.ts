@@ -1,7 +1,7 @@
 import { appendFile, lstat, mkdir, readFile, symlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
+import { execFile } from 'node:child_process';
 import { execa } from 'execa';
-import { simpleGit, type SimpleGit } from 'simple-git';
 import { ACTIVE_DIR } from './session/paths.js';
 
 /** Makes `link` point at `target` (created), unless `link` exists already (an older session folder is kept). */
@@ -15,29 +15,45 @@ async function linkSessionFolder(link: string, target: string): Promise<void> {
   }
 }
 
+/**
+ * Runs `git <args>` in the repository and resolves with its stdout; rejects with git's own message when it fails.
+ * A plain child process: simple-git's logger set-up alone cost ~80 ms of every start.
+ */
+function gitCall(cwd: string, args: string[]): Promise<{ stdout: string; stderr: string; error: Error | null }> {
+  return new Promise((done) => {
+    execFile('git', args, { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 }, (error, stdout, stderr) => done({ stdout, stderr, error }));
+  });
+}
+
+async function runGit(cwd: string, args: string[]): Promise<string> {
+  const { stdout, stderr, error } = await gitCall(cwd, args);
+  if (error) throw new Error(stderr.trim() || error.message);
+  return stdout;
+}
+
 /** A git problem the user can fix; the message names the cause and the fix. */
 export class GitSafetyError extends Error {}
 
 /** The repository as fixcycle needs it: checkpoints, exact reverts, and nothing of the user's lost. */
 export class Repo {
-  private readonly git: SimpleGit;
+  private readonly git: { raw(args: string[]): Promise<string> };
 
   private constructor(
     readonly root: string,
     private readonly gitDir: string,
   ) {
-    this.git = simpleGit({ baseDir: root });
+    this.git = { raw: (args) => runGit(root, args) };
   }
 
   /** Opens the repository containing `dir`, or throws a GitSafetyError saying what is wrong. */
   static async open(dir: string): Promise<Repo> {
     // One git call answers all three questions: where the root is, whether HEAD has a commit, which branch.
-    const probe = await execa('git', ['rev-parse', '--show-toplevel', '--absolute-git-dir', 'HEAD', '--symbolic-full-name', 'HEAD'], { cwd: dir, reject: false });
-    const [root, gitDir, head, ref] = probe.stdout.split('\n');
+    const probe = await gitCall(dir, ['rev-parse', '--show-toplevel', '--absolute-git-dir', 'HEAD', '--symbolic-full-name', 'HEAD']);
+    const [root, gitDir, head, ref] = probe.stdout.trim().split('\n');
     if (!root || /not a git repository/.test(probe.stderr)) {
       throw new GitSafetyError(`${dir} is not a git repository: run \`git init\` and commit your code first, so fixcycle can checkpoint and roll back fixes`);
     }
-    if (probe.exitCode !== 0 || !head || !/^[0-9a-f]{40,64}$/.test(head)) {
+    if (probe.error || !head || !/^[0-9a-f]{40,64}$/.test(head)) {
       throw new GitSafetyError('the repository has no commits yet: commit your code first (git add -A && git commit -m "initial"), so fixcycle can roll back fixes');
     }
     if (!ref?.startsWith('refs/heads/')) {
@@ -98,7 +114,7 @@ export class Repo {
   }
 
   async head(): Promise<string> {
-    return (await this.git.revparse(['HEAD'])).trim();
+    return (await this.git.raw(['rev-parse', 'HEAD'])).trim();
   }
 
   /**

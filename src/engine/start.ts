@@ -9,6 +9,7 @@ import { GitSafetyError, Repo } from './git.js';
 import type { LoopContext } from './loop/context.js';
 import { TestFixLoop, type LoopPolicies } from './loop/loop.js';
 import { resolveRunner } from './runners/index.js';
+import { followerPresent } from './intents/followers.js';
 import { acquireLock } from './session/lock.js';
 import { newSessionId } from './session/paths.js';
 import type { IterationState } from './session/schema.js';
@@ -33,6 +34,8 @@ export interface StartOptions {
   /** Names a new session (`WFS-test-<name>`). */
   sessionName?: string;
   yes: boolean;
+  /** Headless: wait at a partial success for a pane's decision even when no pane follows yet. */
+  waitApproval?: boolean;
   allowDirty: boolean;
   interactive: boolean;
   testTimeoutMs?: number;
@@ -106,6 +109,9 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
   // The session folder's place first (a link into the git directory), then the session's own folders in it.
   await repo.excludeSessionFolder({ link: true });
   await session.ensureFolders();
+  // git status runs while the lock, the state and the runner are worked out (the session folder is excluded by now).
+  const changed = repo.changedFiles();
+  changed.catch(() => undefined);
   const lock = await acquireLock(session.paths.lock, id);
   if (typeof lock === 'string') throw new StartError(lock);
   try {
@@ -117,14 +123,14 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
       // A session that ran out of iterations or budget goes on when given more.
       state = { ...state, status: 'active', next_action: 'execute_fix_task', stopped_by: undefined };
     }
-    if (await repo.isDirty()) {
+    const files = await changed;
+    if (files.length > 0) {
       if (resumed && fixInFlight(state)) {
         // Keep the agent's half-done fix: the resumed fix step builds on it, or the re-test measures it.
       } else if (options.allowDirty) {
         const sha = await repo.commitAll(`fixcycle: checkpoint before test-fix session ${id}`);
         if (sha) options.emit({ type: 'log', level: 'info', message: `committed your uncommitted changes as a checkpoint (${sha.slice(0, 7)})` });
       } else {
-        const files = await repo.changedFiles();
         throw new StartError(
           `the working tree has uncommitted changes (${files.slice(0, 3).join(', ')}${files.length > 3 ? ', ...' : ''}): commit or stash them, or pass --allow-dirty to commit them as a checkpoint first`,
         );
@@ -158,6 +164,7 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
         testTimeoutMs: options.testTimeoutMs ?? (config.testTimeoutSec ? config.testTimeoutSec * 1000 : DEFAULT_TEST_TIMEOUT_MS),
         agentTimeoutMs,
         autoApprove: options.yes,
+        waitForDecision: async () => Boolean(options.waitApproval) || (await followerPresent(repo.root)),
         interactive: options.interactive,
         flakyReruns: config.flakyReruns ?? 1,
         maxDegraded: options.maxDegraded ?? config.maxDegraded,

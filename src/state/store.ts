@@ -229,38 +229,41 @@ export function createFixcycleStore(options: { outputCapacity?: number; flushMs?
       }
     };
 
-    return {
-      gen: null,
-      genCoverage: null,
-      teamTasks: {},
-      teamCoverage: {},
-      teamBoard: null,
-      teamChoice: null,
-      sessionId: null,
-      sessionDir: null,
-      repo: null,
-      chain: [],
-      testCommand: '',
-      startedAt: Date.now(),
-      state: null,
-      phases: initialPhases(),
-      phaseIteration: 0,
-      results: null,
-      strategy: null,
-      agent: null,
-      agentFailures: [],
-      usage: {},
-      stuckTests: [],
-      suspects: [],
-      awaitingApproval: null,
-      paused: false,
-      outputLabel: '',
-      outputVersion: 0,
-      logs: [],
-      waiting: null,
-      done: null,
-      output,
-      apply,
-    };
+    return { ...initialView(), output, apply };
   });
+}
+
+/** A store's session fields before any event: what a pane shows again when it switches to another session. */
+export function initialView(): SessionView {
+  return {
+    gen: null,
+    genCoverage: null,
+    teamTasks: {},
+    teamCoverage: {},
+    teamBoard: null,
+    teamChoice: null,
+    sessionId: null,
+    sessionDir: null,
+    repo: null,
+    chain: [],
+    testCommand: '',
+    startedAt: Date.now(),
+    state: null,
+    phases: initialPhases(),
+    phaseIteration: 0,
+    results: null,
+    strategy: null,
+    agent: null,
+    agentFailures: [],
+    usage: {},
+    stuckTests: [],
+    suspects: [],
+    awaitingApproval: null,
+    paused: false,
+    outputLabel: '',
+    outputVersion: 0,
+    logs: [],
+    waiting: null,
+    done: null,
+  };
 }

@@ -71,6 +71,8 @@ function answerYes(ctx: CommandContext): CommandResult {
 function inQuestion(command: Command, ctx: CommandContext): CommandResult {
   const confirm = ctx.ui.confirm!;
   if (command === 'yes' || (command === 'quit' && confirm.kind === 'quit')) return answerYes(ctx);
+  // A pane's q: n leaves the pane and the run goes on.
+  if (command === 'no' && confirm.kind === 'quit' && ctx.controls?.remote) return { actions: [{ type: 'answered' }], quit: true };
   if (command === 'no' || command === 'close') {
     const text = confirm.kind === 'quit' ? 'The loop goes on' : 'Nothing rolled back';
     return only({ type: 'answered' }, say(text, 'info'));
@@ -116,7 +118,8 @@ function approve(ctx: CommandContext): CommandResult {
     return only(say('Nothing to approve: approval is asked only for a partial success (pass rate ≥ 95%, only low-criticality failures)'));
   }
   const why = ctx.controls.approve();
-  return only(say(why ?? 'Approved: the session completes as a partial success', why ? 'warn' : 'info'));
+  const done = ctx.controls.remote ? 'Approval sent to the process driving the session…' : 'Approved: the session completes as a partial success';
+  return only(say(why ?? done, why ? 'warn' : 'info'));
 }
 
 function rollback(ctx: CommandContext): CommandResult {
@@ -138,7 +141,8 @@ function pause(ctx: CommandContext): CommandResult {
 }
 
 function quit(ctx: CommandContext): CommandResult {
-  if (!ctx.controls || ctx.session.done || ctx.ui.stopping) return { actions: [], quit: true };
+  if (!ctx.controls || ctx.session.done || ctx.ui.stopping || !ctx.session.sessionId) return { actions: [], quit: true };
+  if (ctx.controls.remote) return only({ type: 'ask', confirm: { kind: 'quit', prompt: 'Stop the run after its current step? y stops it and leaves, n leaves it running, esc stays' } });
   const prompt = 'Stop the loop after the current step and leave? The session stays resumable.';
   return only({ type: 'ask', confirm: { kind: 'quit', prompt } });
 }

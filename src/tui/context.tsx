@@ -16,6 +16,8 @@ export interface TuiContextValue {
   title: string;
   /** True for `fixcycle demo`: the header says so. */
   demo: boolean;
+  /** `fixcycle watch --follow` and the pane: the repository followed; the header names the session shown. */
+  follow?: string | null;
 }
 
 const TuiContext = createContext<TuiContextValue | null>(null);

@@ -1,8 +1,7 @@
-import { watch, type FSWatcher } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { EngineEvent } from '../engine/events.js';
-import { readIterationState } from '../engine/session/state-file.js';
+import { serialPasses, watchAndPoll } from '../engine/session/file-watch.js';
 import type { TestResults } from '../engine/types.js';
 import { FileTail } from './file-tail.js';
 import { eventsFromState, readTestResults } from './state-events.js';
@@ -52,9 +51,6 @@ export function mirrorSession(options: MirrorOptions): SessionMirror {
   const seen = new Map<string, string>();
   let results: TestResults | null = null;
   let lastWarning = '';
-  let stopped = false;
-  let running: Promise<void> | null = null;
-  let again = false;
 
   const warn = (text: string) => {
     if (text === lastWarning) return;
@@ -92,6 +88,8 @@ export function mirrorSession(options: MirrorOptions): SessionMirror {
 
   const readState = async (resultsChanged: boolean) => {
     if (!(await changed(statePath)) && !resultsChanged) return;
+    // The state reader (and zod) load on the first read, after the first frame is up.
+    const { readIterationState } = await import('../engine/session/state-file.js');
     const read = await readIterationState(statePath);
     if (!read.ok) {
       // A file caught mid-write is read again on the next event or poll.
@@ -116,53 +114,31 @@ export function mirrorSession(options: MirrorOptions): SessionMirror {
     if (lines.length > 0) options.apply({ type: 'output', lines });
   };
 
-  const refresh = (): Promise<void> => {
-    if (stopped) return Promise.resolve();
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = pass()
-      .catch((error: Error) => warn(`cannot read the session: ${error.message}`))
-      .finally(() => {
-        running = null;
-        if (again && !stopped) {
-          again = false;
-          void refresh();
-        }
-      });
-    return running;
-  };
+  const passes = serialPasses(pass, (error) => warn(`cannot read the session: ${error.message}`));
+  const refresh = passes.run;
 
   let settle: ReturnType<typeof setTimeout> | null = null;
-  const onChange = () => {
-    if (settle) return;
-    settle = setTimeout(() => {
-      settle = null;
-      void refresh();
-    }, SETTLE_MS);
-  };
-  let watcher: FSWatcher | null = null;
-  try {
-    watcher = watch(processDir, onChange);
-    watcher.on('error', () => {
-      watcher?.close();
-      watcher = null;
-    });
-  } catch {
-    // No .process folder yet (or no inotify): the poll below still sees the files appear.
-  }
-  const poll = setInterval(() => void refresh(), options.pollMs ?? POLL_MS);
-  poll.unref();
+  // A folder not there yet (or no inotify): the poll still sees the files appear.
+  const unwatch = watchAndPoll(
+    processDir,
+    (name) => {
+      if (name === null) return void refresh();
+      if (settle) return;
+      settle = setTimeout(() => {
+        settle = null;
+        void refresh();
+      }, SETTLE_MS);
+    },
+    options.pollMs ?? POLL_MS,
+  );
   void refresh();
 
   return {
     refresh,
     stop() {
-      stopped = true;
-      clearInterval(poll);
+      passes.stop();
+      unwatch();
       if (settle) clearTimeout(settle);
-      watcher?.close();
     },
   };
 }

@@ -29,6 +29,8 @@ export interface TuiOptions {
   stdin?: NodeJS.ReadStream;
   /** Environment for NO_COLOR. Default: process.env. */
   env?: NodeJS.ProcessEnv;
+  /** `watch --follow`: the repository whose sessions the screen follows. */
+  follow?: string;
   /** Called after every frame Ink draws (benchmarks count frames with it). */
   onRender?: () => void;
 }
@@ -58,6 +60,7 @@ export function startTui(options: TuiOptions): TuiHandle {
     theme: createTheme(options.env),
     title: options.title ?? 'fixcycle',
     demo: options.demo ?? false,
+    follow: options.follow ?? null,
   };
 
   let instance: ReturnType<typeof render> | null = null;

@@ -1,8 +1,9 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ACTIVE_DIR, SESSION_PREFIX } from '../engine/session/paths.js';
-import { findLatestSession } from '../engine/session/session-files.js';
 import { createFixcycleStore } from '../state/store.js';
+import { findRepoRoot, runningSession } from './follow-sessions.js';
+import { agentsOf } from './session-agents.js';
 import { mirrorSession } from './session-mirror.js';
 import { startTui } from './start.js';
 
@@ -19,6 +20,10 @@ export interface WatchOptions {
   env?: NodeJS.ProcessEnv;
   /** How often the files are polled besides fs.watch. Default: 1000 ms. */
   pollMs?: number;
+  /** Follow the repository's sessions (`--follow`); the default when no session is given and none is running. */
+  follow?: boolean;
+  /** Following: run options of a loop to start (`fixcycle pane <run options>`). */
+  runArgs?: string[];
 }
 
 async function isDir(path: string): Promise<boolean> {
@@ -36,6 +41,7 @@ export async function findWatchedSession(repo: string, sessionId?: string): Prom
     const hint = known.length > 0 ? `sessions there: ${known.slice(0, 5).join(', ')}` : 'start one with fixcycle run';
     return { ok: false, error: `no session ${sessionId} under ${root}: ${hint}` };
   }
+  const { findLatestSession } = await import('../engine/session/session-files.js');
   const latest = await findLatestSession(resolve(repo));
   if (latest) return { ok: true, id: latest, dir: join(root, latest) };
   // A session that has not written its state yet is still worth watching.
@@ -45,15 +51,6 @@ export async function findWatchedSession(repo: string, sessionId?: string): Prom
   return { ok: false, error: `no session under ${root}: start one with fixcycle run, or pass -C <repo>` };
 }
 
-async function agentsOf(dir: string): Promise<string[]> {
-  try {
-    const meta = JSON.parse(await readFile(join(dir, 'workflow-session.json'), 'utf8')) as { agents?: unknown };
-    return Array.isArray(meta.agents) ? meta.agents.filter((a): a is string => typeof a === 'string') : [];
-  } catch {
-    return [];
-  }
-}
-
 /**
  * `fixcycle watch`: the same TUI on a session driven by another process (fixcycle in another terminal,
  * or a Claude-Code-Workflow session), mirrored from its files. Keys that need the loop say so.
@@ -61,6 +58,10 @@ async function agentsOf(dir: string): Promise<string[]> {
  */
 export async function startWatch(options: WatchOptions): Promise<number> {
   const stderr = options.stderr ?? process.stderr;
+  if (options.follow || (!options.sessionId && !(await runningSession(findRepoRoot(options.repo))))) {
+    const { startFollow } = await import('./follow.js');
+    return startFollow({ repo: options.repo, runArgs: options.runArgs, stdout: options.stdout, stdin: options.stdin, env: options.env, pollMs: options.pollMs });
+  }
   const found = await findWatchedSession(options.repo, options.sessionId);
   if (!found.ok) {
     stderr.write(`fixcycle watch: ${found.error}\n`);

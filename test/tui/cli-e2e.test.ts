@@ -4,45 +4,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { spawnInPty, type PtyTerminal } from './pty-terminal.js';
+import { AGENT, SHOP_FILES } from './shop-scenario.js';
 import { tempRepo } from './temp-repo.js';
 
 const CLI = resolve(import.meta.dirname, '../../dist/cli.js');
-
-// 16 tests that pass, 3 that fail because total() adds 1 (medium criticality) and 1 cosmetic test
-// (low by the config): 80% at first, 95% with only a low failure once the agent fixes total().
-const SHOP = 'export function total(items) {\n  return items.reduce((sum, i) => sum + i.price * i.qty, 0) + 1;\n}\n';
-const TESTS = `import { test } from 'node:test';
-import assert from 'node:assert/strict';
-import { total } from '../src/shop.js';
-for (let i = 0; i < 16; i++) test('counts item ' + i, () => assert.equal([1, 2, 3].length, 3));
-test('total of one item', () => assert.equal(total([{ price: 5, qty: 1 }]), 5));
-test('total of two items', () => assert.equal(total([{ price: 5, qty: 1 }, { price: 2, qty: 3 }]), 11));
-test('total of nothing', () => assert.equal(total([]), 0));
-test('cosmetic: greeting is title case', () => assert.equal('hello'.toUpperCase(), 'Hello'));
-`;
-const AGENT = `import { readFileSync, writeFileSync, appendFileSync } from 'node:fs';
-let prompt = '';
-for await (const chunk of process.stdin) prompt += chunk;
-const role = process.env.FIXCYCLE_ROLE;
-appendFileSync(process.argv[2], role + ' ' + process.env.FIXCYCLE_ITERATION + '\\n');
-if (role === 'analyze') {
-  process.stdout.write(JSON.stringify({ root_causes: ['total() adds 1 to every sum'], modification_points: ['src/shop.js:total:2'], affected_tests: ['total of one item'], confidence_score: 0.9, approach: 'drop the + 1' }));
-} else {
-  writeFileSync('src/shop.js', readFileSync('src/shop.js', 'utf8').replace(', 0) + 1;', ', 0);'));
-}
-`;
 
 const repo = tempRepo('fixcycle-tui-e2e-');
 let term: PtyTerminal | undefined;
 
 beforeAll(() => {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build first with npx tsc -p tsconfig.build.json`);
-  repo.commit('initial', {
-    'package.json': '{ "name": "shop", "type": "module", "private": true }\n',
-    'src/shop.js': SHOP,
-    'test/shop.test.js': TESTS,
-    'fixcycle.config.json': JSON.stringify({ criticality: [{ match: 'cosmetic', level: 'low' }] }),
-  });
+  repo.commit('initial', SHOP_FILES);
   writeFileSync(join(repo.dir, '..', `${repo.dir.split('/').pop()}-agent.mjs`), AGENT);
 });
 afterAll(() => {

@@ -96,7 +96,7 @@ describe('fixcycle watch', () => {
     write('test-results.json', results(82.5, [failure('adds', 'AssertionError: 1 !== 2')]));
     write('test-output.log', 'ok 1 - subtracts\nnot ok 2 - adds\n');
 
-    term = spawnInPty(process.execPath, [join(DIST, 'cli.js'), 'watch', '-C', repo], { columns: 120, rows: 40, cwd: repo });
+    term = spawnInPty(process.execPath, [join(DIST, 'cli.js'), 'watch', '-C', repo, '--session', 'WFS-test-elsewhere'], { columns: 120, rows: 40, cwd: repo });
     let screen = await term.waitFor('not ok 2 - adds');
     expect(screen).toContain('fixcycle watch');
     expect(screen).toContain('[aggressive] similar failures above 80%');
@@ -118,12 +118,12 @@ describe('fixcycle watch', () => {
     expect(term.buffer()).toBe('normal');
   });
 
-  it('says in one line when there is no session to watch', async () => {
+  it('says in one line when the session asked for does not exist (with none asked for, it follows)', async () => {
     const empty = join(work, 'empty-repo');
     mkdirSync(empty, { recursive: true });
-    term = spawnInPty(process.execPath, [join(DIST, 'cli.js'), 'watch', '-C', empty], { columns: 120, rows: 10, cwd: empty });
+    term = spawnInPty(process.execPath, [join(DIST, 'cli.js'), 'watch', '-C', empty, '--session', 'nope'], { columns: 120, rows: 10, cwd: empty });
     const exit = await term.exited;
     expect(exit.exitCode).toBe(2);
-    expect(term.screen()).toMatch(/fixcycle watch: no session under .*: start one with fixcycle run/);
+    expect(term.screen().replace(/\n/g, '')).toMatch(/fixcycle watch: no session nope under .*: start one with fixcycle run/);
   });
 });

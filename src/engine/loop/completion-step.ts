@@ -1,4 +1,5 @@
 import type { Outcome } from '../events.js';
+import { EXIT } from './exit-codes.js';
 import type { IterationState } from '../session/schema.js';
 import type { TestResults } from '../types.js';
 import type { LoopContext } from './context.js';
@@ -14,7 +15,7 @@ export interface LoopResult {
   reportPath?: string;
 }
 
-export const EXIT = { success: 0, failure: 1, usage: 2, awaitingApproval: 3, interrupted: 130 } as const;
+export { EXIT };
 
 /** Writes the session summary (and the failure report when it failed) and reports the outcome. */
 export async function completeSession(ctx: LoopContext, state: IterationState, results: TestResults | null): Promise<LoopResult> {

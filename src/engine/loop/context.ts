@@ -30,6 +30,8 @@ export interface LoopOptions {
   autoApprove: boolean;
   /** Someone can press a key to approve (the TUI); headless runs stop with exit 3 instead. */
   interactive: boolean;
+  /** Headless: someone will decide a partial success (--wait-approval, or a pane follows the repository), so wait instead of exiting 3. */
+  waitForDecision?: () => Promise<boolean>;
   /** Times a failing test is re-run before an agent is asked. */
   flakyReruns: number;
   /** Rank suspects before each analysis; false with --no-localize (default on). */

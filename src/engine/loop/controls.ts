@@ -9,18 +9,26 @@ export class UserControls implements LoopControls {
   /** Set by the loop: why approve/rollback cannot be done now, or null when they can. */
   approvalOpen = false;
   canRollBack: () => string | null = () => 'no committed fix to roll back yet';
+  /** Who approved the partial success (a key in this TUI, a pane's intent), once someone did. */
+  approvedBy: string | null = null;
   private paused = false;
   private resumeWaiters: (() => void)[] = [];
   private approvalWaiter: ((answer: ApprovalAnswer) => void) | null = null;
 
   constructor(private readonly emit: EventSink) {}
 
+  get isPaused(): boolean {
+    return this.paused;
+  }
+
   get stopped(): boolean {
     return this.abort.signal.aborted;
   }
 
-  approve(): string | null {
+  approve(by = 'the TUI of the driving process'): string | null {
+    if (this.approvedBy) return `already approved by ${this.approvedBy}`;
     if (!this.approvalOpen || !this.approvalWaiter) return 'nothing to approve: approval is asked only for a partial success (≥ 95% with only low-criticality failures)';
+    this.approvedBy = by;
     this.approvalWaiter('approve');
     return null;
   }

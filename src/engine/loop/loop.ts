@@ -9,6 +9,8 @@ import type { FixHistoryEntry, FixOutcome, FixPlan, Iteration, IterationResult, 
 import type { Criticality, TestResults } from '../types.js';
 import { analyzeFailures, applyFix, buildPromptContext } from './agent-steps.js';
 import type { LoopContext, LoopPolicies } from './context.js';
+import type { IntentTarget } from '../intents/apply-intents.js';
+import type { IntentRecord } from '../intents/intent-file.js';
 import { UserControls } from './controls.js';
 import { spotFlakyTests } from './flaky-step.js';
 import { degradedStop } from './degraded-step.js';
@@ -126,7 +128,7 @@ export class TestFixLoop {
         Object.assign(this.state, { status: 'completed', next_action: 'complete' });
         break;
       case 'partial_success':
-        if (this.ctx.options.autoApprove) Object.assign(this.state, { status: 'partial_success', next_action: 'complete', outcome_reason: `${decision.reason}; approved by --yes` });
+        if (this.ctx.options.autoApprove) Object.assign(this.state, { status: 'partial_success', next_action: 'complete', outcome_reason: `${decision.reason}; approved by --yes`, approved_by: '--yes' });
         else Object.assign(this.state, { status: 'awaiting_approval', next_action: 'await_approval' });
         break;
       case 'failure':
@@ -369,11 +371,13 @@ export class TestFixLoop {
     if (this.ctx.options.autoApprove) return this.approve();
     this.ctx.emit({ type: 'phase', phase: 'completion', status: 'running', iteration: this.state.current_iteration, detail: 'awaiting approval' });
     this.ctx.emit({ type: 'await-approval', passRate: results.pass_rate, failures: results.failures });
-    if (!this.ctx.options.interactive) {
+    const someoneDecides = this.ctx.options.interactive || (await this.ctx.options.waitForDecision?.());
+    if (!someoneDecides) {
       const reason = `partial success at ${results.pass_rate}% (only low-criticality failures) awaits approval: run \`fixcycle run --resume-session ${this.state.session_id} --yes\` to approve`;
       this.ctx.emit({ type: 'done', outcome: 'awaiting_approval', reason, exitCode: EXIT.awaitingApproval, passRate: results.pass_rate });
       return { outcome: 'awaiting_approval', reason, exitCode: EXIT.awaitingApproval, passRate: results.pass_rate };
     }
+    if (!this.ctx.options.interactive) this.ctx.emit({ type: 'log', level: 'info', message: `partial success at ${results.pass_rate}% awaits approval: waiting for a decision from a pane (fixcycle pane: a approves, r then y rolls back, q stops)` });
     const answer = await this.controls.waitForApproval();
     if (answer === 'approve') return this.approve();
     if (answer === 'stop') return this.interrupted();
@@ -382,9 +386,25 @@ export class TestFixLoop {
   }
 
   private async approve(): Promise<LoopResult> {
-    Object.assign(this.state, { status: 'partial_success', next_action: 'complete', outcome_reason: `${this.state.outcome_reason ?? 'partial success'}; approved` });
+    const by = this.controls.approvedBy ?? '--yes';
+    Object.assign(this.state, { status: 'partial_success', next_action: 'complete', outcome_reason: `${this.state.outcome_reason ?? 'partial success'}; approved by ${by}`, approved_by: by, approved_at: new Date().toISOString() });
     await this.save();
     return this.finish();
+  }
+
+  /** What a pane's intents act on (see engine/intents). */
+  intentTarget(): IntentTarget {
+    return {
+      sessionId: this.state.session_id,
+      controls: this.controls,
+      awaitingApproval: () => this.state.next_action === 'await_approval',
+      answered: () => new Set(((this.state.intents as IntentRecord[] | undefined) ?? []).map((r) => r.id)),
+      record: async (entry) => {
+        // The last 50 answers: enough to tell each pane what became of its key.
+        this.state.intents = [...((this.state.intents as IntentRecord[] | undefined) ?? []), entry].slice(-50);
+        await this.save();
+      },
+    };
   }
 
   private async finish(): Promise<LoopResult> {

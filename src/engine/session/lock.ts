@@ -6,7 +6,8 @@ export interface SessionLock {
   release(): Promise<void>;
 }
 
-function isAlive(pid: number): boolean {
+/** True when a process with this id runs (on this machine). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
