@@ -84,6 +84,8 @@ describe('analyseCommandLine', () => {
     { line: 'npx --no-install jest --coverage', runner: 'jest', launcher: ['jest'], args: ['--coverage'] },
     { line: 'X=1 Y="a b" vitest run src', runner: 'vitest', launcher: ['vitest'], args: ['run', 'src'], env: { X: '1', Y: 'a b' } },
     { line: 'python3 -m pytest -x tests', runner: 'pytest', launcher: ['python3', '-m', 'pytest'], args: ['-x', 'tests'] },
+    { line: '/usr/bin/python3 -m pytest -q', runner: 'pytest', launcher: ['/usr/bin/python3', '-m', 'pytest'], args: ['-q'] },
+    { line: 'python3.12 -m pytest', runner: 'pytest', launcher: ['python3.12', '-m', 'pytest'], args: [] },
     { line: 'go test -race ./...', runner: 'go', launcher: ['go', 'test'], args: ['-race', './...'] },
     { line: 'cargo test --workspace', runner: 'cargo', launcher: ['cargo', 'test'], args: ['--workspace'] },
     { line: 'tsx --test src/', runner: 'node-test', launcher: ['tsx'], args: ['--test', 'src/'] },

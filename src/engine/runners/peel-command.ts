@@ -98,7 +98,8 @@ export function peelCommand(argv: string[], project: ProjectFacts): ScriptCall |
     const runner = RUNNER_BINS[head];
     if (runner) return { runner, launcher: [head], args: tail, env, wrappers };
     if (head === 'node' || head === 'tsx') return nodeCall(head, tail, env, wrappers);
-    if ((head === 'python' || head === 'python3') && tail[0] === '-m' && tail[1] === 'pytest') {
+    // `/usr/bin/python3 -m pytest`, `python3.12 -m pytest`: any Python, named by path or version.
+    if (/^python(3(\.\d+)?)?$/.test(head.split('/').at(-1)!) && tail[0] === '-m' && tail[1] === 'pytest') {
       return { runner: 'pytest', launcher: [head, '-m', 'pytest'], args: tail.slice(2), env, wrappers };
     }
     if (head === 'go' && tail[0] === 'test') return { runner: 'go', launcher: ['go', 'test'], args: tail.slice(1), env, wrappers };

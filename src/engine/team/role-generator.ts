@@ -1,5 +1,6 @@
 import { findingLine } from '../gen/l0/finding.js';
 import { projectChecks } from '../gen/l0/project-checks.js';
+import { pythonOf } from '../gen/coverage/python.js';
 import { staticChecks } from '../gen/l0/static-checks.js';
 import { isTestSide } from '../gen/source-files.js';
 import { appendDiscoveries } from './discoveries.js';
@@ -42,7 +43,7 @@ export async function runGenerator(ctx: TeamContext, task: TeamTask, cwd: string
     for (const f of changed) written.add(f);
     const tests = [...written].sort();
     if (tests.length === 0) return { ok: false, error: `${call.agent} wrote no test file` };
-    const project = await projectChecks(cwd, [...tests, ...sources], ctx.options.testTimeoutMs, ctx.signal);
+    const project = await projectChecks(cwd, [...tests, ...sources], ctx.options.testTimeoutMs, ctx.signal, pythonOf(ctx.runner.describe().full));
     const findings = [...project.findings, ...(await staticChecks(cwd, tests, sources))];
     // A check the project has but cannot run here is said, not skipped silently (a worktree without dependencies).
     const unavailable = project.skipped.filter((s) => / but no /.test(s));
