@@ -19,7 +19,7 @@ beforeEach(async () => {
   await session.ensureFolders();
   await session.saveBaseline([{ id: 'test/math.test.js::adds two numbers', name: 'adds two numbers', file: 'test/math.test.js' }]);
   // Only what the policies read: the rest of a LoopContext belongs to the loop.
-  ctx = { repo, session, agents: [builtIn('gemini'), builtIn('manual')] } as unknown as LoopContext;
+  ctx = { repo, session, options: {}, agents: [builtIn('gemini'), builtIn('manual')] } as unknown as LoopContext;
 });
 afterEach(() => cleanup(dir));
 

@@ -168,7 +168,7 @@ describe.skipIf(missing !== undefined)(`fixcycle gen --agent claude against the 
     expect(out).toMatch(/\[IMPL-001\.3\] done: round 1/);
     // Each gen call shows what claude did and what it used, as the fix loop's calls do (not claude's raw JSON lines).
     expect(out).toMatch(/\[agent\] claude: › read src\/listutil\.js\n\[agent\] claude \(analyze\): ok in [\d.]+ s \([\d,]+ tokens · \$[\d.]+\)\n\[analysis\] done/);
-    expect(out).toMatch(/\[agent\] claude: ✎ write test\/listutil\.test\.js\n\[agent\] claude: ✎ write test\/truncate\.test\.js\n\[agent\] claude \(fix\): ok in [\d.]+ s \([\d,]+ tokens/);
+    expect(out).toMatch(/\[agent\] claude: ✎ write test\/listutil\.test\.js\n\[agent\] claude: ✎ write test\/truncate\.test\.js\n\[agent\] claude \(generate\): ok in [\d.]+ s \([\d,]+ tokens/);
     expect(out).not.toMatch(/^\{"type":/m);
     const after = Number(/\[coverage\] src\/listutil\.js: lines 0% → ([\d.]+)%/.exec(out)?.[1]);
     expect(after, out).toBeGreaterThanOrEqual(80);
