@@ -38,7 +38,7 @@ function messageLines(group: FailureGroup, width: number): DetailLine[] {
   const lines = text.trim().split('\n');
   const out = lines.slice(0, MESSAGE_LINES).flatMap((line) => wrapped(line, width, 2));
   if (lines.length > MESSAGE_LINES) out.push({ text: `  … ${lines.length - MESSAGE_LINES} more lines (iteration record, output pane)` });
-  if (group.failures.length > 1) out.push({ text: `  (${first.name}'s; the others' are similar)` });
+  if (group.failures.length > 1) out.push(...wrapped(`(the message of "${first.name}"; the other tests' are similar)`, width, 2));
   return out;
 }
 
