@@ -62,7 +62,7 @@ export const KEY_BINDINGS: readonly KeyBinding[] = [
   { command: 'bottom', keys: [{ special: 'end' }, { input: 'G' }], label: 'G/End', description: 'go to the bottom (the output follows again)', hint: 'bottom' },
   { command: 'focus-next', keys: [{ special: 'tab', shift: false }], label: 'tab', description: 'move focus to the next pane (output, iterations, failures)', hint: 'focus' },
   { command: 'focus-prev', keys: [{ special: 'tab', shift: true }], label: 'shift+tab', description: 'move focus to the previous pane', hint: 'focus back' },
-  { command: 'open', keys: [{ special: 'return' }], label: 'enter', description: 'open the selected iteration (analysis, plan, diff) or failure group (tests, suspects); team: start the pipeline offered', hint: 'open' },
+  { command: 'open', keys: [{ special: 'return' }], label: 'enter', description: 'open the selected iteration (analysis, plan, diff) or failure group (suspects); team: start the pipeline', hint: 'open' },
   { command: 'help', keys: [{ input: '?' }], label: '?', description: 'show or hide this help', hint: 'help' },
   { command: 'close', keys: [{ special: 'escape' }], label: 'esc', description: 'close the open view or question', hint: 'close' },
   { command: 'quit', keys: [{ input: 'q' }, { input: 'c', ctrl: true }], label: 'q', description: 'quit (asks first while the loop is working; the session stays resumable)', hint: 'quit' },
