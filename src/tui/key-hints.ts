@@ -38,14 +38,15 @@ export function keyHints(ctx: HintContext): KeyHint[] {
   if (ctx.choosing && !ctx.watch) return [hint('open', 'start'), hint('pipeline-targeted'), hint('pipeline-standard'), hint('pipeline-comprehensive'), hint('help'), hint('quit')];
   const hints: KeyHint[] = [];
   const live = !ctx.watch && !ctx.done;
+  const groups = ui.focus === 'failures' && ctx.hasFailureGroups;
   if (ctx.awaitingApproval && !ctx.watch) hints.push(hint('approve'));
+  // Focused on the failure groups, opening one is what the user came for: before the loop's keys, so a 60-column pane keeps it.
+  if (groups) hints.push(hint('open', 'suspects'));
   if (live && ctx.canRollback) hints.push(hint('rollback'));
   if (live && !ui.stopping) hints.push(hint('pause', ctx.paused ? 'resume' : 'pause'));
   if (ui.focus === 'output') hints.push(hint('follow', ui.follow ? 'hold' : 'follow'));
-  const groups = ui.focus === 'failures' && ctx.hasFailureGroups;
   if (ui.focus !== 'output') hints.push(hint('up', ui.focus === 'iterations' || groups ? 'select' : 'scroll'));
-  if (groups) hints.push(hint('open', 'suspects'));
-  else if (ctx.hasIterations) hints.push(hint('open'));
+  if (!groups && ctx.hasIterations) hints.push(hint('open'));
   hints.push(hint('focus-next'), hint('help'), hint('quit', ui.stopping ? 'leave now' : 'quit'));
   return hints;
 }
