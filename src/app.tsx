@@ -4,6 +4,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { ApprovalBanner } from './components/approval-banner.js';
 import { ConfirmPrompt } from './components/confirm-prompt.js';
 import { DoneBanner } from './components/done-banner.js';
+import { FailureDetail } from './components/failure-detail.js';
 import { FailuresView } from './components/failures-view.js';
 import { Header } from './components/header.js';
 import { HelpOverlay } from './components/help-overlay.js';
@@ -20,6 +21,7 @@ import { useSession, useTui, useUi } from './tui/context.js';
 import { computeLayout, type Layout } from './tui/layout.js';
 import { genRowCount } from './components/gen-rows.js';
 import { teamRowCount } from './components/team-rows.js';
+import { useFailureDetail } from './tui/use-failure-detail.js';
 import { useIterationDetail } from './tui/use-iteration-detail.js';
 import { useKeyDispatcher, useLeaveWhenStopped, type PaneMetrics } from './tui/use-key-dispatcher.js';
 import { useTerminalSize } from './tui/use-terminal-size.js';
@@ -70,7 +72,7 @@ function CompactBody({ layout }: { layout: Layout }) {
   );
 }
 
-/** The screen: header, body (or help, or an opened iteration), banners, status line. Keys go through one dispatcher. */
+/** The screen: header, body (or help, or an opened iteration or failure group), banners, status line. Keys go through one dispatcher. */
 export function App({ onQuit }: AppProps) {
   const { columns, rows } = useTerminalSize();
   const banners = bannerFlags(
@@ -85,6 +87,7 @@ export function App({ onQuit }: AppProps) {
   const following = Boolean(useTui().follow);
   const waiting = useSession((s) => s.sessionId === null) && following;
   const detailLines = useIterationDetail();
+  const failureDetail = useFailureDetail(layout.width);
 
   const metrics = useRef<PaneMetrics>(null!);
   metrics.current = {
@@ -92,7 +95,7 @@ export function App({ onQuit }: AppProps) {
     failuresHeight: layout.compact ? layout.outputHeight : layout.sideFailuresHeight,
     iterationRows: Math.max(1, layout.iterationRows),
     overlayHeight: layout.bodyHeight,
-    detailLines: detailLines?.length ?? 0,
+    detailLines: (detailLines ?? failureDetail?.lines)?.length ?? 0,
   };
   useKeyDispatcher(metrics, onQuit);
   useLeaveWhenStopped(onQuit);
@@ -105,6 +108,8 @@ export function App({ onQuit }: AppProps) {
           <HelpOverlay width={layout.width} height={layout.bodyHeight} />
         ) : detailLines ? (
           <IterationDetail lines={detailLines} width={layout.width} height={layout.bodyHeight} />
+        ) : failureDetail ? (
+          <FailureDetail title={failureDetail.title} lines={failureDetail.lines} width={layout.width} height={layout.bodyHeight} />
         ) : waiting ? (
           <WaitingPanel width={layout.width} height={layout.bodyHeight} />
         ) : choosing ? (

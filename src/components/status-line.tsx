@@ -2,6 +2,7 @@ import { Box, Text } from 'ink';
 import { useShallow } from 'zustand/react/shallow';
 import { useSession, useTui, useUi } from '../tui/context.js';
 import { fitHints, splitHints } from '../tui/footer-hints.js';
+import { currentFailures } from '../tui/failure-lines.js';
 import { lastCommittedIteration } from '../tui/iteration-rows.js';
 import { formatHints, keyHints } from '../tui/key-hints.js';
 import { Elapsed } from './elapsed.js';
@@ -41,10 +42,11 @@ export function StatusLine({ width, compact = false }: StatusLineProps) {
       paused: s.paused,
       canRollback: lastCommittedIteration(s.state?.iterations ?? []) !== undefined,
       hasIterations: (s.state?.iterations.length ?? 0) > 0,
+      hasFailureGroups: currentFailures(s).failures.length > 0,
       choosing: s.teamChoice !== null,
     })),
   );
-  const ui = useUi(useShallow((s) => ({ focus: s.focus, follow: s.follow, help: s.help, detail: s.detail, confirm: s.confirm, stopping: s.stopping })));
+  const ui = useUi(useShallow((s) => ({ focus: s.focus, follow: s.follow, help: s.help, detail: s.detail, failureDetail: s.failureDetail, confirm: s.confirm, stopping: s.stopping })));
   const message = useUi((s) => s.message);
   const { kept, rest } = splitHints(keyHints({ ui, watch: controls === null, ...facts }));
   const keptText = formatHints(kept);

@@ -2,7 +2,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import { PHASES, type AgentClassification, type EngineEvent, type Outcome, type Phase, type PhaseStatus } from '../engine/events.js';
 import type { IterationState } from '../engine/session/schema.js';
 import type { Failure, Strategy, TestResults } from '../engine/types.js';
-import type { Suspect } from '../engine/localize/types.js';
+import type { Localization, Suspect } from '../engine/localize/types.js';
 import { formatActivity } from '../engine/agents/activity-line.js';
 import { RingBuffer } from './ring-buffer.js';
 import type { CoverageLine, GenNode } from '../engine/gen/events.js';
@@ -67,6 +67,8 @@ export interface SessionView {
   stuckTests: string[];
   /** The suspects ranked for the current failures (none before the first analysis, or with --no-localize). */
   suspects: Suspect[];
+  /** What the ranking of `suspects` rested on (evidence used, why the rest was not), and for which iteration. */
+  localization: (Omit<Localization, 'suspects'> & { iteration: number }) | null;
   awaitingApproval: { passRate: number; failures: Failure[] } | null;
   paused: boolean;
   outputLabel: string;
@@ -148,11 +150,13 @@ export function createFixcycleStore(options: { outputCapacity?: number; flushMs?
           set((s) => ({ outputLabel: event.label, outputVersion: s.outputVersion + 1 }));
           return;
         case 'results':
-          set({ results: event.results, suspects: [] });
+          set({ results: event.results, suspects: [], localization: null });
           return;
-        case 'suspects':
-          set({ suspects: event.localization.suspects });
+        case 'suspects': {
+          const { suspects, ...rest } = event.localization;
+          set({ suspects, localization: { ...rest, iteration: event.iteration } });
           return;
+        }
         case 'strategy':
           set({ strategy: { strategy: event.strategy, reason: event.reason, iteration: event.iteration } });
           return;
@@ -258,6 +262,7 @@ export function initialView(): SessionView {
     usage: {},
     stuckTests: [],
     suspects: [],
+    localization: null,
     awaitingApproval: null,
     paused: false,
     outputLabel: '',

@@ -31,6 +31,16 @@ export interface OutputWindow {
   height: number;
 }
 
+/** Where the failure groups are among the failures view's lines, for moving the cursor and keeping it in view. */
+export interface GroupSpans {
+  /** The index of each group's first line. */
+  starts: readonly number[];
+  /** All lines of the view. */
+  lines: number;
+  /** Rows the view shows. */
+  height: number;
+}
+
 export interface UiState {
   /** The pane the arrow keys act on. Default: the output. */
   focus: Pane;
@@ -40,6 +50,8 @@ export interface UiState {
   outputTop: number;
   /** First visible line of the failures view. */
   failuresTop: number;
+  /** Index of the failure group under the failures view's cursor (clamped to the groups there are). */
+  failureGroup: number;
   /** Iteration number under the table's cursor; null keeps the cursor on the newest iteration. */
   selected: number | null;
   /** True while the help overlay is open. */
@@ -48,6 +60,8 @@ export interface UiState {
   helpTop: number;
   /** The iteration opened with enter, and how far its view is scrolled. */
   detail: { iteration: number; top: number } | null;
+  /** The failure group opened with enter, named by one of its failures (groups are recomputed on each run), and its scroll. */
+  failureDetail: { failureId: string; top: number } | null;
   /** The question waiting for y/n, if any. */
   confirm: ConfirmPrompt | null;
   /** The status line's message, if any. */
@@ -62,6 +76,8 @@ export type UiAction =
   | { type: 'scroll-output'; delta: number; window: OutputWindow }
   | { type: 'scroll-output-edge'; edge: 'top' | 'bottom'; window: OutputWindow }
   | { type: 'scroll-failures'; delta: number; max: number }
+  | { type: 'select-failure-group'; delta: number; spans: GroupSpans }
+  | { type: 'open-failure-detail'; failureId: string }
   | { type: 'select-iteration'; delta: number; iterations: readonly number[] }
   | { type: 'select-iteration-edge'; edge: 'top' | 'bottom'; iterations: readonly number[] }
   | { type: 'toggle-help' }
@@ -80,10 +96,12 @@ export const initialUiState: UiState = {
   follow: true,
   outputTop: 0,
   failuresTop: 0,
+  failureGroup: 0,
   selected: null,
   help: false,
   helpTop: 0,
   detail: null,
+  failureDetail: null,
   confirm: null,
   message: null,
   stopping: false,
@@ -124,6 +142,20 @@ function moveSelection(state: UiState, iterations: readonly number[], to: (index
   return { ...state, selected: index === iterations.length - 1 ? null : iterations[index]! };
 }
 
+/**
+ * The failures view's top line once the cursor is on the group starting at `start`: the current top while the
+ * group's headline and tests show, else the nearest that shows them; the first group shows what is above it
+ * (run errors) and the last what is below (the suspects) when they fit.
+ */
+function failuresTopFor(current: number, index: number, start: number, spans: GroupSpans): number {
+  const max = Math.max(0, spans.lines - spans.height);
+  const rows = Math.min(2, spans.height);
+  const shows = (top: number) => start >= top && start + rows <= top + spans.height;
+  const prefer = index === 0 ? 0 : index === spans.starts.length - 1 ? max : current;
+  if (shows(prefer)) return prefer;
+  return start < prefer ? start : clamp(start + rows - spans.height, 0, max);
+}
+
 export function uiReducer(state: UiState, action: UiAction): UiState {
   switch (action.type) {
     case 'focus': {
@@ -142,6 +174,14 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
         : { ...state, follow: true, outputTop: tailTop(action.window) };
     case 'scroll-failures':
       return { ...state, failuresTop: clamp(state.failuresTop + action.delta, 0, Math.max(0, action.max)) };
+    case 'select-failure-group': {
+      const count = action.spans.starts.length;
+      if (count === 0) return state;
+      const index = clamp(Math.min(state.failureGroup, count - 1) + action.delta, 0, count - 1);
+      return { ...state, failureGroup: index, failuresTop: failuresTopFor(state.failuresTop, index, action.spans.starts[index]!, action.spans) };
+    }
+    case 'open-failure-detail':
+      return { ...state, failureDetail: { failureId: action.failureId, top: 0 }, help: false };
     case 'select-iteration':
       return moveSelection(state, action.iterations, (i) => i + action.delta);
     case 'select-iteration-edge':
@@ -152,13 +192,17 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
       return { ...state, helpTop: clamp(state.helpTop + action.delta, 0, Math.max(0, action.max)) };
     case 'open-detail':
       return { ...state, detail: { iteration: action.iteration, top: 0 }, help: false };
-    case 'scroll-detail':
-      if (!state.detail) return state;
-      return { ...state, detail: { ...state.detail, top: clamp(state.detail.top + action.delta, 0, Math.max(0, action.max)) } };
+    case 'scroll-detail': {
+      const open = state.detail ?? state.failureDetail;
+      if (!open) return state;
+      const top = clamp(open.top + action.delta, 0, Math.max(0, action.max));
+      return state.detail ? { ...state, detail: { ...state.detail, top } } : { ...state, failureDetail: { ...state.failureDetail!, top } };
+    }
     case 'close':
-      // Closes the innermost thing first: a question, then the iteration view, then help.
+      // Closes the innermost thing first: a question, then the iteration or failure group view, then help.
       if (state.confirm) return { ...state, confirm: null };
       if (state.detail) return { ...state, detail: null };
+      if (state.failureDetail) return { ...state, failureDetail: null };
       if (state.help) return { ...state, help: false };
       return state;
     case 'ask':

@@ -1,6 +1,6 @@
 import type { LoopControls } from '../engine/events.js';
 import type { SessionView } from '../state/store.js';
-import type { OutputWindow, UiAction, UiState } from '../state/ui-state.js';
+import type { GroupSpans, OutputWindow, UiAction, UiState } from '../state/ui-state.js';
 import { lastCommittedIteration } from './iteration-rows.js';
 import type { Command } from './key-bindings.js';
 import { isPipelineCommand, pipelineCommand } from './team-commands.js';
@@ -14,6 +14,8 @@ export interface CommandContext {
   output: OutputWindow;
   /** How far the failures view can scroll (its lines minus its height). */
   failuresMax: number;
+  /** The failure groups in the view's order: one failure of each (to open it by) and where each starts. */
+  failureGroups: { ids: readonly string[]; spans: GroupSpans };
   /** How far the iteration view can scroll. */
   detailMax: number;
   /** How far the help overlay can scroll. */
@@ -41,6 +43,8 @@ function move(ctx: CommandContext, delta: number): CommandResult {
   const { ui } = ctx;
   if (ui.focus === 'output') return only({ type: 'scroll-output', delta, window: ctx.output });
   if (ui.focus === 'failures') {
+    // A group takes two lines (headline, tests): a page of lines is half as many groups.
+    if (ctx.failureGroups.ids.length > 0) return only({ type: 'select-failure-group', delta: Math.sign(delta) * Math.max(1, Math.floor(Math.abs(delta) / 2)), spans: ctx.failureGroups.spans });
     if (ctx.failuresMax <= 0) return only(say('Nothing to scroll: the failures fit in the pane', 'info'));
     return only({ type: 'scroll-failures', delta, max: ctx.failuresMax });
   }
@@ -51,6 +55,7 @@ function move(ctx: CommandContext, delta: number): CommandResult {
 
 function edge(ctx: CommandContext, to: 'top' | 'bottom'): CommandResult {
   if (ctx.ui.focus === 'output') return only({ type: 'scroll-output-edge', edge: to, window: ctx.output });
+  if (ctx.ui.focus === 'failures' && ctx.failureGroups.ids.length > 0) return only({ type: 'select-failure-group', delta: to === 'top' ? -Infinity : Infinity, spans: ctx.failureGroups.spans });
   if (ctx.ui.focus === 'failures') return only({ type: 'scroll-failures', delta: to === 'top' ? -Infinity : Infinity, max: ctx.failuresMax });
   return only({ type: 'select-iteration-edge', edge: to, iterations: iterationNumbers(ctx.session) });
 }
@@ -106,9 +111,11 @@ function inHelp(command: Command, ctx: CommandContext): CommandResult {
 }
 
 function inDetail(command: Command, ctx: CommandContext): CommandResult {
-  if (command === 'close' || command === 'quit') return only({ type: 'close' });
+  const view = ctx.ui.detail ? 'iteration view' : 'failure group';
+  // Enter toggles a failure group, opened with it from a pane where it is the key that also closes.
+  if (command === 'close' || command === 'quit' || (command === 'open' && !ctx.ui.detail)) return only({ type: 'close' });
   const scrolled = scrollCommand(command, ctx, (delta) => only({ type: 'scroll-detail', delta, max: ctx.detailMax }));
-  return scrolled ?? only(say('The iteration view is open: esc closes it'));
+  return scrolled ?? only(say(`The ${view} is open: esc closes it`));
 }
 
 function approve(ctx: CommandContext): CommandResult {
@@ -148,6 +155,8 @@ function quit(ctx: CommandContext): CommandResult {
 }
 
 function open(ctx: CommandContext): CommandResult {
+  const { ids } = ctx.failureGroups;
+  if (ctx.ui.focus === 'failures' && ids.length > 0) return only({ type: 'open-failure-detail', failureId: ids[Math.min(ctx.ui.failureGroup, ids.length - 1)]! });
   const iterations = iterationNumbers(ctx.session);
   if (iterations.length === 0) return only(say('No iteration to open yet: the first starts after the initial test run', 'info'));
   return only({ type: 'open-detail', iteration: ctx.ui.selected ?? iterations.at(-1)! });
@@ -161,7 +170,7 @@ function open(ctx: CommandContext): CommandResult {
 export function runCommand(command: Command, ctx: CommandContext): CommandResult {
   const { ui } = ctx;
   if (ui.confirm) return inQuestion(command, ctx);
-  if (ui.detail) return inDetail(command, ctx);
+  if (ui.detail || ui.failureDetail) return inDetail(command, ctx);
   if (ui.help) return inHelp(command, ctx);
   if (ctx.session.teamChoice || isPipelineCommand(command)) {
     const handled = pipelineCommand(command, ctx);

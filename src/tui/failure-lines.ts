@@ -10,6 +10,8 @@ export interface FailureLine {
   /** `high   3×`, the label column of a group's first line. */
   label: string;
   text: string;
+  /** Set on a group's first line: its index in `groupFailures`' order, for the cursor. */
+  group?: number;
 }
 
 // One shared empty list: a selector must return the same value for the same state, or zustand re-renders forever.
@@ -37,12 +39,12 @@ export function failureLines(failures: readonly Failure[], errors: readonly RunE
     if (error.file) lines.push({ label: '', text: error.file });
   }
   const stuckSet = new Set(stuck);
-  for (const group of groupFailures(failures)) {
-    lines.push({ criticality: group.criticality, label: `${group.criticality.padEnd(6)} ${group.failures.length}×`, text: group.message });
+  groupFailures(failures).forEach((group, index) => {
+    lines.push({ criticality: group.criticality, label: `${group.criticality.padEnd(6)} ${group.failures.length}×`, text: group.message, group: index });
     const names = group.failures.map((f) => `${f.name}${stuckSet.has(f.id) || stuckSet.has(f.name) ? ' (stuck)' : ''}`);
     const more = names.length > NAMES_SHOWN ? ` +${names.length - NAMES_SHOWN} more` : '';
     lines.push({ label: '', text: names.slice(0, NAMES_SHOWN).join(' · ') + more });
-  }
+  });
   if (failures.length > 0) {
     suspects.slice(0, SUSPECTS_SHOWN).forEach((s, i) => {
       const kinds = Object.keys(s.scores).join('+');
@@ -60,4 +62,9 @@ export function failureSummary(failures: readonly Failure[], errors: readonly Ru
   if (failures.length > 0) parts.push(`${failures.length} in ${groups} group${groups === 1 ? '' : 's'}`);
   if (errors.length > 0) parts.push(`${errors.length} run error${errors.length === 1 ? '' : 's'}`);
   return parts.join(', ');
+}
+
+/** The index of each group's first line among `lines`, in group order. */
+export function groupStarts(lines: readonly FailureLine[]): number[] {
+  return lines.flatMap((line, i) => (line.group === undefined ? [] : [i]));
 }

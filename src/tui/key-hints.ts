@@ -3,7 +3,7 @@ import { bindingOf, type Command } from './key-bindings.js';
 
 /** What decides which keys matter now. */
 export interface HintContext {
-  ui: Pick<UiState, 'focus' | 'follow' | 'help' | 'detail' | 'confirm' | 'stopping'>;
+  ui: Pick<UiState, 'focus' | 'follow' | 'help' | 'detail' | 'failureDetail' | 'confirm' | 'stopping'>;
   /** No controls: another process drives the loop. */
   watch: boolean;
   awaitingApproval: boolean;
@@ -11,6 +11,8 @@ export interface HintContext {
   paused: boolean;
   canRollback: boolean;
   hasIterations: boolean;
+  /** The failures view has groups to select and open. */
+  hasFailureGroups?: boolean;
   /** `fixcycle team` offers its pipeline and waits for enter. */
   choosing?: boolean;
 }
@@ -31,17 +33,20 @@ function hint(command: Command, word?: string): KeyHint {
 export function keyHints(ctx: HintContext): KeyHint[] {
   const { ui } = ctx;
   if (ui.confirm) return [hint('yes'), hint('no')];
-  if (ui.detail) return [hint('up', 'scroll'), hint('close')];
+  if (ui.detail || ui.failureDetail) return [hint('up', 'scroll'), hint('close')];
   if (ui.help) return [hint('close')];
   if (ctx.choosing && !ctx.watch) return [hint('open', 'start'), hint('pipeline-targeted'), hint('pipeline-standard'), hint('pipeline-comprehensive'), hint('help'), hint('quit')];
   const hints: KeyHint[] = [];
   const live = !ctx.watch && !ctx.done;
+  const groups = ui.focus === 'failures' && ctx.hasFailureGroups;
   if (ctx.awaitingApproval && !ctx.watch) hints.push(hint('approve'));
+  // Focused on the failure groups, opening one is what the user came for: before the loop's keys, so a 60-column pane keeps it.
+  if (groups) hints.push(hint('open', 'suspects'));
   if (live && ctx.canRollback) hints.push(hint('rollback'));
   if (live && !ui.stopping) hints.push(hint('pause', ctx.paused ? 'resume' : 'pause'));
   if (ui.focus === 'output') hints.push(hint('follow', ui.follow ? 'hold' : 'follow'));
-  if (ui.focus !== 'output') hints.push(hint('up', ui.focus === 'iterations' ? 'select' : 'scroll'));
-  if (ctx.hasIterations) hints.push(hint('open'));
+  if (ui.focus !== 'output') hints.push(hint('up', ui.focus === 'iterations' || groups ? 'select' : 'scroll'));
+  if (!groups && ctx.hasIterations) hints.push(hint('open'));
   hints.push(hint('focus-next'), hint('help'), hint('quit', ui.stopping ? 'leave now' : 'quit'));
   return hints;
 }

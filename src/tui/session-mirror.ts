@@ -4,7 +4,7 @@ import type { EngineEvent } from '../engine/events.js';
 import { serialPasses, watchAndPoll } from '../engine/session/file-watch.js';
 import type { TestResults } from '../engine/types.js';
 import { FileTail } from './file-tail.js';
-import { eventsFromState, readTestResults } from './state-events.js';
+import { eventsFromState, readLocalization, readTestResults } from './state-events.js';
 
 /** Options of `mirrorSession`. */
 export interface MirrorOptions {
@@ -40,8 +40,9 @@ const SETTLE_MS = 25;
 
 /**
  * Mirrors a session written by another process into EngineEvents: iteration-state.json (state, phases,
- * outcome), test-results.json (results, failures) and test-output.log (new lines). It watches the folder
- * with fs.watch and also polls slowly, and never lets a half-written or foreign file replace a good state.
+ * outcome), test-results.json (results, failures), the current iteration's failures record (suspects) and
+ * test-output.log (new lines). It watches the folder with fs.watch and also polls slowly, and never lets a
+ * half-written or foreign file replace a good state.
  */
 export function mirrorSession(options: MirrorOptions): SessionMirror {
   const processDir = join(options.dir, '.process');
@@ -50,6 +51,7 @@ export function mirrorSession(options: MirrorOptions): SessionMirror {
   const tail = new FileTail(join(processDir, 'test-output.log'));
   const seen = new Map<string, string>();
   let results: TestResults | null = null;
+  let iteration = 0;
   let lastWarning = '';
 
   const warn = (text: string) => {
@@ -101,14 +103,30 @@ export function mirrorSession(options: MirrorOptions): SessionMirror {
       lastWarning = '';
       options.warn(null);
     }
-    const iteration = read.state.current_iteration;
+    iteration = read.state.current_iteration;
     if (resultsChanged && results) options.apply({ type: 'results', iteration, results });
     for (const event of eventsFromState(read.state, results)) options.apply(event);
+  };
+
+  /** The current iteration's suspects, from its failures record, while the results are the failures it ranked. */
+  const readSuspects = async (resultsChanged: boolean) => {
+    const path = join(processDir, `iteration-${iteration}-failures.json`);
+    if (!(await changed(path)) && !resultsChanged) return;
+    const text = await readFile(path, 'utf8').catch(() => null);
+    let localization = null;
+    try {
+      localization = text === null ? null : readLocalization(JSON.parse(text), results);
+    } catch {
+      // Half-written: read again on the next event or poll.
+      seen.delete(path);
+    }
+    if (localization) options.apply({ type: 'suspects', iteration, localization });
   };
 
   const pass = async () => {
     const resultsChanged = await readResults();
     await readState(resultsChanged);
+    if (iteration > 0) await readSuspects(resultsChanged);
     const { lines, reset } = await tail.read();
     if (reset) options.apply({ type: 'output-reset', label: 'test output (log rewritten)' });
     if (lines.length > 0) options.apply({ type: 'output', lines });

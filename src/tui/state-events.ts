@@ -1,5 +1,6 @@
 import type { EngineEvent, Outcome, Phase, PhaseStatus } from '../engine/events.js';
 import type { IterationState } from '../engine/session/schema.js';
+import type { Localization, Suspect } from '../engine/localize/types.js';
 import type { TestResults } from '../engine/types.js';
 
 const ENDED: Partial<Record<string, { outcome: Outcome; exitCode: number }>> = {
@@ -70,4 +71,22 @@ export function readTestResults(value: unknown): TestResults | null {
       return { ...f, id: String(f.id ?? name), name, message: String(f.message ?? ''), criticality: (['high', 'medium', 'low'] as const).find((c) => c === f.criticality) ?? 'medium', criticality_source: f.criticality_source ?? 'default' };
     });
   return { ...(r as TestResults), failures, errors: Array.isArray(r.errors) ? r.errors : [] };
+}
+
+const isSuspect = (s: Partial<Suspect> | null): s is Suspect =>
+  typeof s === 'object' && s !== null && typeof s.file === 'string' && typeof s.function === 'string' && typeof s.startLine === 'number' && typeof s.endLine === 'number' && typeof s.score === 'number';
+
+/**
+ * The suspects an iteration's failures record (`iteration-N-failures.json`) holds, for the failures of `results`
+ * only: the record ranks the failures before that iteration's fix, which a later run may have changed. Null
+ * otherwise, or for a record without them (--no-localize, an older fixcycle).
+ */
+export function readLocalization(value: unknown, results: TestResults | null): Localization | null {
+  const record = value as { failures?: { id?: unknown }[]; localization?: Partial<Localization> } | null;
+  const loc = record?.localization;
+  if (!results || typeof loc !== 'object' || loc === null || !Array.isArray(loc.suspects) || !Array.isArray(record?.failures)) return null;
+  const ranked = new Set(record.failures.map((f) => String(f?.id)));
+  if (ranked.size !== results.failures.length || !results.failures.every((f) => ranked.has(f.id))) return null;
+  const suspects = (loc.suspects as Partial<Suspect>[]).filter(isSuspect).map((s) => ({ ...s, lines: Array.isArray(s.lines) ? s.lines : [], scores: s.scores ?? {}, evidence: Array.isArray(s.evidence) ? s.evidence.map(String) : [] }));
+  return { ...loc, suspects, used: Array.isArray(loc.used) ? loc.used : [], notes: Array.isArray(loc.notes) ? loc.notes.map(String) : [], durationMs: typeof loc.durationMs === 'number' ? loc.durationMs : 0 };
 }

@@ -3,7 +3,8 @@ import { useInput, type Key } from 'ink';
 import type { UiAction } from '../state/ui-state.js';
 import { runCommand } from './commands.js';
 import { useTui } from './context.js';
-import { currentFailures, failureLines } from './failure-lines.js';
+import { groupFailures } from './failure-groups.js';
+import { currentFailures, failureLines, groupStarts } from './failure-lines.js';
 import { helpLines } from './help-lines.js';
 import { commandForKey } from './key-bindings.js';
 
@@ -58,13 +59,15 @@ export function useKeyDispatcher(metrics: RefObject<PaneMetrics>, onQuit: () => 
       const uiState = ui.getState();
       const m = metrics.current!;
       const { failures, errors } = currentFailures(state);
-      const page = uiState.detail || uiState.help ? m.overlayHeight - 1 : uiState.focus === 'output' ? m.outputHeight : uiState.focus === 'failures' ? m.failuresHeight : m.iterationRows;
+      const lines = failureLines(failures, errors, state.stuckTests, state.suspects);
+      const page = uiState.detail || uiState.failureDetail || uiState.help ? m.overlayHeight - 1 : uiState.focus === 'output' ? m.outputHeight : uiState.focus === 'failures' ? m.failuresHeight : m.iterationRows;
       const result = runCommand(command, {
         ui: uiState,
         session: state,
         controls,
         output: { total: state.output.total, size: state.output.size, height: m.outputHeight },
-        failuresMax: failureLines(failures, errors, state.stuckTests, state.suspects).length - m.failuresHeight,
+        failuresMax: lines.length - m.failuresHeight,
+        failureGroups: { ids: groupFailures(failures).map((g) => g.failures[0]!.id), spans: { starts: groupStarts(lines), lines: lines.length, height: m.failuresHeight } },
         detailMax: m.detailLines - (m.overlayHeight - 1),
         helpMax: helpLines(theme).length - (m.overlayHeight - 1),
         page: Math.max(1, page),

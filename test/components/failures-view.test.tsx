@@ -18,9 +18,9 @@ describe('FailuresView', () => {
   it('groups similar failures and puts the most critical first', () => {
     const lines = show(runningStore()).lines();
     expect(lines[0]).toContain('Failures · 3 in 2 groups');
-    expect(lines[1]).toMatch(/^high\s+1×\s+TypeError: Cannot read properties of undefined/);
+    expect(lines[1]).toMatch(/^› high\s+1×\s+TypeError: Cannot read properties of undefined/);
     expect(lines[2]).toContain('paginates');
-    expect(lines[3]).toMatch(/^medium\s+2×\s+AssertionError: expected 1999 to equal 2000/);
+    expect(lines[3]).toMatch(/^ {2}medium\s+2×\s+AssertionError: expected 1999 to equal 2000/);
     expect(lines[4]).toContain('formats a price with cents · formats euros');
   });
 
@@ -33,6 +33,15 @@ describe('FailuresView', () => {
     expect(text).toMatch(/2\. src\/money\.js:format:12-16\s+0\.20 coverage/);
     store.getState().apply({ type: 'results', iteration: 1, results: results(0, [failure('adds', 'AssertionError: nope')]) });
     expect(show(store, 120, 12).text()).not.toContain('suspects');
+  });
+
+  it('marks the selected group with › only while focused', () => {
+    const focused = show(runningStore(), 120, 8, { failureGroup: 1 });
+    expect(focused.lines()[3]).toMatch(/^› medium\s+2×/);
+    focused.unmount();
+    const view = renderTui(<FailuresView width={120} height={8} />, { columns: 120, rows: 40, store: runningStore() });
+    unmount = view.unmount;
+    expect(view.lines()[1]).toMatch(/^high\s+1×/);
   });
 
   it('marks stuck tests', () => {
@@ -48,7 +57,7 @@ describe('FailuresView', () => {
     store.getState().apply({ type: 'results', iteration: 1, results: { ...results(0, [failure('adds', 'AssertionError: nope')]), errors: [{ message: "SyntaxError: Unexpected token '}'", file: 'src/money.js' }] } });
     const lines = show(store).lines();
     expect(lines[0]).toContain('1 in 1 group, 1 run error');
-    expect(lines[1]).toMatch(/^error\s+SyntaxError: Unexpected token/);
+    expect(lines[1]).toMatch(/^ {2}error\s+SyntaxError: Unexpected token/);
     expect(lines[2]).toContain('src/money.js');
   });
 

@@ -182,7 +182,8 @@ describe('keys that move around', () => {
   });
 
   it('says why a key does nothing', async () => {
-    const t = app();
+    // No failure yet: j in the failures pane has no group to move to and nothing to scroll.
+    const t = app(pendingStore());
     await t.press('x');
     expect(t.status()).toContain('"x" does nothing here: ? lists the keys');
     await t.press(KEYS.escape);

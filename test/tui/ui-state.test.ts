@@ -63,12 +63,31 @@ describe('uiReducer', () => {
     expect(run([{ type: 'select-iteration', delta: 1, iterations: [] }]).selected).toBeNull();
   });
 
+  it('moves the failure group cursor and keeps its headline and tests in view', () => {
+    // Two run error lines, then five groups of two lines, then five suspects: 17 lines in a 6-row pane.
+    const spans = { starts: [2, 4, 6, 8, 10], lines: 17, height: 6 };
+    const select = (delta: number): UiAction => ({ type: 'select-failure-group', delta, spans });
+    // The first group shows the errors above it; the view follows the cursor down, two lines at a time.
+    expect(run([select(0)])).toMatchObject({ failureGroup: 0, failuresTop: 0 });
+    expect(run([select(1), select(1)])).toMatchObject({ failureGroup: 2, failuresTop: 2 });
+    expect(run([select(1), select(1), select(1)])).toMatchObject({ failureGroup: 3, failuresTop: 4 });
+    // The last group shows the suspects below it; going back up keeps the view until the cursor leaves it.
+    expect(run([select(Infinity)])).toMatchObject({ failureGroup: 4, failuresTop: 10 });
+    expect(run([select(Infinity), select(-1)])).toMatchObject({ failureGroup: 3, failuresTop: 8 });
+    expect(run([select(-Infinity)], { failureGroup: 4, failuresTop: 10 })).toMatchObject({ failureGroup: 0, failuresTop: 0 });
+    // A cursor left past the groups of a newer run starts from the last one.
+    expect(run([select(-1)], { failureGroup: 9 }).failureGroup).toBe(3);
+    expect(run([{ type: 'select-failure-group', delta: 1, spans: { starts: [], lines: 2, height: 6 } }])).toEqual(initialUiState);
+  });
+
   it('scrolls the failures, the help and the iteration view within their ends', () => {
     expect(run([{ type: 'scroll-failures', delta: 50, max: 4 }]).failuresTop).toBe(4);
     expect(run([{ type: 'scroll-failures', delta: -Infinity, max: 4 }], { failuresTop: 3 }).failuresTop).toBe(0);
     expect(run([{ type: 'toggle-help' }, { type: 'scroll-help', delta: 3, max: 2 }]).helpTop).toBe(2);
     expect(run([{ type: 'open-detail', iteration: 2 }, { type: 'scroll-detail', delta: Infinity, max: 30 }]).detail).toEqual({ iteration: 2, top: 30 });
     expect(run([{ type: 'scroll-detail', delta: 3, max: 30 }]).detail).toBeNull();
+    expect(run([{ type: 'open-failure-detail', failureId: 't::a' }, { type: 'scroll-detail', delta: 5, max: 3 }]).failureDetail).toEqual({ failureId: 't::a', top: 3 });
+    expect(run([{ type: 'open-failure-detail', failureId: 't::a' }, { type: 'close' }]).failureDetail).toBeNull();
   });
 
   it('esc closes the innermost thing first: question, then iteration view, then help', () => {

@@ -45,6 +45,14 @@ describe('keyHints', () => {
     expect(formatHints(keyHints({ ...base, watch: true }))).toBe('f hold · enter open · tab focus · ? help · q quit');
     expect(formatHints(keyHints({ ...base, ui: { ...initialUiState, stopping: true } }))).toContain('q leave now');
   });
+
+  it('offers enter on a failure group only in the failures pane with groups, and scroll and close in its view', () => {
+    const failures = { ...initialUiState, focus: 'failures' as const };
+    expect(formatHints(keyHints({ ...base, ui: failures, hasFailureGroups: true }))).toBe('enter suspects · r roll back · p pause · ↑/k select · tab focus · ? help · q quit');
+    expect(formatHints(keyHints({ ...base, ui: failures, hasFailureGroups: false }))).toBe('r roll back · p pause · ↑/k scroll · enter open · tab focus · ? help · q quit');
+    expect(formatHints(keyHints({ ...base, hasFailureGroups: true }))).toContain('enter open');
+    expect(formatHints(keyHints({ ...base, ui: { ...failures, failureDetail: { failureId: 't::a', top: 0 } } }))).toBe('↑/k scroll · esc close');
+  });
 });
 
 describe('computeLayout', () => {

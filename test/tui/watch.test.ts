@@ -86,6 +86,27 @@ describe('mirrorSession', () => {
     await until(() => warnings.some((w) => w?.startsWith('test-results.json is not a test-results file')), 'the results warning');
   });
 
+  it("shows the current iteration's suspects from its failures record while the results are the failures it ranked", async () => {
+    const failures = [failure('adds', 'AssertionError: 1 !== 2')];
+    const suspect = { file: 'src/math.js', function: 'add', startLine: 1, endLine: 3, score: 0.8, lines: [2], scores: { change: 1, stack: 1 }, evidence: ['change: line 2 changed since abc1234'] };
+    writeAtomic('iteration-state.json', JSON.stringify(iterationState([FIRST, { iteration: 2, strategy: 'conservative', step: 'analyze', result: 'in_progress' }])));
+    writeAtomic('test-results.json', JSON.stringify(results(82.5, failures)));
+    const store = start();
+    await until(() => store.getState().results !== null, 'the results');
+    expect(store.getState().suspects).toEqual([]);
+    // Written by the loop once localization is done, as localize-step writes it: the results and what ranked them.
+    writeAtomic('iteration-2-failures.json', JSON.stringify({ ...results(82.5, failures), localization: { suspects: [suspect, { file: 42 }], used: ['change', 'stack'], notes: ['coverage: not measured (turned off)'], changeBase: 'abc1234', durationMs: 900 } }));
+    await until(() => store.getState().suspects.length > 0, 'the suspects');
+    expect(store.getState().suspects).toEqual([suspect]);
+    expect(store.getState().localization).toMatchObject({ iteration: 2, used: ['change', 'stack'], notes: ['coverage: not measured (turned off)'] });
+    // The re-test changed the failures: the record no longer speaks of them.
+    writeAtomic('test-results.json', JSON.stringify(results(90, [failure('subtracts', 'AssertionError: 3 !== 1')])));
+    await until(() => store.getState().results?.pass_rate === 90, 'the new results');
+    await mirror!.refresh();
+    expect(store.getState().suspects).toEqual([]);
+    expect(store.getState().localization).toBeNull();
+  });
+
   it('starts the output over when the log is rewritten', async () => {
     writeFileSync(join(dir, '.process/test-output.log'), 'first run line 1\nfirst run line 2\n');
     const store = start();

@@ -12,7 +12,7 @@ const MAX_EXCERPT = 8;
 const where = (s: Suspect): string => `${s.file}:${s.function}:${s.startLine}-${s.endLine}`;
 
 /** `used: coverage (per test file), stack frames, the change since abc1234` — what the ranking rested on. */
-export function evidenceUsed(loc: Localization): string {
+export function evidenceUsed(loc: Pick<Localization, 'used' | 'granularity' | 'cached' | 'changeBase'>): string {
   if (loc.used.length === 0) return 'none (no coverage, no stack frame in the project, no known change)';
   const parts = loc.used.map((kind) =>
     kind === 'coverage' ? `coverage spectra (${loc.granularity === 'test' ? 'per test' : loc.granularity === 'file' ? 'per test file' : 'the run as a whole'}${loc.cached ? ', cached' : ''})` : kind === 'stack' ? 'stack frames' : `the change${loc.changeBase && loc.changeBase !== 'HEAD' ? ` since ${loc.changeBase.slice(0, 7)}` : ' (uncommitted)'}`,
