@@ -10,9 +10,15 @@ import { writeJsonAtomic } from '../session/atomic.js';
  * not tested at any commit).
  */
 async function greenFile(root: string): Promise<string | null> {
-  const path = await git(root, ['rev-parse', '--git-path', 'fixcycle/green-commits.json']);
-  return path ? resolve(root, path) : null;
+  // Asked once per repository and process: every passing run records its tests, and each git call is ~15 ms.
+  let path = greenFiles.get(root);
+  if (!path) {
+    path = git(root, ['rev-parse', '--git-path', 'fixcycle/green-commits.json']).then((p) => (p ? resolve(root, p) : null));
+    greenFiles.set(root, path);
+  }
+  return path;
 }
+const greenFiles = new Map<string, Promise<string | null>>();
 
 type Green = Record<string, string>;
 
@@ -21,9 +27,9 @@ async function git(root: string, args: string[]): Promise<string | null> {
   return r.exitCode === 0 ? r.stdout.trim() : null;
 }
 
-async function readGreen(root: string): Promise<Green> {
+async function readGreen(root: string, file?: string): Promise<Green> {
   try {
-    return JSON.parse(await readFile((await greenFile(root))!, 'utf8')) as Green;
+    return JSON.parse(await readFile(file ?? (await greenFile(root))!, 'utf8')) as Green;
   } catch {
     return {};
   }
@@ -32,11 +38,12 @@ async function readGreen(root: string): Promise<Green> {
 /** Records the tests that passed at HEAD, when the work tree holds no uncommitted change to tracked files. */
 export async function recordGreenTests(root: string, passed: readonly string[]): Promise<void> {
   if (passed.length === 0) return;
-  const [head, status] = await Promise.all([git(root, ['rev-parse', 'HEAD']), git(root, ['status', '--porcelain', '--untracked-files=no'])]);
-  if (!head || status === null || status !== '') return;
-  const file = await greenFile(root);
-  if (!file) return;
-  const green = await readGreen(root);
+  // One call for HEAD and the tracked files' state: `# branch.oid <sha>` heads porcelain v2's answer.
+  const [status, file] = await Promise.all([git(root, ['status', '--porcelain=v2', '--branch', '--untracked-files=no']), greenFile(root)]);
+  const lines = status?.split('\n') ?? [];
+  const head = /^# branch\.oid ([0-9a-f]{40,64})$/m.exec(status ?? '')?.[1];
+  if (!head || !file || lines.some((l) => !l.startsWith('#'))) return;
+  const green = await readGreen(root, file);
   for (const id of passed) green[id] = head;
   await mkdir(dirname(file), { recursive: true });
   await writeJsonAtomic(file, green);

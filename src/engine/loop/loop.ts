@@ -7,7 +7,6 @@ import { findStuckTests, stuckShare } from '../decisions/stuck.js';
 import type { PromptContext } from '../prompts/index.js';
 import type { FixHistoryEntry, FixOutcome, FixPlan, Iteration, IterationResult, IterationState } from '../session/schema.js';
 import type { Criticality, TestResults } from '../types.js';
-import { analyzeFailures, applyFix, buildPromptContext } from './agent-steps.js';
 import type { LoopContext, LoopPolicies } from './context.js';
 import type { IntentTarget } from '../intents/apply-intents.js';
 import type { IntentRecord } from '../intents/intent-file.js';
@@ -19,8 +18,11 @@ import { completeSession, EXIT, type LoopResult } from './completion-step.js';
 import { confirmWithFullSuite } from './confirm-step.js';
 import { stopForNoTestRan } from './no-test-ran-step.js';
 import { filesChangedByFix } from './test-artifacts.js';
+
+// A run whose suite passes never asks an agent: the agent steps and the localizer (acorn, the coverage
+// readers) load with the first failure, not with every start.
+const agentSteps = () => import('./agent-steps.js');
 import { runSuite } from './test-step.js';
-import { localizeFailures } from './localize-step.js';
 
 export { EXIT, type LoopResult } from './completion-step.js';
 export type { FixChecker, LoopPolicies } from './context.js';
@@ -186,8 +188,8 @@ export class TestFixLoop {
     return iteration;
   }
 
-  private promptContext(it: Iteration, history: FixHistoryEntry[], plan?: FixPlan): PromptContext {
-    return buildPromptContext(this.ctx, this.state, this.results!, it, history, plan);
+  private async promptContext(it: Iteration, history: FixHistoryEntry[], plan?: FixPlan): Promise<PromptContext> {
+    return (await agentSteps()).buildPromptContext(this.ctx, this.state, this.results!, it, history, plan);
   }
 
   private hooks(): ChainHooks {
@@ -207,9 +209,9 @@ export class TestFixLoop {
     const history = await this.ctx.session.readHistory();
     if (it.step === 'analyze') {
       this.ctx.emit({ type: 'strategy', iteration: it.iteration, strategy: it.strategy!, reason: it.strategy_reason ?? '' });
-      const localization = await localizeFailures(this.ctx, it.iteration, this.results!, this.controls.abort.signal);
+      const localization = await (await import('./localize-step.js')).localizeFailures(this.ctx, it.iteration, this.results!, this.controls.abort.signal);
       if (this.controls.stopped) return;
-      const analysis = await analyzeFailures(this.ctx, { ...this.promptContext(it, history), ...(localization ? { localization, root: this.ctx.repo.root } : {}) }, this.hooks(), this.controls.abort.signal);
+      const analysis = await (await agentSteps()).analyzeFailures(this.ctx, { ...(await this.promptContext(it, history)), ...(localization ? { localization, root: this.ctx.repo.root } : {}) }, this.hooks(), this.controls.abort.signal);
       if (this.controls.stopped) return;
       it.agents_tried = analysis.calls.map((c) => c.agent);
       if (!analysis.plan) return this.degraded(it, 'every agent failed to produce a usable fix plan', [...analysis.calls.map((c) => `${c.agent}: ${c.classification}`), ...(analysis.failure ? [analysis.failure] : [])].join(', ') || 'no agent available');
@@ -225,7 +227,7 @@ export class TestFixLoop {
 
   private async fix(it: Iteration, history: FixHistoryEntry[]): Promise<void> {
     const plan = await this.ctx.session.readPlan(it.iteration);
-    const fix = await applyFix(this.ctx, this.promptContext(it, history, plan ?? undefined), this.hooks(), this.controls.abort.signal);
+    const fix = await (await agentSteps()).applyFix(this.ctx, await this.promptContext(it, history, plan ?? undefined), this.hooks(), this.controls.abort.signal);
     if (this.controls.stopped) return;
     if (!fix.agent) return this.degraded(it, 'no agent could apply the fix', [...fix.calls.map((c) => `${c.agent}: ${c.classification}${c.detail ? ` (${c.detail})` : ''}`), ...(fix.failure ? [fix.failure] : [])].join(', ') || 'no agent available');
     if (fix.agent !== it.agent) it.agent = it.agent ? `${it.agent} → ${fix.agent}` : fix.agent;
