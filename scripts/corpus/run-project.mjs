@@ -37,8 +37,10 @@ async function detectedRunner(dir, entry) {
   return { runner, from, error: runner ? null : (doctor.stderr.trim().split('\n')[0] ?? '').slice(0, 160) };
 }
 
-export async function fixcycle(dir, entry, specPath, name) {
+/** One headless fixcycle run with the scripted agent; `localize: false` adds --no-localize. */
+export async function fixcycle(dir, entry, specPath, name, { localize = true } = {}) {
   const args = [CLI, 'run', '--headless', '--json', '--max-iterations', '5', '--session-name', name, '--test-timeout', '5m', '--agent-timeout', '1m'];
+  if (!localize) args.push('--no-localize');
   args.push('--agent-cmd', `${process.execPath} ${AGENT} ${specPath}`);
   const result = await run([process.execPath, ...args], { cwd: dir, env: envFor(entry), timeoutMs: RUN_TIMEOUT_MS });
   const summary = summariseRun(parseEvents(result.stdout));
@@ -54,9 +56,36 @@ function applyBug(dir, bug) {
   return original;
 }
 
-/** Runs one project and returns its row; `quick` skips the bare broken run. */
-export async function runProject(entry, { log = () => {} } = {}) {
-  const row = { name: entry.name, family: entry.family, expectedRunner: entry.runner, expected: entry.expected ?? null };
+export function agentSpecDir() {
+  const dir = join(cacheRoot(), 'agent-specs');
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/**
+ * Commits the entry's bug on the published state (`dir` reset to `base`) and writes the scripted agent's spec
+ * that restores it. Returns the broken commit, the file's unbroken text and the spec's path.
+ */
+export async function commitBug(dir, entry) {
+  const original = applyBug(dir, entry.bug);
+  await runOrThrow(['git', 'add', '-A'], { cwd: dir });
+  await commit(dir, `corpus: inject a bug into ${entry.bug.file}`);
+  const brokenSha = (await runOrThrow(['git', 'rev-parse', 'HEAD'], { cwd: dir })).stdout.trim();
+  const spec = join(agentSpecDir(), `${entry.name}.broken.json`);
+  writeFileSync(spec, JSON.stringify({ ...entry.bug, original }));
+  return { brokenSha, original, spec };
+}
+
+/** The agent spec for the unbroken project: nothing to restore. */
+export function cleanSpec(entry) {
+  const spec = join(agentSpecDir(), `${entry.name}.clean.json`);
+  writeFileSync(spec, JSON.stringify({ file: entry.bug.file, search: entry.bug.search, replace: entry.bug.replace, original: null }));
+  return spec;
+}
+
+/** Runs one project and returns its row; `localize: false` runs fixcycle with --no-localize. */
+export async function runProject(entry, { log = () => {}, localize = true } = {}) {
+  const row = { name: entry.name, family: entry.family, expectedRunner: entry.runner, expected: entry.expected ?? null, localize };
   const dir = await prepare(entry, log);
   const base = await baseCommit(dir);
   await resetTo(dir, base);
@@ -69,17 +98,10 @@ export async function runProject(entry, { log = () => {} } = {}) {
   await resetTo(dir, base);
 
   log('fixcycle on the unbroken project');
-  const specDir = join(cacheRoot(), 'agent-specs');
-  mkdirSync(specDir, { recursive: true });
-  const cleanSpec = join(specDir, `${row.name}.clean.json`);
-  writeFileSync(cleanSpec, JSON.stringify({ file: entry.bug.file, search: entry.bug.search, replace: entry.bug.replace, original: null }));
-  row.clean = await fixcycle(dir, entry, cleanSpec, 'corpus-clean');
+  row.clean = await fixcycle(dir, entry, cleanSpec(entry), 'corpus-clean', { localize });
 
   await resetTo(dir, base);
-  const original = applyBug(dir, entry.bug);
-  await runOrThrow(['git', 'add', '-A'], { cwd: dir });
-  await commit(dir, `corpus: inject a bug into ${entry.bug.file}`);
-  const brokenSha = (await runOrThrow(['git', 'rev-parse', 'HEAD'], { cwd: dir })).stdout.trim();
+  const { brokenSha, original, spec } = await commitBug(dir, entry);
 
   log('bare test command (broken)');
   const bareBroken = await run(summaryCommand(entry), { cwd: dir, env: envFor(entry), timeoutMs: RUN_TIMEOUT_MS });
@@ -87,9 +109,7 @@ export async function runProject(entry, { log = () => {} } = {}) {
   await resetTo(dir, brokenSha);
 
   log('fixcycle on the broken project');
-  const spec = join(specDir, `${row.name}.broken.json`);
-  writeFileSync(spec, JSON.stringify({ ...entry.bug, original }));
-  row.broken = await fixcycle(dir, entry, spec, 'corpus-broken');
+  row.broken = await fixcycle(dir, entry, spec, 'corpus-broken', { localize });
   row.bugLine = bugLine(original, entry.bug);
   row.suspectRank = suspectRank(row.broken.suspects, entry.bug.file, row.bugLine);
   await resetTo(dir, base);

@@ -15,7 +15,7 @@ export function formatRow(row) {
   const v = verdicts(row);
   const exp = row.expected ?? {};
   const lines = [
-    `${row.name} [${row.family}]  runner ${row.expectedRunner} / found ${row.found?.runner ?? 'none'}${row.found?.from ? ` (${row.found.from})` : ''}${row.found?.error ? ` - ${row.found.error}` : ''}`,
+    `${row.name} [${row.family}]${row.localize === false ? ' (--no-localize)' : ''}  runner ${row.expectedRunner} / found ${row.found?.runner ?? 'none'}${row.found?.from ? ` (${row.found.from})` : ''}${row.found?.error ? ` - ${row.found.error}` : ''}`,
     `  unbroken: exit ${row.clean?.processExit}, ${row.clean?.outcome}, agent calls ${row.clean?.agentCalls.length}, counts ${pair(row.clean?.last, exp.fixed)} [${mark(v.cleanAtOnce)}]${row.clean?.timedOut ? ' TIMED OUT' : ''}`,
     `  broken:   first ${pair(row.broken?.first, exp.broken)}  last ${pair(row.broken?.last, exp.fixed)}  (${exp.unit ?? 'unit?'}; source ${row.broken?.first?.source ?? '-'})`,
     `            ${row.broken?.outcome}, exit ${row.broken?.processExit}, agent calls ${row.broken?.agentCalls.join(',') || 'none'}, commits ${row.broken?.commits}, rollbacks ${row.broken?.rollbacks} [converged ${mark(v.converged)}]${row.broken?.timedOut ? ' TIMED OUT' : ''}`,
