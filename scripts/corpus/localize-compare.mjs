@@ -45,6 +45,10 @@ function outcomeOf(run) {
     localizeSeconds: run.localizeMs / 1000,
     timedOut: run.timedOut,
     reason: run.reason,
+    // What to read first when the two sides differ: the failures left, the agent's rejected answers, warnings.
+    remaining: (run.last?.failures ?? []).slice(0, 3).map((f) => `${f.id}: ${f.message}`),
+    rejected: run.rejected.slice(0, 3),
+    problems: run.problems.slice(0, 3),
     stderr: run.outcome ? undefined : run.stderr,
   };
 }
@@ -110,6 +114,7 @@ export function formatCompareRow(r) {
   for (const [label, o] of [['on', r.on], ['off', r.off]]) {
     if (o.timedOut) notes.push(`    ${label}: TIMED OUT`);
     if (o.outcome !== 'success' && (o.reason || o.stderr)) notes.push(`    ${label}: ${o.outcome ?? 'no outcome'}: ${(o.reason || o.stderr).slice(0, 160)}`);
+    if (o.outcome !== 'success') for (const f of o.remaining ?? []) notes.push(`    ${label}: left failing ${f.slice(0, 160)}`);
   }
   return [line, ...notes].join('\n');
 }
