@@ -54,7 +54,8 @@ export function summariseRun(events) {
     reason: done ? firstLine(done.reason) : null,
     exitCode: done?.exitCode ?? null,
     passRate: done?.passRate ?? null,
-    iterations: Math.max(0, ...events.filter((e) => e.type === 'results').map((e) => e.iteration ?? 0)),
+    // Every step of an iteration names it; an iteration whose fix changed nothing runs no tests.
+    iterations: Math.max(0, ...events.map((e) => (typeof e.iteration === 'number' ? e.iteration : 0))),
     localizeMs: events.filter((e) => e.type === 'suspects').reduce((ms, e) => ms + (e.localization.durationMs ?? 0), 0),
     suspects: events.find((e) => e.type === 'suspects')?.localization.suspects.map((x) => ({ file: x.file, function: x.function, startLine: x.startLine, endLine: x.endLine })) ?? null,
   };

@@ -48,7 +48,9 @@ describe('the localization on/off comparison', () => {
       { type: 'results', iteration: 1, results: { scope: 'affected' } },
       { type: 'suspects', iteration: 2, localization: { durationMs: 600, suspects: [] } },
       { type: 'results', iteration: 2, results: { scope: 'full' } },
+      // An iteration whose fix changed no file runs no tests.
+      { type: 'agent', iteration: 3, role: 'fix', status: 'finished', classification: 'ok' },
     ];
-    expect(summariseRun(events)).toMatchObject({ iterations: 2, localizeMs: 1000 });
+    expect(summariseRun(events)).toMatchObject({ iterations: 3, localizeMs: 1000 });
   });
 });
