@@ -69,4 +69,10 @@ describe('plans outside the suspects', () => {
     expect(planOutsideSuspects(['src/a.js:parse:2-3'], suspects)).toMatch(/outside every suspect.*src\/a.js:format:12-20/);
     expect(planOutsideSuspects(['src/c.js'], suspects)).toMatch(/outside every suspect/);
   });
+
+  it('reads `file:12-14` and `file:14` (no function) as lines', () => {
+    expect(planOutsideSuspects(['src/a.js:14-14'], suspects)).toBeNull();
+    expect(planOutsideSuspects(['src/a.js:19'], suspects)).toBeNull();
+    expect(planOutsideSuspects(['src/a.js:2-3'], suspects)).toMatch(/outside every suspect/);
+  });
 });

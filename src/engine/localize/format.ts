@@ -72,9 +72,10 @@ export function suspectsMarkdown(loc: Localization): string {
   return `## Suspects\nEvidence used: ${evidenceUsed(loc)}; ${loc.durationMs} ms.\n\n${list}${notes}\n`;
 }
 
-/** `src/a.js:fn:12-14` -> its parts; lines may be absent. */
+/** `src/a.js:fn:12-14` or `src/a.js:12-14` -> its parts; the function or the lines may be absent. */
 function parsePoint(point: string): { file: string; fn?: string; from?: number; to?: number } {
-  const m = /^(.+?\.[\w]+)(?::([^:]*))?(?::(\d+)(?:-(\d+))?)?/.exec(point.trim().replace(/^`|`$/g, ''));
+  // A part that is only a line range is the lines, not a function named `12-14`.
+  const m = /^(.+?\.[\w]+)(?::(?!\d+(?:-\d+)?$)([^:]*))?(?::(\d+)(?:-(\d+))?)?/.exec(point.trim().replace(/^`|`$/g, ''));
   if (!m) return { file: point.trim() };
   return { file: m[1]!.replace(/^\.\//, ''), fn: m[2] || undefined, from: m[3] ? Number(m[3]) : undefined, to: m[4] ? Number(m[4]) : m[3] ? Number(m[3]) : undefined };
 }
