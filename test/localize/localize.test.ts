@@ -58,3 +58,30 @@ describe('localize on a real node:test project', () => {
     expect(bare.notes.join('\n')).toMatch(/coverage: not measured/);
   }, 120_000);
 });
+
+describe("localization's coverage run", () => {
+  it("runs the runner alone: the test command's build before it and the part after it ran with the loop's run", async () => {
+    // `npm test`: the pretest build writes the module the tests load, `after.js` runs after the runner (`;`: even when it
+    // fails); each logs itself.
+    const log = (what: string) => `require("fs").appendFileSync("parts.log", "${what}\\n")`;
+    const repo = makeRepo(null, {
+      'package.json': JSON.stringify({ name: 'built', scripts: { pretest: 'node build.js', test: 'node --test; node after.js' } }),
+      'build.js': `${log('build')}; require("fs").copyFileSync("src/rate.js", "src/rate.built.js");\n`,
+      'after.js': `${log('after')};\n`,
+      '.gitignore': 'parts.log\nsrc/rate.built.js\n',
+      'src/rate.js': ['exports.rate = function rate(n) {', '  return n * 3;', '};', ''].join('\n'),
+      'test/rate.test.js': ['const test = require("node:test");', 'const assert = require("node:assert");', 'const { rate } = require("../src/rate.built.js");', 'test("rate", () => assert.equal(rate(2), 4));', ''].join('\n'),
+    });
+    const runner = await resolveRunner(repo, {});
+    const run = await runner.run({ cwd: repo, scope: 'full', timeoutMs: 60_000 });
+    const failures = failuresOf(run.result.tests);
+    expect(failures.map((f) => f.name)).toEqual(['rate']);
+    expect(readFileSync(join(repo, 'parts.log'), 'utf8')).toBe('build\nafter\n');
+
+    const found = await localize({ root: repo, runner, failures, timeoutMs: 60_000, changeBase: null });
+    expect(found.used).toContain('coverage');
+    expect(found.suspects[0]).toMatchObject({ file: 'src/rate.built.js', function: 'rate' });
+    // Neither the build nor the after part ran again.
+    expect(readFileSync(join(repo, 'parts.log'), 'utf8')).toBe('build\nafter\n');
+  }, 120_000);
+});

@@ -47,9 +47,13 @@ export interface SpectrumRun {
  * runner cannot be measured.
  */
 export async function runSpectrum(input: CoverageRunInput): Promise<SpectrumRun | { skipped: string }> {
-  const { runner, root } = input;
-  const granularity = granularityOf(runner.name);
-  if (!granularity || !(runner instanceof CommandTestRunner)) return { skipped: `fixcycle cannot measure coverage for the ${runner.name} runner` };
+  const { root } = input;
+  const granularity = granularityOf(input.runner.name);
+  if (!granularity || !(input.runner instanceof CommandTestRunner)) return { skipped: `fixcycle cannot measure coverage for the ${input.runner.name} runner` };
+  // The loop has just run the whole test command on this tree: its setup (a build) need not run again, and
+  // its checks and after parts (lint, tsc, aud) would only add their time, as when the runner cannot run a
+  // subset and the coverage run is the full suite.
+  const runner = input.runner.runnerOnly();
   const failing: FailingSets = { files: new Set(input.failures.flatMap((f) => (f.file ? [f.file] : []))), ids: input.failures.map((f) => f.id) };
   const failingFiles = [...failing.files];
   // Passing files cost a process each: at most half as many as the failing ones keep the run near the cost of

@@ -58,6 +58,18 @@ export class CommandTestRunner implements TestRunner {
     return changed;
   }
 
+  /**
+   * The runner alone, without the test command's other parts: no setup or check before it, nothing after it.
+   * For a run right after a run of the whole command on the same tree (localization's coverage run): the
+   * build the setup makes is there already, and the checks and after parts say nothing about the failures.
+   */
+  runnerOnly(): CommandTestRunner {
+    const alone = this.withInvocations((inv) => ({ ...inv, setup: [] }));
+    const bare = new CommandTestRunner(alone.commands, this.detectedFrom, this.call && { ...this.call, after: [] });
+    bare.skippedParts = this.skippedParts;
+    return bare;
+  }
+
   describe(): ReturnType<TestRunner['describe']> & { reportDetail: string; setup: string[][]; after: string[][] } {
     const full = this.commands.full(REPORT_DIR_PLACEHOLDER);
     const subset =
