@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { agentCmd, execa, makeRepo, removeRepos, runCli, scenario, state } from '../helpers/repo.js';
 import { editAdd, editMultiply, planAdd, planMultiply } from './plans.js';
@@ -24,5 +26,27 @@ describe('files the test command writes', () => {
     const committed = await execa('git', ['log', '--name-only', '--format=%s', '-2'], { cwd: repo });
     expect(committed.stdout).not.toContain('reports/last-run.txt');
     expect(run.stdout).not.toMatch(/edits test files/);
+  });
+});
+
+// The failing tests' file leaves a file behind only in localization's coverage run (V8 coverage on), as node-tap
+// 18 leaves its .tap/ files: the coverage run runs the failing files only.
+const CALC_TESTS = readFileSync(new URL('../fixtures/projects-loop/calc/test/calc.test.js', import.meta.url), 'utf8');
+const MARK_COVERAGE_RUN = `import { mkdirSync, writeFileSync } from 'node:fs';
+if (process.env.NODE_V8_COVERAGE) {
+  mkdirSync('reports', { recursive: true });
+  writeFileSync('reports/coverage-run.txt', String(Date.now()) + '\\n');
+}
+`;
+
+describe("files localization's coverage run writes", () => {
+  it('are test artifacts too: never taken for part of the fix', async () => {
+    const repo = makeRepo('projects-loop/calc', { 'mark-run.js': MARK_COVERAGE_RUN, 'test/calc.test.js': `import '../mark-run.js';\n${CALC_TESTS}` });
+    const agent = scenario({ analyze: [planAdd, planMultiply], fix: [{ edits: [editAdd] }, { edits: [editMultiply] }] });
+    const run = await runCli(repo, ['run', '--headless', '--test-cmd', 'node --test', '--agent-cmd', agentCmd(agent.path)]);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/\[suspects\]/);
+    expect(existsSync(join(repo, 'reports/coverage-run.txt'))).toBe(true);
+    expect(state(repo).iterations.map((i: any) => i.files_changed)).toEqual([['src/calc.js'], ['src/calc.js']]);
   });
 });

@@ -2,6 +2,7 @@ import { localize, type Localization } from '../localize/index.js';
 import { evidenceUsed } from '../localize/format.js';
 import type { TestResults } from '../types.js';
 import type { LoopContext } from './context.js';
+import { recordTestArtifacts } from './test-artifacts.js';
 
 /**
  * Ranks the suspects of an iteration's failures before the analysis agent is asked, and records them in the
@@ -12,6 +13,8 @@ export async function localizeFailures(ctx: LoopContext, iteration: number, resu
   if (ctx.options.localize === false || results.failures.length === 0) return undefined;
   try {
     const { lines: _lines, ...found } = await localize({ root: ctx.repo.root, runner: ctx.runner, failures: results.failures, timeoutMs: ctx.options.testTimeoutMs, signal });
+    // Its coverage run is a test run: what it leaves in the tree (node-tap 18's .tap/) is no part of the fix.
+    await recordTestArtifacts(ctx);
     if (signal?.aborted) return undefined;
     await ctx.session.writeFailures(iteration, { ...results, localization: found });
     ctx.emit({ type: 'suspects', iteration, localization: found });
