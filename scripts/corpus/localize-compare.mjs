@@ -2,11 +2,11 @@
 // then off (--no-localize), from the same broken commit, reset between. Issue 17 asks that localization never
 // make the loop slower by more than LOOP_RATIO_LIMIT nor change its outcome.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { prepare } from './prepare.mjs';
+import { cpSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { cacheRoot, prepare } from './prepare.mjs';
 import { runOrThrow } from './process.mjs';
-import { baseCommit, cleanSpec, commitBug, fixcycle, resetTo } from './run-project.mjs';
+import { baseCommit, cleanSpec, commitBug, fixcycle, resetTo, sessionStore } from './run-project.mjs';
 
 export const LOOP_RATIO_LIMIT = 1.5;
 
@@ -70,12 +70,15 @@ export async function compareProject(entry, { log = () => {} } = {}) {
   }
   const { brokenSha, spec } = await commitBug(dir, entry);
   await resetTo(dir, brokenSha);
-  log('fixcycle on the broken project, localization on');
-  row.on = outcomeOf(await fixcycle(dir, entry, spec, 'corpus-localize-on', { localize: true }));
-  await resetTo(dir, brokenSha);
-  log('fixcycle on the broken project, --no-localize');
-  row.off = outcomeOf(await fixcycle(dir, entry, spec, 'corpus-localize-off', { localize: false }));
-  await resetTo(dir, base);
+  // Each run's session folder is kept to read (<cache>/localize-compare-sessions/NAME/on|off); a reset removes it.
+  const kept = join(cacheRoot(), 'localize-compare-sessions', entry.name);
+  rmSync(kept, { recursive: true, force: true });
+  for (const side of ['on', 'off']) {
+    log(`fixcycle on the broken project, localization ${side}`);
+    row[side] = outcomeOf(await fixcycle(dir, entry, spec, `corpus-localize-${side}`, { localize: side === 'on' }));
+    cpSync(sessionStore(dir), join(kept, side), { recursive: true });
+    await resetTo(dir, side === 'on' ? brokenSha : base);
+  }
   row.ratio = row.on.seconds / row.off.seconds;
   row.flags = flagsOf(row);
   return row;

@@ -23,6 +23,14 @@ export async function resetTo(dir, ref) {
   await runOrThrow(['git', 'reset', '-q', '--hard', ref], { cwd: dir });
   await runOrThrow(['git', 'clean', '-q', '-fd'], { cwd: dir });
   rmSync(join(dir, '.workflow'), { recursive: true, force: true });
+  // `.workflow` is a link to the sessions in the git folder: a session left there under the same name would be
+  // taken up by the next run. The record of green commits beside them is kept, as a user's repository keeps it.
+  rmSync(sessionStore(dir), { recursive: true, force: true });
+}
+
+/** Where fixcycle keeps its sessions: in the git folder, `.workflow` links there. */
+export function sessionStore(dir) {
+  return join(dir, '.git', 'fixcycle', '.workflow');
 }
 
 export async function baseCommit(dir) {
