@@ -1,7 +1,6 @@
 import { appendFile, lstat, mkdir, readFile, symlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { execFile } from 'node:child_process';
-import { execa } from 'execa';
 import { ACTIVE_DIR } from './session/paths.js';
 
 /** Makes `link` point at `target` (created), unless `link` exists already (an older session folder is kept). */
@@ -162,7 +161,7 @@ export class Repo {
     let out = inHead.length > 0 ? await this.git.raw(['diff', 'HEAD', '--', ...inHead]) : '';
     for (const file of files.filter((f) => !tracked.has(f))) {
       // --no-index exits 1 when the files differ, which is the point here.
-      const result = await execa('git', ['diff', '--no-index', '--', '/dev/null', file], { cwd: this.root, reject: false });
+      const result = await gitCall(this.root, ['diff', '--no-index', '--', '/dev/null', file]);
       out += result.stdout + (result.stdout.endsWith('\n') ? '' : '\n');
     }
     return out;
