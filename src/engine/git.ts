@@ -71,7 +71,6 @@ export class Repo {
     const name = ACTIVE_DIR.split('\\').join('/').split('/')[0]!;
     // Only in the main worktree: a linked one (a team executor's) is removed with its git directory, and keeps a
     // plain folder that the team copies its sessions out of.
-    // `gen` and `team` keep a plain folder for now (team's coverage reads through it: not yet checked with a link).
     if (options.link && basename(dirname(this.gitDir)) !== 'worktrees') await linkSessionFolder(join(this.root, name), join(this.gitDir, 'fixcycle', name));
     const exclude = join(this.gitDir, 'info', 'exclude');
     // No trailing slash: the line must match the link as well as a folder.

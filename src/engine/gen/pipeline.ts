@@ -75,7 +75,7 @@ export async function runGen(options: GenRunOptions): Promise<number> {
     }
     await repo.commitAll(`fixcycle: checkpoint before test generation session ${id}`);
   }
-  await repo.excludeSessionFolder();
+  await repo.excludeSessionFolder({ link: true });
   await session.ensureFolders();
   const lock = await acquireLock(session.paths.lock, id);
   if (typeof lock === 'string') throw new StartError(lock);
