@@ -199,12 +199,13 @@ function describeSpawnError(file: string, error: NodeJS.ErrnoException): string 
   return `${file} could not be started (${error.code ?? error.message})`;
 }
 
-/** PATH with `node_modules/.bin` of `cwd` and each parent first, then Node's own folder, as `npm run` sets it. */
+/** PATH with `node_modules/.bin` of `cwd` and each parent first (Node's own folder is not added: it would put
+ * whatever else lives there, such as /usr/bin/python3, before the user's PATH). */
 function localBinPath(cwd: string, path: string | undefined): string {
   const bins: string[] = [];
   for (let dir = cwd; ; dir = dirname(dir)) {
     bins.push(join(dir, 'node_modules', '.bin'));
     if (dirname(dir) === dir) break;
   }
-  return [...bins, dirname(process.execPath), ...(path ? [path] : [])].join(delimiter);
+  return [...bins, ...(path ? [path] : [])].join(delimiter);
 }
