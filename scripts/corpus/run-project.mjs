@@ -23,6 +23,8 @@ export async function resetTo(dir, ref) {
   await runOrThrow(['git', 'reset', '-q', '--hard', ref], { cwd: dir });
   await runOrThrow(['git', 'clean', '-q', '-fd'], { cwd: dir });
   rmSync(join(dir, '.workflow'), { recursive: true, force: true });
+  // fixcycle keeps a new session folder in the git directory, `.workflow` being a link to it.
+  rmSync(join(dir, '.git', 'fixcycle', '.workflow'), { recursive: true, force: true });
 }
 
 export async function baseCommit(dir) {

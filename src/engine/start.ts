@@ -100,6 +100,9 @@ function fixInFlight(state: IterationState): boolean {
 /** Checks git, takes the session lock, resolves runner and agents, and builds the loop (new or resumed). */
 export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> {
   const repo = await Repo.open(options.cwd);
+  // The session folder's place first (a link into the git directory), so that the session checks below see
+  // the sessions kept there; then the session's own folders in it.
+  await repo.excludeSessionFolder({ link: true });
   // git status runs while the config, the session folder, the lock and the state are worked out; the session
   // folder's own files are not the user's changes (it is excluded from git below, on a first run after this).
   const changed = repo.changedFiles({ untrackedOutside: WORKFLOW_DIR });
@@ -110,8 +113,6 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
   if (!resumed && (await session.exists())) {
     throw new StartError(`session ${id} already exists: resume it with --resume-session ${id}, or pick another --session-name`);
   }
-  // The session folder's place first (a link into the git directory), then the session's own folders in it.
-  await repo.excludeSessionFolder({ link: true });
   await session.ensureFolders();
   const lock = await acquireLock(session.paths.lock, id);
   if (typeof lock === 'string') throw new StartError(lock);
