@@ -84,6 +84,8 @@ export async function resetProject(dir) {
   const git = (...args) => runOrThrow(['git', ...args], { cwd: dir });
   const { main, feature } = JSON.parse(readFileSync(join(dir, '.git', 'gen-corpus.json'), 'utf8'));
   rmSync(join(dir, '.workflow'), { recursive: true, force: true });
+  // fixcycle keeps a new session folder in the git directory, `.workflow` being a link to it.
+  rmSync(join(dir, '.git', 'fixcycle', '.workflow'), { recursive: true, force: true });
   await git('worktree', 'prune');
   await git('checkout', '-q', '-f', 'feature');
   await git('branch', '-q', '-f', 'main', main);

@@ -1,58 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
-import { criticalitySchema } from './session/schema.js';
+import type { FixcycleConfig } from './config-schema.js';
+
+export type { AgentConfig, FixcycleConfig } from './config-schema.js';
 
 export const CONFIG_FILE = 'fixcycle.config.json';
-
-const agentSchema = z.strictObject({
-  /** Built-in adapter name, or `command` (the default) for a plain command line. */
-  adapter: z.string().optional(),
-  /** The command: an argument list, or a command line split without a shell. */
-  command: z.union([z.array(z.string()).min(1), z.string().min(1)]).optional(),
-  roles: z.array(z.enum(['analyze', 'fix'])).min(1).optional(),
-  model: z.string().optional(),
-  timeoutSec: z.number().positive().optional(),
-});
-
-export const configSchema = z.strictObject({
-  $schema: z.string().optional(),
-  /** The test command line, as with --test-cmd. */
-  testCommand: z.string().min(1).optional(),
-  /**
-   * Parts of the test command to leave out, by the script they run (`"test-headless"` for `npm run
-   * test-headless`) or their whole command line: parts that cannot run on this machine (a browser, a service).
-   */
-  skipParts: z.array(z.string().min(1)).optional(),
-  /** Force a runner, as with --runner. */
-  runner: z.string().optional(),
-  maxIterations: z.number().int().min(1).max(100).optional(),
-  testTimeoutSec: z.number().positive().optional(),
-  agentTimeoutSec: z.number().positive().optional(),
-  /** Times a failing test is re-run before an agent is asked; one that passes is flaky. */
-  flakyReruns: z.number().int().min(0).max(5).optional(),
-  /** Degraded iterations in a row (no agent gave a usable plan or fix) that stop the session, as with --max-degraded. */
-  maxDegraded: z.number().int().min(1).max(100).optional(),
-  criticality: z
-    .array(
-      z.strictObject({
-        match: z.string().refine((re) => {
-          try {
-            new RegExp(re);
-            return true;
-          } catch {
-            return false;
-          }
-        }, 'not a valid regular expression'),
-        level: criticalitySchema,
-      }),
-    )
-    .optional(),
-  agents: z.record(z.string(), agentSchema).optional(),
-  chain: z.array(z.string()).optional(),
-});
-export type FixcycleConfig = z.infer<typeof configSchema>;
-export type AgentConfig = z.infer<typeof agentSchema>;
 
 /** A configuration problem: the message names the file, the field and the fix. */
 export class ConfigError extends Error {}
@@ -72,6 +24,8 @@ export async function loadConfig(repo: string, file = join(repo, CONFIG_FILE)): 
   } catch (error) {
     throw new ConfigError(`${file} is not valid JSON (${(error as Error).message}): fix the syntax or delete the file`);
   }
+  // zod loads only when there is a file to check: most runs have none.
+  const { configSchema } = await import('./config-schema.js');
   const parsed = configSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

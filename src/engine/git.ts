@@ -1,7 +1,6 @@
 import { appendFile, lstat, mkdir, readFile, symlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { execFile } from 'node:child_process';
-import { execa } from 'execa';
 import { ACTIVE_DIR } from './session/paths.js';
 
 /** Makes `link` point at `target` (created), unless `link` exists already (an older session folder is kept). */
@@ -72,7 +71,6 @@ export class Repo {
     const name = ACTIVE_DIR.split('\\').join('/').split('/')[0]!;
     // Only in the main worktree: a linked one (a team executor's) is removed with its git directory, and keeps a
     // plain folder that the team copies its sessions out of.
-    // `gen` and `team` keep a plain folder for now (team's coverage reads through it: not yet checked with a link).
     if (options.link && basename(dirname(this.gitDir)) !== 'worktrees') await linkSessionFolder(join(this.root, name), join(this.gitDir, 'fixcycle', name));
     const exclude = join(this.gitDir, 'info', 'exclude');
     // No trailing slash: the line must match the link as well as a folder.
@@ -83,16 +81,22 @@ export class Repo {
     await appendFile(exclude, `${current && !current.endsWith('\n') ? '\n' : ''}# fixcycle session files\n${line}\n`);
   }
 
-  /** Paths with uncommitted changes (modified, staged, untracked not ignored), repository-relative. */
-  async changedFiles(): Promise<string[]> {
+  /**
+   * Paths with uncommitted changes (modified, staged, untracked not ignored), repository-relative.
+   * `untrackedOutside`: untracked paths in this folder do not count (the session folder, before it is excluded).
+   */
+  async changedFiles(options: { untrackedOutside?: string } = {}): Promise<string[]> {
     const out = await this.git.raw(['status', '--porcelain=v1', '-z', '--untracked-files=all']);
     const files: string[] = [];
     const parts = out.split('\0');
+    const skipped = options.untrackedOutside;
     for (let i = 0; i < parts.length; i++) {
       const entry = parts[i]!;
       if (entry.length < 4) continue;
       const code = entry.slice(0, 2);
-      files.push(entry.slice(3));
+      const path = entry.slice(3);
+      if (skipped && code === '??' && (path === skipped || path.startsWith(`${skipped}/`))) continue;
+      files.push(path);
       // A rename or copy is followed by its source path.
       if (code.includes('R') || code.includes('C')) files.push(parts[++i]!);
     }
@@ -162,7 +166,7 @@ export class Repo {
     let out = inHead.length > 0 ? await this.git.raw(['diff', 'HEAD', '--', ...inHead]) : '';
     for (const file of files.filter((f) => !tracked.has(f))) {
       // --no-index exits 1 when the files differ, which is the point here.
-      const result = await execa('git', ['diff', '--no-index', '--', '/dev/null', file], { cwd: this.root, reject: false });
+      const result = await gitCall(this.root, ['diff', '--no-index', '--', '/dev/null', file]);
       out += result.stdout + (result.stdout.endsWith('\n') ? '' : '\n');
     }
     return out;

@@ -11,7 +11,7 @@ import { TestFixLoop, type LoopPolicies } from './loop/loop.js';
 import { resolveRunner } from './runners/index.js';
 import { followerPresent } from './intents/followers.js';
 import { acquireLock } from './session/lock.js';
-import { newSessionId } from './session/paths.js';
+import { newSessionId, WORKFLOW_DIR } from './session/paths.js';
 import type { IterationState } from './session/schema.js';
 import { findLatestSession, SessionFiles } from './session/session-files.js';
 
@@ -100,18 +100,20 @@ function fixInFlight(state: IterationState): boolean {
 /** Checks git, takes the session lock, resolves runner and agents, and builds the loop (new or resumed). */
 export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> {
   const repo = await Repo.open(options.cwd);
+  // The session folder's place first (a link into the git directory), so that the session checks below see
+  // the sessions kept there; then the session's own folders in it.
+  await repo.excludeSessionFolder({ link: true });
+  // git status runs while the config, the session folder, the lock and the state are worked out; the session
+  // folder's own files are not the user's changes (it is excluded from git below, on a first run after this).
+  const changed = repo.changedFiles({ untrackedOutside: WORKFLOW_DIR });
+  changed.catch(() => undefined);
   const config: FixcycleConfig = await loadConfig(repo.root);
   const { id, resumed } = await sessionIdFor(repo, options);
   const session = new SessionFiles(repo.root, id);
   if (!resumed && (await session.exists())) {
     throw new StartError(`session ${id} already exists: resume it with --resume-session ${id}, or pick another --session-name`);
   }
-  // The session folder's place first (a link into the git directory), then the session's own folders in it.
-  await repo.excludeSessionFolder({ link: true });
   await session.ensureFolders();
-  // git status runs while the lock, the state and the runner are worked out (the session folder is excluded by now).
-  const changed = repo.changedFiles();
-  changed.catch(() => undefined);
   const lock = await acquireLock(session.paths.lock, id);
   if (typeof lock === 'string') throw new StartError(lock);
   try {
@@ -148,8 +150,10 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
     }
     for (const why of missing) if (why) options.emit({ type: 'log', level: 'warn', message: `${why}; the chain goes on without it` });
     if (!resumed) {
-      await session.saveWorkflowSession({ session_id: id, workflow_type: 'test-fix', created_at: state.started_at, repository: repo.root, created_by: 'fixcycle', test_runner: runner.name, agents: agents.map((a) => a.spec.name) });
-      await session.saveState(state);
+      await Promise.all([
+        session.saveWorkflowSession({ session_id: id, workflow_type: 'test-fix', created_at: state.started_at, repository: repo.root, created_by: 'fixcycle', test_runner: runner.name, agents: agents.map((a) => a.spec.name) }),
+        session.saveState(state),
+      ]);
     }
     const ctx: LoopContext = {
       repo,

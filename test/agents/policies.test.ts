@@ -42,7 +42,7 @@ describe('the AI-CLI policies of the loop', () => {
     for (const iteration of [1, 2]) {
       await ctx.session.recordFix({ iteration, agent: 'gemini', strategy: 'conservative', root_causes: [cause], modification_points: [], files_changed: [], pass_rate_before: 50, pass_rate_after: 50, outcome: 'no_change', at: '2026-01-01T00:00:00Z' });
     }
-    const hooks = agentPolicies(ctx).chainHooks!(state);
+    const hooks = agentPolicies(ctx).chainHooks!(state, await ctx.session.readHistory());
     const plan = { root_causes: [cause], modification_points: ['src/math.js:add:1-3'], affected_tests: [], confidence_score: 0.9, approach: Array.from({ length: 120 }, () => 'word').join(' ') };
     expect(hooks.judgePlan!(plan, call({ finalText: JSON.stringify(plan) }))).toMatchObject({ warnings: [expect.stringMatching(/same root cause 3 iterations in a row/)], repeatedCause: cause });
     expect(hooks.judgePlan!(plan, call({ agent: 'manual' })).warnings).toEqual([]);
@@ -55,7 +55,7 @@ describe('the AI-CLI policies of the loop', () => {
 
   it('cools a rate-limited agent down and counts every call against the budget, across a resume', async () => {
     const first = agentPolicies(ctx, { budget: { calls: 3, minutes: 10 } });
-    const hooks = first.chainHooks!(state);
+    const hooks = first.chainHooks!(state, await ctx.session.readHistory());
     await hooks.onCall!(call({ classification: 'rate_limited', retryAt: Date.now() + 60_000 }));
     expect(hooks.unavailable!('gemini')).toMatch(/cooling down/);
     expect(first.budgetExceeded!()).toBeNull();
@@ -63,7 +63,7 @@ describe('the AI-CLI policies of the loop', () => {
     await ctx.session.appendAgentCall({ agent: 'claude', duration_ms: 30_000, classification: 'ok', cost_usd: 0.02 });
 
     const resumed = agentPolicies(ctx, { budget: { calls: 3 } });
-    expect(resumed.chainHooks!(state).unavailable!('gemini')).toMatch(/cooling down/);
+    expect(resumed.chainHooks!(state, await ctx.session.readHistory()).unavailable!('gemini')).toMatch(/cooling down/);
     expect(resumed.budgetExceeded!()).toBe('budget reached: 3 of 3 agent calls');
     expect(resumed.budget.spent()).toMatchObject({ calls: 3, minutes: 1.5, usd: 0.02 });
   });

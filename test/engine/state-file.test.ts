@@ -2,7 +2,8 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { normalizeIterationState, readIterationState } from '../../src/engine/session/state-file.js';
+import { readIterationState } from '../../src/engine/session/state-file.js';
+import { normalizeIterationState } from '../../src/engine/session/state-normalize.js';
 
 function stateFile(content: string): string {
   const dir = join(mkdtempSync(join(tmpdir(), 'fixcycle-state-')), '.workflow/active/WFS-test-foreign/.process');

@@ -1,4 +1,4 @@
-import { cpSync, existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -39,6 +39,8 @@ describe('fixcycle gen, end to end with a stand-in agent', () => {
     const run = await runCli(repo, ['gen', '--headless', '--agent-cmd', agentCmd(agent)], { timeoutMs: 360_000 });
     const out = run.stdout + run.stderr;
     expect(run.exitCode, out).toBe(0);
+    // gen's session folder, like run's, lives in the git directory: a linter globbing the tree never sees it.
+    expect(lstatSync(join(repo, '.workflow')).isSymbolicLink()).toBe(true);
 
     // Phases 1-4 wrote their files.
     const dir = sessionOf(repo);

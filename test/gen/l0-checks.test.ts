@@ -107,6 +107,12 @@ describe('L0 static checks on Python test files', () => {
         '    def test_constant(self):',
         '        assert True',
         '',
+        '    def test_literals(self):',
+        '        self.assertEqual(3, 3)',
+        '',
+        '    def test_expected_first(self):',
+        "        self.assertEqual('<a>1</a>', str(add(0, 1)))",
+        '',
         '    def test_todo(self):',
         '        """Later."""',
         '        raise NotImplementedError',
@@ -116,6 +122,8 @@ describe('L0 static checks on Python test files', () => {
     const findings = await staticChecks(repo, ['tests/test_calc.py'], []);
     expect(findings.filter((f) => f.severity === 'critical').map((f) => `${f.check} ${f.test ?? '(file)'}`).sort()).toEqual([
       'constant-assertion TestThing > test_constant',
+      // A literal against a literal checks nothing; the expected literal first (xmltodict's shape) is a check.
+      'constant-assertion TestThing > test_literals',
       'focused-or-skipped test_xfail',
       'no-assertion test_calls_only',
       'placeholder TestThing > test_todo',

@@ -22,6 +22,14 @@ describe('a part that cannot run here', () => {
     expect(cannotRunMessage(['npm', 'run', 'test-headless'], 'run after the tests', missing!)).toMatch(/^the test command's part `npm run test-headless` \(run after the tests\) cannot run on this machine: .*needs a browser that is not here.*"skipParts": \["test-headless"\].*\nits own words:\n {2}Error: Could not find Chrome/);
   });
 
+  it("object-inspect's posttest `npx aud --production` where the registry has no audit service: a service, npm's words quoted", () => {
+    // Recorded here: this machine's npm registry answers the audit request with 405.
+    const output = readFileSync(join(ROOT, 'test/fixtures/cannot-run-here/npm-audit-no-endpoint.out.txt'), 'utf8');
+    const missing = missingHere(failed(output), ROOT);
+    expect(missing?.what).toBe('a service');
+    expect(missing?.quote).toMatch(/npm warn audit 405 Method Not Allowed[\s\S]*npm error audit endpoint returned an error/);
+  });
+
   it('real commands: a program that is not installed (exit 127, ENOENT) and a refused connection', async () => {
     const shell = await runCommand(['sh', '-c', 'no-such-program-here --flag'], { cwd: ROOT, timeoutMs: 10_000 });
     expect(missingHere(shell, ROOT)).toMatchObject({ what: 'a program', quote: expect.stringMatching(/no-such-program-here: (command )?not found/) });

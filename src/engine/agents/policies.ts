@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { checkFix } from '../guard/index.js';
 import type { LoopContext } from '../loop/context.js';
 import type { LoopPolicies } from '../loop/loop.js';
-import { fixHistorySchema, type FixHistoryEntry, type IterationState } from '../session/schema.js';
+import type { FixHistoryEntry, IterationState } from '../session/schema.js';
 import { Budget, type BudgetLimits } from './budget.js';
 import { Cooldowns, type CooldownOptions } from './cooldown.js';
 import { renderReaskBlock } from '../prompts/reask.js';
@@ -23,15 +23,6 @@ export interface AgentPolicyOptions {
 export interface AgentPolicies extends LoopPolicies {
   budget: Budget;
   cooldowns: Cooldowns;
-}
-
-function readHistory(path: string): FixHistoryEntry[] {
-  try {
-    const parsed = fixHistorySchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
-    return parsed.success ? parsed.data : [];
-  } catch {
-    return [];
-  }
 }
 
 /** The calls of the session so far (agent-calls.jsonl), so a resumed session keeps counting its budget. */
@@ -65,8 +56,7 @@ export function agentPolicies(ctx: LoopContext, options: AgentPolicyOptions = {}
   return {
     budget,
     cooldowns,
-    chainHooks: (state: IterationState) => {
-      const history = readHistory(paths.fixHistory);
+    chainHooks: (state: IterationState, history: FixHistoryEntry[]) => {
       return {
         unavailable: cooldowns.unavailable,
         onCall: async (call) => {

@@ -55,6 +55,8 @@ export function isGenSession(repoRoot: string, id: string): boolean {
 /** `fixcycle gen`: phases 1-5, resumable after any stop from gen-state.json. Returns the exit code. */
 export async function runGen(options: GenRunOptions): Promise<number> {
   const repo = await Repo.open(options.cwd);
+  // First: the session checks below must see the sessions kept in the git directory, behind the link.
+  await repo.excludeSessionFolder({ link: true });
   const config = await loadConfig(repo.root);
   let input: GenInput | null = null;
   let id: string;
@@ -64,6 +66,8 @@ export async function runGen(options: GenRunOptions): Promise<number> {
   } else {
     input = await readGenInput(repo.root, options.input);
     id = newSessionId(options.sessionName ?? slugOf(input));
+    // Two gen runs in the same minute get the same name from the input: the second one gets a number.
+    for (let n = 2; !options.sessionName && existsSync(new SessionFiles(repo.root, id).paths.dir); n++) id = newSessionId(`${slugOf(input)}-${n}`);
     if (existsSync(new SessionFiles(repo.root, id).paths.dir)) throw new StartError(`session ${id} already exists: resume it with \`fixcycle run --resume-session ${id}\`, or pick another --session-name`);
   }
   const session = new SessionFiles(repo.root, id);
@@ -75,7 +79,6 @@ export async function runGen(options: GenRunOptions): Promise<number> {
     }
     await repo.commitAll(`fixcycle: checkpoint before test generation session ${id}`);
   }
-  await repo.excludeSessionFolder();
   await session.ensureFolders();
   const lock = await acquireLock(session.paths.lock, id);
   if (typeof lock === 'string') throw new StartError(lock);

@@ -129,21 +129,55 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
     const sources = new Set(pkg.changed_files.map((f) => f.file));
     const covered = coveredKeys(before ?? {});
     const assertionsKept = new Set<string>();
+    const opts = { cwd: root, timeoutMs: options.testTimeoutMs, signal: ctx.signal };
+    const coverageOf = async (selection: { files: string[]; names: string[] }): Promise<Set<string>> => {
+      const { coverage } = await withCoverage(ctx.runner, root, [], async (runner) => runner.runSubset?.(opts, selection));
+      return coveredKeys(coverage);
+    };
+    // A test with assertions no test before it makes (or failing every run) is kept whatever it covers. A new file
+    // whose every test is such a test gets one coverage run with the other such files, whole (selecting tests by
+    // name can take in others: go's -run on a subtest, a title shared by two tests); any other test gets a run of
+    // its own. A test that could duplicate another always does, to show whether it covers anything new.
+    const byAssertions: Observed[] = [];
+    const candidates: Observed[] = [];
+    const seen = new Set<string>();
     for (const t of stable) {
+      const own = ownAssertions(root, t, seen);
+      for (const a of ownAssertions(root, t, new Set())) seen.add(a);
+      if (own.length > 0 || t.statuses[0] === 'failed') byAssertions.push(t);
+      else candidates.push(t);
+    }
+    const wholeFiles = new Set(byAssertions.map((t) => t.file).filter((f) => [...tests.values()].every((o) => o.file !== f || byAssertions.includes(o))));
+    const keepByAssertions = (group: readonly Observed[], mine: Set<string>): void => {
+      const inChanged = [...mine].filter((k) => !covered.has(k) && !k.endsWith(':branch') && sources.has(k.slice(0, k.lastIndexOf(':')))).length;
+      for (const k of mine) covered.add(k);
+      for (const t of group) {
+        for (const a of ownAssertions(root, t, new Set())) assertionsKept.add(a);
+        const failing = t.statuses[0] === 'failed';
+        kept.push({ test: t.id, file: t.file, note: failing ? `fails all ${options.stabilityRuns} runs: kept for the fix loop (it found a bug, or it is wrong itself)` : `passes ${options.stabilityRuns} of ${options.stabilityRuns} runs`, ...(group.length === 1 ? { new_lines: inChanged } : {}) });
+      }
+    };
+    const whole = byAssertions.filter((t) => wholeFiles.has(t.file));
+    if (whole.length > 0) {
+      node(ctx, 'IMPL-001.5', 'running', `coverage of ${wholeFiles.size} new file(s), whole`);
+      keepByAssertions(whole, await coverageOf({ files: [...wholeFiles], names: [] }));
+    }
+    for (const t of byAssertions.filter((o) => !wholeFiles.has(o.file))) {
       node(ctx, 'IMPL-001.5', 'running', `coverage of "${t.name}"`);
-      const opts = { cwd: root, timeoutMs: options.testTimeoutMs, signal: ctx.signal };
-      const { coverage } = await withCoverage(ctx.runner, root, [], async (runner) => runner.runSubset?.(opts, selectionOf(ctx.runner.name, t)));
-      const mine = coveredKeys(coverage);
+      keepByAssertions([t], await coverageOf(selectionOf(ctx.runner.name, t)));
+    }
+    for (const t of candidates) {
+      node(ctx, 'IMPL-001.5', 'running', `coverage of "${t.name}"`);
+      const mine = await coverageOf(selectionOf(ctx.runner.name, t));
       const added = [...mine].filter((k) => !covered.has(k));
-      const failing = t.statuses[0] === 'failed';
       // No new line or branch, yet its own checks: a test pinning other values of the same code is no duplicate.
-      const own = added.length === 0 && !failing ? ownAssertions(root, t, assertionsKept) : [];
-      if (added.length === 0 && !failing && own.length > 0) {
+      const own = added.length === 0 ? ownAssertions(root, t, assertionsKept) : [];
+      if (added.length === 0 && own.length > 0) {
         for (const a of own) assertionsKept.add(a);
         kept.push({ test: t.id, file: t.file, note: `adds no coverage; kept for its own assertions (${own.length} no kept test makes)`, new_lines: 0 });
         continue;
       }
-      if (added.length === 0 && !failing) {
+      if (added.length === 0) {
         if (options.keepRedundant) {
           redundantKept.push(t.id);
           kept.push({ test: t.id, file: t.file, note: 'redundant (kept by --keep-redundant): covers no line or branch the rest of the suite does not', new_lines: 0 });
@@ -156,7 +190,7 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
       for (const k of mine) covered.add(k);
       for (const a of ownAssertions(root, t, new Set())) assertionsKept.add(a);
       const inChanged = added.filter((k) => !k.endsWith(':branch') && sources.has(k.slice(0, k.lastIndexOf(':')))).length;
-      kept.push({ test: t.id, file: t.file, note: failing ? `fails all ${options.stabilityRuns} runs: kept for the fix loop (it found a bug, or it is wrong itself)` : `passes ${options.stabilityRuns} of ${options.stabilityRuns} runs`, new_lines: inChanged });
+      kept.push({ test: t.id, file: t.file, note: `passes ${options.stabilityRuns} of ${options.stabilityRuns} runs`, new_lines: inChanged });
     }
   } else {
     note = `coverage not measured: ${support.reason}; the uniqueness and coverage checks did not run`;

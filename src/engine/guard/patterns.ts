@@ -33,14 +33,22 @@ export const ASSERTION =
 
 const LITERAL = String.raw`(?:true|false|null|undefined|nil|None|True|False|-?\d+(?:\.\d+)?|'[^']*'|"[^"]*"|\[\s*\]|\{\s*\})`;
 
-/** Assertions that check nothing: a constant against a constant. */
+/**
+ * Assertions that check nothing: a constant alone (`assert True`, `t.ok(1)`), or a constant against a constant.
+ * A literal compared with computed code is a real check in either order: unittest's, node:assert's and many
+ * projects' tests put the expected value first (`self.assertEqual('<a>1</a>', unparse(obj))`).
+ */
 export const TRIVIAL_ASSERTIONS: readonly RegExp[] = [
   new RegExp(String.raw`\bexpect\s*\(\s*${LITERAL}\s*\)\s*\.\s*(not\s*\.\s*)?(toBe|toEqual|toStrictEqual|toBeTruthy|toBeFalsy|toBeDefined|toBeUndefined|toBeNull|to\.(be|equal|eql|deep))`),
-  new RegExp(String.raw`\bassert(\.(ok|equal|strictEqual|deepEqual|deepStrictEqual|notEqual|isTrue|isOk))?\s*\(\s*${LITERAL}\s*[,)]`),
-  new RegExp(String.raw`\bt\.(ok|true|truthy|pass|equal|is|same|deepEqual)\s*\(\s*${LITERAL}\s*[,)]`),
+  new RegExp(String.raw`\bassert(\.(ok|isTrue|isOk))?\s*\(\s*${LITERAL}\s*[,)]`),
+  new RegExp(String.raw`\bassert\.(equal|strictEqual|deepEqual|deepStrictEqual|notEqual)\s*\(\s*${LITERAL}\s*,\s*${LITERAL}\s*[,)]`),
+  new RegExp(String.raw`\bt\.(ok|true|truthy|pass)\s*\(\s*${LITERAL}\s*[,)]`),
+  new RegExp(String.raw`\bt\.(equal|is|same|deepEqual)\s*\(\s*${LITERAL}\s*,\s*${LITERAL}\s*[,)]`),
   new RegExp(String.raw`^\s*assert\s+${LITERAL}\s*(==\s*${LITERAL}\s*)?(,.*)?$`),
-  new RegExp(String.raw`\bself\.assert(True|Equal|Is)\s*\(\s*${LITERAL}\s*[,)]`),
-  new RegExp(String.raw`\bassert(_eq)?!\s*\(\s*${LITERAL}\s*[,)]`),
+  new RegExp(String.raw`\bself\.assertTrue\s*\(\s*${LITERAL}\s*[,)]`),
+  new RegExp(String.raw`\bself\.assert(Equal|Is)\s*\(\s*${LITERAL}\s*,\s*${LITERAL}\s*[,)]`),
+  new RegExp(String.raw`\bassert!\s*\(\s*${LITERAL}\s*[,)]`),
+  new RegExp(String.raw`\bassert_eq!\s*\(\s*${LITERAL}\s*,\s*${LITERAL}\s*[,)]`),
   /\bt\.pass\s*\(/,
 ];
 

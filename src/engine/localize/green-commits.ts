@@ -1,6 +1,6 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { execa } from 'execa';
+import { execFile } from 'node:child_process';
 import { writeJsonAtomic } from '../session/atomic.js';
 
 /**
@@ -22,9 +22,9 @@ const greenFiles = new Map<string, Promise<string | null>>();
 
 type Green = Record<string, string>;
 
-async function git(root: string, args: string[]): Promise<string | null> {
-  const r = await execa('git', args, { cwd: root, reject: false });
-  return r.exitCode === 0 ? r.stdout.trim() : null;
+/** git's trimmed stdout, or null when it fails (a plain child process: this runs after every passing run). */
+function git(root: string, args: string[]): Promise<string | null> {
+  return new Promise((done) => execFile('git', args, { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }, (error, stdout) => done(error ? null : stdout.trim())));
 }
 
 async function readGreen(root: string, file?: string): Promise<Green> {
@@ -59,8 +59,8 @@ export async function lastGreenCommit(root: string, tests: readonly string[]): P
   let best: { sha: string; distance: number } | null = null;
   for (const sha of candidates) {
     const count = await git(root, ['rev-list', '--count', `${sha}..HEAD`]);
-    const ancestor = await execa('git', ['merge-base', '--is-ancestor', sha, 'HEAD'], { cwd: root, reject: false });
-    if (count === null || ancestor.exitCode !== 0) continue;
+    const ancestor = await git(root, ['merge-base', '--is-ancestor', sha, 'HEAD']);
+    if (count === null || ancestor === null) continue;
     if (!best || Number(count) < best.distance) best = { sha, distance: Number(count) };
   }
   return best?.sha ?? null;

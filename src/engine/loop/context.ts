@@ -4,7 +4,7 @@ import type { Repo } from '../git.js';
 import type { ResolvedAgent } from '../agents/run-agent.js';
 import type { TestRunner } from '../runners/runner.js';
 import type { SessionFiles } from '../session/session-files.js';
-import type { FixPlan, IterationState } from '../session/schema.js';
+import type { FixHistoryEntry, FixPlan, IterationState } from '../session/schema.js';
 import type { ChainHooks } from '../agents/chain.js';
 import type { Criticality } from '../types.js';
 
@@ -47,7 +47,8 @@ export type FixChecker = (input: { changedFiles: string[]; plan: FixPlan | null 
 
 /** Optional policies added by the AI-CLI layer: cool-downs, plan triggers, budget, the fix guard. */
 export interface LoopPolicies {
-  chainHooks?: (state: IterationState) => ChainHooks;
+  /** `history`: the session's fix history as the loop just read it. */
+  chainHooks?: (state: IterationState, history: FixHistoryEntry[]) => ChainHooks;
   checkFix?: FixChecker;
   /** Why no more agent calls may be made (budget spent), or null. */
   budgetExceeded?: () => string | null;

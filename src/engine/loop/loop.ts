@@ -192,8 +192,8 @@ export class TestFixLoop {
     return (await agentSteps()).buildPromptContext(this.ctx, this.state, this.results!, it, history, plan);
   }
 
-  private hooks(): ChainHooks {
-    return { ...this.policies.chainHooks?.(this.state), gate: () => this.controls.gate() };
+  private hooks(history: FixHistoryEntry[]): ChainHooks {
+    return { ...this.policies.chainHooks?.(this.state, history), gate: () => this.controls.gate() };
   }
 
   /** One fix iteration up to its re-test: strategy, analysis, fix, guard. */
@@ -211,7 +211,7 @@ export class TestFixLoop {
       this.ctx.emit({ type: 'strategy', iteration: it.iteration, strategy: it.strategy!, reason: it.strategy_reason ?? '' });
       const localization = await (await import('./localize-step.js')).localizeFailures(this.ctx, it.iteration, this.results!, this.controls.abort.signal);
       if (this.controls.stopped) return;
-      const analysis = await (await agentSteps()).analyzeFailures(this.ctx, { ...(await this.promptContext(it, history)), ...(localization ? { localization, root: this.ctx.repo.root } : {}) }, this.hooks(), this.controls.abort.signal);
+      const analysis = await (await agentSteps()).analyzeFailures(this.ctx, { ...(await this.promptContext(it, history)), ...(localization ? { localization, root: this.ctx.repo.root } : {}) }, this.hooks(history), this.controls.abort.signal);
       if (this.controls.stopped) return;
       it.agents_tried = analysis.calls.map((c) => c.agent);
       if (!analysis.plan) return this.degraded(it, 'every agent failed to produce a usable fix plan', [...analysis.calls.map((c) => `${c.agent}: ${c.classification}`), ...(analysis.failure ? [analysis.failure] : [])].join(', ') || 'no agent available');
@@ -227,7 +227,7 @@ export class TestFixLoop {
 
   private async fix(it: Iteration, history: FixHistoryEntry[]): Promise<void> {
     const plan = await this.ctx.session.readPlan(it.iteration);
-    const fix = await (await agentSteps()).applyFix(this.ctx, await this.promptContext(it, history, plan ?? undefined), this.hooks(), this.controls.abort.signal);
+    const fix = await (await agentSteps()).applyFix(this.ctx, await this.promptContext(it, history, plan ?? undefined), this.hooks(history), this.controls.abort.signal);
     if (this.controls.stopped) return;
     if (!fix.agent) return this.degraded(it, 'no agent could apply the fix', [...fix.calls.map((c) => `${c.agent}: ${c.classification}${c.detail ? ` (${c.detail})` : ''}`), ...(fix.failure ? [fix.failure] : [])].join(', ') || 'no agent available');
     if (fix.agent !== it.agent) it.agent = it.agent ? `${it.agent} → ${fix.agent}` : fix.agent;

@@ -68,7 +68,11 @@ export async function runSuite(ctx: LoopContext, run: SuiteRun): Promise<SuiteOu
     signal: run.signal,
     onPart: (part) => emit({ type: 'log', level: part.result && part.result.exitCode === 0 ? 'info' : 'warn', message: describePart(run.label, part) }),
   });
-  await recordTestArtifacts(ctx, run.changedFiles);
+  // Both read git status: side by side, after every run. Where these tests pass at a clean commit, the change
+  // evidence of a later failure starts there.
+  const artifacts = recordTestArtifacts(ctx, run.changedFiles);
+  const green = ctx.options.localize === false ? Promise.resolve() : recordGreenTests(ctx.repo.root, testRun.result.tests.filter((t) => t.status === 'passed').map((t) => t.id)).catch(() => undefined);
+  await artifacts;
   // A runner that could not select affected tests ran the whole suite.
   const scope = run.scope === 'affected' && testRun.selection ? 'affected' : 'full';
   // The pass rate is over every test seen so far; a first run that ran nothing starts no baseline. Only tests the
@@ -92,9 +96,7 @@ export async function runSuite(ctx: LoopContext, run: SuiteRun): Promise<SuiteOu
     await session.saveBaseline(baseline);
     if (saved.length > 0) emit({ type: 'log', level: 'info', message: `${known.added.length} test(s) reported for the first time now count towards the pass rate (${known.added.slice(0, 3).map((t) => t.id).join(', ')}${known.added.length > 3 ? ', ...' : ''})` });
   }
-  await session.saveResults(results);
-  // Where these tests pass at a clean commit, the change evidence of a later failure starts there.
-  if (ctx.options.localize !== false) await recordGreenTests(ctx.repo.root, testRun.result.tests.filter((t) => t.status === 'passed').map((t) => t.id)).catch(() => undefined);
+  await Promise.all([session.saveResults(results), green]);
   emit({ type: 'results', iteration: run.iteration, results });
   const failedRun = (results.errors.length > 0 && results.passed === 0) || testRun.noTestRan !== undefined;
   emit({

@@ -1,5 +1,6 @@
+import { spawn } from 'node:child_process';
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { execa } from 'execa';
+import { delimiter, dirname, join } from 'node:path';
 import { LineSplitter } from './line-splitter.js';
 import { OutputTail } from './output-tail.js';
 import { groupAlive, killGroup, trackGroup } from './process-group.js';
@@ -79,17 +80,24 @@ export async function runCommand(argv: readonly string[], options: RunCommandOpt
   };
 
   try {
-    const subprocess = execa(file, args, {
-      cwd: options.cwd,
-      env: buildEnv(options.env),
-      extendEnv: false,
-      detached: true,
-      ...(options.input !== undefined ? { input: options.input } : { stdin: 'ignore' as const }),
-      buffer: false,
-      reject: false,
-      stripFinalNewline: false,
-      preferLocal: options.preferLocal ?? false,
+    // node:child_process rather than execa: every run and test command starts here, and execa's ~170 kB of
+    // modules were a sixth of fixcycle's start-up; what it gave (env, stdin, a result) is a few lines here.
+    const env = buildEnv(options.env);
+    if (options.preferLocal) env.PATH = localBinPath(options.cwd, env.PATH);
+    const subprocess = spawn(file, args, { cwd: options.cwd, env, detached: true, stdio: [options.input !== undefined ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+    let startError: NodeJS.ErrnoException | null = null;
+    // Settles once the process has ended and its pipes are closed (or it never started).
+    const closed = new Promise<void>((resolve) => {
+      subprocess.once('close', () => resolve());
+      subprocess.once('error', (error: NodeJS.ErrnoException) => {
+        startError ??= error;
+        if (subprocess.pid === undefined) resolve();
+      });
     });
+    if (options.input !== undefined && subprocess.stdin) {
+      subprocess.stdin.on('error', () => undefined); // a command that exits without reading its input
+      subprocess.stdin.end(options.input);
+    }
     const pgid = subprocess.pid;
     const untrack = pgid === undefined ? () => undefined : trackGroup(pgid);
     const splitters = { stdout: new LineSplitter(), stderr: new LineSplitter() };
@@ -116,29 +124,31 @@ export async function runCommand(argv: readonly string[], options: RunCommandOpt
 
     const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => {
       subprocess.once('exit', (code, signal) => resolve({ code, signal }));
-      subprocess.once('error', () => resolve({ code: null, signal: null }));
+      subprocess.once('error', () => {
+        if (subprocess.pid === undefined) resolve({ code: null, signal: null });
+      });
     });
     const exit = await exited;
     if (timer) clearTimeout(timer);
     options.signal?.removeEventListener('abort', onAbort);
 
     if (pgid !== undefined) {
-      await delay(LEFTOVER_WAIT_MS, subprocess);
+      await delay(LEFTOVER_WAIT_MS, closed);
       if (groupAlive(pgid)) await killTree();
     }
     // A process that left the group (setsid) may still hold a pipe; do not wait for it forever.
-    const settled = await Promise.race([subprocess.then(() => true), delay(graceMs + 500, subprocess).then(() => false)]);
+    const settled = await Promise.race([closed.then(() => true), delay(graceMs + 500, closed).then(() => false)]);
     if (!settled) {
       subprocess.stdout?.destroy();
       subprocess.stderr?.destroy();
     }
-    const result = await subprocess;
+    await closed;
     if (killing) await killing;
     untrack();
     emit(splitters.stdout.flush(), 'stdout');
     emit(splitters.stderr.flush(), 'stderr');
 
-    const spawnError = describeSpawnError(file, result);
+    const spawnError = startError && subprocess.pid === undefined ? describeSpawnError(file, startError) : undefined;
     return {
       exitCode: spawnError ? null : exit.code,
       signal: exit.signal,
@@ -183,9 +193,19 @@ function delay(ms: number, subprocess?: Promise<unknown>): Promise<void> {
   });
 }
 
-function describeSpawnError(file: string, result: { failed: boolean; exitCode?: number; signal?: string } & { code?: string; shortMessage?: string }): string | undefined {
-  if (!result.failed || result.exitCode !== undefined || result.signal !== undefined) return undefined;
-  if (result.code === 'ENOENT') return `${file}: command not found`;
-  if (result.code === 'EACCES') return `${file}: permission denied (not executable)`;
-  return result.shortMessage ?? `${file} could not be started`;
+function describeSpawnError(file: string, error: NodeJS.ErrnoException): string {
+  if (error.code === 'ENOENT') return `${file}: command not found`;
+  if (error.code === 'EACCES') return `${file}: permission denied (not executable)`;
+  return `${file} could not be started (${error.code ?? error.message})`;
+}
+
+/** PATH with `node_modules/.bin` of `cwd` and each parent first (Node's own folder is not added: it would put
+ * whatever else lives there, such as /usr/bin/python3, before the user's PATH). */
+function localBinPath(cwd: string, path: string | undefined): string {
+  const bins: string[] = [];
+  for (let dir = cwd; ; dir = dirname(dir)) {
+    bins.push(join(dir, 'node_modules', '.bin'));
+    if (dirname(dir) === dir) break;
+  }
+  return [...bins, ...(path ? [path] : [])].join(delimiter);
 }

@@ -6,7 +6,7 @@ import { isMissingTool } from './script-parts.js';
 
 /** What a part of the test command lacks on this machine, and the runner's own words saying so. */
 export interface MissingHere {
-  /** `a program`, `a browser`, `a module`, `a connection`. */
+  /** `a program`, `a browser`, `a module`, `a connection`, `a service`. */
   what: string;
   /** The lines of the output that say it, as printed: the whole message, not its first line. */
   quote: string;
@@ -19,6 +19,8 @@ const SIGNS: { what: string; pattern: RegExp }[] = [
   { what: 'a browser', pattern: /Could not find (?:Chrome|Chromium|Firefox|expected browser)|Failed to launch the browser process|Browser was not found|Executable doesn't exist at|Looks like Playwright .* was just installed or updated|npx playwright install|SessionNotCreatedError|session not created|No usable sandbox/i },
   { what: 'a program', pattern: /\bspawn \S+ ENOENT\b|^(?:sh|bash|\/bin\/sh)(?::\s*(?:line )?\d+)?:\s*\S+:\s*(?:command )?not found/m },
   { what: 'a connection', pattern: /\b(?:ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH)\b|Cannot connect to the Docker daemon|could not connect to server|Connection refused/ },
+  // npm's registry without its audit service (a mirror, an offline cache): `npm audit`, `npx aud` in posttest.
+  { what: 'a service', pattern: /^npm (?:error|ERR!) audit endpoint returned an error|^npm (?:warn|WARN) audit [45]\d\d\b/m },
   { what: 'a module', pattern: /Cannot find (?:module|package) '(?![./])[^']+'|ERR_MODULE_NOT_FOUND.*'(?![./])[^']+'|ModuleNotFoundError: No module named '[^']+'/ },
 ];
 

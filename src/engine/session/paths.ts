@@ -1,7 +1,9 @@
 import { join } from 'node:path';
 
 /** Folder under the repository that holds every session, as in Claude-Code-Workflow. */
-export const ACTIVE_DIR = join('.workflow', 'active');
+/** The Claude-Code-Workflow folder at the repository root that holds the sessions. */
+export const WORKFLOW_DIR = '.workflow';
+export const ACTIVE_DIR = join(WORKFLOW_DIR, 'active');
 export const SESSION_PREFIX = 'WFS-test-';
 
 /** Where each file of one session lives. */

@@ -3,7 +3,10 @@ import { join } from 'node:path';
 import type { TestResults } from '../types.js';
 import { writeJsonAtomic, writeTextAtomic } from './atomic.js';
 import { ACTIVE_DIR, SESSION_PREFIX, sessionPaths, type SessionPaths } from './paths.js';
-import { fixHistorySchema, fixPlanSchema, type FixHistoryEntry, type FixPlan, type IterationState } from './schema.js';
+import type { FixHistoryEntry, FixPlan, IterationState } from './schema.js';
+
+// zod builds its schemas when loaded (~30 ms at start-up): read only when a file is, not by every run that starts.
+const schemas = () => import('./schema.js');
 import { readIterationState } from './state-file.js';
 
 /** The content of .task/IMPL-fix-N.json. */
@@ -94,7 +97,7 @@ export class SessionFiles {
   async readHistory(): Promise<FixHistoryEntry[]> {
     const raw = await readJson<unknown>(this.paths.fixHistory);
     if (raw === null) return [];
-    const parsed = fixHistorySchema.safeParse(raw);
+    const parsed = (await schemas()).fixHistorySchema.safeParse(raw);
     if (!parsed.success) throw new SessionFileError(`${this.paths.fixHistory} is not a fix history (${parsed.error.issues[0]?.message}): restore it, or delete it to forget earlier attempts`);
     return parsed.data;
   }
@@ -119,7 +122,7 @@ export class SessionFiles {
   /** The fix plan saved in IMPL-fix-N.json, or null when that iteration has no valid plan. */
   async readPlan(iteration: number): Promise<FixPlan | null> {
     const task = await this.readTask(iteration);
-    const parsed = fixPlanSchema.safeParse(task?.context.fix_strategy);
+    const parsed = (await schemas()).fixPlanSchema.safeParse(task?.context.fix_strategy);
     return parsed.success ? parsed.data : null;
   }
 

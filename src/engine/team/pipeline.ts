@@ -80,7 +80,7 @@ export async function runTeam(options: TeamRunOptions): Promise<number> {
   const runner = await genRunner(root, genLike, config);
   const agentTimeoutMs = options.agentTimeoutMs ?? (config.agentTimeoutSec ? config.agentTimeoutSec * 1000 : 40 * 60_000);
   const agents = await genAgents(root, genLike, config, options.emit, agentTimeoutMs);
-  await repo.excludeSessionFolder();
+  await repo.excludeSessionFolder({ link: true });
   let id: string;
   let record: ScopeRecord;
   let tasks: TeamTask[];
