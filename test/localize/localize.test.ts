@@ -51,6 +51,12 @@ describe('localize on a real node:test project', () => {
     const again = await localize({ root: repo, runner, failures, timeoutMs: 60_000 });
     expect(again.cached).toBe(true);
     expect(again.suspects[0]!.function).toBe('discount');
+    // A fix committed and rolled back by a revert commit: a new commit, the same tree, the cached coverage.
+    writeFileSync(join(repo, 'src/label.js'), readFileSync(join(repo, 'src/label.js'), 'utf8') + '\n');
+    git(repo, 'commit', '-qam', 'a fix that regressed');
+    git(repo, 'revert', '--no-edit', 'HEAD');
+    const reverted = await localize({ root: repo, runner, failures, timeoutMs: 60_000 });
+    expect(reverted.cached).toBe(true);
 
     // Without coverage and without a known change, the record says what was not used and why.
     const bare = await localize({ root: repo, runner, failures, timeoutMs: 60_000, noCoverage: true, changeBase: null });

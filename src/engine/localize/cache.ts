@@ -8,11 +8,12 @@ import type { SpectrumRun } from './coverage-run.js';
 const DIR = join('.workflow', 'cache', 'localize');
 
 /**
- * The cache key of a coverage run: the commit, the uncommitted changes, the runner and the failing tests.
+ * The cache key of a coverage run: the committed tree, the uncommitted changes, the runner and the failing tests.
+ * The tree, not the commit: a fix rolled back by a revert commit leaves the tree the last run measured.
  * Null outside a git repository (nothing is cached then).
  */
 export async function spectrumKey(root: string, runner: string, failing: readonly string[]): Promise<string | null> {
-  const head = await execa('git', ['rev-parse', 'HEAD'], { cwd: root, reject: false });
+  const head = await execa('git', ['rev-parse', 'HEAD^{tree}'], { cwd: root, reject: false });
   if (head.exitCode !== 0) return null;
   const diff = await execa('git', ['diff', 'HEAD', '--no-color', '--no-ext-diff'], { cwd: root, reject: false, maxBuffer: 64 * 1024 * 1024 });
   return createHash('sha256').update([head.stdout.trim(), diff.stdout, runner, ...[...failing].sort()].join('\0')).digest('hex').slice(0, 24);
