@@ -80,7 +80,8 @@ export async function runTeam(options: TeamRunOptions): Promise<number> {
   const runner = await genRunner(root, genLike, config);
   const agentTimeoutMs = options.agentTimeoutMs ?? (config.agentTimeoutSec ? config.agentTimeoutSec * 1000 : 40 * 60_000);
   const agents = await genAgents(root, genLike, config, options.emit, agentTimeoutMs);
-  await repo.excludeSessionFolder({ link: true });
+  // A plain folder for team (its executors' coverage in worktrees reads through it: with the link it measured 0%).
+  await repo.excludeSessionFolder();
   let id: string;
   let record: ScopeRecord;
   let tasks: TeamTask[];
