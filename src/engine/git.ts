@@ -81,22 +81,16 @@ export class Repo {
     await appendFile(exclude, `${current && !current.endsWith('\n') ? '\n' : ''}# fixcycle session files\n${line}\n`);
   }
 
-  /**
-   * Paths with uncommitted changes (modified, staged, untracked not ignored), repository-relative.
-   * `untrackedOutside`: untracked paths in this folder do not count (the session folder, before it is excluded).
-   */
-  async changedFiles(options: { untrackedOutside?: string } = {}): Promise<string[]> {
+  /** Paths with uncommitted changes (modified, staged, untracked not ignored), repository-relative. */
+  async changedFiles(): Promise<string[]> {
     const out = await this.git.raw(['status', '--porcelain=v1', '-z', '--untracked-files=all']);
     const files: string[] = [];
     const parts = out.split('\0');
-    const skipped = options.untrackedOutside;
     for (let i = 0; i < parts.length; i++) {
       const entry = parts[i]!;
       if (entry.length < 4) continue;
       const code = entry.slice(0, 2);
-      const path = entry.slice(3);
-      if (skipped && code === '??' && (path === skipped || path.startsWith(`${skipped}/`))) continue;
-      files.push(path);
+      files.push(entry.slice(3));
       // A rename or copy is followed by its source path.
       if (code.includes('R') || code.includes('C')) files.push(parts[++i]!);
     }

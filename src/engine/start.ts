@@ -11,7 +11,7 @@ import { TestFixLoop, type LoopPolicies } from './loop/loop.js';
 import { resolveRunner } from './runners/index.js';
 import { followerPresent } from './intents/followers.js';
 import { acquireLock } from './session/lock.js';
-import { newSessionId, WORKFLOW_DIR } from './session/paths.js';
+import { newSessionId } from './session/paths.js';
 import type { IterationState } from './session/schema.js';
 import { findLatestSession, SessionFiles } from './session/session-files.js';
 
@@ -103,9 +103,8 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
   // The session folder's place first (a link into the git directory), so that the session checks below see
   // the sessions kept there; then the session's own folders in it.
   await repo.excludeSessionFolder({ link: true });
-  // git status runs while the config, the session folder, the lock and the state are worked out; the session
-  // folder's own files are not the user's changes (it is excluded from git below, on a first run after this).
-  const changed = repo.changedFiles({ untrackedOutside: WORKFLOW_DIR });
+  // git status runs while the config, the session folder, the lock and the state are worked out.
+  const changed = repo.changedFiles();
   changed.catch(() => undefined);
   const config: FixcycleConfig = await loadConfig(repo.root);
   const { id, resumed } = await sessionIdFor(repo, options);
