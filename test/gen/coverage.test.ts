@@ -1,5 +1,5 @@
-import { describe, expect, it, afterAll } from 'vitest';
-import { symlinkSync } from 'node:fs';
+import { describe, expect, it, afterAll, onTestFinished } from 'vitest';
+import { rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeRepo, removeRepos, ROOT } from '../helpers/repo.js';
 import { missingTool } from '../runners/helpers/fixtures.js';
@@ -47,6 +47,21 @@ describe('coverage for the gates', () => {
     expect(Object.keys(coverage).sort()).toEqual(['src/never.js', 'src/sign.js']);
     expect(coveredKeys(coverage).has('src/sign.js:5')).toBe(true);
     expect(process.env.NODE_V8_COVERAGE).toBeUndefined();
+  });
+
+  it('node:test in a project reached through a symlink (a team worktree inside the linked .workflow): V8 names the real path, the lines still count', async () => {
+    const repo = makeRepo(null, {
+      'package.json': '{ "type": "module", "scripts": { "test": "node --test" } }',
+      'src/sign.js': mod,
+      'test/sign.test.js': "import { test } from 'node:test';\nimport assert from 'node:assert';\nimport { sign } from '../src/sign.js';\ntest('positive', () => {\n  assert.equal(sign(1), 'positive');\n});\n",
+    });
+    const linked = `${repo}-link`;
+    symlinkSync(repo, linked);
+    onTestFinished(() => rmSync(linked));
+    const runner = await resolveRunner(linked, {});
+    const { coverage } = await withCoverage(runner, linked, [], (r) => r.run({ cwd: linked, scope: 'full', timeoutMs: 60_000 }));
+    expect(Object.keys(coverage)).toEqual(['src/sign.js']);
+    expect(changedCoverage(coverage, 'src/sign.js', [1, 2, 5])).toMatchObject({ lines: 100 });
   });
 
   const noGo = missingTool(['go', ['version']]);

@@ -1,5 +1,6 @@
 import type { CoverageMap } from 'istanbul-lib-coverage';
-import { relative, isAbsolute } from 'node:path';
+import { isAbsolute } from 'node:path';
+import { relativeToRoot } from './paths.js';
 
 /** One file's coverage as gen keeps it: hits per executable line, and each branch's line and whether it ran. */
 export interface FileLines {
@@ -16,7 +17,7 @@ export function fromCoverageMap(map: CoverageMap, root: string): CoverageData {
   const out: CoverageData = {};
   for (const path of map.files()) {
     const fc = map.fileCoverageFor(path);
-    const rel = isAbsolute(path) ? relative(root, path).split('\\').join('/') : path;
+    const rel = isAbsolute(path) ? relativeToRoot(root, path).split('\\').join('/') : path;
     const data = fc.data;
     const branches: [number, boolean, number][] = [];
     for (const [id, branch] of Object.entries(data.branchMap)) {

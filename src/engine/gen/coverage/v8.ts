@@ -1,9 +1,10 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { isAbsolute, join, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import libCoverage from 'istanbul-lib-coverage';
 import v8ToIstanbul from 'v8-to-istanbul';
 import { fromCoverageMap, type CoverageData } from './model.js';
+import { realRoot, relativeToRoot } from './paths.js';
 
 interface V8Script {
   url: string;
@@ -13,7 +14,7 @@ interface V8Script {
 function projectPath(root: string, url: string): string | null {
   if (!url.startsWith('file://')) return null;
   const abs = fileURLToPath(url);
-  const rel = relative(root, abs);
+  const rel = relativeToRoot(root, abs);
   if (!rel || rel.startsWith('..') || isAbsolute(rel) || rel.split(sep).includes('node_modules')) return null;
   return rel.split(sep).join('/');
 }
@@ -40,12 +41,13 @@ export async function readV8Coverage(dir: string, root: string, include: (file: 
   };
   // Most of each file is Node's own modules; a process that loaded no project file (npm, a runner's parent)
   // is skipped without parsing.
-  const projectUrl = pathToFileURL(root).href;
+  // Node names a module by its real path: a root reached through a symlink shows up under the real one.
+  const projectUrls = [...new Set([root, realRoot(root)])].map((r) => pathToFileURL(r).href);
   for (const name of (await readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.json'))) {
     let scripts: V8Script[];
     try {
       const text = await readFile(join(dir, name), 'utf8');
-      if (!text.includes(projectUrl)) continue;
+      if (!projectUrls.some((url) => text.includes(url))) continue;
       scripts = (JSON.parse(text) as { result: V8Script[] }).result;
     } catch {
       continue; // a process killed while writing leaves a torn file
