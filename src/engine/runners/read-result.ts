@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { stripVTControlCharacters } from 'node:util';
 import type { CommandResult } from '../process/run-command.js';
 import type { SummaryCounts } from '../report/index.js';
 import type { NormalizedResult, ResultSource, RunError, TestCase } from '../types.js';
@@ -165,7 +166,8 @@ function resultFromExitCode(run: FinishedRun, explained: boolean): NormalizedRes
 }
 
 function withOutput(cause: string, command: CommandResult): string {
-  const tail = lastLines(command.outputTail, QUOTED_LINES);
+  // The runner's words without its colours: the error goes to a report file and to the agent.
+  const tail = lastLines(stripVTControlCharacters(command.outputTail), QUOTED_LINES);
   return tail ? `${cause}; its last output:\n${tail}` : cause;
 }
 

@@ -80,8 +80,8 @@ export async function runTeam(options: TeamRunOptions): Promise<number> {
   const runner = await genRunner(root, genLike, config);
   const agentTimeoutMs = options.agentTimeoutMs ?? (config.agentTimeoutSec ? config.agentTimeoutSec * 1000 : 40 * 60_000);
   const agents = await genAgents(root, genLike, config, options.emit, agentTimeoutMs);
-  // A plain folder for team (its executors' coverage in worktrees reads through it: with the link it measured 0%).
-  await repo.excludeSessionFolder();
+  // Its executors' worktrees sit behind the link: coverage readers match files by the root's real path too.
+  await repo.excludeSessionFolder({ link: true });
   let id: string;
   let record: ScopeRecord;
   let tasks: TeamTask[];

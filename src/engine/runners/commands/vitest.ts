@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { RunnerCall } from '../analyse-command.js';
 import { anyOf, keepOptions, splitArgs } from '../args.js';
 import type { Invocation, RunnerCommands } from '../invocation.js';
+import { vitestUnhandledErrors } from './vitest-output.js';
 
 const VALUE_OPTIONS = new Set(['--config', '-c', '--root', '-r', '--dir', '--project', '--environment', '--pool', '--reporter', '--outputFile', '--testNamePattern', '-t', '--shard', '--mode', '--exclude', '--maxWorkers', '--minWorkers', '--testTimeout', '--hookTimeout', '--retry', '--bail', '--sequence.seed', '--inspect', '--inspect-brk', '--workspace']);
 const SUBCOMMANDS = new Set(['run', 'watch', 'dev', 'related']);
@@ -26,6 +27,7 @@ export function vitestCommands(call: RunnerCall): RunnerCommands {
     runner: 'vitest',
     reportSource: 'report',
     reportDetail: 'vitest JSON report (--reporter=json --outputFile.json)',
+    outputErrors: vitestUnhandledErrors,
     full: (dir) => build(dir, ['run', ...own, ...positionals], true),
     subset: (dir, { files, names }) =>
       build(dir, ['run', ...narrow, ...files, ...(names.length > 0 ? ['-t', anyOf(names)] : []), '--passWithNoTests'], false),
