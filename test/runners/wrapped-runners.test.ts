@@ -1,32 +1,14 @@
-import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { runnerDoctorLines } from '../../src/commands/doctor.js';
 import { resolveRunner } from '../../src/engine/runners/index.js';
-import { copyFixture, counts, missingTool, REPO_ROOT, removeFixtures } from './helpers/fixtures.js';
+import { counts, missingTool, removeFixtures } from './helpers/fixtures.js';
+import { assemble } from './helpers/wrapped-fixtures.js';
 
 afterAll(removeFixtures);
 
 const noMake = missingTool(['make', ['--version']]);
-const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'projects');
-
-/**
- * A fixture of a monorepo or task runner holds only its own files (package.json, Makefile, config); its code and
- * tests are those of the single-runner fixtures: mocha-failing in packages/alpha, jest-passing in packages/beta,
- * and, for make-mocha, mocha-failing's code with its spec in spec/ (where bare `mocha` finds nothing).
- */
-function assemble(name: 'npm-workspaces' | 'make-mocha'): string {
-  const dir = copyFixture(name);
-  const from = (fixture: string, file: string, to: string): void => cpSync(join(FIXTURES, fixture, file), join(dir, to), { recursive: true });
-  if (name === 'npm-workspaces') {
-    for (const file of ['math.js', 'test']) from('mocha-failing', file, join('packages', 'alpha', file));
-    for (const file of ['math.js', 'math.test.js']) from('jest-passing', file, join('packages', 'beta', file));
-  } else {
-    from('mocha-failing', 'math.js', 'math.js');
-    from('mocha-failing', join('test', 'math.spec.js'), join('spec', 'math.spec.js'));
-  }
-  return dir;
-}
 
 describe('a test runner under a task or monorepo runner', () => {
   it('runs `npm test --workspaces` as written and reads each package runner’s own report, tests carrying their package', async () => {

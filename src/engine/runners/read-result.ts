@@ -78,8 +78,10 @@ function readReport(run: FinishedRun, errors: RunError[]): RunReading | null {
   const report = run.invocation.report;
   if (!report) return null;
   if (report.format === 'injected') {
-    const result = readInjectedReports(report.file, run.cwd);
-    return result && { result, source: 'report' };
+    // No runner started under the task or monorepo runner: no test ran, whatever its exit code (never a
+    // passing check named after the command).
+    const result = readInjectedReports(report.file, run.cwd, report.stopsAtFailure !== undefined) ?? { format: 'injected', tests: [], errors: [], truncated: false };
+    return { result, source: 'report' };
   }
   let text = existsSync(report.file) ? readFileSync(report.file, 'utf8') : '';
   if (text.trim() === '' && report.stdoutFallback && report.format !== 'libtest') text = jsonReportInOutput(run.output, report.format) ?? '';

@@ -7,13 +7,15 @@ import { packageOf } from './workspaces.js';
 
 /**
  * Monorepo runners that stop at the first failing package unless told otherwise: lerna (--no-bail), pnpm -r
- * (--no-bail), turbo (--continue), nx with --nxBail. npm and yarn workspaces run every package.
+ * (--no-bail), turbo (--continue), nx with --nxBail, and yarn 1's `yarn workspaces run` (it has no flag to go
+ * on: `error Command failed`, the packages after it are not run). npm workspaces run every package.
  */
 function stopsAtFailure(tool: string, argv: readonly string[]): string | null {
   const bails =
     ((tool === 'lerna' || tool === 'pnpm -r') && !argv.includes('--no-bail')) ||
     (tool === 'turbo' && !argv.some((word) => word.startsWith('--continue'))) ||
-    (tool === 'nx' && argv.includes('--nxBail'));
+    (tool === 'nx' && argv.includes('--nxBail')) ||
+    (tool === 'yarn workspaces' && argv.includes('run') && !argv.includes('foreach'));
   return bails ? `${tool} stopped at the first failing package, so the packages after it did not run` : null;
 }
 
