@@ -1,3 +1,4 @@
+// A corpus bench (it localizes every broken project of test/corpus, about half an hour): runs with --corpus only.
 // Localization on every broken corpus project (scripts/localize-corpus.mjs): the share of projects whose buggy
 // function fixcycle ranks first (localization_top1_function) or among the first five (..._top5_function), whose
 // buggy line is among the five best lines (..._top5_line), and the median time of localization over one run of
