@@ -7,12 +7,12 @@ import type { CoverageLine } from './events.js';
 import { node, type GenContext } from './gen-context.js';
 import { caseFor, casesOf, languageOf } from './cases/index.js';
 import { dropTests } from './drop-tests.js';
-import { assertionLines } from './l0/assertions.js';
 import { genPaths } from './paths.js';
 import { readContextPackage } from './phase-analysis.js';
 import type { ContextPackage } from './phase-context.js';
 import { updateTask } from './phase-tasks.js';
 import { isTestFileProper } from './source-files.js';
+import { testChecks } from './test-checks.js';
 import { observe, type Observed } from './quality-observe.js';
 import type { KeptTest } from './state.js';
 
@@ -47,8 +47,9 @@ export function coverageLines(pkg: ContextPackage, before: CoverageData | null, 
 }
 
 /**
- * The assertions of a test that no test kept before it makes (normalized lines). A pytest parametrize case
- * shares its function's text with the others: it counts as its own (it runs other values through them).
+ * What a test checks that no test kept before it checks (test-checks.ts: each assertion with the body feeding it).
+ * Cases sharing one text (a pytest parametrize case, a go subtest named at run time) check their own values: the
+ * reported path beyond the declared case tells them apart.
  */
 function ownAssertions(root: string, t: Observed, kept: ReadonlySet<string>): string[] {
   const language = languageOf(t.file);
@@ -56,9 +57,8 @@ function ownAssertions(root: string, t: Observed, kept: ReadonlySet<string>): st
   if (!language || !existsSync(path)) return [];
   const span = caseFor(casesOf(t.file, readFileSync(path, 'utf8')).cases, t.path);
   if (!span) return [];
-  const lines = assertionLines(language, span.text);
-  if (language === 'python' && /\[.*\]$/.test(t.path.at(-1) ?? '')) return lines.map((l) => `${l} ${t.path.at(-1)}`).filter((l) => !kept.has(l));
-  return lines.filter((l) => !kept.has(l));
+  const variant = t.path.join(' > ') === span.path.join(' > ') ? '' : t.path.slice(Math.max(0, span.path.length - 1)).join(' > ');
+  return testChecks(language, span, variant).filter((c) => !kept.has(c));
 }
 
 /**
