@@ -69,6 +69,10 @@ describe('fixcycle gen, end to end with a stand-in agent', () => {
     expect(rejected.find((r: string) => r.includes('clamp stays within its time budget'))).toMatch(/IMPL-001\.5 .*flaky: passed 3 of 5 runs/);
     // Redundant means a copy: no new line or branch and no assertion a kept test does not make already.
     expect(rejected.filter((r: string) => /IMPL-001\.5 .*redundant: covers no line or branch/.test(r))).toEqual([expect.stringMatching(/clamp (returns the value when it is already in range|returns an in-range value unchanged)/)]);
+    // The same assertion statement over another value checks something else: kept, and said to add no coverage.
+    const sameShape = state.kept.find((k: any) => k.test.includes('clamp keeps a value just above the lower bound'));
+    expect(sameShape?.note, JSON.stringify(state.kept)).toMatch(/adds no coverage; kept for its own assertions/);
+    expect(state.kept.some((k: any) => k.test.includes('clamp keeps a value on the upper bound'))).toBe(true);
     expect(out).toMatch(/flaky: passed 3 of 5 runs/);
     expect(out).toMatch(/redundant: covers no line/);
     const chunkTest = state.kept.find((k: any) => k.test.includes('chunk splits into chunks'));

@@ -150,11 +150,14 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
     const wholeFiles = new Set(byAssertions.map((t) => t.file).filter((f) => [...tests.values()].every((o) => o.file !== f || byAssertions.includes(o))));
     const keepByAssertions = (group: readonly Observed[], mine: Set<string>): void => {
       const inChanged = [...mine].filter((k) => !covered.has(k) && !k.endsWith(':branch') && sources.has(k.slice(0, k.lastIndexOf(':')))).length;
+      // Said of a group only when the group as a whole covers nothing new: each of its tests then does not either.
+      const nothingNew = [...mine].every((k) => covered.has(k));
       for (const k of mine) covered.add(k);
       for (const t of group) {
         for (const a of ownAssertions(root, t, new Set())) assertionsKept.add(a);
         const failing = t.statuses[0] === 'failed';
-        kept.push({ test: t.id, file: t.file, note: failing ? `fails all ${options.stabilityRuns} runs: kept for the fix loop (it found a bug, or it is wrong itself)` : `passes ${options.stabilityRuns} of ${options.stabilityRuns} runs`, ...(group.length === 1 ? { new_lines: inChanged } : {}) });
+        const note = failing ? `fails all ${options.stabilityRuns} runs: kept for the fix loop (it found a bug, or it is wrong itself)` : nothingNew ? 'adds no coverage; kept for its own assertions' : `passes ${options.stabilityRuns} of ${options.stabilityRuns} runs`;
+        kept.push({ test: t.id, file: t.file, note, ...(group.length === 1 ? { new_lines: inChanged } : {}) });
       }
     };
     const whole = byAssertions.filter((t) => wholeFiles.has(t.file));
