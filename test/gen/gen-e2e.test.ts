@@ -99,6 +99,20 @@ describe('fixcycle gen, end to end with a stand-in agent', () => {
     expect(summary).toMatch(/## Expansion suggestions[\s\S]*- test:[\s\S]*- enhance:[\s\S]*- refactor:[\s\S]*- doc:/);
   }, 420_000);
 
+  it('--keep-redundant keeps the copy, says so, and commits it', async () => {
+    const repo = featureRepo();
+    const agent = agentDir();
+    const run = await runCli(repo, ['gen', '--headless', '--keep-redundant', '--agent-cmd', agentCmd(agent)], { timeoutMs: 360_000 });
+    const out = run.stdout + run.stderr;
+    expect(run.exitCode, out).toBe(0);
+    const state = readJson(join(sessionOf(repo), '.process/gen-state.json'));
+    expect(state.rejected.some((r: any) => /redundant/.test(r.reason)), JSON.stringify(state.rejected)).toBe(false);
+    expect(state.redundant_kept).toEqual([expect.stringMatching(/clamp (returns the value when it is already in range|returns an in-range value unchanged)/)]);
+    expect(state.kept.find((k: any) => k.test === state.redundant_kept[0]).note).toMatch(/^redundant \(kept by --keep-redundant\)/);
+    const committed = git(repo, 'show', 'HEAD~1:test/listutil-more.test.js');
+    expect(committed).toMatch(/clamp returns the value when it is already in range[\s\S]*clamp returns an in-range value unchanged/);
+  }, 420_000);
+
   it('rejects and reverts a generation that touches source, and aims one more round at the uncovered lines', async () => {
     const repo = featureRepo();
     const agent = agentDir();

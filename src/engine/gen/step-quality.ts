@@ -85,9 +85,9 @@ async function applyDrops(ctx: GenContext, files: readonly string[], drop: Reado
 
 /**
  * IMPL-001.5, the quality gate: each new test collected and giving the same result every run (a flip is flaky:
- * dropped; failing every time: kept for the fix loop), covering lines the rest of the suite does not (else
- * redundant: dropped unless --keep-redundant), and the changed lines reaching the coverage targets (else one
- * more generate round aimed at the uncovered lines).
+ * dropped; failing every time: kept for the fix loop), checking something no test kept before it checks or
+ * covering lines the rest of the suite does not (else a copy, redundant: dropped unless --keep-redundant), and the
+ * changed lines reaching the coverage targets (else one more generate round aimed at the uncovered lines).
  */
 export async function qualityGate(ctx: GenContext): Promise<void> {
   const { state, options } = ctx;
