@@ -81,6 +81,13 @@ describe('what a test checks (the quality gate tells a copy from the same assert
     expect(checks.get('test_raises_a')![0]).toMatch(/parse\('<a'\)/);
   });
 
+  it('a test asserting through a helper of its file checks its whole body: a copy is the same, other data is not', () => {
+    const checks = checksOf('tests/test_h.py', ['def test_a():', "    roundtrip('a = 1')", '', '', 'def test_b():', "    roundtrip('a = 2')", '', '', 'def test_c():', '    # the same', "    roundtrip('a = 1')"].join('\n'));
+    expect(checks.get('test_a')).toHaveLength(1);
+    expect(checks.get('test_b')).not.toEqual(checks.get('test_a'));
+    expect(checks.get('test_c')).toEqual(checks.get('test_a'));
+  });
+
   it("Python: a test's span ends where its dedent('''...''') call closes (it took in every later test of xmltodict's file)", () => {
     const text = [
       'class T(unittest.TestCase):',

@@ -49,17 +49,21 @@ export function coverageLines(pkg: ContextPackage, before: CoverageData | null, 
 /**
  * What a test checks that no test kept before it checks (test-checks.ts: each assertion with the body feeding it).
  * Cases sharing one text (a pytest parametrize case, a go subtest named at run time) check their own values: the
- * reported path beyond the declared case tells them apart.
+ * reported path beyond the declared case tells them apart. Null when the test cannot be found in its file (a
+ * computed title, `it.each`): what it checks is unknown.
  */
-function ownAssertions(root: string, t: Observed, kept: ReadonlySet<string>): string[] {
+function ownAssertions(root: string, t: Observed, kept: ReadonlySet<string>): string[] | null {
   const language = languageOf(t.file);
   const path = join(root, t.file);
-  if (!language || !existsSync(path)) return [];
+  if (!language || !existsSync(path)) return null;
   const span = caseFor(casesOf(t.file, readFileSync(path, 'utf8')).cases, t.path);
-  if (!span) return [];
+  if (!span) return null;
   const variant = t.path.join(' > ') === span.path.join(' > ') ? '' : t.path.slice(Math.max(0, span.path.length - 1)).join(' > ');
   return testChecks(language, span, variant).filter((c) => !kept.has(c));
 }
+
+/** Every check a test makes (none when they cannot be read). */
+const checksOf = (root: string, t: Observed): string[] => ownAssertions(root, t, new Set()) ?? [];
 
 /**
  * Takes the rejected tests out of their files, precisely (a describe's case, a class's method, a go subtest), and
@@ -142,8 +146,8 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
     const candidates: Observed[] = [];
     const seen = new Set<string>();
     for (const t of stable) {
-      const own = ownAssertions(root, t, seen);
-      for (const a of ownAssertions(root, t, new Set())) seen.add(a);
+      const own = ownAssertions(root, t, seen) ?? [];
+      for (const a of checksOf(root, t)) seen.add(a);
       if (own.length > 0 || t.statuses[0] === 'failed') byAssertions.push(t);
       else candidates.push(t);
     }
@@ -154,7 +158,7 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
       const nothingNew = [...mine].every((k) => covered.has(k));
       for (const k of mine) covered.add(k);
       for (const t of group) {
-        for (const a of ownAssertions(root, t, new Set())) assertionsKept.add(a);
+        for (const a of checksOf(root, t)) assertionsKept.add(a);
         const failing = t.statuses[0] === 'failed';
         const note = failing ? `fails all ${options.stabilityRuns} runs: kept for the fix loop (it found a bug, or it is wrong itself)` : nothingNew ? 'adds no coverage; kept for its own assertions' : `passes ${options.stabilityRuns} of ${options.stabilityRuns} runs`;
         kept.push({ test: t.id, file: t.file, note, ...(group.length === 1 ? { new_lines: inChanged } : {}) });
@@ -175,9 +179,14 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
       const added = [...mine].filter((k) => !covered.has(k));
       // No new line or branch, yet its own checks: a test pinning other values of the same code is no duplicate.
       const own = added.length === 0 ? ownAssertions(root, t, assertionsKept) : [];
-      if (added.length === 0 && own.length > 0) {
+      if (added.length === 0 && own && own.length > 0) {
         for (const a of own) assertionsKept.add(a);
         kept.push({ test: t.id, file: t.file, note: `adds no coverage; kept for its own assertions (${own.length} no kept test makes)`, new_lines: 0 });
+        continue;
+      }
+      // Not found in its file (a computed title, `it.each`): it may check other values, so it is no known copy.
+      if (added.length === 0 && own === null) {
+        kept.push({ test: t.id, file: t.file, note: 'adds no coverage; kept: what it checks cannot be read from its file (a computed title, a table of cases), so it is no known copy', new_lines: 0 });
         continue;
       }
       if (added.length === 0) {
@@ -191,7 +200,7 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
         continue;
       }
       for (const k of mine) covered.add(k);
-      for (const a of ownAssertions(root, t, new Set())) assertionsKept.add(a);
+      for (const a of checksOf(root, t)) assertionsKept.add(a);
       const inChanged = added.filter((k) => !k.endsWith(':branch') && sources.has(k.slice(0, k.lastIndexOf(':')))).length;
       kept.push({ test: t.id, file: t.file, note: `passes ${options.stabilityRuns} of ${options.stabilityRuns} runs`, new_lines: inChanged });
     }
