@@ -154,8 +154,9 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
     const wholeFiles = new Set(byAssertions.map((t) => t.file).filter((f) => [...tests.values()].every((o) => o.file !== f || byAssertions.includes(o))));
     const keepByAssertions = (group: readonly Observed[], mine: Set<string>): void => {
       const inChanged = [...mine].filter((k) => !covered.has(k) && !k.endsWith(':branch') && sources.has(k.slice(0, k.lastIndexOf(':')))).length;
-      // Said of a group only when the group as a whole covers nothing new: each of its tests then does not either.
-      const nothingNew = [...mine].every((k) => covered.has(k));
+      // Said of a group only when the group as a whole covers nothing new: each of its tests then does not either
+      // (a run that measured nothing at all says nothing).
+      const nothingNew = mine.size > 0 && [...mine].every((k) => covered.has(k));
       for (const k of mine) covered.add(k);
       for (const t of group) {
         for (const a of checksOf(root, t)) assertionsKept.add(a);
