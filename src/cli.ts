@@ -113,7 +113,7 @@ addRunOptions(program.command('gen [input]').description('generate tests for a c
   .option('--layers <layers>', 'test layers to generate: L1,L2,L3 (default L1,L2)', 'L1,L2')
   .option('--coverage-lines <pct>', 'target line coverage of the changed lines', '80')
   .option('--coverage-branches <pct>', 'target branch coverage of the changed lines', '70')
-  .option('--keep-redundant', 'keep generated tests that add no coverage (reported, not dropped)')
+  .option('--keep-redundant', 'keep generated tests that copy another (no new coverage, nothing new checked; reported, not dropped)')
   .action(async (input: string | undefined, flags: GenFlags) => {
     exitCode = await runGenFromFlags(flags, input);
   });

@@ -69,6 +69,10 @@ describe('fixcycle gen, end to end with a stand-in agent', () => {
     expect(rejected.find((r: string) => r.includes('clamp stays within its time budget'))).toMatch(/IMPL-001\.5 .*flaky: passed 3 of 5 runs/);
     // Redundant means a copy: no new line or branch and no assertion a kept test does not make already.
     expect(rejected.filter((r: string) => /IMPL-001\.5 .*redundant: covers no line or branch/.test(r))).toEqual([expect.stringMatching(/clamp (returns the value when it is already in range|returns an in-range value unchanged)/)]);
+    // The same assertion statement over another value checks something else: kept, and said to add no coverage.
+    const sameShape = state.kept.find((k: any) => k.test.includes('clamp keeps a value just above the lower bound'));
+    expect(sameShape?.note, JSON.stringify(state.kept)).toMatch(/adds no coverage; kept for its own assertions/);
+    expect(state.kept.some((k: any) => k.test.includes('clamp keeps a value on the upper bound'))).toBe(true);
     expect(out).toMatch(/flaky: passed 3 of 5 runs/);
     expect(out).toMatch(/redundant: covers no line/);
     const chunkTest = state.kept.find((k: any) => k.test.includes('chunk splits into chunks'));
@@ -93,6 +97,20 @@ describe('fixcycle gen, end to end with a stand-in agent', () => {
     const summary = readFileSync(join(dir, '.summaries/gen-summary.md'), 'utf8');
     expect(summary).toMatch(/\| src\/listutil\.js \| 0% → /);
     expect(summary).toMatch(/## Expansion suggestions[\s\S]*- test:[\s\S]*- enhance:[\s\S]*- refactor:[\s\S]*- doc:/);
+  }, 420_000);
+
+  it('--keep-redundant keeps the copy, says so, and commits it', async () => {
+    const repo = featureRepo();
+    const agent = agentDir();
+    const run = await runCli(repo, ['gen', '--headless', '--keep-redundant', '--agent-cmd', agentCmd(agent)], { timeoutMs: 360_000 });
+    const out = run.stdout + run.stderr;
+    expect(run.exitCode, out).toBe(0);
+    const state = readJson(join(sessionOf(repo), '.process/gen-state.json'));
+    expect(state.rejected.some((r: any) => /redundant/.test(r.reason)), JSON.stringify(state.rejected)).toBe(false);
+    expect(state.redundant_kept).toEqual([expect.stringMatching(/clamp (returns the value when it is already in range|returns an in-range value unchanged)/)]);
+    expect(state.kept.find((k: any) => k.test === state.redundant_kept[0]).note).toMatch(/^redundant \(kept by --keep-redundant\)/);
+    const committed = git(repo, 'show', 'HEAD~1:test/listutil-more.test.js');
+    expect(committed).toMatch(/clamp returns the value when it is already in range[\s\S]*clamp returns an in-range value unchanged/);
   }, 420_000);
 
   it('rejects and reverts a generation that touches source, and aims one more round at the uncovered lines', async () => {

@@ -156,4 +156,30 @@ describe('L0 on CommonJS modules', () => {
       'imports { parseUnit } from "..", which index.js does not export (it exports format, parse)',
     ]);
   });
+
+  it("reads a spread of another module's exports (@fastify/merge-json-schemas' index.js), and gives no finding where a spread cannot be read", async () => {
+    const repo = makeRepo(null, {
+      'package.json': JSON.stringify({ name: 'merge-like', main: 'index.js' }),
+      // The end of the published index.js, and its lib/errors.js.
+      'index.js': "'use strict'\n\nconst errors = require('./lib/errors')\n\nfunction mergeSchemas () {}\nconst keywordsResolvers = {}\nfunction defaultResolver () {}\n\nmodule.exports = { mergeSchemas, keywordsResolvers, defaultResolver, ...errors }\n",
+      'lib/errors.js': "'use strict'\n\nclass MergeError extends Error {}\nclass ResolverNotFoundError extends Error {}\n\nmodule.exports = {\n  MergeError,\n  ResolverNotFoundError\n}\n",
+      'lib/direct.js': "module.exports = { own: 1, ...require('./errors') }\n",
+      'lib/dynamic.js': "const parts = build()\nmodule.exports = { own: 1, ...parts }\n",
+      'lib/loop-a.js': "const b = require('./loop-b')\nmodule.exports = { a: 1, ...b }\n",
+      'lib/loop-b.js': "const a = require('./loop-a')\nmodule.exports = { b: 1, ...a }\n",
+      'test/a.test.js': [
+        "const assert = require('node:assert/strict')",
+        "const { mergeSchemas, MergeError, mergeProperties } = require('../index')",
+        "const { own, ResolverNotFoundError, nothing } = require('../lib/direct.js')",
+        "const { whatever } = require('../lib/dynamic.js')",
+        "const { a, c } = require('../lib/loop-a.js')",
+        "test('m', () => {\n  assert.ok(mergeSchemas)\n})",
+      ].join('\n'),
+    });
+    const findings = await staticChecks(repo, ['test/a.test.js'], []);
+    expect(findings.filter((f) => f.check === 'export').map((f) => f.message).sort()).toEqual([
+      'imports { mergeProperties } from "../index", which index.js does not export (it exports mergeSchemas, keywordsResolvers, defaultResolver, MergeError, ResolverNotFoundError)',
+      'imports { nothing } from "../lib/direct.js", which lib/direct.js does not export (it exports own, MergeError, ResolverNotFoundError)',
+    ]);
+  });
 });

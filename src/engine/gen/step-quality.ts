@@ -7,12 +7,12 @@ import type { CoverageLine } from './events.js';
 import { node, type GenContext } from './gen-context.js';
 import { caseFor, casesOf, languageOf } from './cases/index.js';
 import { dropTests } from './drop-tests.js';
-import { assertionLines } from './l0/assertions.js';
 import { genPaths } from './paths.js';
 import { readContextPackage } from './phase-analysis.js';
 import type { ContextPackage } from './phase-context.js';
 import { updateTask } from './phase-tasks.js';
 import { isTestFileProper } from './source-files.js';
+import { testChecks } from './test-checks.js';
 import { observe, type Observed } from './quality-observe.js';
 import type { KeptTest } from './state.js';
 
@@ -47,19 +47,23 @@ export function coverageLines(pkg: ContextPackage, before: CoverageData | null, 
 }
 
 /**
- * The assertions of a test that no test kept before it makes (normalized lines). A pytest parametrize case
- * shares its function's text with the others: it counts as its own (it runs other values through them).
+ * What a test checks that no test kept before it checks (test-checks.ts: each assertion with the body feeding it).
+ * Cases sharing one text (a pytest parametrize case, a go subtest named at run time) check their own values: the
+ * reported path beyond the declared case tells them apart. Null when the test cannot be found in its file (a
+ * computed title, `it.each`): what it checks is unknown.
  */
-function ownAssertions(root: string, t: Observed, kept: ReadonlySet<string>): string[] {
+function ownAssertions(root: string, t: Observed, kept: ReadonlySet<string>): string[] | null {
   const language = languageOf(t.file);
   const path = join(root, t.file);
-  if (!language || !existsSync(path)) return [];
+  if (!language || !existsSync(path)) return null;
   const span = caseFor(casesOf(t.file, readFileSync(path, 'utf8')).cases, t.path);
-  if (!span) return [];
-  const lines = assertionLines(language, span.text);
-  if (language === 'python' && /\[.*\]$/.test(t.path.at(-1) ?? '')) return lines.map((l) => `${l} ${t.path.at(-1)}`).filter((l) => !kept.has(l));
-  return lines.filter((l) => !kept.has(l));
+  if (!span) return null;
+  const variant = t.path.join(' > ') === span.path.join(' > ') ? '' : t.path.slice(Math.max(0, span.path.length - 1)).join(' > ');
+  return testChecks(language, span, variant).filter((c) => !kept.has(c));
 }
+
+/** Every check a test makes (none when they cannot be read). */
+const checksOf = (root: string, t: Observed): string[] => ownAssertions(root, t, new Set()) ?? [];
 
 /**
  * Takes the rejected tests out of their files, precisely (a describe's case, a class's method, a go subtest), and
@@ -85,9 +89,9 @@ async function applyDrops(ctx: GenContext, files: readonly string[], drop: Reado
 
 /**
  * IMPL-001.5, the quality gate: each new test collected and giving the same result every run (a flip is flaky:
- * dropped; failing every time: kept for the fix loop), covering lines the rest of the suite does not (else
- * redundant: dropped unless --keep-redundant), and the changed lines reaching the coverage targets (else one
- * more generate round aimed at the uncovered lines).
+ * dropped; failing every time: kept for the fix loop), checking something no test kept before it checks or
+ * covering lines the rest of the suite does not (else a copy, redundant: dropped unless --keep-redundant), and the
+ * changed lines reaching the coverage targets (else one more generate round aimed at the uncovered lines).
  */
 export async function qualityGate(ctx: GenContext): Promise<void> {
   const { state, options } = ctx;
@@ -142,19 +146,23 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
     const candidates: Observed[] = [];
     const seen = new Set<string>();
     for (const t of stable) {
-      const own = ownAssertions(root, t, seen);
-      for (const a of ownAssertions(root, t, new Set())) seen.add(a);
+      const own = ownAssertions(root, t, seen) ?? [];
+      for (const a of checksOf(root, t)) seen.add(a);
       if (own.length > 0 || t.statuses[0] === 'failed') byAssertions.push(t);
       else candidates.push(t);
     }
     const wholeFiles = new Set(byAssertions.map((t) => t.file).filter((f) => [...tests.values()].every((o) => o.file !== f || byAssertions.includes(o))));
     const keepByAssertions = (group: readonly Observed[], mine: Set<string>): void => {
       const inChanged = [...mine].filter((k) => !covered.has(k) && !k.endsWith(':branch') && sources.has(k.slice(0, k.lastIndexOf(':')))).length;
+      // Said of a group only when the group as a whole covers nothing new: each of its tests then does not either
+      // (a run that measured nothing at all says nothing).
+      const nothingNew = mine.size > 0 && [...mine].every((k) => covered.has(k));
       for (const k of mine) covered.add(k);
       for (const t of group) {
-        for (const a of ownAssertions(root, t, new Set())) assertionsKept.add(a);
+        for (const a of checksOf(root, t)) assertionsKept.add(a);
         const failing = t.statuses[0] === 'failed';
-        kept.push({ test: t.id, file: t.file, note: failing ? `fails all ${options.stabilityRuns} runs: kept for the fix loop (it found a bug, or it is wrong itself)` : `passes ${options.stabilityRuns} of ${options.stabilityRuns} runs`, ...(group.length === 1 ? { new_lines: inChanged } : {}) });
+        const note = failing ? `fails all ${options.stabilityRuns} runs: kept for the fix loop (it found a bug, or it is wrong itself)` : nothingNew ? 'adds no coverage; kept for its own assertions' : `passes ${options.stabilityRuns} of ${options.stabilityRuns} runs`;
+        kept.push({ test: t.id, file: t.file, note, ...(group.length === 1 ? { new_lines: inChanged } : {}) });
       }
     };
     const whole = byAssertions.filter((t) => wholeFiles.has(t.file));
@@ -172,9 +180,14 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
       const added = [...mine].filter((k) => !covered.has(k));
       // No new line or branch, yet its own checks: a test pinning other values of the same code is no duplicate.
       const own = added.length === 0 ? ownAssertions(root, t, assertionsKept) : [];
-      if (added.length === 0 && own.length > 0) {
+      if (added.length === 0 && own && own.length > 0) {
         for (const a of own) assertionsKept.add(a);
         kept.push({ test: t.id, file: t.file, note: `adds no coverage; kept for its own assertions (${own.length} no kept test makes)`, new_lines: 0 });
+        continue;
+      }
+      // Not found in its file (a computed title, `it.each`): it may check other values, so it is no known copy.
+      if (added.length === 0 && own === null) {
+        kept.push({ test: t.id, file: t.file, note: 'adds no coverage; kept: what it checks cannot be read from its file (a computed title, a table of cases), so it is no known copy', new_lines: 0 });
         continue;
       }
       if (added.length === 0) {
@@ -188,7 +201,7 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
         continue;
       }
       for (const k of mine) covered.add(k);
-      for (const a of ownAssertions(root, t, new Set())) assertionsKept.add(a);
+      for (const a of checksOf(root, t)) assertionsKept.add(a);
       const inChanged = added.filter((k) => !k.endsWith(':branch') && sources.has(k.slice(0, k.lastIndexOf(':')))).length;
       kept.push({ test: t.id, file: t.file, note: `passes ${options.stabilityRuns} of ${options.stabilityRuns} runs`, new_lines: inChanged });
     }

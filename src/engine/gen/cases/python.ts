@@ -7,6 +7,10 @@ interface Line {
   indent: number;
   /** Blank, a comment, or inside a triple-quoted string: never ends a block. */
   inert: boolean;
+  /** It starts inside a triple-quoted string. */
+  continues: boolean;
+  /** The line outside its triple-quoted strings: `dedent('''` opens a bracket that the line ending the string closes. */
+  code: string;
 }
 
 function linesOf(text: string): Line[] {
@@ -16,11 +20,19 @@ function linesOf(text: string): Line[] {
   for (const raw of text.split('\n')) {
     const trimmed = raw.trim();
     const inString = open !== null;
+    let code = '';
+    let from = 0;
     for (const m of raw.matchAll(/"""|'''/g)) {
-      if (open === null) open = m[0];
-      else if (open === m[0]) open = null;
+      if (open === null) {
+        code += raw.slice(from, m.index);
+        open = m[0];
+      } else if (open === m[0]) {
+        open = null;
+        from = m.index + 3;
+      }
     }
-    lines.push({ start: at, end: at + raw.length, text: raw, indent: raw.length - raw.trimStart().length, inert: inString || trimmed === '' || trimmed.startsWith('#') });
+    if (open === null) code += raw.slice(from);
+    lines.push({ start: at, end: at + raw.length, text: raw, indent: raw.length - raw.trimStart().length, inert: inString || trimmed === '' || trimmed.startsWith('#'), continues: inString, code });
     at += raw.length + 1;
   }
   return lines;
@@ -34,9 +46,10 @@ function blockEnd(lines: Line[], i: number): number {
   for (let j = i; j < lines.length; j++) {
     const l = lines[j]!;
     if (j > i && depth === 0 && !l.inert && l.indent <= indent && !/^[)\]}]/.test(l.text.trim())) break;
-    if (!l.inert) last = j;
+    // A line inside a string the block opened is the block's too (its closing `''')` line included).
+    if (!l.inert || l.continues) last = j;
     // Brackets left open carry a signature or a call over several lines.
-    for (const ch of l.inert ? '' : l.text.replace(/(['"])(?:\\.|(?!\1).)*\1|#.*$/g, '')) depth += ch === '(' || ch === '[' || ch === '{' ? 1 : ch === ')' || ch === ']' || ch === '}' ? -1 : 0;
+    for (const ch of l.code.replace(/(['"])(?:\\.|(?!\1).)*\1|#.*$/g, '')) depth += ch === '(' || ch === '[' || ch === '{' ? 1 : ch === ')' || ch === ']' || ch === '}' ? -1 : 0;
     if (depth < 0) depth = 0;
   }
   return last;

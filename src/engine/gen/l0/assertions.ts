@@ -1,4 +1,3 @@
-import { ASSERTION } from '../../guard/patterns.js';
 import type { CaseLanguage } from '../cases/index.js';
 
 /** What counts as an assertion beyond the shared pattern, per language. */
@@ -10,10 +9,3 @@ export const MORE_ASSERTIONS: Record<CaseLanguage, RegExp> = {
   go: /\bt\.(Error|Errorf|Fatal|Fatalf|Fail|FailNow)\s*\(|\b(assert|require|qt|is|c)\.\w+\s*\(|\b\w+\(\s*t\s*,/,
 };
 
-/** A test's assertions, each as one normalized line: what tells two tests of the same lines apart. */
-export function assertionLines(language: CaseLanguage, text: string): string[] {
-  return text
-    .split('\n')
-    .filter((l) => ASSERTION.test(l) || MORE_ASSERTIONS[language].test(l))
-    .map((l) => l.trim().replace(/\s+/g, ' ').replace(/;$/, ''));
-}

@@ -47,16 +47,19 @@ export function importsOf(text: string): ImportUse[] {
   return uses;
 }
 
-/** What a project module exports, or null when that cannot be told statically (CommonJS, `export *`). */
-function exportsOf(text: string): Set<string> | null {
+/**
+ * What a project module exports, or null when that cannot be told statically (`export *`, CommonJS built at run
+ * time). `required`: the exports of a module this one requires (a CommonJS spread of them).
+ */
+function exportsOf(text: string, required: (specifier: string) => Set<string> | null): Set<string> | null {
   try {
     const [imports, exports] = parse(text);
     if (imports.some((imp) => imp.type === 'reexport-star')) return null;
-    if (exports.length === 0 && /\bmodule\.exports\b|\bexports\.\w+\s*=/.test(text)) return cjsExports(text);
+    if (exports.length === 0 && /\bmodule\.exports\b|\bexports\.\w+\s*=/.test(text)) return cjsExports(text, required);
     return new Set(exports.flatMap((e) => ('name' in e && !('typeOnly' in e && e.typeOnly) ? [e.name] : [])));
   } catch {
     // es-module-lexer cannot read it: CommonJS it may still be.
-    return /\bmodule\.exports\b|\bexports\.\w+\s*=/.test(text) ? cjsExports(text) : null;
+    return /\bmodule\.exports\b|\bexports\.\w+\s*=/.test(text) ? cjsExports(text, required) : null;
   }
 }
 
@@ -78,7 +81,13 @@ export async function importChecker(root: string): Promise<ImportChecker> {
         exportCache.set(target, null);
         return null;
       }
-      exportCache.set(target, /\.(m|c)?[jt]sx?$/.test(target) ? exportsOf(text) : null);
+      // Unknown while it is read: a module requiring itself back through a spread cannot be told.
+      exportCache.set(target, null);
+      const required = (specifier: string): Set<string> | null => {
+        const module = resolve(target, specifier);
+        return module ? exported(module) : null;
+      };
+      exportCache.set(target, /\.(m|c)?[jt]sx?$/.test(target) ? exportsOf(text, required) : null);
     }
     return exportCache.get(target)!;
   };

@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path';
 import type { RunnerCall } from '../analyse-command.js';
-import { anyOf, keepOptions, splitArgs } from '../args.js';
+import { anyOf, keepOptions, optionName, splitArgs } from '../args.js';
 import type { Invocation, RunnerCommands } from '../invocation.js';
 
 const VALUE_FLAGS = new Set(['-run', '-count', '-timeout', '-tags', '-p', '-parallel', '-coverprofile', '-bench', '-benchtime', '-cpu', '-covermode', '-coverpkg', '-exec', '-o', '-skip', '-shuffle', '-ldflags', '-gcflags', '-mod', '-C']);
@@ -10,8 +10,12 @@ export function goCommands(call: RunnerCall): RunnerCommands {
   const { options, positionals } = splitArgs(call.args, VALUE_FLAGS);
   const own = keepOptions(options, { names: ['-json', '-v'] });
   const narrow = keepOptions(options, { names: ['-json', '-v', '-run', '-coverprofile', '-cover'] });
+  // go test replays a cached result when the test binary and the module's files it opened are unchanged, whatever
+  // else the test reads (a file outside the module, a server): gen's 5 stability runs saw a flaky test pass 5 times
+  // from the cache. Every run fixcycle makes runs the tests (-count=1, go's way to say so); the user's -count stays.
+  const fresh = options.some((o) => optionName(o) === '-count') ? [] : ['-count=1'];
   const build = (reportDir: string, argv: string[]): Invocation => ({
-    argv: [...call.launcher, '-json', ...argv],
+    argv: [...call.launcher, '-json', ...fresh, ...argv],
     env: call.env,
     setup: call.setup,
     report: { file: join(reportDir, 'go-test.json'), format: 'go-json', fromStdout: true },
