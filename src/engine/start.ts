@@ -146,12 +146,15 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
       throw new StartError(`no agent can start: ${missing.filter(Boolean).join('; ')}: install it, pass --agent-cmd "<command>", or use --agent manual`);
     }
     for (const why of missing) if (why) options.emit({ type: 'log', level: 'warn', message: `${why}; the chain goes on without it` });
-    if (!resumed) {
-      await Promise.all([
-        session.saveWorkflowSession({ session_id: id, workflow_type: 'test-fix', created_at: state.started_at, repository: repo.root, created_by: 'fixcycle', test_runner: runner.name, agents: agents.map((a) => a.spec.name) }),
-        session.saveState(state),
-      ]);
-    }
+    // A new session's first files are written while its first test run starts; the run waits for them before it
+    // records anything (see runSuite), so a stop at any point still leaves a session that resumes or none.
+    const written = resumed
+      ? undefined
+      : Promise.all([
+          session.saveWorkflowSession({ session_id: id, workflow_type: 'test-fix', created_at: state.started_at, repository: repo.root, created_by: 'fixcycle', test_runner: runner.name, agents: agents.map((a) => a.spec.name) }),
+          session.saveState(state),
+        ]).then(() => undefined);
+    written?.catch(() => undefined);
     const ctx: LoopContext = {
       repo,
       session,
@@ -160,6 +163,7 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
       config,
       emit: options.emit,
       heuristic: heuristicCriticality,
+      ...(written ? { sessionWritten: written } : {}),
       options: {
         maxIterations: state.max_iterations,
         testTimeoutMs: options.testTimeoutMs ?? (config.testTimeoutSec ? config.testTimeoutSec * 1000 : DEFAULT_TEST_TIMEOUT_MS),

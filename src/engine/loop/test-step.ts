@@ -81,6 +81,7 @@ export async function runSuite(ctx: LoopContext, run: SuiteRun): Promise<SuiteOu
     onCommandsDone: () => void readTree(),
     onPart: (part) => emit({ type: 'log', level: part.result && part.result.exitCode === 0 ? 'info' : 'warn', message: describePart(run.label, part) }),
   });
+  await ctx.sessionWritten;
   const status = readTree();
   const artifacts = recordTestArtifacts(ctx, run.changedFiles, status.then((t) => t.untracked));
   const passed = testRun.result.tests.filter((t) => t.status === 'passed').map((t) => t.id);
