@@ -61,10 +61,14 @@ async function runFromFlags(flags: RunFlags, extra: { title?: string; demo?: boo
   // The gen modules load only on a resume: a new run does not pay for them.
   const genSession = flags.resumeSession ? await (await import('./commands/gen-flags.js')).genSessionToResume(flags.cwd, flags.resumeSession) : null;
   if (genSession) return runGenFromFlags({ ...flags, coverageLines: '80', coverageBranches: '70' }, undefined, genSession);
+  // The run's first git calls start now and go on while the engine's modules load.
+  const opened = import('./engine/run-repo.js').then(({ openRunRepo }) => openRunRepo(flags.cwd));
+  opened.catch(() => undefined);
   const { runLoopCommand } = await import('./commands/run.js');
   return runLoopCommand(
     {
       cwd: flags.cwd,
+      opened,
       testCmd: flags.testCmd,
       runner: flags.runner,
       agentCmds: flags.agentCmd,

@@ -30,6 +30,15 @@ async function runGit(cwd: string, args: string[]): Promise<string> {
   return stdout;
 }
 
+/** What `git status` says after a test run (see Repo.workTreeStatus). */
+export interface WorkTreeStatus {
+  /** HEAD's commit; null when git names none. */
+  head: string | null;
+  /** Some tracked file is modified, staged, deleted or unmerged. */
+  trackedChanges: boolean;
+  untracked: string[];
+}
+
 /** A git problem the user can fix; the message names the cause and the fix. */
 export class GitSafetyError extends Error {}
 
@@ -39,7 +48,8 @@ export class Repo {
 
   private constructor(
     readonly root: string,
-    private readonly gitDir: string,
+    /** The absolute git directory (a linked worktree's own). */
+    readonly gitDir: string,
   ) {
     this.git = { raw: (args) => runGit(root, args) };
   }
@@ -105,6 +115,28 @@ export class Repo {
       .filter((entry) => entry.startsWith('?? '))
       .map((entry) => entry.slice(3))
       .sort();
+  }
+
+  /**
+   * One `git status` for what every test run leaves to record: HEAD, whether tracked files have uncommitted
+   * changes, and the untracked files (not ignored), repository-relative and sorted.
+   */
+  async workTreeStatus(): Promise<WorkTreeStatus> {
+    const out = await this.git.raw(['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all']);
+    const status: WorkTreeStatus = { head: null, trackedChanges: false, untracked: [] };
+    const parts = out.split('\0');
+    for (let i = 0; i < parts.length; i++) {
+      const entry = parts[i]!;
+      if (entry.startsWith('# branch.oid ')) status.head = /^[0-9a-f]{40,64}$/.test(entry.slice(13)) ? entry.slice(13) : null;
+      else if (entry.startsWith('? ')) status.untracked.push(entry.slice(2));
+      else if (/^[12u] /.test(entry)) {
+        status.trackedChanges = true;
+        // A rename or copy (`2 ...`) is followed by its source path.
+        if (entry.startsWith('2 ')) i++;
+      }
+    }
+    status.untracked.sort();
+    return status;
   }
 
   async isDirty(): Promise<boolean> {

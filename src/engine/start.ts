@@ -9,6 +9,7 @@ import { GitSafetyError, Repo } from './git.js';
 import type { LoopContext } from './loop/context.js';
 import { TestFixLoop, type LoopPolicies } from './loop/loop.js';
 import { resolveRunner } from './runners/index.js';
+import { openRunRepo, type OpenedRepo } from './run-repo.js';
 import { followerPresent } from './intents/followers.js';
 import { acquireLock } from './session/lock.js';
 import { newSessionId } from './session/paths.js';
@@ -45,6 +46,8 @@ export interface StartOptions {
   emit: EventSink;
   /** --budget limits (calls, minutes of agent time, USD); none when absent. */
   budget?: BudgetLimits;
+  /** The repository's first git work, when the caller started it already (the CLI does, while modules load). */
+  opened?: Promise<OpenedRepo>;
   /** Replaces the default policies (cool-downs, plan triggers, the fix guard, the budget); for tests. */
   policies?: (ctx: LoopContext) => LoopPolicies;
 }
@@ -99,13 +102,8 @@ function fixInFlight(state: IterationState): boolean {
 
 /** Checks git, takes the session lock, resolves runner and agents, and builds the loop (new or resumed). */
 export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> {
-  const repo = await Repo.open(options.cwd);
-  // The session folder's place first (a link into the git directory), so that the session checks below see
-  // the sessions kept there; then the session's own folders in it.
-  await repo.excludeSessionFolder({ link: true });
   // git status runs while the config, the session folder, the lock and the state are worked out.
-  const changed = repo.changedFiles();
-  changed.catch(() => undefined);
+  const { repo, changed } = await (options.opened ?? openRunRepo(options.cwd));
   const config: FixcycleConfig = await loadConfig(repo.root);
   const { id, resumed } = await sessionIdFor(repo, options);
   const session = new SessionFiles(repo.root, id);
@@ -148,12 +146,15 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
       throw new StartError(`no agent can start: ${missing.filter(Boolean).join('; ')}: install it, pass --agent-cmd "<command>", or use --agent manual`);
     }
     for (const why of missing) if (why) options.emit({ type: 'log', level: 'warn', message: `${why}; the chain goes on without it` });
-    if (!resumed) {
-      await Promise.all([
-        session.saveWorkflowSession({ session_id: id, workflow_type: 'test-fix', created_at: state.started_at, repository: repo.root, created_by: 'fixcycle', test_runner: runner.name, agents: agents.map((a) => a.spec.name) }),
-        session.saveState(state),
-      ]);
-    }
+    // A new session's first files are written while its first test run starts; the run waits for them before it
+    // records anything (see runSuite), so a stop at any point still leaves a session that resumes or none.
+    const written = resumed
+      ? undefined
+      : Promise.all([
+          session.saveWorkflowSession({ session_id: id, workflow_type: 'test-fix', created_at: state.started_at, repository: repo.root, created_by: 'fixcycle', test_runner: runner.name, agents: agents.map((a) => a.spec.name) }),
+          session.saveState(state),
+        ]).then(() => undefined);
+    written?.catch(() => undefined);
     const ctx: LoopContext = {
       repo,
       session,
@@ -162,6 +163,7 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
       config,
       emit: options.emit,
       heuristic: heuristicCriticality,
+      ...(written ? { sessionWritten: written } : {}),
       options: {
         maxIterations: state.max_iterations,
         testTimeoutMs: options.testTimeoutMs ?? (config.testTimeoutSec ? config.testTimeoutSec * 1000 : DEFAULT_TEST_TIMEOUT_MS),

@@ -20,6 +20,17 @@ describe('Repo', () => {
     expect(await repo.changedFiles()).toEqual(['b.txt']);
   });
 
+  it('reads HEAD, tracked changes and untracked files from one git status, a staged rename included', async () => {
+    const dir = makeRepo(null, { 'a.txt': 'a\n', 'old name.txt': 'o\n' });
+    const repo = await Repo.open(dir);
+    writeFileSync(join(dir, 'left by tests.log'), 'x\n');
+    await import('node:fs').then((fs) => fs.mkdirSync(join(dir, 'out')));
+    writeFileSync(join(dir, 'out', 'report.xml'), '<x/>\n');
+    expect(await repo.workTreeStatus()).toEqual({ head: git(dir, 'rev-parse', 'HEAD'), trackedChanges: false, untracked: ['left by tests.log', 'out/report.xml'] });
+    git(dir, 'mv', 'old name.txt', 'new name.txt');
+    expect(await repo.workTreeStatus()).toEqual({ head: git(dir, 'rev-parse', 'HEAD'), trackedChanges: true, untracked: ['left by tests.log', 'out/report.xml'] });
+  });
+
   it('commits a deletion', async () => {
     const dir = makeRepo(null, { 'a.txt': 'a\n', 'keep.txt': 'k\n' });
     const repo = await Repo.open(dir);

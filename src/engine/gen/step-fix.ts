@@ -67,6 +67,7 @@ export async function runFixLoop(ctx: GenContext, loopOptions: FixLoopOptions, r
     },
   });
   // prepareLoop writes its own workflow-session.json for a new loop; keep gen's fields in it.
+  await prepared.ctx.sessionWritten;
   await writeJsonAtomic(ctx.session.paths.workflowSession, { ...JSON.parse(await readFile(ctx.session.paths.workflowSession, 'utf8')), ...meta });
   // Ctrl-C or quitting the TUI stops the loop after its running step, as in `fixcycle run`.
   const stop = (): void => prepared.loop.controls.stop();

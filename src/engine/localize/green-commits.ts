@@ -1,7 +1,9 @@
 import { mkdir, readFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { execFile } from 'node:child_process';
 import { writeJsonAtomic } from '../session/atomic.js';
+
+const GREEN_FILE = 'fixcycle/green-commits.json';
 
 /**
  * The commit where each test last passed, kept across sessions in the repository's git folder
@@ -13,7 +15,7 @@ async function greenFile(root: string): Promise<string | null> {
   // Asked once per repository and process: every passing run records its tests, and each git call is ~15 ms.
   let path = greenFiles.get(root);
   if (!path) {
-    path = git(root, ['rev-parse', '--git-path', 'fixcycle/green-commits.json']).then((p) => (p ? resolve(root, p) : null));
+    path = git(root, ['rev-parse', '--git-path', GREEN_FILE]).then((p) => (p ? resolve(root, p) : null));
     greenFiles.set(root, path);
   }
   return path;
@@ -21,6 +23,14 @@ async function greenFile(root: string): Promise<string | null> {
 const greenFiles = new Map<string, Promise<string | null>>();
 
 type Green = Record<string, string>;
+
+/** One call for HEAD and the tracked files' state: `# branch.oid <sha>` heads porcelain v2's answer. */
+async function readTree(root: string): Promise<TreeAtRun | null> {
+  const status = await git(root, ['status', '--porcelain=v2', '--branch', '--untracked-files=no']);
+  if (status === null) return null;
+  const head = /^# branch\.oid ([0-9a-f]{40,64})$/m.exec(status)?.[1] ?? null;
+  return { head, trackedChanges: status.split('\n').some((l) => l !== '' && !l.startsWith('#')) };
+}
 
 /** git's trimmed stdout, or null when it fails (a plain child process: this runs after every passing run). */
 function git(root: string, args: string[]): Promise<string | null> {
@@ -35,14 +45,22 @@ async function readGreen(root: string, file?: string): Promise<Green> {
   }
 }
 
-/** Records the tests that passed at HEAD, when the work tree holds no uncommitted change to tracked files. */
-export async function recordGreenTests(root: string, passed: readonly string[]): Promise<void> {
+/** HEAD and whether tracked files have uncommitted changes: what Repo.workTreeStatus says. */
+export interface TreeAtRun {
+  head: string | null;
+  trackedChanges: boolean;
+}
+
+/**
+ * Records the tests that passed at HEAD, when the work tree holds no uncommitted change to tracked files.
+ * `known`: the work tree's status and the git directory when the caller has them (the loop reads git status
+ * once after every run), so no git process starts here.
+ */
+export async function recordGreenTests(root: string, passed: readonly string[], known?: { tree: Promise<TreeAtRun>; gitDir: string }): Promise<void> {
   if (passed.length === 0) return;
-  // One call for HEAD and the tracked files' state: `# branch.oid <sha>` heads porcelain v2's answer.
-  const [status, file] = await Promise.all([git(root, ['status', '--porcelain=v2', '--branch', '--untracked-files=no']), greenFile(root)]);
-  const lines = status?.split('\n') ?? [];
-  const head = /^# branch\.oid ([0-9a-f]{40,64})$/m.exec(status ?? '')?.[1];
-  if (!head || !file || lines.some((l) => !l.startsWith('#'))) return;
+  const [tree, file] = await Promise.all([known ? known.tree : readTree(root), known ? join(known.gitDir, GREEN_FILE) : greenFile(root)]);
+  if (!tree?.head || tree.trackedChanges || !file) return;
+  const head = tree.head;
   const green = await readGreen(root, file);
   for (const id of passed) green[id] = head;
   await mkdir(dirname(file), { recursive: true });

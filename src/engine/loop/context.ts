@@ -17,6 +17,8 @@ export interface LoopContext {
   config: FixcycleConfig;
   emit: EventSink;
   options: LoopOptions;
+  /** The new session's first files, still being written when the loop starts; awaited before a run records its results. */
+  sessionWritten?: Promise<void>;
   /** Guesses a failure's criticality from its message when no rule or flaky re-run decides. */
   heuristic?: (test: { id: string; name: string; file?: string; message?: string }) => { level: Criticality; reason: string } | null;
 }

@@ -23,13 +23,13 @@ function artifactsFile(ctx: LoopContext): string {
 /**
  * Remembers the untracked files the test command itself left in the working tree (node-tap 18's `.tap/`, a
  * coverage folder or a report the project does not ignore), so that it is never taken for part of a fix. Saved in the session: a resumed
- * session still knows.
+ * session still knows. `untracked`: the list when the caller has read git status already.
  */
-export async function recordTestArtifacts(ctx: LoopContext, fixFiles: readonly string[] = []): Promise<void> {
+export async function recordTestArtifacts(ctx: LoopContext, fixFiles: readonly string[] = [], untracked?: Promise<readonly string[]>): Promise<void> {
   const root = ctx.repo.root;
   // Untracked files only, and never the fix's own: a re-test runs before the fix is committed.
   const own = new Set(fixFiles);
-  const files = (await ctx.repo.untrackedFiles()).filter((f) => !own.has(f));
+  const files = (await (untracked ?? ctx.repo.untrackedFiles())).filter((f) => !own.has(f));
   const prints: Fingerprints = Object.fromEntries(files.map((f) => [f, fingerprint(root, f)]));
   await writeJsonAtomic(artifactsFile(ctx), prints);
 }

@@ -5,6 +5,7 @@ import { knownTests } from '../decisions/union-results.js';
 import type { NoTestRanCause, RunTestsOptions } from '../runners/index.js';
 import type { BaselineTest } from '../session/session-files.js';
 import type { Criticality, Failure, TestResults, TestStatus } from '../types.js';
+import type { WorkTreeStatus } from '../git.js';
 import type { LoopContext } from './context.js';
 import { recordTestArtifacts } from './test-artifacts.js';
 import { recordGreenTests } from '../localize/green-commits.js';
@@ -56,6 +57,17 @@ export async function runSuite(ctx: LoopContext, run: SuiteRun): Promise<SuiteOu
   emit({ type: 'phase', phase: run.phase, status: 'running', iteration: run.iteration, detail: run.label });
 
   const saved = (await session.readBaseline()) ?? [];
+  // One git status after every run serves two records: the untracked files the tests left, and where these
+  // tests pass at a clean commit (the change evidence of a later failure starts there). It starts as soon as the
+  // commands exited, beside the reading of their report.
+  let tree: Promise<WorkTreeStatus> | undefined;
+  const readTree = (): Promise<WorkTreeStatus> => {
+    if (!tree) {
+      tree = ctx.repo.workTreeStatus();
+      tree.catch(() => undefined);
+    }
+    return tree;
+  };
   const testRun = await ctx.runner.run({
     cwd: ctx.repo.root,
     scope: run.scope,
@@ -66,13 +78,14 @@ export async function runSuite(ctx: LoopContext, run: SuiteRun): Promise<SuiteOu
     onLines: (lines) => emit({ type: 'output', lines }),
     logFile,
     signal: run.signal,
+    onCommandsDone: () => void readTree(),
     onPart: (part) => emit({ type: 'log', level: part.result && part.result.exitCode === 0 ? 'info' : 'warn', message: describePart(run.label, part) }),
   });
-  // Both read git status: side by side, after every run. Where these tests pass at a clean commit, the change
-  // evidence of a later failure starts there.
-  const artifacts = recordTestArtifacts(ctx, run.changedFiles);
-  const green = ctx.options.localize === false ? Promise.resolve() : recordGreenTests(ctx.repo.root, testRun.result.tests.filter((t) => t.status === 'passed').map((t) => t.id)).catch(() => undefined);
-  await artifacts;
+  await ctx.sessionWritten;
+  const status = readTree();
+  const artifacts = recordTestArtifacts(ctx, run.changedFiles, status.then((t) => t.untracked));
+  const passed = testRun.result.tests.filter((t) => t.status === 'passed').map((t) => t.id);
+  const green = ctx.options.localize === false ? Promise.resolve() : recordGreenTests(ctx.repo.root, passed, { tree: status, gitDir: ctx.repo.gitDir }).catch(() => undefined);
   // A runner that could not select affected tests ran the whole suite.
   const scope = run.scope === 'affected' && testRun.selection ? 'affected' : 'full';
   // The pass rate is over every test seen so far; a first run that ran nothing starts no baseline. Only tests the
@@ -92,8 +105,10 @@ export async function runSuite(ctx: LoopContext, run: SuiteRun): Promise<SuiteOu
     outputTail: testRun.outputTail,
     criticality: { rules: ctx.config.criticality ?? [], flaky: run.flaky, plan: run.planCriticality, heuristic: ctx.heuristic },
   });
-  if (known.added.length > 0 && scope === 'full') {
-    await session.saveBaseline(baseline);
+  // test-results.json is what a resumed session starts from: what this run recorded besides is saved before it.
+  const newTests = known.added.length > 0 && scope === 'full';
+  await Promise.all([artifacts, newTests ? session.saveBaseline(baseline) : undefined]);
+  if (newTests) {
     if (saved.length > 0) emit({ type: 'log', level: 'info', message: `${known.added.length} test(s) reported for the first time now count towards the pass rate (${known.added.slice(0, 3).map((t) => t.id).join(', ')}${known.added.length > 3 ? ', ...' : ''})` });
   }
   await Promise.all([session.saveResults(results), green]);

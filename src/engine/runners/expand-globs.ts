@@ -1,4 +1,4 @@
-import { globSync } from 'tinyglobby';
+import { globSync } from './glob-sync.js';
 
 /**
  * Expands the words of one command that the test script left as unquoted globs, as the shell does when the

@@ -23,6 +23,11 @@ export interface RunTestsOptions {
   probeParts?: boolean;
   /** Aborts the run (the process tree is killed). */
   signal?: AbortSignal;
+  /**
+   * Told once the run's last command exited, before its report is read: what the tests left in the work tree
+   * is final from then on (the loop's git status starts there). A run that stops early may not tell.
+   */
+  onCommandsDone?: () => void;
   /** Told about each part of the test script other than the runner (a build, a linter, `&& tsc`) once it ran. */
   onPart?: (part: { argv: string[]; kind: 'setup' | 'check' | 'after'; result: { exitCode: number | null; durationMs: number; spawnError?: string } | null }) => void;
 }

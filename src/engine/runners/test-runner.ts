@@ -181,6 +181,8 @@ export class CommandTestRunner implements TestRunner {
         ...(invocation.report?.fromStdout ? { stdoutFile: invocation.report.file } : {}),
         ...(this.commands.displayLine ? { displayLine: this.commands.displayLine } : {}),
       });
+      const partsAfter = scope === 'full' && this.after.length > 0;
+      if (!partsAfter) options.onCommandsDone?.();
       const reportWritten = invocation.report !== null && existsSync(invocation.report.file) && statSync(invocation.report.file).size > 0;
       const output = readFileSync(outputFile, 'utf8');
       await parsersReady;
@@ -198,6 +200,7 @@ export class CommandTestRunner implements TestRunner {
           lastPassed = !partFailure(await runPart(expand(next.argv), 'after'));
         }
       }
+      if (partsAfter) options.onCommandsDone?.();
       // A part after the tests that cannot run here stops the session as one before them does.
       const cannotRun = noTestRan ? null : firstCannotRun([...parts.filter((part) => part.kind === 'after'), ...probes], options.cwd);
       const partErrors = parts.flatMap((part) => {

@@ -54,7 +54,7 @@ export class SessionFiles {
   }
 
   async ensureFolders(): Promise<void> {
-    for (const dir of [this.paths.taskDir, this.paths.processDir, this.paths.summariesDir]) await mkdir(dir, { recursive: true });
+    await Promise.all([this.paths.taskDir, this.paths.processDir, this.paths.summariesDir].map((dir) => mkdir(dir, { recursive: true })));
   }
 
   async exists(): Promise<boolean> {

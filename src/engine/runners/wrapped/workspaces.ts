@@ -1,4 +1,4 @@
-import { globSync } from 'tinyglobby';
+import { globSync } from '../glob-sync.js';
 import type { ProjectFacts } from '../project.js';
 
 /**
