@@ -14,6 +14,7 @@ import { hideOwnArgs } from './hide-own-args.js';
 import { expandGlobWords } from './expand-globs.js';
 import { whyNoTestRan, type NoTestRan } from './no-test-ran.js';
 import { cannotRunMessage, missingHere, type MissingHere } from './cannot-run-here.js';
+import { testsThatCannotRunHere } from './tests-that-cannot-run.js';
 import { isCheckPart, partFailure, type PartKind, type PartRun } from './script-parts.js';
 
 // Shown in `doctor` and the status line where a run's own temporary folder goes.
@@ -199,7 +200,7 @@ export class CommandTestRunner implements TestRunner {
         }
       }
       // A part after the tests that cannot run here stops the session as one before them does.
-      const cannotRun = noTestRan ? null : firstCannotRun([...parts.filter((part) => part.kind === 'after'), ...probes], options.cwd);
+      const cannotRun = noTestRan ? null : (firstCannotRun([...parts.filter((part) => part.kind === 'after'), ...probes], options.cwd) ?? (scope === 'full' ? testsThatCannotRunHere(result) : null));
       const partErrors = parts.flatMap((part) => {
         const failure = partFailure(part);
         return failure ? [{ message: failure }] : [];
