@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resolveRunner } from '../../src/engine/runners/index.js';
-import { testsThatCannotRunHere } from '../../src/engine/runners/tests-that-cannot-run.js';
+import { needsWhatIsNotHere, testsThatCannotRunHere } from '../../src/engine/runners/tests-that-cannot-run.js';
 import { copyFixture, removeFixtures } from './helpers/fixtures.js';
 
 afterAll(removeFixtures);
@@ -27,7 +27,9 @@ describe('a test that cannot run here', () => {
     const failed = run.result.tests.filter((t) => t.status === 'failed');
     expect(failed.map((t) => t.name)).toEqual(['reads keys from the terminal']);
     expect(run.result.tests.filter((t) => t.status === 'passed').length).toBeGreaterThan(0);
-    expect(run.noTestRan?.cause).toBe('cannot run here');
+    expect(run.noTestRan).toMatchObject({ cause: 'cannot run here', testsRan: true });
+    // Where other tests fail too, this one is left out of what the agent is shown.
+    expect(needsWhatIsNotHere({ message: failed[0]!.message ?? '', stack: failed[0]!.stack })).toBe(true);
     expect(run.noTestRan?.message).toMatch(/^the test `[^`]*reads keys from the terminal` cannot run on this machine: it fails only because a terminal \(\/dev\/tty\) is not here, which no change to the code can fix, so no agent is asked/);
     expect(run.noTestRan?.message).toMatch(/the runner's own words:\n[^\n]*reads keys from the terminal:\n {2}.*ENXIO: no such device or address, open '\/dev\/tty'/);
   });
@@ -37,6 +39,7 @@ describe('a test that cannot run here', () => {
     const run = await (await resolveRunner(dir, {})).run({ cwd: dir, scope: 'full', timeoutMs: 60_000 });
     expect(run.result.tests.filter((t) => t.status === 'failed')).toHaveLength(2);
     expect(run.noTestRan).toBeUndefined();
+    expect(needsWhatIsNotHere({ message: 'AssertionError: 2 == 3' })).toBe(false);
     expect(testsThatCannotRunHere({ format: 'tap', tests: [{ id: 'a', name: 'a', status: 'failed', message: "Error: ENOENT: no such file or directory, open 'config.json'" }], errors: [], truncated: false })).toBeNull();
   });
 });

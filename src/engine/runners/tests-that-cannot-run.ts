@@ -22,7 +22,7 @@ export function testsThatCannotRunHere(result: NormalizedResult): NoTestRanCause
   const found: { test: TestCase; what: string; quote: string }[] = [];
   for (const test of failed) {
     const text = `${test.message ?? ''}\n${test.stack ?? ''}`;
-    const sign = SIGNS.find(({ pattern }) => pattern.test(text));
+    const sign = signOf(text);
     if (!sign) return null;
     found.push({ test, what: sign.what, quote: quoteOf(text, sign.pattern) });
   }
@@ -30,7 +30,16 @@ export function testsThatCannotRunHere(result: NormalizedResult): NoTestRanCause
   const names = found.map((f) => `\`${f.test.id}\``).join(', ');
   const head = `${found.length === 1 ? 'the test' : `${found.length} tests`} ${names} cannot run on this machine: ${found.length === 1 ? 'it fails' : 'they fail'} only because ${needs} is not here, which no change to the code can fix, so no agent is asked: run fixcycle where it has ${needs}, or leave ${found.length === 1 ? 'the test' : 'them'} out of the command (--test-cmd "<a command without ${found.length === 1 ? 'it' : 'them'}>")`;
   const words = found.map((f) => `${f.test.id}:\n${f.quote.split('\n').map((line) => `  ${line}`).join('\n')}`).join('\n');
-  return { cause: 'cannot run here', message: `${head}\nthe runner's own words:\n${words}` };
+  return { cause: 'cannot run here', message: `${head}\nthe runner's own words:\n${words}`, testsRan: true };
+}
+
+/** True for a failing test whose only trouble is something this machine lacks: never the agent's to fix. */
+export function needsWhatIsNotHere(failure: { message: string; stack?: string }): boolean {
+  return signOf(`${failure.message}\n${failure.stack ?? ''}`) !== undefined;
+}
+
+function signOf(text: string): { what: string; pattern: RegExp } | undefined {
+  return SIGNS.find(({ pattern }) => pattern.test(text));
 }
 
 /** The line that names the missing thing and a few after it (the stack's first frames). */
