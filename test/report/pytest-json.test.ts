@@ -1,17 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { parseReport, parseSummaryLine, summarizeResult, type ReportSummary } from '../../src/engine/report/index.js';
-import type { NormalizedResult } from '../../src/engine/types.js';
-import { readReport } from './fixture.js';
+import { parseReport, parseSummaryLine, summarizeResult } from '../../src/engine/report/index.js';
+import { countsOf, readParsed, readReport } from './fixture.js';
 
 // Reports written by the real pytest-json-report 1.5.0 (with pytest-metadata, Debian's pytest 7.2.1) on
 // pytest/json-report-test_math.py.txt; see the fixtures README.
-function read(path: string, rootDir?: string): NormalizedResult {
-  const outcome = parseReport(readReport(path), undefined, rootDir ? { rootDir } : {});
-  if (!outcome.ok) throw new Error(`${path}: ${outcome.error}`);
-  return outcome.result;
-}
-
-const counts = ({ passed, failed, skipped, errors, truncated, ok }: ReportSummary) => ({ passed, failed, skipped, errors, truncated, ok });
+const read = readParsed;
+const counts = countsOf;
 
 describe('pytest-json-report', () => {
   it('counts as pytest’s closing line does: xpassed among the passed, xfailed among the skipped, setup errors failed, teardown and collection errors beside', () => {

@@ -1,17 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { parseReport, parseSummaryLine, summarizeResult, type ReportSummary } from '../../src/engine/report/index.js';
-import type { NormalizedResult } from '../../src/engine/types.js';
-import { readReport } from './fixture.js';
+import { parseSummaryLine, summarizeResult } from '../../src/engine/report/index.js';
+import { countsOf, readParsed, readReport } from './fixture.js';
 
 // Real reports written by mocha-junit-reporter 2.2.1 (mocha 11.8), jest-junit 17.0 (jest 30.5) and tape 5.10 on the
 // test files beside them (`*.js.txt`), each compared with the runner's own summary; see the fixtures README.
-function read(path: string, rootDir?: string): NormalizedResult {
-  const outcome = parseReport(readReport(path), undefined, rootDir ? { rootDir } : {});
-  if (!outcome.ok) throw new Error(`${path}: ${outcome.error}`);
-  return outcome.result;
-}
-
-const counts = ({ passed, failed, skipped, errors, truncated, ok }: ReportSummary) => ({ passed, failed, skipped, errors, truncated, ok });
+const read = readParsed;
+const counts = countsOf;
 
 describe('mocha-junit-reporter', () => {
   it('keeps the pending tests only the root counts, and a failed hook is an error as in mocha’s JSON: counts equal mocha’s spec lines', () => {
