@@ -11,16 +11,19 @@ describe('doctest ids', () => {
       'test src/lib.rs - unsync::OnceCell<T>::take (line 615) ... ok',
       'test src/lib.rs - sync::Lazy (line 1201) ... ok',
       'test src/lib.rs - sync::Lazy (line 1180) ... ok',
+      'test src/lib.rs - sync::_dummy (line 1354) - compile fail ... ok',
     ]);
     const fixed = run([
       'test src/lib.rs - sync::Lazy (line 1179) ... ok',
       'test src/lib.rs - unsync::OnceCell<T>::take (line 614) ... ok',
       'test src/lib.rs - sync::Lazy (line 1200) ... ok',
+      'test src/lib.rs - sync::_dummy (line 1353) - compile fail ... ok',
     ]);
     const ids = (r: typeof broken) => r.tests.map((t) => [t.name, t.id]).sort();
     expect(ids(broken)).toEqual([
       ['src/lib.rs - sync::Lazy (line 1180)', 'src/lib.rs - sync::Lazy'],
       ['src/lib.rs - sync::Lazy (line 1201)', 'src/lib.rs - sync::Lazy (2)'],
+      ['src/lib.rs - sync::_dummy (line 1354) - compile fail', 'src/lib.rs - sync::_dummy - compile fail'],
       ['src/lib.rs - unsync::OnceCell<T>::take (line 615)', 'src/lib.rs - unsync::OnceCell<T>::take'],
     ]);
     expect(new Set(fixed.tests.map((t) => t.id))).toEqual(new Set(broken.tests.map((t) => t.id)));

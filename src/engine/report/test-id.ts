@@ -22,8 +22,8 @@ export function uniquifyIds(tests: TestCase[]): TestCase[] {
   return tests;
 }
 
-// rustdoc names a doctest `src/lib.rs - module::Item::method (line 614)`.
-const DOCTEST = /^(.+ - .+) \(line (\d+)\)$/;
+// rustdoc names a doctest `src/lib.rs - module::Item::method (line 614)`, with ` - compile fail` (or another mode) after.
+const DOCTEST = /^(.+ - .+) \(line (\d+)\)((?: - [\w ]+)?)$/;
 
 /**
  * Doctest ids without their line: a fix above a doctest moves it, and the same doctest must keep its id (else it
@@ -35,9 +35,10 @@ export function stableDoctestIds(tests: TestCase[]): TestCase[] {
   for (const test of tests) {
     const match = DOCTEST.exec(test.id);
     if (!match) continue;
-    const group = byItem.get(match[1]!) ?? [];
+    const item = `${match[1]!}${match[3]!}`;
+    const group = byItem.get(item) ?? [];
     group.push({ test, line: Number(match[2]) });
-    byItem.set(match[1]!, group);
+    byItem.set(item, group);
   }
   for (const [item, group] of byItem) {
     group.sort((a, b) => a.line - b.line);
