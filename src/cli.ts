@@ -176,7 +176,7 @@ program
 
 program
   .command('report <file>')
-  .description('print what fixcycle reads from a test report (JUnit, TAP, node-tap TAP, vitest/jest/mocha JSON, go test -json, uvu output)')
+  .description('print what fixcycle reads from a test report (JUnit, TAP, node-tap TAP, vitest/jest/mocha JSON, go test -json, libtest JSON (cargo), pytest-json-report, uvu output)')
   .addOption(new Option('--format <name>', 'the report format instead of detecting it'))
   .option('--json', 'print the normalized result as JSON')
   .action(async (file: string, flags: { format?: string; json?: boolean }) => {

@@ -145,15 +145,22 @@ export function sameRunner(found, expected) {
   return found !== null && found !== undefined && (ALIASES[expected] ?? [expected]).includes(found);
 }
 
+/** A run that stopped before any agent call, naming what cannot run on this machine: what the issue asks of it. */
+export function namedStop(run) {
+  return run !== undefined && run !== null && run.agentCalls?.length === 0 && /cannot run on this machine/.test(run.reason ?? '');
+}
+
 /** The verdicts the issue asks for, from one row. */
 export function verdicts(row) {
   const exp = row.expected;
   const same = (got, want) => got !== null && want !== undefined && got.passed === want.passed && got.failed === want.failed;
+  const stopped = namedStop(row.broken);
   return {
     runnerFound: sameRunner(row.found?.runner, row.expectedRunner),
-    cleanAtOnce: row.clean?.exitCode === 0 && row.clean?.processExit === 0 && row.clean?.agentCalls.length === 0,
-    converged: row.broken?.outcome === 'success' && row.broken?.processExit === 0,
+    cleanAtOnce: (row.clean?.exitCode === 0 && row.clean?.processExit === 0 && row.clean?.agentCalls.length === 0) || namedStop(row.clean),
+    converged: (row.broken?.outcome === 'success' && row.broken?.processExit === 0) || stopped,
     brokenCounts: exp ? same(row.broken?.first, exp.broken) : null,
-    fixedCounts: exp ? same(row.broken?.last, exp.fixed) : null,
+    // A run stopped before the agent fixed nothing: there are no fixed counts to compare.
+    fixedCounts: exp && !stopped ? same(row.broken?.last, exp.fixed) : null,
   };
 }

@@ -81,4 +81,26 @@ describe('a part of the test command that cannot run here', { timeout: 180_000 }
     expect(run.stdout).not.toMatch(/cannot run on this machine/);
     expect(agent.calls()[0]).toMatch(/^agent analyze 1/);
   });
+
+  it('a test that needs a terminal: the unbroken project stops at once naming it; in a broken one the agent never sees it, fixes the rest, then the same stop', async () => {
+    // inquirer's "No exception when using tty other than process.stdin" opens /dev/tty; fixcycle's runs have no terminal.
+    const tty = { 'test/tty.test.js': "const test = require('node:test');\nconst fs = require('node:fs');\ntest('reads keys from the terminal', () => fs.closeSync(fs.openSync('/dev/tty', 'r')));\n" };
+    const clean = project({ test: 'node --test' }, 'a + b', tty);
+    const idle = scenario({ analyze: [plan], fix: [fixAdd] });
+    const stopped = await runCli(clean, [...headless, '--agent-cmd', agentCmd(idle.path)]);
+    expect(stopped.exitCode, stopped.stdout + stopped.stderr).toBe(1);
+    expect(idle.calls()).toEqual([]);
+    expect(stopped.stdout).toMatch(/the test `[^`]*reads keys from the terminal` cannot run on this machine: it fails only because a terminal \(\/dev\/tty\) is not here/);
+    expect(stopped.stdout).toMatch(/ENXIO: no such device or address, open '\/dev\/tty'/);
+
+    const broken = project({ test: 'node --test' }, 'a - b', tty);
+    const agent = scenario({ analyze: [plan], fix: [fixAdd] });
+    const run = await runCli(broken, [...headless, '--agent-cmd', agentCmd(agent.path)]);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(1);
+    expect(agent.calls().map((c) => c.split(' ').slice(1, 2)[0])).toEqual(['analyze', 'fix']);
+    expect(agent.prompt('agent', 'analyze', 1)).toMatch(/adds/);
+    expect(agent.prompt('agent', 'analyze', 1)).not.toMatch(/reads keys from the terminal/);
+    expect(git(broken, 'log', '--format=%s').split('\n')[0]).toMatch(/^test-cycle: iteration 1 /);
+    expect(state(broken)).toMatchObject({ status: 'failed', stopped_by: 'no_test_ran', outcome_reason: expect.stringMatching(/reads keys from the terminal` cannot run on this machine/) });
+  });
 });

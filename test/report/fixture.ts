@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { parseReport, type ReportSummary } from '../../src/engine/report/index.js';
+import type { NormalizedResult } from '../../src/engine/types.js';
 
 /** The folder of real and hand-written reports (see its README for how each was made). */
 export const REPORTS_DIR = fileURLToPath(new URL('../fixtures/reports/', import.meta.url));
@@ -7,6 +9,16 @@ export const REPORTS_DIR = fileURLToPath(new URL('../fixtures/reports/', import.
 export function readReport(path: string): string {
   return readFileSync(`${REPORTS_DIR}${path}`, 'utf8');
 }
+
+/** A fixture read with its format detected, paths relative to `rootDir` when given; throws when unreadable. */
+export function readParsed(path: string, rootDir?: string): NormalizedResult {
+  const outcome = parseReport(readReport(path), undefined, rootDir ? { rootDir } : {});
+  if (!outcome.ok) throw new Error(`${path}: ${outcome.error}`);
+  return outcome.result;
+}
+
+/** The counts a summary is compared by. */
+export const countsOf = ({ passed, failed, skipped, errors, truncated, ok }: ReportSummary) => ({ passed, failed, skipped, errors, truncated, ok });
 
 /** Every report fixture with the format it must be detected as. */
 export const REPORT_FIXTURES = [
@@ -23,8 +35,18 @@ export const REPORT_FIXTURES = [
   ['tape/mixed.tap', 'tap'],
   ['tape/passing.tap', 'tap'],
   ['tape/crash.tap', 'tap'],
+  ['tape/throw-cut.tap', 'tap'],
+  ['tape/throw-cut-combined.tap', 'tap'],
+  ['tape/async-throw.tap', 'tap'],
+  ['mocha/junit-reporter-mixed.xml', 'junit'],
+  ['mocha/junit-reporter-pending.xml', 'junit'],
+  ['jest/junit-suite-errors.xml', 'junit'],
+  ['jest/junit-suite-errors-reported.xml', 'junit'],
   ['pytest/mixed.xml', 'junit'],
   ['pytest/collection-error.xml', 'junit'],
+  ['pytest/json-report-mixed.json', 'pytest-json'],
+  ['pytest/json-report-collection-error.json', 'pytest-json'],
+  ['pytest/json-report-passing.json', 'pytest-json'],
   ['go/mixed.jsonl', 'go-json'],
   ['go/passing.jsonl', 'go-json'],
   ['cargo/junit-concatenated.xml', 'junit'],

@@ -69,9 +69,10 @@ describe('counts read from real reports match the runner’s own summary line', 
     expect(summaryOf('tape/mixed.tap')).toMatchObject({ runner: 'tape', unit: 'assertions', passed: summary.passed + summary.skipped, failed: summary.failed });
   });
 
-  it('tape that crashed mid-run: the stream has no plan, so it is truncated and prints no summary', () => {
-    const summary = summarizeResult(read('tape/crash.tap'));
-    expect(counts(summary)).toEqual({ passed: 3, failed: 0, skipped: 0, errors: 0, truncated: true, ok: false });
+  it('tape that crashed mid-run: the stream has no plan, so it is truncated, names the test it stopped in, and prints no summary', () => {
+    const result = read('tape/crash.tap');
+    expect(counts(summarizeResult(result))).toEqual({ passed: 3, failed: 0, skipped: 0, errors: 1, truncated: true, ok: false });
+    expect(result.errors[0]?.message).toMatch(/^the stream stops inside test "reads a property of undefined"/);
     expect(parseSummaryLine(readReport('tape/crash.tap'))).toBeNull();
   });
 

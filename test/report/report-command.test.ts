@@ -43,7 +43,8 @@ describe('fixcycle report', () => {
   it('exits 1 and says why for a truncated report', async () => {
     const { code, stdout } = await run(`${REPORTS_DIR}tape/crash.tap`);
     expect(code).toBe(1);
-    expect(stdout).toContain('ok         no — the report is cut off');
+    expect(stdout).toContain('ok         no — 1 error outside tests, the report is cut off');
+    expect(stdout).toContain('the stream stops inside test "reads a property of undefined"');
   });
 
   it('exits 1 for an empty report: no test ran', async () => {

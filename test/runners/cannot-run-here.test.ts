@@ -30,6 +30,14 @@ describe('a part that cannot run here', () => {
     expect(missing?.quote).toMatch(/npm warn audit 405 Method Not Allowed[\s\S]*npm error audit endpoint returned an error/);
   });
 
+  it("object-inspect's posttest `npx aud --production` where aud is not installed: npx cannot ask to download it, a program", () => {
+    // Recorded here with `npm run posttest` (npm 11, no terminal).
+    const output = readFileSync(join(ROOT, 'test/fixtures/cannot-run-here/npx-canceled-aud.out.txt'), 'utf8');
+    const missing = missingHere(failed(output), ROOT);
+    expect(missing?.what).toBe('a program');
+    expect(missing?.quote).toMatch(/npm error npx canceled due to missing packages and no YES option: \["aud@3\.0\.1"\]/);
+  });
+
   it('real commands: a program that is not installed (exit 127, ENOENT) and a refused connection', async () => {
     const shell = await runCommand(['sh', '-c', 'no-such-program-here --flag'], { cwd: ROOT, timeoutMs: 10_000 });
     expect(missingHere(shell, ROOT)).toMatchObject({ what: 'a program', quote: expect.stringMatching(/no-such-program-here: (command )?not found/) });

@@ -38,7 +38,7 @@ const CASES: Case[] = [
   // tape counts assertions, and so does its TAP stream.
   { fixture: 'tape-passing', runner: 'tape', parsed: { passed: 3, failed: 0, skipped: 0, errors: 0 }, summary: { passed: 3, failed: 0, skipped: 0 } },
   { fixture: 'tape-failing', runner: 'tape', parsed: { passed: 1, failed: 2, skipped: 0, errors: 0 }, summary: { passed: 1, failed: 2, skipped: 0 } },
-  { fixture: 'tape-crashing', runner: 'tape', parsed: { passed: 1, failed: 0, skipped: 0, errors: 1 }, summary: null, error: /stops before its end[\s\S]*uncaught in a timer/ },
+  { fixture: 'tape-crashing', runner: 'tape', parsed: { passed: 1, failed: 0, skipped: 0, errors: 1 }, summary: null, error: /stops inside test "crashes"[\s\S]*uncaught in a timer/ },
   { fixture: 'tape-import-error', runner: 'tape', parsed: { passed: 0, failed: 0, skipped: 0, errors: 1 }, summary: null, error: /wrote no report[\s\S]*divide\.js/, noReport: true },
   { fixture: 'node-test-passing', runner: 'node-test', parsed: { passed: 3, failed: 0, skipped: 2, errors: 0 }, summary: { passed: 3, failed: 0, skipped: 2 } },
   { fixture: 'node-test-failing', runner: 'node-test', parsed: { passed: 1, failed: 2, skipped: 1, errors: 0 }, summary: { passed: 1, failed: 2, skipped: 1 } },

@@ -61,7 +61,7 @@ describe('readLibtestOutput', () => {
       ['tests::adds', 'passed'],
       ['tests::slow', 'skipped'],
       ['tests::fails', 'failed'],
-      ['src/lib.rs - add (line 3)', 'passed'],
+      ['src/lib.rs - add', 'passed'],
     ]);
     expect(result.tests[2]?.message).toContain('assertion failed');
     expect(result.truncated).toBe(false);

@@ -4,6 +4,7 @@ import { renderAnalysisPrompt, renderFixPrompt, type PromptContext } from '../pr
 import type { FixHistoryEntry, FixPlan, Iteration, IterationState } from '../session/schema.js';
 import type { FixTask } from '../session/session-files.js';
 import type { Strategy, TestResults } from '../types.js';
+import { needsWhatIsNotHere } from '../runners/tests-that-cannot-run.js';
 import { agentRelay, type AgentRelay } from './agent-relay.js';
 import { filesChangedByFix } from './test-artifacts.js';
 import type { LoopContext } from './context.js';
@@ -19,7 +20,8 @@ export function buildPromptContext(ctx: LoopContext, state: IterationState, resu
     strategy: it.strategy!,
     strategyReason: it.strategy_reason ?? '',
     passRate: results.pass_rate,
-    failures: results.failures,
+    // A test that fails only because this machine lacks a terminal, device or browser is never the agent's.
+    failures: results.failures.filter((failure) => !needsWhatIsNotHere(failure)),
     errors: results.errors,
     stuckTests: state.stuck_tests,
     history,

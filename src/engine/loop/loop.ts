@@ -16,6 +16,7 @@ import { degradedStop } from './degraded-step.js';
 import { completeIteration, fixRecord, lastCommitted, wasRolledBack } from './iteration-record.js';
 import { completeSession, EXIT, type LoopResult } from './completion-step.js';
 import { confirmWithFullSuite } from './confirm-step.js';
+import { needsWhatIsNotHere } from '../runners/tests-that-cannot-run.js';
 import { stopForNoTestRan } from './no-test-ran-step.js';
 import { filesChangedByFix } from './test-artifacts.js';
 
@@ -114,7 +115,9 @@ export class TestFixLoop {
   private async decide(results: TestResults, fullRun: boolean): Promise<void> {
     const input = { passRate: results.pass_rate, failures: results.failures, errorCount: results.errors.length, iteration: this.state.current_iteration, maxIterations: this.state.max_iterations, fullRun };
     let decision = decideCompletion(input);
-    if (!fullRun && (decision.outcome !== 'continue' || results.pass_rate === 100 || decideCompletion({ ...input, fullRun: true }).outcome !== 'continue')) {
+    // What still fails may be only tests that cannot run here: a full run says so, and stops.
+    const onlyMissingHere = results.errors.length === 0 && results.failures.length > 0 && results.failures.every(needsWhatIsNotHere);
+    if (!fullRun && (onlyMissingHere || decision.outcome !== 'continue' || results.pass_rate === 100 || decideCompletion({ ...input, fullRun: true }).outcome !== 'continue')) {
       // Success is only declared on a full run: validate before stopping.
       const full = await runSuite(this.ctx, { scope: 'full', label: 'final validation (full suite)', iteration: this.state.current_iteration, phase: 'validation', previous: results, flaky: this.flaky(), planCriticality: this.planCriticality(), signal: this.controls.abort.signal });
       if (this.controls.stopped) return;
@@ -302,7 +305,7 @@ export class TestFixLoop {
     if (this.controls.stopped) return;
     run = (await confirmWithFullSuite(this.ctx, this.state, { iteration: it.iteration, run, previous, plan: await this.ctx.session.readPlan(it.iteration), flaky: this.flaky(), planCriticality: this.planCriticality(), signal: this.controls.abort.signal })) ?? run;
     if (this.controls.stopped) return;
-    if (run.noTestRan && !it.commit) return stopForNoTestRan(this.ctx, this.state, run.noTestRan, it.iteration);
+    if (run.noTestRan && !it.commit && !run.noTestRan.testsRan) return stopForNoTestRan(this.ctx, this.state, run.noTestRan, it.iteration);
     const after = run.results.pass_rate;
     it.tests_run = run.results.ran ?? undefined;
     it.tests_run_reason = run.selection?.reason ?? 'full suite';
@@ -336,6 +339,8 @@ export class TestFixLoop {
     await this.ctx.session.recordFix(fixRecord(it, plan, { outcome, reason: regression.reason, filesChanged: changed, passRateBefore: before, passRateAfter: after }));
     completeIteration(it, outcome, results, regression.reason);
     if (outcome !== 'regressed_rolled_back') delete this.state.last_setback;
+    // The fix is kept; what still fails is only tests that cannot run here: said, and no agent is asked again.
+    if (run.noTestRan?.testsRan && outcome !== 'regressed_rolled_back') return stopForNoTestRan(this.ctx, this.state, run.noTestRan);
     await this.afterIteration(results, run.selection === null && outcome !== 'regressed_rolled_back');
   }
 

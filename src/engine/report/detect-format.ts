@@ -33,7 +33,8 @@ function jsonFormat(head: string): ReportFormat | null {
     return /"(numRuntimeErrorTestSuites|openHandles|wasInterrupted)"/.test(header) ? 'jest-json' : 'vitest-json';
   }
   if (/^\s*\{\s*"stats"\s*:/.test(head) || (head.includes('"stats"') && head.includes('"passes"'))) return 'mocha-json';
-  if (head.includes('"nodeid"') || head.includes('"collectors"')) return 'pytest-json';
+  // pytest-json-report: `tests[]` of node ids and `collectors[]`, or only pytest's `summary` (--json-report-summary).
+  if (head.includes('"nodeid"') || head.includes('"collectors"') || /"summary"\s*:\s*\{[^{}]*"collected"\s*:/.test(head)) return 'pytest-json';
   return null;
 }
 

@@ -70,11 +70,10 @@ function assemble(tests: Map<string, GoTest>, packages: Map<string, GoPackage>, 
   let truncated = false;
   for (const [key, test] of tests) {
     const pkg = packages.get(test.pkg);
+    // Every package ends with its own pass/fail event: a test's package without one was cut off.
+    if (!pkg?.action) truncated = true;
     // A stream cut off mid-package leaves tests with no result: unknown, not failed.
-    if (!test.action && !pkg?.action) {
-      truncated = true;
-      continue;
-    }
+    if (!test.action && !pkg?.action) continue;
     // A test with subtests is a group: it counts only when it failed on its own (none of its subtests failed).
     const group = groups.get(key);
     if (group && !(test.action === 'fail' && !group.failedChild)) continue;

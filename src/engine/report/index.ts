@@ -30,7 +30,7 @@ const parsers: Record<ReportFormat, (text: string, options: ParseOptions) => Par
   'jest-json': parseJestJson,
   'mocha-json': parseMochaJson,
   'go-json': (text) => parseGoJson(text),
-  'pytest-json': () => parsePytestJson(),
+  'pytest-json': parsePytestJson,
   uvu: parseUvuOutput,
   'libtest-json': parseLibtestJson,
 };

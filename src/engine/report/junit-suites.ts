@@ -11,6 +11,14 @@ interface Scope {
   rootDir?: string;
   /** The last place worked out in this suite: test cases of one suite nearly always share it. */
   place?: Place & { key: string };
+  /** Leaf suites of this document that count more tests than they list (shared by every scope of one root). */
+  gaps?: Gap[];
+}
+
+/** A suite that counts more test cases than it lists, and where its unlisted ones would go. */
+interface Gap {
+  unlisted: number;
+  scope: Scope;
 }
 
 /** Where a test case lives: its file and the id prefix before its name. */
@@ -22,7 +30,13 @@ interface Place {
 /** Walks parsed `<testsuite>` trees into tests and errors outside tests. */
 export function readSuites(containers: unknown[], rootDir?: string): { tests: TestCase[]; errors: RunError[] } {
   const out = { tests: [] as TestCase[], errors: [] as RunError[] };
-  for (const container of containers) readContainer(asRecord(container), { path: [], rootDir }, out);
+  for (const container of containers) {
+    const root = asRecord(container);
+    const gaps: Gap[] = [];
+    const first = out.tests.length;
+    readContainer(root, { path: [], rootDir, gaps }, out);
+    if (root) addRootSkipped(root, gaps, out.tests, first);
+  }
   return out;
 }
 
@@ -41,9 +55,10 @@ function readContainer(node: Record<string, unknown> | undefined, scope: Scope, 
 function readSuite(suite: Record<string, unknown>, scope: Scope, out: { tests: TestCase[]; errors: RunError[] }): void {
   const name = attr(suite, 'name');
   const file = attr(suite, 'file') ?? scope.file;
-  const inner: Scope = { path: name ? [...scope.path, name] : scope.path, rootDir: scope.rootDir, ...(file ? { file } : {}) };
+  const inner: Scope = { path: name ? [...scope.path, name] : scope.path, rootDir: scope.rootDir, ...(file ? { file } : {}), ...(scope.gaps ? { gaps: scope.gaps } : {}) };
   const before = out.tests.length + out.errors.length;
   const firstTest = out.tests.length;
+  const firstError = out.errors.length;
   readContainer(suite, inner, out);
   addUnlistedSkipped(suite, inner, out.tests, firstTest);
   // <error>/<failure> right inside a suite: the suite failed outside its tests (pytest collection, a crashed binary).
@@ -51,6 +66,9 @@ function readSuite(suite: Record<string, unknown>, scope: Scope, out: { tests: T
   for (const problem of problems) {
     out.errors.push({ message: problemText(problem).message, ...fileOf(file ?? name, scope.rootDir) });
   }
+  mergeFileErrors(out.errors, firstError);
+  markUnlistedTodos(suite, out.tests, firstTest);
+  noteGap(suite, inner, out, firstTest, firstError);
   const declared = Number(attr(suite, 'errors') ?? 0);
   if (problems.length === 0 && out.tests.length + out.errors.length === before && declared > 0) {
     out.errors.push({ message: `suite "${name ?? '(unnamed)'}" reports ${declared} error(s) and no test cases`, ...fileOf(file ?? name, scope.rootDir) });
@@ -74,12 +92,72 @@ function addUnlistedSkipped(suite: Record<string, unknown>, scope: Scope, tests:
   }
 }
 
+/**
+ * mocha-junit-reporter counts pending tests only in its root's `skipped` and in each suite's `tests`, listing none
+ * of them. A leaf suite listing fewer cases than its `tests` holds them, unless a hook failed in it (its tests then
+ * never ran and mocha counts them nowhere). The root's count is the runner's own, so the unlisted ones are kept.
+ */
+function noteGap(suite: Record<string, unknown>, scope: Scope, out: { tests: TestCase[]; errors: RunError[] }, firstTest: number, firstError: number): void {
+  if (!scope.gaps || suite.testsuite !== undefined) return;
+  const unlisted = Number(attr(suite, 'tests') ?? 0) - (out.tests.length - firstTest) - (out.errors.length - firstError);
+  const hookFailed = out.errors.slice(firstError).some((e) => HOOK.test(e.message));
+  if (unlisted > 0 && !hookFailed) scope.gaps.push({ unlisted, scope });
+}
+
+/**
+ * jest-junit (reportTestSuiteErrors) writes a suite that failed to run as two cases named for its file: the error
+ * and the same error as JSON. jest counts one failed suite: one error per file, the JSON dropped.
+ */
+function mergeFileErrors(errors: RunError[], first: number): void {
+  for (let i = errors.length - 1; i > first; i--) {
+    const [earlier, later] = [errors[i - 1]!, errors[i]!];
+    if (earlier.file === undefined || earlier.file !== later.file) continue;
+    if (!isBareJson(later.message)) earlier.message = isBareJson(earlier.message) ? later.message : `${earlier.message}\n${later.message}`;
+    errors.splice(i, 1);
+  }
+}
+
+function isBareJson(message: string): boolean {
+  return /^\s*\{[\s\S]*\}\s*$/.test(message);
+}
+
+/**
+ * jest-junit lists `it.todo` tests as plain cases but leaves them out of its suite's `tests` (passed + failed +
+ * pending): the surplus are todos, which jest counts apart from passes. They have no time (jest-junit writes 0).
+ */
+function markUnlistedTodos(suite: Record<string, unknown>, tests: TestCase[], first: number): void {
+  if (suite.testsuite !== undefined) return;
+  const surplus = tests.length - first - Number(attr(suite, 'tests') ?? Infinity);
+  if (!(surplus > 0)) return;
+  const candidates = tests.slice(first).filter((t) => t.status === 'passed' && t.durationMs === 0);
+  if (candidates.length < surplus) return;
+  for (const test of candidates.slice(-surplus)) test.status = 'skipped';
+}
+
+function addRootSkipped(root: Record<string, unknown>, gaps: Gap[], tests: TestCase[], first: number): void {
+  let missing = Number(attr(root, 'skipped') ?? 0) - tests.slice(first).filter((t) => t.status === 'skipped').length;
+  for (const gap of [...gaps, { unlisted: Infinity, scope: { path: [] } as Scope }]) {
+    const count = Math.min(gap.unlisted, missing);
+    if (!(count > 0)) continue;
+    missing -= count;
+    const file = fileOf(gap.scope.file, gap.scope.rootDir).file;
+    for (let n = 1; n <= count; n++) {
+      const name = `skipped test ${n} of ${count} (counted by the run, not listed)`;
+      tests.push({ id: makeTestId(file, [...gap.scope.path, name]), name, status: 'skipped', ...(file ? { file } : {}) });
+    }
+  }
+}
+
 function readTestcase(testcase: Record<string, unknown>, scope: Scope, out: { tests: TestCase[]; errors: RunError[] }): void {
   const name = attr(testcase, 'name') ?? '(unnamed test)';
   const classname = attr(testcase, 'classname');
   // Most test cases pass: skip the list building for them (it shows in 50,000-test reports).
   const problems = testcase.failure === undefined && testcase.error === undefined ? NONE : [...asArray(testcase.failure), ...asArray(testcase.error)];
   const texts = problems.length > 0 ? problems.map(problemText) : [];
+  if (problems.length > 0 && HOOK.test(name)) {
+    out.errors.push({ message: `${name}: ${messageOutsideTests(texts)}`, ...fileOf(scope.file, scope.rootDir) });
+    return;
+  }
   if (problems.length > 0 && isOutsideTests(name, texts)) {
     out.errors.push({ message: messageOutsideTests(texts), ...fileOf(fileOutsideTests(name, texts), scope.rootDir) });
     return;
@@ -150,6 +228,9 @@ function outputText(testcase: Record<string, unknown>): { message: string; stack
   return { message: lines.slice(0, end > 0 ? Math.min(end, 4) : 4).join('\n'), stack: text };
 }
 
+// mocha's hook failures: `"before all" hook for "reads a row"` (mocha-junit-reporter names a test case so).
+const HOOK = /"(?:before|after) (?:all|each)" hook\b/;
+
 /** A test case that stands for a whole file which failed before its tests ran. */
 function isOutsideTests(name: string, texts: { message: string }[]): boolean {
   return looksLikeFilePath(name) || texts.some((t) => t.message === 'collection failure');
@@ -161,6 +242,11 @@ function messageOutsideTests(texts: { message: string; stack?: string }[]): stri
       // pytest's cause is the last `E   ` line of the traceback ("E   ModuleNotFoundError: No module named 'x'").
       const cause = t.stack?.split('\n').filter((l) => /^E\s/.test(l)).pop()?.replace(/^E\s+/, '');
       if (cause) return `${t.message}: ${cause}`;
+      // jest-junit: "  ● Test suite failed to run\n\n    TypeError: ..." (the cause is the next line).
+      if (/●\s*Test suite failed to run/.test(t.message) || /^\s*●\s*Test suite failed to run/.test(t.stack ?? '')) {
+        const next = t.stack?.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.includes('Test suite failed to run'))[0];
+        return next ? `test suite failed to run: ${next}` : 'test suite failed to run';
+      }
       if (t.message === 'test failed') return "test file failed (node:test's JUnit keeps no cause: see its TAP or spec output)";
       return t.message;
     })

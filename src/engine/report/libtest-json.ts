@@ -1,7 +1,7 @@
 import type { TestCase } from '../types.js';
 import type { ParseOutcome } from './parse-outcome.js';
 import { asNumber, asRecord, asString, guarded, parsed, unusable } from './outcome.js';
-import { uniquifyIds } from './test-id.js';
+import { stableDoctestIds, uniquifyIds } from './test-id.js';
 
 // `thread 'tests::adds' (123) panicked at src/lib.rs:9:31:`
 const PANIC_AT = /panicked at ([^\s:]+\.rs):\d+:\d+/;
@@ -50,6 +50,6 @@ export function parseLibtestJson(text: string): ParseOutcome {
       tests.push(test);
     }
     if (suites === 0 && tests.length === 0) return unusable('libtest JSON has no suite or test events; run `cargo test -- -Z unstable-options --format json` and pass its stdout');
-    return parsed({ format: 'libtest-json', tests: uniquifyIds(tests), errors: [], truncated: open > 0 });
+    return parsed({ format: 'libtest-json', tests: uniquifyIds(stableDoctestIds(tests)), errors: [], truncated: open > 0 });
   });
 }

@@ -5,6 +5,7 @@ import { guarded, parsed, unusable, type ParseOptions } from './outcome.js';
 import { inlineDurations } from './tap-durations.js';
 import { hideSeparators, restoreSeparators } from './tap-line-separators.js';
 import { tapFailure } from './tap-failure.js';
+import { cutInsideTest } from './tap-cut.js';
 import { tapTestCase, tapFileError } from './tap-points.js';
 import { looksLikeFilePath, uniquifyIds } from './test-id.js';
 import { nodeTapPoint, type SubtestFailures } from './node-tap.js';
@@ -77,7 +78,8 @@ function readTap(text: string, options: ParseOptions, unit: TapUnit, format = 't
         else onPoint(point, level, { tests, errors, nodeTest }, raw, options.rootDir);
       });
     };
-    watch(root, { path: [], comments: [], failedInside: false, yaml: { lines: null } });
+    const top: Level = { path: [], comments: [], failedInside: false, yaml: { lines: null } };
+    watch(root, top);
     const stream = hideSeparators(text.replace(/^\uFEFF/, ''));
     root.end(inlineDurations(stream.text));
     // With no TAP in it, the parser makes up a version line and a `1..0` plan: neither counts.
@@ -85,8 +87,11 @@ function readTap(text: string, options: ParseOptions, unit: TapUnit, format = 't
       return unusable(`${format} report has no test points, plan or \`TAP version\` line; is this a TAP stream?`);
     }
     if (root.bailedOut) errors.push({ message: `Bail out! ${typeof root.bailedOut === 'string' ? root.bailedOut : ''}`.trim() });
+    const truncated = isCutOff(root);
+    // tape's `# name` header still open when the stream stops: the test a throw cut.
+    if (truncated && unit === 'points' && !nodeTest && top.group) errors.push(cutInsideTest(text, top.group, options.rootDir));
     const read = { tests: uniquifyIds(tests), errors };
-    return parsed({ format, ...(stream.hidden ? restoreSeparators(read) : read), truncated: isCutOff(root) });
+    return parsed({ format, ...(stream.hidden ? restoreSeparators(read) : read), truncated });
   });
 }
 

@@ -22,6 +22,31 @@ export function uniquifyIds(tests: TestCase[]): TestCase[] {
   return tests;
 }
 
+// rustdoc names a doctest `src/lib.rs - module::Item::method (line 614)`, with ` - compile fail` (or another mode) after.
+const DOCTEST = /^(.+ - .+) \(line (\d+)\)((?: - [\w ]+)?)$/;
+
+/**
+ * Doctest ids without their line: a fix above a doctest moves it, and the same doctest must keep its id (else it
+ * reads as gone, and the fix as a regression). Doctests of one item are numbered in line order (libtest runs them
+ * in parallel, so report order varies): `src/lib.rs - Item::take`, `src/lib.rs - Item::take (2)`.
+ */
+export function stableDoctestIds(tests: TestCase[]): TestCase[] {
+  const byItem = new Map<string, { test: TestCase; line: number }[]>();
+  for (const test of tests) {
+    const match = DOCTEST.exec(test.id);
+    if (!match) continue;
+    const item = `${match[1]!}${match[3]!}`;
+    const group = byItem.get(item) ?? [];
+    group.push({ test, line: Number(match[2]) });
+    byItem.set(item, group);
+  }
+  for (const [item, group] of byItem) {
+    group.sort((a, b) => a.line - b.line);
+    group.forEach(({ test }, i) => (test.id = i === 0 ? item : `${item} (${i + 1})`));
+  }
+  return tests;
+}
+
 /**
  * A report's file path as fixcycle stores it: `file://` URLs become paths, and paths under `rootDir`
  * become relative with `/` separators so ids match across machines and checkouts.

@@ -17,7 +17,8 @@ export interface MissingHere {
 // connection), a package that is not installed.
 const SIGNS: { what: string; pattern: RegExp }[] = [
   { what: 'a browser', pattern: /Could not find (?:Chrome|Chromium|Firefox|expected browser)|Failed to launch the browser process|Browser was not found|Executable doesn't exist at|Looks like Playwright .* was just installed or updated|npx playwright install|SessionNotCreatedError|session not created|No usable sandbox/i },
-  { what: 'a program', pattern: /\bspawn \S+ ENOENT\b|^(?:sh|bash|\/bin\/sh)(?::\s*(?:line )?\d+)?:\s*\S+:\s*(?:command )?not found/m },
+  // npx asked for a package that is not installed, and a run without a terminal cannot say yes to the download.
+  { what: 'a program', pattern: /npx canceled due to missing packages and no YES option|\bspawn \S+ ENOENT\b|^(?:sh|bash|\/bin\/sh)(?::\s*(?:line )?\d+)?:\s*\S+:\s*(?:command )?not found/m },
   { what: 'a connection', pattern: /\b(?:ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH)\b|Cannot connect to the Docker daemon|could not connect to server|Connection refused/ },
   // npm's registry without its audit service (a mirror, an offline cache): `npm audit`, `npx aud` in posttest.
   { what: 'a service', pattern: /^npm (?:error|ERR!) audit endpoint returned an error|^npm (?:warn|WARN) audit [45]\d\d\b/m },

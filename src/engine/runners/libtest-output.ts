@@ -1,5 +1,5 @@
 import type { NormalizedResult, TestCase } from '../types.js';
-import { uniquifyIds } from '../report/test-id.js';
+import { stableDoctestIds, uniquifyIds } from '../report/test-id.js';
 
 const RESULT_LINE = /^test (.+?) \.\.\. (ok|FAILED|ignored(?:, .*)?)$/;
 const SUMMARY_LINE = /^test result: (?:ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored;/;
@@ -49,7 +49,7 @@ export function readLibtestOutput(stdout: string): NormalizedResult | null {
   }
   // A binary that started and never printed its summary was cut short (a crash, a kill).
   const truncated = stdout.split('\n').filter((line) => /^running \d+ tests?$/.test(line)).length > summary.binaries;
-  return { format: 'libtest', tests: uniquifyIds(tests), errors: [], truncated };
+  return { format: 'libtest', tests: uniquifyIds(stableDoctestIds(tests)), errors: [], truncated };
 }
 
 /** The sum of every `test result:` line (the counts the runner itself reports). */

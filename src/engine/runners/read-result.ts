@@ -4,6 +4,7 @@ import type { CommandResult } from '../process/run-command.js';
 import type { SummaryCounts } from '../report/index.js';
 import type { NormalizedResult, ResultSource, RunError, TestCase } from '../types.js';
 import type { Invocation, RunnerCommands } from './invocation.js';
+import { CUT_INSIDE } from '../report/tap-cut.js';
 import { readLibtestOutput } from './libtest-output.js';
 import { failureSection, jsonReportInOutput, parseRunnerReport, readSummaryCounts } from './report-access.js';
 import { inPackage, readInjectedReports } from './wrapped/read-injected.js';
@@ -62,7 +63,10 @@ export function readRun(run: FinishedRun): RunReading {
     errors.push({ message: withOutput(`the test command was killed by ${command.signal}`, command) });
   }
   if (result.truncated && !command.timedOut && !command.aborted) {
-    errors.push({ message: withOutput('the report stops before its end (the runner crashed or exited early)', command) });
+    // A stream the parser saw cut inside a test already says so: it gets the run's last output, not a second error.
+    const cut = result.errors.findIndex((error) => error.message.startsWith(CUT_INSIDE));
+    if (cut >= 0) result.errors[cut] = { ...result.errors[cut]!, message: withOutput(result.errors[cut]!.message, command) };
+    else errors.push({ message: withOutput('the report stops before its end (the runner crashed or exited early)', command) });
   }
   const failing = result.tests.some((test) => test.status === 'failed') || result.errors.length + errors.length > 0;
   if (!failing && command.exitCode !== 0 && command.exitCode !== null) {

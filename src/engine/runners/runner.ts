@@ -36,6 +36,8 @@ export interface RunTestsOptions {
 export interface NoTestRanCause {
   cause: 'missing tool' | 'cannot run here' | 'crashed runner' | 'no report';
   message: string;
+  /** The tests ran and their results are real; what stops the session is a test that cannot run here. */
+  testsRan?: boolean;
 }
 
 /** What one run of the tests produced. */

@@ -14,6 +14,8 @@ import { hideOwnArgs } from './hide-own-args.js';
 import { expandGlobWords } from './expand-globs.js';
 import { whyNoTestRan, type NoTestRan } from './no-test-ran.js';
 import { cannotRunMessage, missingHere, type MissingHere } from './cannot-run-here.js';
+import { testsThatCannotRunHere } from './tests-that-cannot-run.js';
+import { afterPartTests, readsAfterPart } from './after-part-tests.js';
 import { isCheckPart, partFailure, type PartKind, type PartRun } from './script-parts.js';
 
 // Shown in `doctor` and the status line where a run's own temporary folder goes.
@@ -146,9 +148,11 @@ export class CommandTestRunner implements TestRunner {
         announce(argv);
         return { argv, kind: 'after', result: await runCommand(argv, { ...common, timeoutMs: remaining() }) };
       };
-      const runPart = async (argv: string[], kind: PartKind): Promise<PartRun> => {
+      const afterStdout = new Map<PartRun, string>();
+      const runPart = async (argv: string[], kind: PartKind, stdoutFile?: string): Promise<PartRun> => {
         announce(argv);
-        const part: PartRun = { argv, kind, result: await runCommand(argv, { ...common, timeoutMs: remaining() }) };
+        const part: PartRun = { argv, kind, result: await runCommand(argv, { ...common, timeoutMs: remaining(), ...(stdoutFile ? { stdoutFile } : {}) }) };
+        if (stdoutFile) afterStdout.set(part, stdoutFile);
         parts.push(part);
         options.onPart?.(part);
         return part;
@@ -197,18 +201,28 @@ export class CommandTestRunner implements TestRunner {
             if (options.probeParts) probes.push(await probePart(expand(next.argv)));
             continue;
           }
-          lastPassed = !partFailure(await runPart(expand(next.argv), 'after'));
+          // A part that runs the runner again prints its stream too: saved, to count its tests.
+          const stdoutFile = readsAfterPart(invocation.report) ? join(reportDir, `after-${afterStdout.size}.out`) : undefined;
+          lastPassed = !partFailure(await runPart(expand(next.argv), 'after', stdoutFile));
         }
       }
       if (partsAfter) options.onCommandsDone?.();
       // A part after the tests that cannot run here stops the session as one before them does.
-      const cannotRun = noTestRan ? null : firstCannotRun([...parts.filter((part) => part.kind === 'after'), ...probes], options.cwd);
+      const cannotRun = noTestRan ? null : (firstCannotRun([...parts.filter((part) => part.kind === 'after'), ...probes], options.cwd) ?? (scope === 'full' ? testsThatCannotRunHere(result) : null));
+      const counted = new Map<PartRun, NormalizedResult>();
+      for (const [part, file] of afterStdout) {
+        const read = afterPartTests(part, file, invocation.report!, cwd);
+        if (read) counted.set(part, read);
+      }
       const partErrors = parts.flatMap((part) => {
         const failure = partFailure(part);
+        // A part whose own tests failed says so through them; it failed as a part only when none did.
+        if (counted.get(part)?.tests.some((test) => test.status === 'failed')) return [];
         return failure ? [{ message: failure }] : [];
       });
+      const withParts = counted.size === 0 ? result : mergeResults(result, [...counted.values()]);
       return {
-        result: partErrors.length > 0 || cannotRun ? { ...result, errors: [...result.errors, ...partErrors, ...(cannotRun ? [{ message: cannotRun.message }] : [])] } : result,
+        result: partErrors.length > 0 || cannotRun ? { ...withParts, errors: [...withParts.errors, ...partErrors, ...(cannotRun ? [{ message: cannotRun.message }] : [])] } : withParts,
         source,
         exitCode: command.exitCode,
         timedOut: command.timedOut,
@@ -224,6 +238,16 @@ export class CommandTestRunner implements TestRunner {
       rmSync(reportDir, { recursive: true, force: true });
     }
   }
+}
+
+/** The run's own result with the tests and errors of the parts after it that ran the runner again. */
+function mergeResults(result: NormalizedResult, more: NormalizedResult[]): NormalizedResult {
+  return {
+    ...result,
+    tests: [...result.tests, ...more.flatMap((r) => r.tests)],
+    errors: [...result.errors, ...more.flatMap((r) => r.errors)],
+    truncated: result.truncated || more.some((r) => r.truncated),
+  };
 }
 
 function describePart(part: PartRun): NonNullable<TestRun['parts']>[number] {
