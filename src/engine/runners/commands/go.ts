@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path';
 import type { RunnerCall } from '../analyse-command.js';
-import { anyOf, keepOptions, splitArgs } from '../args.js';
+import { anyOf, keepOptions, optionName, splitArgs } from '../args.js';
 import type { Invocation, RunnerCommands } from '../invocation.js';
 
 const VALUE_FLAGS = new Set(['-run', '-count', '-timeout', '-tags', '-p', '-parallel', '-coverprofile', '-bench', '-benchtime', '-cpu', '-covermode', '-coverpkg', '-exec', '-o', '-skip', '-shuffle', '-ldflags', '-gcflags', '-mod', '-C']);
@@ -9,7 +9,10 @@ const VALUE_FLAGS = new Set(['-run', '-count', '-timeout', '-tags', '-p', '-para
 export function goCommands(call: RunnerCall): RunnerCommands {
   const { options, positionals } = splitArgs(call.args, VALUE_FLAGS);
   const own = keepOptions(options, { names: ['-json', '-v'] });
-  const narrow = keepOptions(options, { names: ['-json', '-v', '-run', '-coverprofile', '-cover'] });
+  // A subset is fixcycle's own re-run (a flaky check, gen's five stability runs): go's test cache would answer
+  // it with the last result instead of running the test, so it runs afresh unless the command sets -count.
+  const fresh = options.some((o) => /^--?count$/.test(optionName(o))) ? [] : ['-count=1'];
+  const narrow = [...keepOptions(options, { names: ['-json', '-v', '-run', '-coverprofile', '-cover'] }), ...fresh];
   const build = (reportDir: string, argv: string[]): Invocation => ({
     argv: [...call.launcher, '-json', ...argv],
     env: call.env,
