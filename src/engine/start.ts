@@ -45,6 +45,8 @@ export interface StartOptions {
   emit: EventSink;
   /** --budget limits (calls, minutes of agent time, USD); none when absent. */
   budget?: BudgetLimits;
+  /** Tests failing before the session started (gen measures them before generating): the project's own, not fixed. */
+  ownFailures?: readonly string[];
   /** Replaces the default policies (cool-downs, plan triggers, the fix guard, the budget); for tests. */
   policies?: (ctx: LoopContext) => LoopPolicies;
 }
@@ -173,6 +175,7 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
         maxDegraded: options.maxDegraded ?? config.maxDegraded,
         updateSnapshots: options.updateSnapshots ?? false,
         localize: options.localize ?? true,
+        ...(options.ownFailures?.length ? { ownFailures: options.ownFailures } : {}),
       },
     };
     const described = runner.describe();

@@ -40,6 +40,8 @@ export interface LoopOptions {
   maxDegraded?: number;
   /** --update-snapshots: a fix may rewrite snapshots (files and inline); otherwise that weakens the tests. */
   updateSnapshots?: boolean;
+  /** Tests that failed before the session (gen's IMPL-002): the project's own failures, reported and left alone. */
+  ownFailures?: readonly string[];
 }
 
 /** Checks a fix before it counts (the cheating guard); returns why it is rejected, or null. */

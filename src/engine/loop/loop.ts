@@ -112,7 +112,7 @@ export class TestFixLoop {
 
   /** Sets next_action from the results; runs the full suite first when only affected tests ran. */
   private async decide(results: TestResults, fullRun: boolean): Promise<void> {
-    const input = { passRate: results.pass_rate, failures: results.failures, errorCount: results.errors.length, iteration: this.state.current_iteration, maxIterations: this.state.max_iterations, fullRun };
+    const input = { passRate: results.pass_rate, failures: results.failures, errorCount: results.errors.length, iteration: this.state.current_iteration, maxIterations: this.state.max_iterations, fullRun, ownFailures: results.own_failures?.length ?? 0 };
     let decision = decideCompletion(input);
     if (!fullRun && (decision.outcome !== 'continue' || results.pass_rate === 100 || decideCompletion({ ...input, fullRun: true }).outcome !== 'continue')) {
       // Success is only declared on a full run: validate before stopping.
@@ -120,7 +120,7 @@ export class TestFixLoop {
       if (this.controls.stopped) return;
       if (full.noTestRan) return stopForNoTestRan(this.ctx, this.state, full.noTestRan);
       this.results = results = full.results;
-      decision = decideCompletion({ ...input, passRate: results.pass_rate, failures: results.failures, errorCount: results.errors.length, fullRun: true });
+      decision = decideCompletion({ ...input, passRate: results.pass_rate, failures: results.failures, errorCount: results.errors.length, fullRun: true, ownFailures: results.own_failures?.length ?? 0 });
     } else if (fullRun && decision.outcome !== 'continue') {
       this.ctx.emit({ type: 'phase', phase: 'validation', status: 'done', iteration: this.state.current_iteration, detail: `full suite: ${results.pass_rate}%` });
     }
