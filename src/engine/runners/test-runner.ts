@@ -82,6 +82,8 @@ export class CommandTestRunner implements TestRunner {
       related: related?.argv ?? null,
       reportSource: this.commands.reportSource,
       reportDetail: this.commands.reportDetail,
+      // The variables the test command sets (`PYTHONPATH=src pytest`): checks reading the tests as the runner does need them.
+      env: full.env,
       setup: full.setup,
       after: this.after.map((part) => part.argv),
     };
