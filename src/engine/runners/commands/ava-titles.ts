@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
+import { stripVTControlCharacters } from 'node:util';
 import type { NormalizedResult, TestCase } from '../../types.js';
 import { isJsTestFile } from '../../affected/test-file-patterns.js';
 
 // ava joins a file's label and the test's title with ` › ` (dimmed when colours are on) when it runs several files.
-const SEPARATOR = /\s*(?:\u001b\[[\d;]*m)*\u203a(?:\u001b\[[\d;]*m)*\s*/;
+const SEPARATOR = / \u203a /;
 const EXTENSION = /\.(?:[cm]?[jt]sx?)$/;
 
 /** ava's label for a file (lib/reporters/prefix-title.js): folders without `__tests__`, the name without `.test.`/`.spec.`/`test-` and extension. */
@@ -55,7 +56,7 @@ function labelsAt(files: readonly string[], exact: boolean): Map<string, string[
 
 /** The file a prefixed title names, and the title itself: the longest leading label that names exactly one file. */
 function split(name: string, labels: Map<string, string[]>): { file: string; title: string[] } | null {
-  const parts = name.split(SEPARATOR);
+  const parts = stripVTControlCharacters(name).split(SEPARATOR);
   for (let k = parts.length - 1; k >= 1; k--) {
     const owners = labels.get(parts.slice(0, k).join('\u0000'));
     if (owners?.length === 1) return { file: owners[0]!, title: parts.slice(k) };
@@ -74,7 +75,7 @@ function withFile(test: TestCase, file: string, title: string): TestCase {
  * its file alone or with the suite, and gates can tell which file it belongs to.
  */
 export function avaFileIdentity(result: NormalizedResult, files: readonly string[] | null, cwd: string): NormalizedResult {
-  const prefixed = result.tests.some((t) => SEPARATOR.test(t.name));
+  const prefixed = result.tests.some((t) => SEPARATOR.test(stripVTControlCharacters(t.name)));
   if (!prefixed) {
     // One file ran: the one given, or in a full run the project's only test file.
     const only = files ?? (result.tests.length > 0 ? projectTestFiles(cwd) : []);
