@@ -45,8 +45,8 @@ export interface StartOptions {
   emit: EventSink;
   /** --budget limits (calls, minutes of agent time, USD); none when absent. */
   budget?: BudgetLimits;
-  /** Tests failing before the session started (gen measures them before generating): the project's own, not fixed. */
-  ownFailures?: readonly string[];
+  /** Failures there before the session started (gen measures the suite before generating): the project's own, not fixed. */
+  isOwnFailure?: (id: string, name: string) => boolean;
   /** Replaces the default policies (cool-downs, plan triggers, the fix guard, the budget); for tests. */
   policies?: (ctx: LoopContext) => LoopPolicies;
 }
@@ -175,7 +175,7 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
         maxDegraded: options.maxDegraded ?? config.maxDegraded,
         updateSnapshots: options.updateSnapshots ?? false,
         localize: options.localize ?? true,
-        ...(options.ownFailures?.length ? { ownFailures: options.ownFailures } : {}),
+        ...(options.isOwnFailure ? { isOwnFailure: options.isOwnFailure } : {}),
       },
     };
     const described = runner.describe();

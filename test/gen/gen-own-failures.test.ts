@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { git, makeRepo, readJson, removeRepos, ROOT, runCli } from '../helpers/repo.js';
+import { ownFailurePredicate } from '../../src/engine/gen/own-failures.js';
 
 afterAll(removeRepos);
 
@@ -33,7 +34,7 @@ describe('gen on a project whose suite fails before generation', () => {
     expect(run.exitCode, out).toBe(0);
     const dir = join(repo, '.workflow/active', readdirSync(join(repo, '.workflow/active'))[0]!);
     const pkg = readJson(join(dir, '.process/test-context-package.json'));
-    expect(pkg.suite_before).toEqual({ passed: 1, failed: 1, failing: ['slug matches the shared data'] });
+    expect(pkg.suite_before).toEqual({ passed: 1, failed: 1, failing: ["slug matches the shared data"], passing: ["slug joins words"], errors: 0 });
     expect(out).toMatch(/\[context\] done: .*1 test\(s\) fail before generation \(the project's own\)/);
     // The loop's baseline counts the own failure apart: nothing gen brought fails, so no agent is asked to fix.
     const results = readJson(join(dir, '.process/test-results.json'));
@@ -45,4 +46,13 @@ describe('gen on a project whose suite fails before generation', () => {
     expect(calls.filter((c) => !/^(analyze test-analysis|generate )/.test(c))).toEqual([]);
     expect(readJson(join(dir, '.process/gen-state.json')).outcome).toMatch(/^success: .*project's own/);
   }, 480_000);
+
+  it("a package that did not build before gen (pkg-errors: its helpers were in the removed file): its tests' failures after are the project's own, never a kept test's or one that passed before", () => {
+    const own = ownFailurePredicate({ passed: 0, failed: 0, failing: [], passing: [], errors: 1 }, [{ test: 'stack_test.go::TestFrameFormat/0', file: 'stack_test.go', note: 'fails all 5 runs' }])!;
+    expect(own('github.com/pkg/errors::TestFormatNew', 'TestFormatNew')).toBe(true);
+    expect(own('github.com/pkg/errors::TestFrameFormat/0', 'TestFrameFormat/0')).toBe(false);
+    const some = ownFailurePredicate({ passed: 1, failed: 1, failing: ['a.test.js::old'], passing: ['a.test.js::fine'], errors: 0 }, [])!;
+    expect([some('a.test.js::old', 'old'), some('a.test.js::fine', 'fine')]).toEqual([true, false]);
+    expect(ownFailurePredicate({ passed: 3, failed: 0, failing: [], passing: ['x'], errors: 0 }, [])).toBeNull();
+  });
 });

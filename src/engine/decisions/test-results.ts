@@ -15,8 +15,8 @@ export interface BuildResultsInput {
   durationMs: number;
   outputTail: string;
   criticality: CriticalitySources;
-  /** Ids of tests failing before the session started: their failures are the project's own. */
-  ownFailures?: ReadonlySet<string>;
+  /** Is this failure the project's own, there before the session started (gen's IMPL-002)? */
+  isOwnFailure?: (id: string, name: string) => boolean;
 }
 
 function round(rate: number): number {
@@ -62,7 +62,7 @@ export function buildTestResults(input: BuildResultsInput): TestResults {
   const groupPassed = vanishedWithPassingGroup(input.result.tests);
   const own: Failure[] = [];
   // A test that failed before the session and fails now is the project's own failure: set apart, not counted.
-  const fail = (failure: Failure): void => void (input.ownFailures?.has(failure.id) ? own.push(failure) : failures.push(failure));
+  const fail = (failure: Failure): void => void (input.isOwnFailure?.(failure.id, failure.name) ? own.push(failure) : failures.push(failure));
 
   for (const test of baseline) {
     const now = seen.get(test.id);

@@ -15,12 +15,17 @@ export interface SuiteBefore {
   failed: number;
   /** Ids of the tests failing before generation. */
   failing: string[];
+  /** Ids of the tests passing before generation. */
+  passing: string[];
+  /** Errors outside tests (a package that did not build): the tests behind them did not run. */
+  errors: number;
 }
 
 function suiteBefore(run: TestRun): SuiteBefore {
   const tests = run.result.tests;
   const failing = tests.filter((t) => t.status === 'failed').map((t) => t.id);
-  return { passed: tests.filter((t) => t.status === 'passed').length, failed: failing.length, failing };
+  const passing = tests.filter((t) => t.status === 'passed').map((t) => t.id);
+  return { passed: passing.length, failed: failing.length, failing, passing, errors: run.result.errors.length };
 }
 
 /**
@@ -79,7 +84,10 @@ export async function gatherContext(ctx: GenContext, input: GenInput): Promise<v
   };
   await writeJsonAtomic(paths.contextPackage, pkg);
   const cov = pkg.coverage.files.map((c) => `${c.file} ${c.lines ?? '-'}% lines`).join(', ');
-  const own = before.suite?.failed ? `; ${before.suite.failed} test(s) fail before generation (the project's own)` : '';
+  const own = [
+    before.suite?.failed ? `; ${before.suite.failed} test(s) fail before generation (the project's own)` : '',
+    before.suite?.errors ? `; ${before.suite.errors} error(s) outside tests before generation (what could not run then is the project's own)` : '',
+  ].join('');
   node(ctx, 'context', 'done', `${changed.length} file(s), ${conventions.test_file_count} existing test file(s), ${ctx.runner.name}${before.measured ? `; coverage before: ${cov}` : `; ${before.reason}`}${own}`);
 }
 

@@ -7,6 +7,7 @@ import type { LoopControls } from '../events.js';
 import { holdsNoTest } from './drop-tests.js';
 import { allowGeneratedTests } from './generated-tests-guard.js';
 import { node, type GenContext } from './gen-context.js';
+import { ownFailurePredicate } from './own-failures.js';
 import { readContextPackage } from './phase-analysis.js';
 import { updateTask } from './phase-tasks.js';
 
@@ -55,12 +56,12 @@ export async function runFixLoop(ctx: GenContext, loopOptions: FixLoopOptions, r
   const meta = JSON.parse(await readFile(ctx.session.paths.workflowSession, 'utf8')) as Record<string, unknown>;
   const resumed = await ctx.session.exists();
   const generated = state.generated_files;
-  // Tests failing before gen are the project's own: the loop reports them and works on what gen's tests bring.
-  const own = (await readContextPackage(dir)).suite_before?.failing ?? [];
+  // Failures there before gen are the project's own: the loop reports them and works on what gen's tests bring.
+  const own = ownFailurePredicate((await readContextPackage(dir)).suite_before, state.kept);
   await releaseGenLock();
   const prepared = await prepareLoop({
     ...loopOptions,
-    ...(own.length > 0 ? { ownFailures: own } : {}),
+    ...(own ? { isOwnFailure: own } : {}),
     cwd: ctx.repo.root,
     emit: ctx.emit,
     resumeSession: resumed ? ctx.session.id : undefined,

@@ -91,7 +91,7 @@ export async function runSuite(ctx: LoopContext, run: SuiteRun): Promise<SuiteOu
     durationMs: testRun.durationMs,
     outputTail: testRun.outputTail,
     criticality: { rules: ctx.config.criticality ?? [], flaky: run.flaky, plan: run.planCriticality, heuristic: ctx.heuristic },
-    ...(ctx.options.ownFailures ? { ownFailures: new Set(ctx.options.ownFailures) } : {}),
+    ...(ctx.options.isOwnFailure ? { isOwnFailure: ctx.options.isOwnFailure } : {}),
   });
   if (known.added.length > 0 && scope === 'full') {
     await session.saveBaseline(baseline);
