@@ -33,8 +33,9 @@ export const ASSERTION =
 
 const LITERAL = String.raw`(?:true|false|null|undefined|nil|None|True|False|-?\d+(?:\.\d+)?|'[^']*'|"[^"]*"|\[\s*\]|\{\s*\})`;
 
-// A plain operand (a name, a field, an index), never a call: `f() == f()` can be a real check of determinism.
-const OPERAND = String.raw`(?<v>[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*|\[[^\]\n]*\])*)`;
+// A plain operand (a name, a field, an index), never a call: `f() == f()` can be a real check of determinism. A
+// literal keyword (`true`, `None`) is no name: `assert.equal(true, true)` is a constant against a constant.
+const OPERAND = String.raw`(?<v>(?!(?:true|false|null|undefined|nil|None|True|False)\b)[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*|\[[^\]\n]*\])*)`;
 
 /**
  * Assertions comparing a value with itself, true whatever the code does: Go's `if got != got {`, `expect(x).toBe(x)`,
