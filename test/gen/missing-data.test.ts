@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { missingTestData } from '../../src/engine/gen/missing-data.js';
+import { missingImportedName, missingTestData } from '../../src/engine/gen/missing-data.js';
 import { resolveRunner } from '../../src/engine/runners/index.js';
 import { makeRepo, removeRepos } from '../helpers/repo.js';
 
@@ -38,5 +38,19 @@ describe('a test reading data that is not here', () => {
     const message = failed.get('test_invalid_tests')?.message;
     expect(message).toMatch(/FileNotFoundError/);
     expect(missingTestData(repo, 'tests/test_api.py', message)).toBe('toml-test/tests/invalid/');
+  });
+
+  it("node:test, CommonJS: a name the test imports and calls that the module does not export is a hallucinated API; the code's own 'not a function' is not", async () => {
+    const repo = makeRepo(null, {
+      'package.json': JSON.stringify({ name: 'm', private: true, scripts: { test: 'node --test' } }),
+      'src/m.js': "exports.apply = (fn) => fn(1);\nexports.twice = (n) => n * 2;\n",
+      'test/m.test.js':
+        "const { test } = require('node:test');\nconst assert = require('node:assert');\nconst { twice, thrice, apply } = require('../src/m.js');\n\ntest('thrice', () => {\n  assert.strictEqual(thrice(2), 6);\n});\n\ntest('apply with no function', () => {\n  assert.strictEqual(apply(twice(1)), 2);\n});\n",
+    });
+    const failed = await failures(repo);
+    expect(failed.get('thrice')?.message).toMatch(/thrice is not a function/);
+    expect(missingImportedName(repo, 'test/m.test.js', failed.get('thrice')!.message)).toBe('thrice');
+    expect(failed.get('apply with no function')?.message).toMatch(/fn is not a function/);
+    expect(missingImportedName(repo, 'test/m.test.js', failed.get('apply with no function')!.message)).toBeNull();
   });
 });

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, isAbsolute, join } from 'node:path';
+import { importsOf } from './l0/imports.js';
 
 // The path a runner's "no such file" failure names: Python's FileNotFoundError, Node's ENOENT, Go's *PathError.
 const MISSING = [
@@ -27,4 +28,24 @@ export function missingTestData(root: string, file: string, message: string | un
     return null;
   }
   return name && text.includes(name) ? path : null;
+}
+
+// V8's words for calling what an import did not provide: `coerceNumber is not a function`.
+const NOT_CALLABLE = /\b([A-Za-z_$][\w$]*) is not a (?:function|constructor)\b/;
+
+/**
+ * The name a new test failing every run imports and calls though the module does not provide it (vitest and
+ * CommonJS give `undefined` for a named import that does not exist, so the failure comes at the call): a
+ * hallucinated API that L0 could not see statically (a module behind `export *`). Null otherwise.
+ */
+export function missingImportedName(root: string, file: string, message: string | undefined): string | null {
+  const name = message ? NOT_CALLABLE.exec(message)?.[1] : undefined;
+  if (!name) return null;
+  let text = '';
+  try {
+    text = readFileSync(join(root, file), 'utf8');
+  } catch {
+    return null;
+  }
+  return importsOf(text).some((use) => use.names.includes(name)) ? name : null;
 }

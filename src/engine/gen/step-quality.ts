@@ -13,7 +13,7 @@ import { readContextPackage } from './phase-analysis.js';
 import type { ContextPackage } from './phase-context.js';
 import { updateTask } from './phase-tasks.js';
 import { isTestFileProper } from './source-files.js';
-import { missingTestData } from './missing-data.js';
+import { missingImportedName, missingTestData } from './missing-data.js';
 import { observe, type Observed } from './quality-observe.js';
 import type { KeptTest } from './state.js';
 
@@ -120,7 +120,11 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
     }
     // Failing every run for a file of its own that is not here: no fix of the code makes it pass.
     const missing = t.statuses[0] === 'failed' ? missingTestData(root, t.file, t.message) : null;
-    if (missing) {
+    const ghost = t.statuses[0] === 'failed' ? missingImportedName(root, t.file, t.message) : null;
+    if (ghost) {
+      reject(t, `export: calls ${ghost}, which it imports but the module does not provide (${(t.message ?? '').split('\n')[0]!.slice(0, 160)}): a hallucinated API`);
+      dropLater(t);
+    } else if (missing) {
       reject(t, `needs data that is not here: it reads ${missing}, which does not exist (${(t.message ?? '').split('\n')[0]!.slice(0, 160)}); a test brings or makes the files it reads`);
       dropLater(t);
     } else stable.push(t);
