@@ -30,8 +30,9 @@ export function missingTestData(root: string, file: string, message: string | un
   return name && text.includes(name) ? path : null;
 }
 
-// V8's words for calling what an import did not provide: `coerceNumber is not a function`.
-const NOT_CALLABLE = /\b([A-Za-z_$][\w$]*) is not a (?:function|constructor)\b/;
+// V8's words for calling what an import did not provide: `coerceNumber is not a function`, and through vitest's
+// module runner `(0 , __vite_ssr_import_2__.coerceNumber) is not a function`.
+const NOT_CALLABLE = /\b([A-Za-z_$][\w$]*)\)? is not a (?:function|constructor)\b/;
 
 /**
  * The name a new test failing every run imports and calls though the module does not provide it (vitest and
