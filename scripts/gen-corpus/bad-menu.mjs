@@ -32,9 +32,9 @@ function jsMenu(entry) {
   const { runner } = entry;
   const { use, lang } = entry.gen;
   const esm = use.esm === true;
-  const d = jsDialect(runner);
+  const d = jsDialect(runner, use);
   const eq = (a, b) => d.eq(a, b);
-  const t = (title, lines, opts) => jsTest(runner, title, lines, opts);
+  const t = (title, lines, opts) => jsTest(runner, title, lines, opts, use);
   const file = (tests, extra = {}) => jsFile(runner, use, { tests, ...extra });
   // Each file imports what it uses, as a model writing it would (the project's linter sees unused imports).
   const fsImports = (fsNames) =>

@@ -11,11 +11,14 @@ const jsStyle = {
   ava: { test: 'test', eq: (a, b) => `t.deepEqual(${a}, ${b})`, constant: 't.true(true)', hold: 'only', wrap: false, header: '', arg: 't' },
 };
 
-/** The JS/TS dialect of a runner; `esm` picks import syntax for the helper modules a bad test brings in. */
-export function jsDialect(runner) {
+/**
+ * The JS/TS dialect of a runner; `esm` picks import syntax for the helper modules a bad test brings in. A project's
+ * `use.dialect` overrides it where its tests differ from the runner's usual form (zod's are top-level `test()` calls).
+ */
+export function jsDialect(runner, use = {}) {
   const style = jsStyle[runner];
   if (!style) throw new Error(`no JS dialect for runner ${runner}`);
-  return style;
+  return { ...style, ...(use.dialect ?? {}) };
 }
 
 /** `import { a, b } from 'm'` or `const { a, b } = require('m')`. */
@@ -25,7 +28,7 @@ export function jsImport(esm, names, from) {
 
 /** A whole JS/TS test file: the project's header lines, then the tests, wrapped in a describe where the runner has one. */
 export function jsFile(runner, use, { imports = [], prelude = [], tests }) {
-  const d = jsDialect(runner);
+  const d = jsDialect(runner, use);
   const head = [use.header ?? d.header, ...imports].filter(Boolean).join('\n');
   const body = tests.join('\n\n');
   const indented = d.wrap ? `describe('${use.subject}', () => {\n${body.replace(/^(?=.)/gm, '  ')}\n})` : body;
@@ -33,8 +36,8 @@ export function jsFile(runner, use, { imports = [], prelude = [], tests }) {
 }
 
 /** One JS test: `it('title', () => {...})` in the runner's form; `hold` parks it (focus or skip). */
-export function jsTest(runner, title, lines, { hold = false, async = false } = {}) {
-  const d = jsDialect(runner);
+export function jsTest(runner, title, lines, { hold = false, async = false } = {}, use = {}) {
+  const d = jsDialect(runner, use);
   const fn = `${async ? 'async ' : ''}(${d.arg ?? ''}) => {\n${lines.map((l) => (l ? `  ${l}` : '')).join('\n')}\n}`;
   if (hold && d.hold === 'skip-option') return `${d.test}('${title}', { skip: 'flaky on CI, enable once it is stable' }, ${fn})`;
   return `${d.test}${hold ? '.only' : ''}('${title}', ${fn})`;

@@ -61,7 +61,7 @@ function afterGen(events) {
   const done = events.find((e) => e.type === 'done');
   const failedNodes = events.filter((e) => e.type === 'gen' && e.status === 'failed').map((e) => `${e.node}: ${firstLine(e.detail)}`);
   return {
-    baseline: baseline && { total: baseline.total, passed: baseline.passed, failed: baseline.failed, skipped: baseline.skipped, errors: (baseline.errors ?? []).map((x) => firstLine(x.message ?? x.summary ?? JSON.stringify(x))), failures: (baseline.failures ?? []).slice(0, 4).map((f) => `${f.id}: ${firstLine(f.message)}`) },
+    baseline: baseline && { total: baseline.total, passed: baseline.passed, failed: baseline.failed + (baseline.own_failures?.length ?? 0), own: (baseline.own_failures ?? []).length, skipped: baseline.skipped, errors: (baseline.errors ?? []).map((x) => firstLine(x.message ?? x.summary ?? JSON.stringify(x))), failures: (baseline.failures ?? []).slice(0, 4).map((f) => `${f.id}: ${firstLine(f.message)}`) },
     coverage: coverage && { measured: coverage.measured, reason: coverage.reason ?? null, files: coverage.files },
     outcome: done?.outcome ?? null,
     reason: done ? firstLine(done.reason) : null,

@@ -48,6 +48,8 @@ export interface StartOptions {
   budget?: BudgetLimits;
   /** The repository's first git work, when the caller started it already (the CLI does, while modules load). */
   opened?: Promise<OpenedRepo>;
+  /** Failures there before the session started (gen measures the suite before generating): the project's own, not fixed. */
+  isOwnFailure?: (id: string, name: string) => boolean;
   /** Replaces the default policies (cool-downs, plan triggers, the fix guard, the budget); for tests. */
   policies?: (ctx: LoopContext) => LoopPolicies;
 }
@@ -175,6 +177,7 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
         maxDegraded: options.maxDegraded ?? config.maxDegraded,
         updateSnapshots: options.updateSnapshots ?? false,
         localize: options.localize ?? true,
+        ...(options.isOwnFailure ? { isOwnFailure: options.isOwnFailure } : {}),
       },
     };
     const described = runner.describe();

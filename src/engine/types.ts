@@ -81,5 +81,10 @@ export interface TestResults {
   duration_ms: number;
   /** Ids of the tests this run actually executed (the rest kept their last result). */
   ran?: string[];
+  /**
+   * Failures of tests that already failed before the session (gen measures the suite before generating): the
+   * project's own, reported here and neither sent to the agent nor counted in the pass rate.
+   */
+  own_failures?: Failure[];
   finished_at: string;
 }

@@ -13,6 +13,8 @@ export interface CompletionInput {
   maxIterations: number;
   /** Success is only declared on a full run of the suite. */
   fullRun: boolean;
+  /** Failing tests that failed before the session too (the project's own): never the session's to fix. */
+  ownFailures?: number;
 }
 
 export type Completion = 'success' | 'partial_success' | 'continue' | 'failure';
@@ -27,7 +29,7 @@ export function decideCompletion(input: CompletionInput): CompletionDecision {
   const { passRate, failures, errorCount, iteration, maxIterations, fullRun } = input;
   const clean = failures.length === 0 && errorCount === 0;
   if (passRate === 100 && clean) {
-    if (fullRun) return { outcome: 'success', reason: 'every test passes' };
+    if (fullRun) return { outcome: 'success', reason: input.ownFailures ? `every test passes but the ${input.ownFailures} that failed before the session (the project's own)` : 'every test passes' };
     return { outcome: 'continue', reason: 'the affected tests pass: the full suite must confirm' };
   }
   const allLow = failures.length > 0 && errorCount === 0 && failures.every((f) => f.criticality === 'low');

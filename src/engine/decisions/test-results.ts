@@ -15,6 +15,8 @@ export interface BuildResultsInput {
   durationMs: number;
   outputTail: string;
   criticality: CriticalitySources;
+  /** Is this failure the project's own, there before the session started (gen's IMPL-002)? */
+  isOwnFailure?: (id: string, name: string) => boolean;
 }
 
 function round(rate: number): number {
@@ -58,6 +60,9 @@ export function buildTestResults(input: BuildResultsInput): TestResults {
   let skipped = 0;
   let accountedFor = 0;
   const groupPassed = vanishedWithPassingGroup(input.result.tests);
+  const own: Failure[] = [];
+  // A test that failed before the session and fails now is the project's own failure: set apart, not counted.
+  const fail = (failure: Failure): void => void (input.isOwnFailure?.(failure.id, failure.name) ? own.push(failure) : failures.push(failure));
 
   for (const test of baseline) {
     const now = seen.get(test.id);
@@ -67,14 +72,14 @@ export function buildTestResults(input: BuildResultsInput): TestResults {
         // A baseline test that is now skipped counts as not passing; one skipped from the start is left out.
         if (input.baseline.length > 0 && !('skipped' in test && test.skipped)) failures.push(toFailure(test, 'this test is now skipped; it ran in the baseline', undefined, input, true));
         else skipped++;
-      } else failures.push(toFailure(now, now.message ?? 'failed', now.stack, input));
+      } else fail(toFailure(now, now.message ?? 'failed', now.stack, input));
       continue;
     }
     const before = input.previous?.get(test.id);
     if ((input.scope === 'affected' || input.result.stopped) && before) {
       if (before.status === 'passed') passed++;
       else if (before.status === 'skipped') skipped++;
-      else if (before.failure) failures.push(before.failure);
+      else if (before.failure) fail(before.failure);
       else failures.push(toFailure(test, 'failed', undefined, input));
     } else if (input.scope === 'full' && input.baseline.length > 0 && groupPassed(test)) {
       accountedFor++;
@@ -89,12 +94,13 @@ export function buildTestResults(input: BuildResultsInput): TestResults {
   // Tests that are not in the baseline do not count towards the pass rate, but a failing one is still a failure.
   const known = new Set(baseline.map((t) => t.id));
   for (const test of input.result.tests) {
-    if (!known.has(test.id) && test.status === 'failed') failures.push(toFailure(test, test.message ?? 'failed', test.stack, input));
+    if (!known.has(test.id) && test.status === 'failed') fail(toFailure(test, test.message ?? 'failed', test.stack, input));
   }
 
-  const counted = baseline.length - skipped - accountedFor;
+  const counted = baseline.length - skipped - accountedFor - own.filter((f) => known.has(f.id)).length;
   const total = counted + errors.length;
-  const passRate = total === 0 ? 0 : round((passed / total) * 100);
+  // Only the project's own failures left: nothing the session answers for fails.
+  const passRate = total === 0 ? (own.length > 0 ? 100 : 0) : round((passed / total) * 100);
   return {
     total: baseline.length - accountedFor,
     passed,
@@ -109,6 +115,7 @@ export function buildTestResults(input: BuildResultsInput): TestResults {
     timed_out: input.timedOut,
     duration_ms: Math.round(input.durationMs),
     ran: input.scope === 'affected' ? input.result.tests.map((t) => t.id) : undefined,
+    ...(own.length > 0 ? { own_failures: own } : {}),
     finished_at: new Date().toISOString(),
   };
 }

@@ -1,4 +1,5 @@
 import { selectAffectedTests } from '../affected/index.js';
+import type { TestRun, TestRunner } from '../runners/runner.js';
 import { writeJsonAtomic } from '../session/atomic.js';
 import type { Change } from './changes.js';
 import { readConventions } from './conventions.js';
@@ -8,19 +9,41 @@ import { node, type GenContext } from './gen-context.js';
 import type { GenInput } from './input.js';
 import { genPaths } from './paths.js';
 
-/** The coverage of the changed lines the suite had before gen, for the package and the summary. */
-async function coverageBefore(ctx: GenContext, change: Change): Promise<{ measured: boolean; how?: string; reason?: string; data: CoverageData | null }> {
+/** The suite before gen: which tests already fail (the project's own failures, not gen's to fix). */
+export interface SuiteBefore {
+  passed: number;
+  failed: number;
+  /** Ids of the tests failing before generation. */
+  failing: string[];
+  /** Ids of the tests passing before generation. */
+  passing: string[];
+  /** Errors outside tests (a package that did not build): the tests behind them did not run. */
+  errors: number;
+}
+
+function suiteBefore(run: TestRun): SuiteBefore {
+  const tests = run.result.tests;
+  const failing = tests.filter((t) => t.status === 'failed').map((t) => t.id);
+  const passing = tests.filter((t) => t.status === 'passed').map((t) => t.id);
+  return { passed: passing.length, failed: failing.length, failing, passing, errors: run.result.errors.length };
+}
+
+/**
+ * The full suite before gen, once: the coverage of the changed lines it had (for the package and the summary),
+ * and the tests that already fail (IMPL-002 leaves them to the project).
+ */
+async function coverageBefore(ctx: GenContext, change: Change): Promise<{ measured: boolean; how?: string; reason?: string; data: CoverageData | null; suite: SuiteBefore | null }> {
+  const runFull = (runner: TestRunner): Promise<TestRun> => runner.run({ cwd: ctx.repo.root, scope: 'full', timeoutMs: ctx.options.testTimeoutMs, signal: ctx.signal, onLines: (lines) => ctx.emit({ type: 'output', lines }) });
   const support = coverageSupport(ctx.runner, ctx.repo.root);
-  if (!support.ok) return { measured: false, reason: support.reason, data: null };
+  if (!support.ok) {
+    node(ctx, 'context', 'running', 'running the suite before generation (full suite)');
+    return { measured: false, reason: support.reason, data: null, suite: suiteBefore(await runFull(ctx.runner)) };
+  }
   node(ctx, 'context', 'running', 'measuring the coverage of the changed lines (full suite)');
-  const { coverage, missing } = await withCoverage(
-    ctx.runner,
-    ctx.repo.root,
-    change.files.map((f) => f.file),
-    (runner) => runner.run({ cwd: ctx.repo.root, scope: 'full', timeoutMs: ctx.options.testTimeoutMs, signal: ctx.signal, onLines: (lines) => ctx.emit({ type: 'output', lines }) }),
-  );
-  if (missing) return { measured: false, reason: missing, data: null };
-  return { measured: true, how: support.how, data: coverage };
+  const { coverage, missing, result } = await withCoverage(ctx.runner, ctx.repo.root, change.files.map((f) => f.file), runFull);
+  const suite = suiteBefore(result);
+  if (missing) return { measured: false, reason: missing, data: null, suite };
+  return { measured: true, how: support.how, data: coverage, suite };
 }
 
 /**
@@ -50,6 +73,7 @@ export async function gatherContext(ctx: GenContext, input: GenInput): Promise<v
     changed_files: changed,
     runner: { name: ctx.runner.name, detected_from: ctx.runner.detectedFrom, command: described.full, subset: described.subset },
     conventions,
+    ...(before.suite ? { suite_before: before.suite } : {}),
     coverage: {
       measured: before.measured,
       ...(before.how ? { how: before.how } : {}),
@@ -60,7 +84,11 @@ export async function gatherContext(ctx: GenContext, input: GenInput): Promise<v
   };
   await writeJsonAtomic(paths.contextPackage, pkg);
   const cov = pkg.coverage.files.map((c) => `${c.file} ${c.lines ?? '-'}% lines`).join(', ');
-  node(ctx, 'context', 'done', `${changed.length} file(s), ${conventions.test_file_count} existing test file(s), ${ctx.runner.name}${before.measured ? `; coverage before: ${cov}` : `; ${before.reason}`}`);
+  const own = [
+    before.suite?.failed ? `; ${before.suite.failed} test(s) fail before generation (the project's own)` : '',
+    before.suite?.errors ? `; ${before.suite.errors} error(s) outside tests before generation (what could not run then is the project's own)` : '',
+  ].join('');
+  node(ctx, 'context', 'done', `${changed.length} file(s), ${conventions.test_file_count} existing test file(s), ${ctx.runner.name}${before.measured ? `; coverage before: ${cov}` : `; ${before.reason}`}${own}`);
 }
 
 export type ContextPackage = {
@@ -70,5 +98,7 @@ export type ContextPackage = {
   changed_files: { file: string; lines: number[]; hunks: { start: number; count: number }[]; tests_reaching: string[] | 'all'; reach_reason: string }[];
   runner: { name: string; command: string[] };
   conventions: import('./conventions.js').TestConventions;
+  /** Absent in a session gathered before gen measured it. */
+  suite_before?: SuiteBefore;
   coverage: { measured: boolean; how?: string; reason?: string; targets: { lines: number; branches: number }; files: import('./coverage/model.js').ChangedCoverage[] };
 };

@@ -14,6 +14,8 @@ export interface Observed {
   /** Its path in the file as the runner reports it. */
   path: string[];
   statuses: string[];
+  /** The runner's message for its last failure, if it failed. */
+  message?: string;
 }
 
 /** A new file the runner could not collect on its own: its tests never ran. */
@@ -116,13 +118,13 @@ export async function observe(ctx: GenContext, files: string[], runs: number): P
     const run = await runFiles(ctx, active);
     const declared = declaredNames(root, active);
     const seenFiles = new Set<string>();
-    const thisRun: [string, Observed, string][] = [];
+    const thisRun: [string, Observed, string, string | undefined][] = [];
     for (const t of run.result.tests) {
       const file = fileOf(root, t, active, declared);
       if (!file) continue;
       seenFiles.add(file);
       const { id, path } = identityOf(file, t);
-      thisRun.push([id, { id, name: t.name, file, path, statuses: [] }, t.status]);
+      thisRun.push([id, { id, name: t.name, file, path, statuses: [] }, t.status, t.message]);
     }
     if (i === 1 && (run.result.errors.length > 0 || run.noTestRan || active.some((f) => !seenFiles.has(f)))) {
       const culprits = await findUncollected(ctx, active, run, seenFiles);
@@ -137,9 +139,10 @@ export async function observe(ctx: GenContext, files: string[], runs: number): P
         continue;
       }
     }
-    for (const [id, fresh, status] of thisRun) {
+    for (const [id, fresh, status, message] of thisRun) {
       const seen = tests.get(id) ?? fresh;
       seen.statuses.push(status);
+      if (status === 'failed' && message) seen.message = message;
       tests.set(id, seen);
     }
     if (ctx.signal.aborted) break;

@@ -7,6 +7,8 @@ import type { LoopControls } from '../events.js';
 import { holdsNoTest } from './drop-tests.js';
 import { allowGeneratedTests } from './generated-tests-guard.js';
 import { node, type GenContext } from './gen-context.js';
+import { ownFailurePredicate } from './own-failures.js';
+import { readContextPackage } from './phase-analysis.js';
 import { updateTask } from './phase-tasks.js';
 
 /** Commits the kept tests, exactly those files, before the fix loop measures its baseline. */
@@ -54,9 +56,12 @@ export async function runFixLoop(ctx: GenContext, loopOptions: FixLoopOptions, r
   const meta = JSON.parse(await readFile(ctx.session.paths.workflowSession, 'utf8')) as Record<string, unknown>;
   const resumed = await ctx.session.exists();
   const generated = state.generated_files;
+  // Failures there before gen are the project's own: the loop reports them and works on what gen's tests bring.
+  const own = ownFailurePredicate((await readContextPackage(dir)).suite_before, state.kept);
   await releaseGenLock();
   const prepared = await prepareLoop({
     ...loopOptions,
+    ...(own ? { isOwnFailure: own } : {}),
     cwd: ctx.repo.root,
     emit: ctx.emit,
     resumeSession: resumed ? ctx.session.id : undefined,
@@ -76,11 +81,13 @@ export async function runFixLoop(ctx: GenContext, loopOptions: FixLoopOptions, r
   try {
     const result = await prepared.loop.run();
     const ok = result.outcome === 'success' || result.outcome === 'partial_success';
-    node(ctx, 'IMPL-002', ok ? 'done' : 'failed', `${result.outcome}: ${result.reason}`);
+    const left = (await ctx.session.readResults())?.own_failures ?? [];
+    const owns = left.length > 0 ? `; ${left.length} failure(s) are the project's own, failing before gen: ${left.slice(0, 3).map((f) => f.id).join(', ')}${left.length > 3 ? ', ...' : ''}` : '';
+    node(ctx, 'IMPL-002', ok ? 'done' : 'failed', `${result.outcome}: ${result.reason}${owns}`);
     await updateTask(dir, 'IMPL-002', (t) => (t.status = ok ? 'completed' : result.outcome === 'interrupted' || result.outcome === 'awaiting_approval' ? 'in_progress' : 'failed'));
     if (result.outcome !== 'interrupted' && result.outcome !== 'awaiting_approval') {
       state.step = 'summary';
-      state.outcome = `${result.outcome}: ${result.reason}`;
+      state.outcome = `${result.outcome}: ${result.reason}${owns}`;
     }
     return result;
   } finally {

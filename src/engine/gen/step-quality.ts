@@ -13,6 +13,7 @@ import type { ContextPackage } from './phase-context.js';
 import { updateTask } from './phase-tasks.js';
 import { isTestFileProper } from './source-files.js';
 import { testChecks } from './test-checks.js';
+import { missingImportedName, missingTestData } from './missing-data.js';
 import { observe, type Observed } from './quality-observe.js';
 import type { KeptTest } from './state.js';
 
@@ -118,6 +119,17 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
     const passes = t.statuses.filter((s) => s === 'passed').length;
     if (new Set(t.statuses).size > 1 || t.statuses.length < options.stabilityRuns) {
       reject(t, `flaky: passed ${passes} of ${t.statuses.length} runs (the same result ${options.stabilityRuns} runs in a row is required)`);
+      dropLater(t);
+      continue;
+    }
+    // Failing every run for a file of its own that is not here: no fix of the code makes it pass.
+    const missing = t.statuses[0] === 'failed' ? missingTestData(root, t.file, t.message) : null;
+    const ghost = t.statuses[0] === 'failed' ? missingImportedName(root, t.file, t.message) : null;
+    if (ghost) {
+      reject(t, `export: calls ${ghost}, which it imports but the module does not provide (${(t.message ?? '').split('\n')[0]!.slice(0, 160)}): a hallucinated API`);
+      dropLater(t);
+    } else if (missing) {
+      reject(t, `needs data that is not here: it reads ${missing}, which does not exist (${(t.message ?? '').split('\n')[0]!.slice(0, 160)}); a test brings or makes the files it reads`);
       dropLater(t);
     } else stable.push(t);
   }

@@ -56,7 +56,7 @@ export async function validateRound(ctx: GenContext): Promise<void> {
   const pkg = await readContextPackage(dir);
   const tests = state.generated_files.filter((f) => existsSync(join(root, f)));
   const sources = pkg.changed_files.map((f) => f.file);
-  const project = await projectChecks(root, [...tests, ...sources], ctx.options.testTimeoutMs, ctx.signal, pythonOf(ctx.runner.describe().full));
+  const project = await projectChecks(root, [...tests, ...sources], ctx.options.testTimeoutMs, ctx.signal, pythonOf(ctx.runner.describe().full), ctx.runner.describe().env);
   const findings = [...project.findings, ...(await staticChecks(root, tests, sources))];
   const critical = findings.filter((f) => f.severity === 'critical');
   await writeJsonAtomic(genPaths(dir).l0Report(round), { round, attempt, ran: ['fixcycle static checks', ...project.ran], skipped: project.skipped, files: tests, findings });
@@ -80,7 +80,7 @@ export async function validateRound(ctx: GenContext): Promise<void> {
     for (let again = 0; again < 3; again++) {
       const left = state.generated_files.filter((f) => existsSync(join(root, f)));
       if (left.length === 0) break;
-      const recheck = await projectChecks(root, [...left, ...sources], ctx.options.testTimeoutMs, ctx.signal, pythonOf(ctx.runner.describe().full));
+      const recheck = await projectChecks(root, [...left, ...sources], ctx.options.testTimeoutMs, ctx.signal, pythonOf(ctx.runner.describe().full), ctx.runner.describe().env);
       const more = [...recheck.findings, ...(await staticChecks(root, left, sources))].filter((f) => f.severity === 'critical' && left.includes(f.file));
       if (more.length === 0) break;
       for (const f of more) reject(state, f);

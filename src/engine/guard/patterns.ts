@@ -33,6 +33,25 @@ export const ASSERTION =
 
 const LITERAL = String.raw`(?:true|false|null|undefined|nil|None|True|False|-?\d+(?:\.\d+)?|'[^']*'|"[^"]*"|\[\s*\]|\{\s*\})`;
 
+// A plain operand (a name, a field, an index), never a call: `f() == f()` can be a real check of determinism. A
+// literal keyword (`true`, `None`) is no name: `assert.equal(true, true)` is a constant against a constant.
+const OPERAND = String.raw`(?<v>(?!(?:true|false|null|undefined|nil|None|True|False)\b)[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*|\[[^\]\n]*\])*)`;
+
+/**
+ * Assertions comparing a value with itself, true whatever the code does: Go's `if got != got {`, `expect(x).toBe(x)`,
+ * `assert.equal(x, x)`, `t.is(x, x)`, `assert x == x`, `self.assertEqual(x, x)`, testify's `assert.Equal(t, x, x)`.
+ */
+export const SELF_COMPARISONS: readonly RegExp[] = [
+  new RegExp(String.raw`\bif\s+(?:[^;{\n]*;\s*)?${OPERAND}\s*(?:!=|==)\s*\k<v>\s*\{`),
+  new RegExp(String.raw`\breflect\.DeepEqual\(\s*${OPERAND}\s*,\s*\k<v>\s*\)`),
+  new RegExp(String.raw`\b(?:assert|require)\.(?:Equal|EqualValues|Exactly|Same)\(\s*t\s*,\s*${OPERAND}\s*,\s*\k<v>\s*[,)]`),
+  new RegExp(String.raw`\bexpect\s*\(\s*${OPERAND}\s*\)\s*\.\s*(?:to\s*\.\s*(?:be\s*\.\s*|deep\s*\.\s*)?(?:equal|eql)|toBe|toEqual|toStrictEqual)\s*\(\s*\k<v>\s*\)`),
+  new RegExp(String.raw`\bassert\.(?:equal|strictEqual|deepEqual|deepStrictEqual)\s*\(\s*${OPERAND}\s*,\s*\k<v>\s*[,)]`),
+  new RegExp(String.raw`\bt\.(?:is|deepEqual|same|equal|strictSame)\s*\(\s*${OPERAND}\s*,\s*\k<v>\s*[,)]`),
+  new RegExp(String.raw`^\s*assert\s+${OPERAND}\s*(?:==|is)\s*\k<v>\s*(?:,.*)?$`),
+  new RegExp(String.raw`\bself\.assert(?:Equal|Equals|Is)\s*\(\s*${OPERAND}\s*,\s*\k<v>\s*[,)]`),
+];
+
 /**
  * Assertions that check nothing: a constant alone (`assert True`, `t.ok(1)`), or a constant against a constant.
  * A literal compared with computed code is a real check in either order: unittest's, node:assert's and many
@@ -50,6 +69,7 @@ export const TRIVIAL_ASSERTIONS: readonly RegExp[] = [
   new RegExp(String.raw`\bassert!\s*\(\s*${LITERAL}\s*[,)]`),
   new RegExp(String.raw`\bassert_eq!\s*\(\s*${LITERAL}\s*,\s*${LITERAL}\s*[,)]`),
   /\bt\.pass\s*\(/,
+  ...SELF_COMPARISONS,
 ];
 
 /** Keys that exclude or narrow tests in a test configuration file. */

@@ -42,6 +42,8 @@ export interface LoopOptions {
   maxDegraded?: number;
   /** --update-snapshots: a fix may rewrite snapshots (files and inline); otherwise that weakens the tests. */
   updateSnapshots?: boolean;
+  /** Failures there before the session (gen's IMPL-002): the project's own, reported and left alone. */
+  isOwnFailure?: (id: string, name: string) => boolean;
 }
 
 /** Checks a fix before it counts (the cheating guard); returns why it is rejected, or null. */

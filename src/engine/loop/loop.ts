@@ -113,7 +113,7 @@ export class TestFixLoop {
 
   /** Sets next_action from the results; runs the full suite first when only affected tests ran. */
   private async decide(results: TestResults, fullRun: boolean): Promise<void> {
-    const input = { passRate: results.pass_rate, failures: results.failures, errorCount: results.errors.length, iteration: this.state.current_iteration, maxIterations: this.state.max_iterations, fullRun };
+    const input = { passRate: results.pass_rate, failures: results.failures, errorCount: results.errors.length, iteration: this.state.current_iteration, maxIterations: this.state.max_iterations, fullRun, ownFailures: results.own_failures?.length ?? 0 };
     let decision = decideCompletion(input);
     // What still fails may be only tests that cannot run here: a full run says so, and stops.
     const onlyMissingHere = results.errors.length === 0 && results.failures.length > 0 && results.failures.every(needsWhatIsNotHere);
@@ -123,7 +123,7 @@ export class TestFixLoop {
       if (this.controls.stopped) return;
       if (full.noTestRan) return stopForNoTestRan(this.ctx, this.state, full.noTestRan);
       this.results = results = full.results;
-      decision = decideCompletion({ ...input, passRate: results.pass_rate, failures: results.failures, errorCount: results.errors.length, fullRun: true });
+      decision = decideCompletion({ ...input, passRate: results.pass_rate, failures: results.failures, errorCount: results.errors.length, fullRun: true, ownFailures: results.own_failures?.length ?? 0 });
     } else if (fullRun && decision.outcome !== 'continue') {
       this.ctx.emit({ type: 'phase', phase: 'validation', status: 'done', iteration: this.state.current_iteration, detail: `full suite: ${results.pass_rate}%` });
     }

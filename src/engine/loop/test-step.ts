@@ -104,6 +104,7 @@ export async function runSuite(ctx: LoopContext, run: SuiteRun): Promise<SuiteOu
     durationMs: testRun.durationMs,
     outputTail: testRun.outputTail,
     criticality: { rules: ctx.config.criticality ?? [], flaky: run.flaky, plan: run.planCriticality, heuristic: ctx.heuristic },
+    ...(ctx.options.isOwnFailure ? { isOwnFailure: ctx.options.isOwnFailure } : {}),
   });
   // test-results.json is what a resumed session starts from: what this run recorded besides is saved before it.
   const newTests = known.added.length > 0 && scope === 'full';

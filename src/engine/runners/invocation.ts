@@ -1,5 +1,5 @@
 import type { ReportFormat } from '../report/parse-outcome.js';
-import type { ResultSource } from '../types.js';
+import type { NormalizedResult, ResultSource } from '../types.js';
 import type { RunnerName } from './names.js';
 
 /** Where a run's machine-readable results land and how to read them. */
@@ -63,6 +63,8 @@ export interface RunnerCommands {
   subsetNote?: string;
   /** Rewrites an output line for the log and the screen (go's JSON events become their text). */
   displayLine?(line: string, stream: 'stdout' | 'stderr'): string | null;
+  /** Gives the tests the file they belong to where the report names it only in their titles (ava's `file › title`). */
+  identifyTests?(result: NormalizedResult, files: readonly string[] | null, cwd: string): NormalizedResult;
   /** Errors the runner prints outside its report (a Go package that does not build). */
   outputErrors?(output: string): { message: string; file?: string }[];
 }

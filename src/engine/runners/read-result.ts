@@ -24,6 +24,8 @@ export interface FinishedRun {
   output: string;
   scope: 'full' | 'affected' | 'subset';
   cwd: string;
+  /** The test files the command was given; null for a full run (the runner chose them). */
+  files?: readonly string[] | null;
 }
 
 // Lines of output quoted in an error: enough to show a stack, few enough to read.
@@ -44,7 +46,8 @@ export function readRun(run: FinishedRun): RunReading {
       ? { result: resultFromCounts(counts, run.output), source: 'output' }
       : { result: resultFromExitCode(run, errors.length > 0), source: 'exit-code' };
   }
-  const result = { ...withPackage(reading.result, invocation.package), errors: [...reading.result.errors] };
+  const identified = commands.identifyTests ? commands.identifyTests(reading.result, run.files ?? null, invocation.cwd ?? run.cwd) : reading.result;
+  const result = { ...withPackage(identified, invocation.package), errors: [...reading.result.errors] };
   const stopped = stoppedEarly(run, result);
   if (stopped) result.stopped = stopped;
   // Errors printed outside the report; one the report already names gets the printed detail.

@@ -72,7 +72,7 @@ export interface TestRunner {
   /** Why this runner was chosen (`--runner`, `--test-cmd`, "vitest in devDependencies", ...). */
   detectedFrom: string;
   /** The exact commands it will run, for `fixcycle doctor` and the status line. */
-  describe(): { full: string[]; subset: string[] | null; related: string[] | null; reportSource: ResultSource };
+  describe(): { full: string[]; subset: string[] | null; related: string[] | null; reportSource: ResultSource; env?: Record<string, string> };
   run(options: RunTestsOptions): Promise<TestRun>;
   /**
    * Runs only the given test files, narrowed to the given test names where the runner can (flaky re-runs).

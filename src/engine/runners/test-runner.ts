@@ -84,6 +84,8 @@ export class CommandTestRunner implements TestRunner {
       related: related?.argv ?? null,
       reportSource: this.commands.reportSource,
       reportDetail: this.commands.reportDetail,
+      // The variables the test command sets (`PYTHONPATH=src pytest`): checks reading the tests as the runner does need them.
+      env: full.env,
       setup: full.setup,
       after: this.after.map((part) => part.argv),
     };
@@ -190,7 +192,7 @@ export class CommandTestRunner implements TestRunner {
       const reportWritten = invocation.report !== null && existsSync(invocation.report.file) && statSync(invocation.report.file).size > 0;
       const output = readFileSync(outputFile, 'utf8');
       await parsersReady;
-      const { result, source } = readRun({ commands: this.commands, invocation, command, output, scope: scope === 'subset' ? 'subset' : scope, cwd: options.cwd });
+      const { result, source } = readRun({ commands: this.commands, invocation, command, output, scope: scope === 'subset' ? 'subset' : scope, cwd: options.cwd, files: selection?.files ?? null });
       const noTestRan = whyNoTestRan({ result, command, invocation, reportWritten, output, cwd: options.cwd });
       if (scope === 'full' && !noTestRan && !command.timedOut && !command.aborted) {
         // The rest of the script, as the shell would run it: a part after `&&` only when the command before it passed.

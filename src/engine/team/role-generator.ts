@@ -43,7 +43,7 @@ export async function runGenerator(ctx: TeamContext, task: TeamTask, cwd: string
     for (const f of changed) written.add(f);
     const tests = [...written].sort();
     if (tests.length === 0) return { ok: false, error: `${call.agent} wrote no test file` };
-    const project = await projectChecks(cwd, [...tests, ...sources], ctx.options.testTimeoutMs, ctx.signal, pythonOf(ctx.runner.describe().full));
+    const project = await projectChecks(cwd, [...tests, ...sources], ctx.options.testTimeoutMs, ctx.signal, pythonOf(ctx.runner.describe().full), ctx.runner.describe().env);
     const findings = [...project.findings, ...(await staticChecks(cwd, tests, sources))];
     // A check the project has but cannot run here is said, not skipped silently (a worktree without dependencies).
     const unavailable = project.skipped.filter((s) => / but no /.test(s));

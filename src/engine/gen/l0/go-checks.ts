@@ -14,13 +14,13 @@ function checkOf(message: string): Finding['check'] {
  * the package does not define, syntax errors) and runs the checks `go test` itself runs before testing. Every
  * finding in a new file is critical: go test would not build it.
  */
-export async function goVetFindings(root: string, files: readonly string[], timeoutMs: number, signal?: AbortSignal): Promise<{ findings: Finding[]; ran: boolean; why?: string }> {
+export async function goVetFindings(root: string, files: readonly string[], timeoutMs: number, signal?: AbortSignal, env: Record<string, string> = {}): Promise<{ findings: Finding[]; ran: boolean; why?: string }> {
   const goFiles = files.filter((f) => f.endsWith('_test.go'));
   if (goFiles.length === 0) return { findings: [], ran: true };
   const packages = [...new Set(goFiles.map((f) => `./${dirname(f)}`.replace(/^\.\/\.$/, '.')))];
   let r;
   try {
-    r = await execa('go', ['vet', ...packages], { cwd: root, reject: false, timeout: timeoutMs, cancelSignal: signal });
+    r = await execa('go', ['vet', ...packages], { cwd: root, env, reject: false, timeout: timeoutMs, cancelSignal: signal });
   } catch (error) {
     return { findings: [], ran: false, why: `go vet (${(error as Error).message.split('\n')[0]})` };
   }

@@ -25,9 +25,9 @@ export interface ProjectCheckRun {
  * The project's own typecheck (`tsc --noEmit` with its tsconfig) and linter (eslint with its config), where it
  * has them. Errors in `files` (the new tests and the changed code) are critical; errors elsewhere existed before.
  */
-export async function projectChecks(root: string, files: readonly string[], timeoutMs: number, signal?: AbortSignal, python = 'python3'): Promise<ProjectCheckRun> {
+export async function projectChecks(root: string, files: readonly string[], timeoutMs: number, signal?: AbortSignal, python = 'python3', env: Record<string, string> = {}): Promise<ProjectCheckRun> {
   const out: ProjectCheckRun = { ran: [], skipped: [], findings: [] };
-  await languageChecks(out, root, files, timeoutMs, signal, python);
+  await languageChecks(out, root, files, timeoutMs, signal, python, env);
   if (!files.some((f) => /\.(m|c)?[jt]sx?$/.test(f))) return out;
   const mine = new Set(files);
   const tsc = localBin(root, 'tsc');
@@ -58,19 +58,22 @@ export async function projectChecks(root: string, files: readonly string[], time
   return out;
 }
 
-/** Python's and Go's own reading of the new test files: what tsc is to TypeScript. */
-async function languageChecks(out: ProjectCheckRun, root: string, files: readonly string[], timeoutMs: number, signal: AbortSignal | undefined, python: string): Promise<void> {
+/**
+ * Python's and Go's own reading of the new test files: what tsc is to TypeScript. `env` holds the variables the test
+ * command sets (`PYTHONPATH=src pytest`, `GOFLAGS=-tags=x go test`): imports resolve as they do when the tests run.
+ */
+async function languageChecks(out: ProjectCheckRun, root: string, files: readonly string[], timeoutMs: number, signal: AbortSignal | undefined, python: string, env: Record<string, string>): Promise<void> {
   out.findings.push(...(await jsSyntaxFindings(root, files.filter((f) => isTestFileProper(f)))));
   const py = files.filter((f) => f.endsWith('.py') && existsSync(join(root, f)));
   if (py.length > 0) {
-    const r = await pythonImportFindings(python, root, py);
+    const r = await pythonImportFindings(python, root, py, env);
     if (r.ran) out.ran.push(`python imports (${python})`);
     else out.skipped.push(r.why!);
     out.findings.push(...r.findings);
   }
   const go = files.filter((f) => f.endsWith('_test.go') && existsSync(join(root, f)));
   if (go.length > 0) {
-    const r = await goVetFindings(root, go, timeoutMs, signal);
+    const r = await goVetFindings(root, go, timeoutMs, signal, env);
     if (r.ran) out.ran.push('go vet');
     else out.skipped.push(r.why!);
     out.findings.push(...r.findings);

@@ -96,9 +96,9 @@ print(json.dumps(out))
 `;
 
 /** Syntax errors and imports of Python test files that resolve to no module, or to a name the module does not define. */
-export async function pythonImportFindings(python: string, root: string, files: readonly string[]): Promise<{ findings: Finding[]; ran: boolean; why?: string }> {
+export async function pythonImportFindings(python: string, root: string, files: readonly string[], env: Record<string, string> = {}): Promise<{ findings: Finding[]; ran: boolean; why?: string }> {
   if (files.length === 0) return { findings: [], ran: true };
-  const r = await execa(python, ['-c', SCRIPT, root, JSON.stringify(files)], { cwd: root, reject: false, timeout: 60_000, env: { PYTHONDONTWRITEBYTECODE: '1' } });
+  const r = await execa(python, ['-c', SCRIPT, root, JSON.stringify(files)], { cwd: root, reject: false, timeout: 60_000, env: { ...env, PYTHONDONTWRITEBYTECODE: '1' } });
   let parsed: Record<string, { syntax: { line: number; message: string } | null; problems: { line: number; kind: 'import' | 'export'; message: string }[] }>;
   try {
     parsed = JSON.parse(r.stdout.trim().split('\n').at(-1) ?? '');

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ASSERTION, SKIP_MARKERS, TEST_FILE_SKIP_MARKERS, TRIVIAL_ASSERTIONS } from '../../guard/patterns.js';
+import { ASSERTION, SELF_COMPARISONS, SKIP_MARKERS, TEST_FILE_SKIP_MARKERS, TRIVIAL_ASSERTIONS } from '../../guard/patterns.js';
 import { isTestSide } from '../source-files.js';
 import type { Finding } from './finding.js';
 import { importChecker, importsOf } from './imports.js';
@@ -59,7 +59,9 @@ function testFileFindings(file: string, text: string): Finding[] {
     else if (!c.text.split('\n').some((l) => asserts(l))) findings.push({ file, line: c.line, severity: 'critical', check: 'no-assertion', message: `test "${name}" asserts nothing`, test: name });
     if (!TRIVIAL_ASSERTIONS.some((re) => variant(re, 'm').test(c.text))) continue;
     c.text.split('\n').forEach((l, i) => {
-      if (TRIVIAL_ASSERTIONS.some((re) => re.test(l))) findings.push({ file, line: c.line + i, severity: 'critical', check: 'constant-assertion', message: `test "${name}" asserts on a constant: ${l.trim().slice(0, 80)}`, test: name });
+      if (!TRIVIAL_ASSERTIONS.some((re) => re.test(l))) return;
+      const what = SELF_COMPARISONS.some((re) => re.test(l)) ? 'compares a value with itself, a constant result' : 'asserts on a constant';
+      findings.push({ file, line: c.line + i, severity: 'critical', check: 'constant-assertion', message: `test "${name}" ${what}: ${l.trim().slice(0, 80)}`, test: name });
     });
   }
   // A marker inside a test (its decorators included) is that test's; one outside any (a skipped describe, a

@@ -13,7 +13,7 @@ export function goCommands(call: RunnerCall): RunnerCommands {
   // go test replays a cached result when the test binary and the module's files it opened are unchanged, whatever
   // else the test reads (a file outside the module, a server): gen's 5 stability runs saw a flaky test pass 5 times
   // from the cache. Every run fixcycle makes runs the tests (-count=1, go's way to say so); the user's -count stays.
-  const fresh = options.some((o) => optionName(o) === '-count') ? [] : ['-count=1'];
+  const fresh = options.some((o) => /^--?count$/.test(optionName(o))) ? [] : ['-count=1'];
   const build = (reportDir: string, argv: string[]): Invocation => ({
     argv: [...call.launcher, '-json', ...fresh, ...argv],
     env: call.env,

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { RunnerCall } from '../analyse-command.js';
 import { keepOptions, splitArgs } from '../args.js';
 import type { Invocation, RunnerCommands } from '../invocation.js';
+import { avaFileIdentity } from './ava-titles.js';
 
 const TAPE_VALUE_OPTIONS = new Set(['--require', '-r', '--ignore', '-i', '--ignore-pattern']);
 
@@ -27,5 +28,6 @@ export function tapStreamCommands(call: RunnerCall): RunnerCommands {
     subset: (dir, { files, names }) =>
       build(dir, [...narrow, ...(isAva ? names.flatMap((name) => ['--match', name]) : []), ...files], false),
     related: () => null,
+    ...(isAva ? { identifyTests: avaFileIdentity } : {}),
   };
 }
