@@ -36,3 +36,15 @@ export async function completeSession(ctx: LoopContext, state: IterationState, r
   ctx.emit({ type: 'done', outcome, reason, exitCode, passRate, reportPath });
   return { outcome, reason, exitCode, passRate, reportPath };
 }
+
+/** The user stopped the session: it is saved as interrupted (unless it had finished) and can be resumed. */
+export async function interruptSession(ctx: LoopContext, state: IterationState, results: TestResults | null, save: () => Promise<void>): Promise<LoopResult> {
+  if (!['completed', 'partial_success', 'failed'].includes(state.status)) {
+    state.status = 'interrupted';
+    await save();
+  }
+  const reason = `stopped by the user; resume with \`fixcycle run --resume-session ${state.session_id}\``;
+  const passRate = results?.pass_rate ?? null;
+  ctx.emit({ type: 'done', outcome: 'interrupted', reason, exitCode: EXIT.interrupted, passRate });
+  return { outcome: 'interrupted', reason, exitCode: EXIT.interrupted, passRate };
+}

@@ -9,16 +9,16 @@ import type { FixHistoryEntry, FixOutcome, FixPlan, Iteration, IterationResult, 
 import type { Criticality, TestResults } from '../types.js';
 import type { LoopContext, LoopPolicies } from './context.js';
 import type { IntentTarget } from '../intents/apply-intents.js';
-import type { IntentRecord } from '../intents/intent-file.js';
 import { UserControls } from './controls.js';
 import { spotFlakyTests } from './flaky-step.js';
 import { degradedStop } from './degraded-step.js';
-import { completeIteration, fixRecord, lastCommitted, wasRolledBack } from './iteration-record.js';
-import { completeSession, EXIT, type LoopResult } from './completion-step.js';
+import { completeIteration, fixRecord, wasRolledBack } from './iteration-record.js';
+import { completeSession, EXIT, interruptSession, type LoopResult } from './completion-step.js';
 import { confirmWithFullSuite } from './confirm-step.js';
 import { needsWhatIsNotHere } from '../runners/tests-that-cannot-run.js';
 import { stopForNoTestRan } from './no-test-ran-step.js';
 import { filesChangedByFix } from './test-artifacts.js';
+import { intentTargetOf, markApproved, revertLastFix, rollbackBlocker } from './user-decisions.js';
 
 // A run whose suite passes never asks an agent: the agent steps and the localizer (acorn, the coverage
 // readers) load with the first failure, not with every start.
@@ -42,7 +42,7 @@ export class TestFixLoop {
     private readonly policies: LoopPolicies = {},
   ) {
     this.controls = new UserControls(ctx.emit);
-    this.controls.canRollBack = () => this.rollbackBlocker();
+    this.controls.canRollBack = () => rollbackBlocker(this.state);
   }
 
   private get current(): Iteration | undefined {
@@ -133,7 +133,7 @@ export class TestFixLoop {
         Object.assign(this.state, { status: 'completed', next_action: 'complete' });
         break;
       case 'partial_success':
-        if (this.ctx.options.autoApprove) Object.assign(this.state, { status: 'partial_success', next_action: 'complete', outcome_reason: `${decision.reason}; approved by --yes`, approved_by: '--yes' });
+        if (this.ctx.options.autoApprove) markApproved(this.state, '--yes');
         else Object.assign(this.state, { status: 'awaiting_approval', next_action: 'await_approval' });
         break;
       case 'failure':
@@ -344,25 +344,10 @@ export class TestFixLoop {
     await this.afterIteration(results, run.selection === null && outcome !== 'regressed_rolled_back');
   }
 
-  private rollbackBlocker(): string | null {
-    if (this.state.next_action === 'complete') return 'the session has finished; undo a fix with git revert <commit>';
-    const target = lastCommitted(this.state);
-    if (!target) return 'no committed fix to roll back yet';
-    return null;
-  }
-
   /** The user asked to roll back the last committed fix: revert it, re-run the suite, go on surgically. */
   private async userRollback(): Promise<void> {
-    const target = lastCommitted(this.state);
-    if (!target?.commit) return;
-    const message = `test-cycle: rollback iteration ${target.iteration} - requested by user (pass: ${target.pass_rate}% → ${target.pass_rate_before}%)`;
-    const sha = await this.ctx.repo.revertCommit(target.commit, message);
-    Object.assign(target, { rollback_commit: sha, result: 'rolled_back' });
-    this.ctx.emit({ type: 'rollback', iteration: target.iteration, sha, message, reason: 'requested by the user' });
-    this.state.last_setback = `the user rolled back iteration ${target.iteration}'s fix (changed ${(target.files_changed ?? []).join(', ')})`;
-    const history = await this.ctx.session.readHistory();
-    const entry = history.find((h) => h.iteration === target.iteration);
-    if (entry) await this.ctx.session.recordFix({ ...entry, outcome: 'rolled_back', reason: 'rolled back by the user' });
+    const target = await revertLastFix(this.ctx, this.state);
+    if (!target) return;
     await this.save();
     const { results } = await runSuite(this.ctx, { scope: 'full', label: `after rolling back iteration ${target.iteration}`, iteration: this.state.current_iteration, phase: 'validation', previous: this.results, flaky: this.flaky(), planCriticality: this.planCriticality(), signal: this.controls.abort.signal });
     if (this.controls.stopped) return;
@@ -393,25 +378,14 @@ export class TestFixLoop {
   }
 
   private async approve(): Promise<LoopResult> {
-    const by = this.controls.approvedBy ?? '--yes';
-    Object.assign(this.state, { status: 'partial_success', next_action: 'complete', outcome_reason: `${this.state.outcome_reason ?? 'partial success'}; approved by ${by}`, approved_by: by, approved_at: new Date().toISOString() });
+    markApproved(this.state, this.controls.approvedBy ?? '--yes');
     await this.save();
     return this.finish();
   }
 
   /** What a pane's intents act on (see engine/intents). */
   intentTarget(): IntentTarget {
-    return {
-      sessionId: this.state.session_id,
-      controls: this.controls,
-      awaitingApproval: () => this.state.next_action === 'await_approval',
-      answered: () => new Set(((this.state.intents as IntentRecord[] | undefined) ?? []).map((r) => r.id)),
-      record: async (entry) => {
-        // The last 50 answers: enough to tell each pane what became of its key.
-        this.state.intents = [...((this.state.intents as IntentRecord[] | undefined) ?? []), entry].slice(-50);
-        await this.save();
-      },
-    };
+    return intentTargetOf(() => this.state, this.controls, () => this.save());
   }
 
   private async finish(): Promise<LoopResult> {
@@ -419,13 +393,6 @@ export class TestFixLoop {
   }
 
   private async interrupted(): Promise<LoopResult> {
-    if (!['completed', 'partial_success', 'failed'].includes(this.state.status)) {
-      this.state.status = 'interrupted';
-      await this.save();
-    }
-    const reason = `stopped by the user; resume with \`fixcycle run --resume-session ${this.state.session_id}\``;
-    const passRate = this.results?.pass_rate ?? null;
-    this.ctx.emit({ type: 'done', outcome: 'interrupted', reason, exitCode: EXIT.interrupted, passRate });
-    return { outcome: 'interrupted', reason, exitCode: EXIT.interrupted, passRate };
+    return interruptSession(this.ctx, this.state, this.results, () => this.save());
   }
 }
