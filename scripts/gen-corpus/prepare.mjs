@@ -17,8 +17,10 @@ export function genCacheRoot() {
   return process.env.FIXCYCLE_GEN_CORPUS_CACHE || join(process.env.HOME || tmpdir(), '.cache', 'fixcycle', 'gen-corpus');
 }
 
+// `checkout`: the folder the project's own CI puts it in, when its tests read their own path (pkg-errors' stack
+// traces expect .../github.com/pkg/errors/, its Travis go_import_path).
 export function projectDir(entry) {
-  return join(genCacheRoot(), 'projects', entry.name.replace(/[^\w.-]+/g, '_'));
+  return join(genCacheRoot(), 'projects', entry.name.replace(/[^\w.-]+/g, '_'), entry.checkout ?? '');
 }
 
 /** The removed test file as the project published it. */
@@ -27,8 +29,8 @@ export function originalPath(entry) {
 }
 
 function stampOf(entry) {
-  const { source, install, env } = entry;
-  return createHash('sha256').update(JSON.stringify({ source, install, env, removed: entry.gen.removed, target: entry.gen.target })).digest('hex').slice(0, 16);
+  const { source, install, env, checkout } = entry;
+  return createHash('sha256').update(JSON.stringify({ source, install, env, checkout, removed: entry.gen.removed, target: entry.gen.target })).digest('hex').slice(0, 16);
 }
 
 export function isPrepared(entry) {
