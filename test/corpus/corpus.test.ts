@@ -75,7 +75,7 @@ describe('the corpus of published projects (quick ones)', () => {
 
   for (const entry of entries) {
     it(`${entry.name} (${entry.family}): runner found, unbroken ends at once, broken converges, counts are the runner's`, async (ctx) => {
-      if (unavailable) ctx.skip();
+      if (unavailable) ctx.skip(unavailable);
       const tool = missingToolFor(entry.runner);
       if (tool) ctx.skip(`${entry.name} needs ${tool}`);
       const row = await modules.runProject(entry);

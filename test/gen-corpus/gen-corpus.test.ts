@@ -95,7 +95,7 @@ describe('fixcycle gen on the generation corpus (quick projects)', () => {
 
   for (const entry of entries) {
     it(`${entry.name} (${entry.family}): every bad generation rejected for the right reason, the real tests committed, gen exits 0 on the published baseline`, async (ctx) => {
-      if (unavailable.has(entry.name)) ctx.skip();
+      if (unavailable.has(entry.name)) ctx.skip(`${entry.name}: ${unavailable.get(entry.name)}`);
       const row = await modules.runGen(entry);
       const known: Known = entry.known ?? { why: '' };
       const wrong = row.bad.filter((b) => !(b.rejected && b.right && !b.committed));
