@@ -79,6 +79,10 @@ export function followSessions(options: FollowSessionsOptions): SessionFollower 
   let first = true;
   let watcher: FSWatcher | null = null;
   let watching = '';
+  // A pass under way when the follower stops must not report: its reader has moved on.
+  let stopped = false;
+  const onSession = (id: string, dir: string) => stopped || options.onSession(id, dir);
+  const onGone = (id: string) => stopped || options.onGone(id);
 
   const rearm = () => {
     const target = [activeDir, dirname(activeDir), options.repoRoot].find((d) => existsSync(d)) ?? options.repoRoot;
@@ -91,7 +95,7 @@ export function followSessions(options: FollowSessionsOptions): SessionFollower 
         if (target === activeDir && name && SESSION_DIR.test(name) && !known.has(name) && name !== current && existsSync(join(activeDir, name))) {
           known.set(name, { stamp: Date.now(), live: true });
           current = name;
-          options.onSession(name, join(activeDir, name));
+          onSession(name, join(activeDir, name));
         }
         void scan();
       });
@@ -111,7 +115,7 @@ export function followSessions(options: FollowSessionsOptions): SessionFollower 
     if (current && !found.has(current) && !existsSync(join(activeDir, current))) {
       const gone = current;
       current = null;
-      options.onGone(gone);
+      onGone(gone);
     }
     // Sessions that wrote since the last look (the first time round, only one being driven counts).
     const before = new Map(known);
@@ -124,7 +128,7 @@ export function followSessions(options: FollowSessionsOptions): SessionFollower 
     // Two sessions driven at once: stay on the one shown while it is live, unless the other is brand new.
     if (current && found.get(current)?.live && before.has(next)) return;
     current = next;
-    options.onSession(next, join(activeDir, next));
+    onSession(next, join(activeDir, next));
   };
 
   const passes = serialPasses(pass, () => undefined);
@@ -135,6 +139,7 @@ export function followSessions(options: FollowSessionsOptions): SessionFollower 
   return {
     scan,
     stop() {
+      stopped = true;
       passes.stop();
       clearInterval(timer);
       watcher?.close();

@@ -75,6 +75,19 @@ describe('following the sessions of a repository', () => {
     expect(seen[1]).toBe('gone WFS-test-running');
   });
 
+  it('reports nothing once stopped, not even from a look already under way', async () => {
+    writeSession('WFS-test-stopping', { live: true });
+    const f = follow();
+    await f.scan();
+    await until(() => seen.length === 1, 'the running session');
+    rmSync(join(repo, '.workflow/active/WFS-test-stopping'), { recursive: true });
+    const underWay = f.scan();
+    f.stop();
+    await underWay;
+    await new Promise((r) => setTimeout(r, 150));
+    expect(seen).toEqual(['WFS-test-stopping']);
+  });
+
   it('finds the repository root from a subfolder', () => {
     mkdirSync(join(repo, 'src/deep'), { recursive: true });
     expect(findRepoRoot(join(repo, 'src/deep'))).toBe(repo);
