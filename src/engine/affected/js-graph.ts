@@ -4,6 +4,7 @@ import { loadGraph, saveGraph, type CachedGraph, type FileRecord, type ImportEdg
 import { findModuleReferences, initModuleLexer } from './js-references.js';
 import type { ResolveSpecifier } from './js-resolve.js';
 import { listProjectFiles } from './list-files.js';
+import { isScriptFile } from './script-files.js';
 
 /** The runtime import graph of a JS/TS project, paths relative to its root. */
 export interface ImportGraph {
@@ -17,15 +18,8 @@ export interface ImportGraph {
   stats: { files: number; read: number; resolved: number; cache: 'cold' | 'warm' | 'off'; saveError?: string };
 }
 
-const SCRIPT = /\.[cm]?[jt]sx?$/;
-const DECLARATION = /\.d\.[cm]?ts$/;
 const RESOLUTION_INPUTS = /^(tsconfig.*|jsconfig.*|package)\.json$/;
 const REREADS_BEFORE_SAVE = 50;
-
-/** True for a JS/TS source file (not a `.d.ts`). */
-export function isScriptFile(path: string): boolean {
-  return SCRIPT.test(path) && !DECLARATION.test(path);
-}
 
 /**
  * Builds the graph, reusing the cache in `cacheDir` (null: no cache): a file whose mtime and size

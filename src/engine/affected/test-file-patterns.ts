@@ -1,4 +1,4 @@
-import { isScriptFile } from './js-graph.js';
+import { isScriptFile } from './script-files.js';
 
 const TEST_NAME = /\.(test|spec)\.[cm]?[jt]sx?$/;
 // A file named just `test.js` is the suite of many small packages (ava's default files include it, quick-lru's).
