@@ -2,7 +2,8 @@ import { ConfigError } from '../engine/config.js';
 import type { EngineEvent } from '../engine/events.js';
 import { GitSafetyError } from '../engine/git.js';
 import { RunnerResolutionError } from '../engine/runners/index.js';
-import { EXIT, type LoopResult, type TestFixLoop } from '../engine/loop/loop.js';
+import { EXIT } from '../engine/loop/exit-codes.js';
+import type { LoopResult, TestFixLoop } from '../engine/loop/loop.js';
 import { SessionFileError } from '../engine/session/session-files.js';
 import { watchIntents } from '../engine/intents/apply-intents.js';
 import { prepareLoop, StartError, type StartOptions } from '../engine/start.js';
@@ -40,29 +41,41 @@ export async function runLoopCommand(options: RunOptions, out: Output): Promise<
     }
   };
 
-  let prepared;
-  try {
-    prepared = await prepareLoop({ ...options, interactive, emit });
-  } catch (error) {
-    const message = userError(error);
-    if (!message) throw error;
-    out.stderr(`fixcycle: ${message}`);
-    return EXIT.usage;
-  }
-  const { loop, release } = prepared;
-  // Keys pressed in a pane (`fixcycle pane`) reach this loop through the session's intents file.
-  const intents = watchIntents(prepared.ctx.session.paths.dir, loop.intentTarget(), emit);
-
+  // Ctrl-C is caught from the start: a new session's first run starts before the loop is built, and must
+  // stop with it (its commands run in their own process group, which the default handler would leave running).
+  const abort = new AbortController();
+  let loop: TestFixLoop | undefined;
   let signals = 0;
   const onSignal = (): void => {
     signals++;
     if (signals === 1) {
       if (!interactive) out.stderr('fixcycle: stopping after the running step is killed; the session stays resumable (press Ctrl-C again to quit at once)');
-      loop.controls.stop();
+      if (loop) loop.controls.stop();
+      else abort.abort();
     } else process.exit(EXIT.interrupted);
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  const offSignals = (): void => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  };
+
+  let prepared;
+  try {
+    prepared = await prepareLoop({ ...options, interactive, emit, abort });
+  } catch (error) {
+    offSignals();
+    const message = userError(error);
+    if (!message) throw error;
+    out.stderr(`fixcycle: ${message}`);
+    return EXIT.usage;
+  }
+  const release = prepared.release;
+  loop = prepared.loop;
+  if (abort.signal.aborted) loop.controls.stop();
+  // Keys pressed in a pane (`fixcycle pane`) reach this loop through the session's intents file.
+  const intents = watchIntents(prepared.ctx.session.paths.dir, loop.intentTarget(), emit);
 
   try {
     if (!interactive) return (await loop.run()).exitCode;
@@ -73,8 +86,7 @@ export async function runLoopCommand(options: RunOptions, out: Output): Promise<
     out.stderr(`fixcycle: ${message}`);
     return EXIT.usage;
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    offSignals();
     intents.stop();
     await release();
   }

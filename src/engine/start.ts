@@ -1,5 +1,4 @@
 import type { BudgetLimits } from './agents/budget.js';
-import { agentPolicies } from './agents/policies.js';
 import { missingProgram } from './agents/available.js';
 import { resolveAgents } from './agents/resolve.js';
 import { heuristicCriticality } from './criticality/heuristics.js';
@@ -7,7 +6,8 @@ import { loadConfig, type FixcycleConfig } from './config.js';
 import type { EventSink } from './events.js';
 import { GitSafetyError, Repo } from './git.js';
 import type { LoopContext } from './loop/context.js';
-import { TestFixLoop, type LoopPolicies } from './loop/loop.js';
+import type { BegunRun, LoopPolicies, TestFixLoop } from './loop/loop.js';
+import { initialSuiteRun, startSuite } from './loop/suite-start.js';
 import { resolveRunner } from './runners/index.js';
 import { openRunRepo, type OpenedRepo } from './run-repo.js';
 import { followerPresent } from './intents/followers.js';
@@ -50,6 +50,8 @@ export interface StartOptions {
   opened?: Promise<OpenedRepo>;
   /** Failures there before the session started (gen measures the suite before generating): the project's own, not fixed. */
   isOwnFailure?: (id: string, name: string) => boolean;
+  /** Stops the loop, and the first run that starts before the loop exists (the CLI's Ctrl-C before the loop is built). */
+  abort?: AbortController;
   /** Replaces the default policies (cool-downs, plan triggers, the fix guard, the budget); for tests. */
   policies?: (ctx: LoopContext) => LoopPolicies;
 }
@@ -115,6 +117,7 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
   await session.ensureFolders();
   const lock = await acquireLock(session.paths.lock, id);
   if (typeof lock === 'string') throw new StartError(lock);
+  let begun: BegunRun | undefined;
   try {
     let state = resumed ? await session.readState() : newState(id, options.maxIterations ?? config.maxIterations ?? DEFAULT_MAX_ITERATIONS);
     if (resumed && options.maxIterations) state.max_iterations = options.maxIterations;
@@ -182,9 +185,21 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
     };
     const described = runner.describe();
     options.emit({ type: 'session', sessionId: id, sessionDir: session.paths.dir, repo: repo.root, chain: agents.map((a) => a.spec.name), testCommand: described.full.join(' '), resumed });
-    const loop = new TestFixLoop(ctx, state, options.policies?.(ctx) ?? agentPolicies(ctx, { budget: options.budget }));
+    // A new session's first run starts now, and the loop's modules load while it runs: a suite that passes
+    // at once then costs little more than the test command itself.
+    if (!resumed) {
+      const abort = options.abort ?? new AbortController();
+      options.emit({ type: 'state', state: structuredClone(state) });
+      begun = { suite: startSuite(ctx, initialSuiteRun(abort.signal)), abort };
+    }
+    const [{ TestFixLoop: Loop }, policies] = await Promise.all([import('./loop/loop.js'), options.policies ? null : import('./agents/policies.js')]);
+    const loop = new Loop(ctx, state, options.policies?.(ctx) ?? policies!.agentPolicies(ctx, { budget: options.budget }), begun);
     return { loop, ctx, sessionId: id, release: () => lock.release() };
   } catch (error) {
+    if (begun) {
+      begun.abort.abort();
+      await begun.suite.then((s) => s.testRun).catch(() => undefined);
+    }
     await lock.release();
     throw error;
   }

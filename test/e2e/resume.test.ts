@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { agentCmd, CLI, execa, git, makeRepo, readJson, removeRepos, runCli, scenario, sessionDir, state } from '../helpers/repo.js';
@@ -153,6 +154,32 @@ describe('resume', () => {
     expect(stopped.exitCode).toBe(130);
     expect(state(repo).status).toBe('interrupted');
     expect(existsSync(join(sessionDir(repo), '.lock'))).toBe(false);
+  });
+});
+
+describe('Ctrl-C during the first test run', () => {
+  // A new session's first run starts before the loop is built (so a passing suite costs little more than the
+  // test command); Ctrl-C there still kills the run's whole process tree and leaves a session that resumes.
+  it('kills the test command, saves the session as interrupted, and the resumed session runs the suite again', async () => {
+    const pidFile = join(mkdtempSync(join(tmpdir(), 'fixcycle-sigint-')), 'test.pid');
+    const repo = makeRepo(CALC, {
+      'src/calc.js': FIXED_CALC,
+      'test/slow.test.js': `import { it } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { writeFileSync } from 'node:fs';\n\nit('waits for its signal', async () => {\n  if (!process.env.FIXCYCLE_TEST_FAST) {\n    writeFileSync(${JSON.stringify(pidFile)}, String(process.pid));\n    await new Promise((r) => setTimeout(r, 60_000));\n  }\n  assert.ok(true);\n});\n`,
+    });
+    const child = execa(process.execPath, [CLI, ...base, '--agent-cmd', 'true'], { cwd: repo, reject: false });
+    await waitFor(() => existsSync(pidFile), 'the test file to start');
+    const testPid = Number(readFileSync(pidFile, 'utf8'));
+    child.kill('SIGINT');
+    const stopped = await child;
+    expect(stopped.exitCode, stopped.stdout + stopped.stderr).toBe(130);
+    expect(stopped.stderr).toMatch(/stopping after the running step is killed; the session stays resumable/);
+    await waitFor(() => !alive(testPid), 'the test process to be gone', 5000);
+    expect(state(repo).status).toBe('interrupted');
+    expect(existsSync(join(sessionDir(repo), '.lock'))).toBe(false);
+    const resumed = await execa(process.execPath, [CLI, ...base, '--agent-cmd', 'true', '--resume-session'], { cwd: repo, reject: false, env: { FORCE_COLOR: '0', FIXCYCLE_TEST_FAST: '1' } });
+    expect(resumed.exitCode, resumed.stdout + resumed.stderr).toBe(0);
+    expect(resumed.stdout).toMatch(/initial test run/);
+    expect(state(repo).status).toBe('completed');
   });
 });
 

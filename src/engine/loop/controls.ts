@@ -4,7 +4,6 @@ export type ApprovalAnswer = 'approve' | 'rollback' | 'stop';
 
 /** The user's side of a running loop: pause, stop, approve, roll back; the loop polls it between steps. */
 export class UserControls implements LoopControls {
-  readonly abort = new AbortController();
   rollbackRequested = false;
   /** Set by the loop: why approve/rollback cannot be done now, or null when they can. */
   approvalOpen = false;
@@ -15,7 +14,11 @@ export class UserControls implements LoopControls {
   private resumeWaiters: (() => void)[] = [];
   private approvalWaiter: ((answer: ApprovalAnswer) => void) | null = null;
 
-  constructor(private readonly emit: EventSink) {}
+  /** `abort`: the controller of a run started before the loop existed (a new session's first run). */
+  constructor(
+    private readonly emit: EventSink,
+    readonly abort: AbortController = new AbortController(),
+  ) {}
 
   get isPaused(): boolean {
     return this.paused;

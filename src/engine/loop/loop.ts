@@ -24,9 +24,16 @@ import { intentTargetOf, markApproved, revertLastFix, rollbackBlocker } from './
 // readers) load with the first failure, not with every start.
 const agentSteps = () => import('./agent-steps.js');
 import { runSuite } from './test-step.js';
+import { initialSuiteRun, type StartedSuite } from './suite-start.js';
 
 export { EXIT, type LoopResult } from './completion-step.js';
 export type { FixChecker, LoopPolicies } from './context.js';
+
+/** A new session's first run, started before the loop was built, with the controller that stops it. */
+export interface BegunRun {
+  suite: Promise<StartedSuite>;
+  abort: AbortController;
+}
 
 /**
  * The test-fix cycle as a state machine over iteration-state.json: every transition is saved
@@ -40,8 +47,9 @@ export class TestFixLoop {
     private readonly ctx: LoopContext,
     private state: IterationState,
     private readonly policies: LoopPolicies = {},
+    private begun?: BegunRun,
   ) {
-    this.controls = new UserControls(ctx.emit);
+    this.controls = new UserControls(ctx.emit, begun?.abort);
     this.controls.canRollBack = () => rollbackBlocker(this.state);
   }
 
@@ -94,7 +102,10 @@ export class TestFixLoop {
   }
 
   private async initialRun(): Promise<void> {
-    const { results, noTestRan } = await runSuite(this.ctx, { scope: 'full', label: 'initial test run', iteration: 0, phase: 'test', previous: null, flaky: this.flaky(), signal: this.controls.abort.signal, probeParts: true });
+    const run = { ...initialSuiteRun(this.controls.abort.signal), flaky: this.flaky() };
+    const begun = this.begun?.suite;
+    this.begun = undefined;
+    const { results, noTestRan } = await runSuite(this.ctx, run, begun);
     if (this.controls.stopped) return;
     this.results = results;
     if (noTestRan) return stopForNoTestRan(this.ctx, this.state, noTestRan);

@@ -1,30 +1,14 @@
-import { writeFile } from 'node:fs/promises';
-import type { Phase } from '../events.js';
 import { buildTestResults } from '../decisions/test-results.js';
 import { knownTests } from '../decisions/union-results.js';
-import type { NoTestRanCause, RunTestsOptions } from '../runners/index.js';
+import type { NoTestRanCause } from '../runners/index.js';
 import type { BaselineTest } from '../session/session-files.js';
-import type { Criticality, Failure, TestResults, TestStatus } from '../types.js';
-import type { WorkTreeStatus } from '../git.js';
+import type { Failure, TestResults, TestStatus } from '../types.js';
 import type { LoopContext } from './context.js';
 import { recordTestArtifacts } from './test-artifacts.js';
 import { recordGreenTests } from '../localize/green-commits.js';
+import { startSuite, type StartedSuite, type SuiteRun } from './suite-start.js';
 
-export interface SuiteRun {
-  scope: 'full' | 'affected';
-  /** Shown above the output and written at the top of test-output.log. */
-  label: string;
-  iteration: number;
-  phase: Phase;
-  changedFiles?: string[];
-  /** The last results: tests an affected run does not select keep their status from here. */
-  previous: TestResults | null;
-  planCriticality?: Record<string, Criticality>;
-  flaky: ReadonlySet<string>;
-  signal?: AbortSignal;
-  /** The first run: parts a failure skips still run once, to learn whether they can run here. */
-  probeParts?: boolean;
-}
+export type { SuiteRun } from './suite-start.js';
 
 export interface SuiteOutcome {
   results: TestResults;
@@ -48,42 +32,21 @@ function previousStatuses(baseline: readonly BaselineTest[], previous: TestResul
 /** Said after the counts when they did not come from a report. */
 const COUNTS_FROM = { report: '', output: ', counted from the output', 'exit-code': ', judged by the exit code only' } as const;
 
-/** Runs the suite (or the affected tests), saves test-results.json and test-output.log, and reports both. */
-export async function runSuite(ctx: LoopContext, run: SuiteRun): Promise<SuiteOutcome> {
+/**
+ * Runs the suite (or the affected tests), saves test-results.json and test-output.log, and reports both.
+ * `started`: the run when it was started already (a new session's first run starts before the loop exists).
+ */
+export async function runSuite(ctx: LoopContext, run: SuiteRun, started?: Promise<StartedSuite>): Promise<SuiteOutcome> {
   const { session, emit } = ctx;
-  const logFile = session.paths.testOutput;
-  await writeFile(logFile, `# ${run.label} — ${new Date().toISOString()}\n`);
-  emit({ type: 'output-reset', label: run.label });
-  emit({ type: 'phase', phase: run.phase, status: 'running', iteration: run.iteration, detail: run.label });
-
-  const saved = (await session.readBaseline()) ?? [];
-  // One git status after every run serves two records: the untracked files the tests left, and where these
-  // tests pass at a clean commit (the change evidence of a later failure starts there). It starts as soon as the
-  // commands exited, beside the reading of their report.
-  let tree: Promise<WorkTreeStatus> | undefined;
-  const readTree = (): Promise<WorkTreeStatus> => {
-    if (!tree) {
-      tree = ctx.repo.workTreeStatus();
-      tree.catch(() => undefined);
-    }
-    return tree;
-  };
-  const testRun = await ctx.runner.run({
-    cwd: ctx.repo.root,
-    scope: run.scope,
-    ...(run.probeParts ? { probeParts: true } : {}),
-    changedFiles: run.changedFiles,
-    lastFailures: run.previous?.failures.map((f) => ({ id: f.id, file: f.file })),
-    timeoutMs: ctx.options.testTimeoutMs,
-    onLines: (lines) => emit({ type: 'output', lines }),
-    logFile,
-    signal: run.signal,
-    onCommandsDone: () => void readTree(),
-    onPart: (part) => emit({ type: 'log', level: part.result && part.result.exitCode === 0 ? 'info' : 'warn', message: describePart(run.label, part) }),
-  });
+  const suite = await (started ?? startSuite(ctx, run));
+  const testRun = await suite.testRun;
+  const saved = (await suite.saved) ?? [];
   await ctx.sessionWritten;
-  const status = readTree();
-  const artifacts = recordTestArtifacts(ctx, run.changedFiles, status.then((t) => t.untracked));
+  // A run the user stopped proves nothing (its killed tests did not fail): nothing of it is recorded, and a
+  // resumed session runs it again.
+  const kept = !run.signal?.aborted;
+  const status = suite.tree();
+  const artifacts = kept ? recordTestArtifacts(ctx, run.changedFiles, status.then((t) => t.untracked)) : undefined;
   const passed = testRun.result.tests.filter((t) => t.status === 'passed').map((t) => t.id);
   const green = ctx.options.localize === false ? Promise.resolve() : recordGreenTests(ctx.repo.root, passed, { tree: status, gitDir: ctx.repo.gitDir }).catch(() => undefined);
   // A runner that could not select affected tests ran the whole suite.
@@ -107,10 +70,15 @@ export async function runSuite(ctx: LoopContext, run: SuiteRun): Promise<SuiteOu
     ...(ctx.options.isOwnFailure ? { isOwnFailure: ctx.options.isOwnFailure } : {}),
   });
   // test-results.json is what a resumed session starts from: what this run recorded besides is saved before it.
-  const newTests = known.added.length > 0 && scope === 'full';
+  const newTests = kept && known.added.length > 0 && scope === 'full';
   await Promise.all([artifacts, newTests ? session.saveBaseline(baseline) : undefined]);
   if (newTests) {
     if (saved.length > 0) emit({ type: 'log', level: 'info', message: `${known.added.length} test(s) reported for the first time now count towards the pass rate (${known.added.slice(0, 3).map((t) => t.id).join(', ')}${known.added.length > 3 ? ', ...' : ''})` });
+  }
+  if (!kept) {
+    await green;
+    emit({ type: 'phase', phase: run.phase, status: 'failed', iteration: run.iteration, detail: 'stopped: the run was killed, its results are not kept' });
+    return { results, selection: null };
   }
   await Promise.all([session.saveResults(results), green]);
   emit({ type: 'results', iteration: run.iteration, results });
@@ -123,12 +91,4 @@ export async function runSuite(ctx: LoopContext, run: SuiteRun): Promise<SuiteOu
     detail: testRun.noTestRan ? (testRun.noTestRan.cause === 'cannot run here' ? 'stopped: a part of the test command cannot run here' : `no test ran (${testRun.noTestRan.cause})`) : `pass ${results.pass_rate}% (${results.passed}/${results.total}${testRun.countUnit ? ` ${testRun.countUnit}` : ''}${results.errors.length ? `, ${results.errors.length} error(s)` : ''})${testRun.timedOut ? ', timed out' : ''}${COUNTS_FROM[testRun.source]}`,
   });
   return { results, selection: scope === 'affected' ? testRun.selection : null, ...(testRun.noTestRan ? { noTestRan: testRun.noTestRan } : {}) };
-}
-
-/** A log line for a part of the test script other than the runner: the build, a linter, `&& tsc`. */
-function describePart(label: string, part: Parameters<NonNullable<RunTestsOptions['onPart']>>[0]): string {
-  const role = part.kind === 'after' ? 'after the tests' : part.kind === 'check' ? 'check before the tests' : 'setup before the tests';
-  const result = part.result;
-  const how = !result ? 'did not run' : result.spawnError ? `could not start (${result.spawnError})` : result.exitCode === 0 ? `passed (${(result.durationMs / 1000).toFixed(1)} s)` : `failed (exit ${result.exitCode ?? 'none'}, ${(result.durationMs / 1000).toFixed(1)} s)`;
-  return `${label}: ${role}: \`${part.argv.join(' ')}\` ${how}`;
 }
