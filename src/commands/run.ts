@@ -44,13 +44,13 @@ export async function runLoopCommand(options: RunOptions, out: Output): Promise<
   // Ctrl-C is caught from the start: a new session's first run starts before the loop is built, and must
   // stop with it (its commands run in their own process group, which the default handler would leave running).
   const abort = new AbortController();
-  let loop: TestFixLoop | undefined;
+  const driving: { loop?: TestFixLoop } = {};
   let signals = 0;
   const onSignal = (): void => {
     signals++;
     if (signals === 1) {
       if (!interactive) out.stderr('fixcycle: stopping after the running step is killed; the session stays resumable (press Ctrl-C again to quit at once)');
-      if (loop) loop.controls.stop();
+      if (driving.loop) driving.loop.controls.stop();
       else abort.abort();
     } else process.exit(EXIT.interrupted);
   };
@@ -72,7 +72,7 @@ export async function runLoopCommand(options: RunOptions, out: Output): Promise<
     return EXIT.usage;
   }
   const release = prepared.release;
-  loop = prepared.loop;
+  const loop = (driving.loop = prepared.loop);
   if (abort.signal.aborted) loop.controls.stop();
   // Keys pressed in a pane (`fixcycle pane`) reach this loop through the session's intents file.
   const intents = watchIntents(prepared.ctx.session.paths.dir, loop.intentTarget(), emit);
