@@ -42,12 +42,13 @@ export function testsThatCannotRunHere(result: NormalizedResult): NoTestRanCause
     found.push({ name: error.file ?? firstLine(error.message), kind: 'test file', needs: error.notHere, quote: quoteOf(error.message, MISSING_FILE_LINE) });
   }
   const one = found.length === 1;
-  const needs = unique(found.map((f) => f.needs.what)).join(' and ');
+  const lacking = unique(found.map((f) => f.needs.what));
+  const needs = `${lacking.join(' and ')} ${lacking.length === 1 ? 'is' : 'are'}`;
   const remedies = unique(found.map((f) => f.needs.remedy)).join('; ');
   const names = found.map((f) => `\`${f.name}\``).join(', ');
   const kinds = unique(found.map((f) => f.kind));
   const noun = kinds.length === 1 ? kinds[0]! : 'test and test file';
-  const head = `${one ? `the ${noun}` : `${found.length} ${noun}s`} ${names} cannot run on this machine: ${one ? 'it fails' : 'they fail'} only because ${needs} is not here, which no change to the code can fix, so no agent is asked: ${remedies}, or leave ${one ? `the ${noun}` : 'them'} out of the command (--test-cmd "<a command without ${one ? 'it' : 'them'}>")`;
+  const head = `${one ? `the ${noun}` : `${found.length} ${noun}s`} ${names} cannot run on this machine: ${one ? 'it fails' : 'they fail'} only because ${needs} not here, which no change to the code can fix, so no agent is asked: ${remedies}, or leave ${one ? `the ${noun}` : 'them'} out of the command (--test-cmd "<a command without ${one ? 'it' : 'them'}>")`;
   const words = found.map((f) => `${f.name}:\n${f.quote.split('\n').map((line) => `  ${line}`).join('\n')}`).join('\n');
   return { cause: 'cannot run here', message: `${head}\nthe runner's own words:\n${words}`, testsRan: true };
 }
