@@ -29,6 +29,9 @@ describe('a failure that reads a submodule not checked out', () => {
     expect(readsAbsentSubmodule(`Error: ENOENT: no such file or directory, open 'test/data/html5lib-tests-fork/tree-construction/a.dat'`, ROOT, [TESTS, FORK])).toBe(FORK);
     expect(readsAbsentSubmodule(`FileNotFoundError: [Errno 2] No such file or directory: '${ROOT}/test/data/html5lib-tests/a.test'`, ROOT, [TESTS])).toBe(TESTS);
     expect(readsAbsentSubmodule('open test/data/html5lib-tests/tokenizer: no such file or directory', ROOT, [TESTS])).toBe(TESTS);
+    // go test runs in its package's folder: a relative path is read from there too.
+    expect(readsAbsentSubmodule('open testdata/golden/a.txt: no such file or directory', ROOT, [{ path: 'pkg/parse/testdata', recorded: true }], [`${ROOT}/pkg/parse`])).toMatchObject({ path: 'pkg/parse/testdata' });
+    expect(readsAbsentSubmodule('open testdata/golden/a.txt: no such file or directory', ROOT, [{ path: 'pkg/parse/testdata', recorded: true }])).toBeUndefined();
     expect(readsAbsentSubmodule('java.io.FileNotFoundException: test/data/html5lib-tests/x.dat (No such file or directory)', ROOT, [TESTS])).toBe(TESTS);
   });
 
@@ -58,7 +61,7 @@ describe('a failure that reads a submodule not checked out', () => {
     expect(stop).toMatchObject({ cause: 'cannot run here', testsRan: true });
     const [head, ...words] = stop!.message.split('\n');
     expect(head).toBe(
-      "2 test files `packages/parse5/lib/tokenizer/index.test.ts`, `packages/parse5/lib/parser/index.test.ts` cannot run on this machine: they fail only because the git submodule `test/data/html5lib-tests` (listed in .gitmodules, not checked out) and the git submodule `test/data/html5lib-tests-fork` (listed in .gitmodules, not checked out) are not here, which no change to the code can fix, so no agent is asked: the tree records no commit for it (a source archive), so clone it there (`git clone https://github.com/html5lib/html5lib-tests.git test/data/html5lib-tests`); check it out with `git submodule update --init test/data/html5lib-tests-fork`, or leave them out of the command (--test-cmd \"<a command without them>\")",
+      "2 test files cannot run on this machine (`packages/parse5/lib/tokenizer/index.test.ts`, `packages/parse5/lib/parser/index.test.ts`): they fail only because the git submodule `test/data/html5lib-tests` (listed in .gitmodules, not checked out) and the git submodule `test/data/html5lib-tests-fork` (listed in .gitmodules, not checked out) are not here, which no change to the code can fix, so no agent is asked: the tree records no commit for it (a source archive), so clone it there (`git clone https://github.com/html5lib/html5lib-tests.git test/data/html5lib-tests`); check it out with `git submodule update --init test/data/html5lib-tests-fork`, or leave them out of the command (--test-cmd \"<a command without them>\")",
     );
     expect(words.join('\n')).toContain(`packages/parse5/lib/tokenizer/index.test.ts:\n  ENOENT: no such file or directory, scandir '${ROOT}/test/data/html5lib-tests/tokenizer'`);
     // Unmarked, the same run is errors for the agent.
@@ -75,6 +78,9 @@ describe('a failure that reads a submodule not checked out', () => {
     // A failed test reading the submodule is marked as the errors are.
     const reads = { id: 'd.test.ts::tokenizes', name: 'tokenizes', status: 'failed' as const, message: SCANDIR };
     expect(markAbsentSubmoduleData({ format: 'jest-json', tests: [reads], errors: [], truncated: false }, ROOT, [TESTS]).tests[0]!.notHere?.what).toMatch(/^the git submodule `test\/data\/html5lib-tests`/);
+    // A go test's relative path, read from the folder of its file.
+    const golden = { id: 'pkg/parse::TestGolden', name: 'TestGolden', file: 'pkg/parse/parse_test.go', status: 'failed' as const, message: 'open testdata/golden/a.txt: no such file or directory' };
+    expect(markAbsentSubmoduleData({ format: 'go-test-json', tests: [golden], errors: [], truncated: false }, ROOT, [{ path: 'pkg/parse/testdata', recorded: true }]).tests[0]!.notHere?.remedy).toBe('check it out with `git submodule update --init pkg/parse/testdata`');
   });
 });
 

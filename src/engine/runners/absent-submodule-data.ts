@@ -1,4 +1,4 @@
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { NormalizedResult, NotHere } from '../types.js';
 import type { AbsentSubmodule } from './absent-submodules.js';
 
@@ -14,16 +14,19 @@ const MISSING_FILE = [
 /**
  * The submodule whose files a failure could not find: the message names a missing file under the folder of a
  * submodule that is not checked out. A missing file anywhere else (a fixture the code renamed, a path built
- * wrongly) is the code's to fix and gives undefined, as does a failure that names no missing file.
+ * wrongly) is the code's to fix and gives undefined, as does a failure that names no missing file. A relative
+ * path is read from the root and from `from`, the folders the test may have run in (go test runs in its package).
  */
-export function readsAbsentSubmodule(text: string, root: string, absent: readonly AbsentSubmodule[]): AbsentSubmodule | undefined {
+export function readsAbsentSubmodule(text: string, root: string, absent: readonly AbsentSubmodule[], from: readonly string[] = []): AbsentSubmodule | undefined {
   if (absent.length === 0) return undefined;
   for (const pattern of MISSING_FILE) {
     for (const match of text.matchAll(pattern)) {
       const file = match[1]!;
-      const inTree = relative(root, isAbsolute(file) ? file : resolve(root, file)).split(sep).join('/');
-      const found = absent.find((module) => inTree === module.path || inTree.startsWith(`${module.path}/`));
-      if (found) return found;
+      for (const base of isAbsolute(file) ? [root] : [root, ...from]) {
+        const inTree = relative(root, resolve(base, file)).split(sep).join('/');
+        const found = absent.find((module) => inTree === module.path || inTree.startsWith(`${module.path}/`));
+        if (found) return found;
+      }
     }
   }
   return undefined;
@@ -43,18 +46,19 @@ export function submoduleNotHere(module: AbsentSubmodule): NotHere {
  */
 export function markAbsentSubmoduleData(result: NormalizedResult, root: string, absent: readonly AbsentSubmodule[]): NormalizedResult {
   if (absent.length === 0) return result;
-  const notHere = (text: string): NotHere | undefined => {
-    const module = readsAbsentSubmodule(text, root, absent);
+  const notHere = (text: string, where: { file?: string; package?: string }): NotHere | undefined => {
+    const from = [where.file ? dirname(resolve(root, where.file)) : undefined, where.package ? resolve(root, where.package) : undefined].filter((dir): dir is string => dir !== undefined);
+    const module = readsAbsentSubmodule(text, root, absent, from);
     return module ? submoduleNotHere(module) : undefined;
   };
   return {
     ...result,
     tests: result.tests.map((test) => {
-      const found = test.status === 'failed' ? notHere(`${test.message ?? ''}\n${test.stack ?? ''}`) : undefined;
+      const found = test.status === 'failed' ? notHere(`${test.message ?? ''}\n${test.stack ?? ''}`, test) : undefined;
       return found ? { ...test, notHere: found } : test;
     }),
     errors: result.errors.map((error) => {
-      const found = notHere(error.message);
+      const found = notHere(error.message, error);
       return found ? { ...error, notHere: found } : error;
     }),
   };

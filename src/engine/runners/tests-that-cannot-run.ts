@@ -48,7 +48,8 @@ export function testsThatCannotRunHere(result: NormalizedResult): NoTestRanCause
   const names = found.map((f) => `\`${f.name}\``).join(', ');
   const kinds = unique(found.map((f) => f.kind));
   const noun = kinds.length === 1 ? kinds[0]! : 'test and test file';
-  const head = `${one ? `the ${noun}` : `${found.length} ${noun}s`} ${names} cannot run on this machine: ${one ? 'it fails' : 'they fail'} only because ${needs} not here, which no change to the code can fix, so no agent is asked: ${remedies}, or leave ${one ? `the ${noun}` : 'them'} out of the command (--test-cmd "<a command without ${one ? 'it' : 'them'}>")`;
+  // Many names come after the verdict, so the first words say what happened.
+  const head = `${one ? `the ${noun} ${names}` : `${found.length} ${noun}s`} cannot run on this machine${one ? '' : ` (${names})`}: ${one ? 'it fails' : 'they fail'} only because ${needs} not here, which no change to the code can fix, so no agent is asked: ${remedies}, or leave ${one ? `the ${noun}` : 'them'} out of the command (--test-cmd "<a command without ${one ? 'it' : 'them'}>")`;
   const words = found.map((f) => `${f.name}:\n${f.quote.split('\n').map((line) => `  ${line}`).join('\n')}`).join('\n');
   return { cause: 'cannot run here', message: `${head}\nthe runner's own words:\n${words}`, testsRan: true };
 }
