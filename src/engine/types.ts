@@ -20,12 +20,24 @@ export interface TestCase {
   retries?: number;
   /** The monorepo package (its folder, relative to the root) whose runner reported the test. */
   package?: string;
+  /** Set on a failed test that failed only because something it reads is not on this machine. */
+  notHere?: NotHere;
+}
+
+/** What a failure lacks on this machine, which no change to the code can supply, and how to get it. */
+export interface NotHere {
+  /** What is missing, as the stop names it: `the git submodule \`test/data\` (...)`. */
+  what: string;
+  /** How the user gets it: `check it out with \`git submodule update --init test/data\``. */
+  remedy: string;
 }
 
 /** A failure outside any test: a file that does not import, a package that does not build, a crashed runner. */
 export interface RunError {
   message: string;
   file?: string;
+  /** Set when it failed only because something it reads is not on this machine. */
+  notHere?: NotHere;
 }
 
 /** What a parser reads from one report, before the engine adds pass rates and criticality. */
@@ -58,6 +70,8 @@ export interface Failure {
   missing?: boolean;
   /** The monorepo package the test belongs to (its folder, relative to the root). */
   package?: string;
+  /** It failed only because something it reads is not on this machine: never the agent's to fix. */
+  notHere?: NotHere;
 }
 
 /** Where the counts of a run came from, most trustworthy first. */

@@ -1,4 +1,4 @@
-import type { Failure, NormalizedResult, ResultSource, RunError, TestCase, TestResults, TestStatus } from '../types.js';
+import type { Failure, NormalizedResult, NotHere, ResultSource, RunError, TestCase, TestResults, TestStatus } from '../types.js';
 import { resolveCriticality, type CriticalitySources } from './criticality.js';
 import { vanishedWithPassingGroup } from './vanished-tests.js';
 
@@ -36,13 +36,14 @@ function runErrors(input: BuildResultsInput): RunError[] {
   return errors;
 }
 
-function toFailure(test: { id: string; name: string; file?: string; package?: string }, message: string, stack: string | undefined, input: BuildResultsInput, missing = false): Failure {
+function toFailure(test: { id: string; name: string; file?: string; package?: string; notHere?: NotHere }, message: string, stack: string | undefined, input: BuildResultsInput, missing = false): Failure {
   const { level, source } = resolveCriticality({ ...test, message, stack }, input.criticality);
   const failure: Failure = { id: test.id, name: test.name, message, criticality: level, criticality_source: source };
   if (test.file) failure.file = test.file;
   if ('package' in test && test.package) failure.package = test.package;
   if (stack) failure.stack = stack;
   if (missing) failure.missing = true;
+  if (test.notHere) failure.notHere = test.notHere;
   return failure;
 }
 

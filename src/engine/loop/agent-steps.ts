@@ -20,9 +20,9 @@ export function buildPromptContext(ctx: LoopContext, state: IterationState, resu
     strategy: it.strategy!,
     strategyReason: it.strategy_reason ?? '',
     passRate: results.pass_rate,
-    // A test that fails only because this machine lacks a terminal, device or browser is never the agent's.
+    // A test that fails only because this machine lacks a terminal, device, browser or submodule is never the agent's.
     failures: results.failures.filter((failure) => !needsWhatIsNotHere(failure)),
-    errors: results.errors,
+    errors: results.errors.filter((error) => !needsWhatIsNotHere(error)),
     stuckTests: state.stuck_tests,
     history,
     lastSetback: state.last_setback as string | undefined,

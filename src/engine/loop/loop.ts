@@ -127,7 +127,7 @@ export class TestFixLoop {
     const input = { passRate: results.pass_rate, failures: results.failures, errorCount: results.errors.length, iteration: this.state.current_iteration, maxIterations: this.state.max_iterations, fullRun, ownFailures: results.own_failures?.length ?? 0 };
     let decision = decideCompletion(input);
     // What still fails may be only tests that cannot run here: a full run says so, and stops.
-    const onlyMissingHere = results.errors.length === 0 && results.failures.length > 0 && results.failures.every(needsWhatIsNotHere);
+    const onlyMissingHere = results.failures.length + results.errors.length > 0 && results.failures.every(needsWhatIsNotHere) && results.errors.every(needsWhatIsNotHere);
     if (!fullRun && (onlyMissingHere || decision.outcome !== 'continue' || results.pass_rate === 100 || decideCompletion({ ...input, fullRun: true }).outcome !== 'continue')) {
       // Success is only declared on a full run: validate before stopping.
       const full = await runSuite(this.ctx, { scope: 'full', label: 'final validation (full suite)', iteration: this.state.current_iteration, phase: 'validation', previous: results, flaky: this.flaky(), planCriticality: this.planCriticality(), signal: this.controls.abort.signal });

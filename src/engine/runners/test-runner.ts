@@ -15,6 +15,8 @@ import { expandGlobWords } from './expand-globs.js';
 import { whyNoTestRan, type NoTestRan } from './no-test-ran.js';
 import { cannotRunMessage, missingHere, type MissingHere } from './cannot-run-here.js';
 import { testsThatCannotRunHere } from './tests-that-cannot-run.js';
+import { absentSubmodules } from './absent-submodules.js';
+import { markAbsentSubmoduleData } from './absent-submodule-data.js';
 import { afterPartTests, readsAfterPart } from './after-part-tests.js';
 import { isCheckPart, partFailure, type PartKind, type PartRun } from './script-parts.js';
 
@@ -192,7 +194,10 @@ export class CommandTestRunner implements TestRunner {
       const reportWritten = invocation.report !== null && existsSync(invocation.report.file) && statSync(invocation.report.file).size > 0;
       const output = readFileSync(outputFile, 'utf8');
       await parsersReady;
-      const { result, source } = readRun({ commands: this.commands, invocation, command, output, scope: scope === 'subset' ? 'subset' : scope, cwd: options.cwd, files: selection?.files ?? null });
+      const read = readRun({ commands: this.commands, invocation, command, output, scope: scope === 'subset' ? 'subset' : scope, cwd: options.cwd, files: selection?.files ?? null });
+      const source = read.source;
+      // A test that fails reading a git submodule that is not checked out cannot run here: marked so.
+      const result = failedAny(read.result) ? markAbsentSubmoduleData(read.result, options.cwd, await absentSubmodules(options.cwd)) : read.result;
       const noTestRan = whyNoTestRan({ result, command, invocation, reportWritten, output, cwd: options.cwd });
       if (scope === 'full' && !noTestRan && !command.timedOut && !command.aborted) {
         // The rest of the script, as the shell would run it: a part after `&&` only when the command before it passed.
@@ -209,8 +214,6 @@ export class CommandTestRunner implements TestRunner {
         }
       }
       if (partsAfter) options.onCommandsDone?.();
-      // A part after the tests that cannot run here stops the session as one before them does.
-      const cannotRun = noTestRan ? null : (firstCannotRun([...parts.filter((part) => part.kind === 'after'), ...probes], options.cwd) ?? (scope === 'full' ? testsThatCannotRunHere(result) : null));
       const counted = new Map<PartRun, NormalizedResult>();
       for (const [part, file] of afterStdout) {
         const read = afterPartTests(part, file, invocation.report!, cwd);
@@ -223,6 +226,9 @@ export class CommandTestRunner implements TestRunner {
         return failure ? [{ message: failure }] : [];
       });
       const withParts = counted.size === 0 ? result : mergeResults(result, [...counted.values()]);
+      // A part after the tests that cannot run here stops the session as one before them does; so does a full run
+      // whose every failure, a failed part's included, is a test that cannot run here.
+      const cannotRun = noTestRan ? null : (firstCannotRun([...parts.filter((part) => part.kind === 'after'), ...probes], options.cwd) ?? (scope === 'full' ? testsThatCannotRunHere({ ...withParts, errors: [...withParts.errors, ...partErrors] }) : null));
       return {
         result: partErrors.length > 0 || cannotRun ? { ...withParts, errors: [...withParts.errors, ...partErrors, ...(cannotRun ? [{ message: cannotRun.message }] : [])] } : withParts,
         source,
@@ -250,6 +256,11 @@ function mergeResults(result: NormalizedResult, more: NormalizedResult[]): Norma
     errors: [...result.errors, ...more.flatMap((r) => r.errors)],
     truncated: result.truncated || more.some((r) => r.truncated),
   };
+}
+
+/** True when a test failed or something failed outside the tests. */
+function failedAny(result: NormalizedResult): boolean {
+  return result.errors.length > 0 || result.tests.some((test) => test.status === 'failed');
 }
 
 function describePart(part: PartRun): NonNullable<TestRun['parts']>[number] {

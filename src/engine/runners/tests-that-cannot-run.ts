@@ -1,4 +1,4 @@
-import type { NormalizedResult, TestCase } from '../types.js';
+import type { NormalizedResult, NotHere, TestCase } from '../types.js';
 import type { NoTestRanCause } from './runner.js';
 
 // What a test throws when this machine lacks a device or browser it needs: the error names the missing thing,
@@ -10,32 +10,69 @@ const SIGNS: { what: string; pattern: RegExp }[] = [
 ];
 
 const QUOTED_LINES = 6;
+// The line of a failure that names the file it could not find.
+const MISSING_FILE_LINE = /no such file or directory/i;
+
+/** A failure that counts as one: a failed test, or a file whose tests could not run at all. */
+interface Found {
+  name: string;
+  kind: 'test' | 'test file';
+  needs: NotHere;
+  quote: string;
+}
 
 /**
  * A full run whose every failure is a test that needs something this machine lacks (a terminal, a device, a
- * browser): a fact about the machine, not the code, so it stops the session before any agent call, naming each
- * such test and quoting the runner's words. Null when any other test failed or anything failed outside tests.
+ * browser, a git submodule that is not checked out): a fact about the machine, not the code, so it stops the
+ * session before any agent call, naming each such test and quoting the runner's words. An error outside tests
+ * counts only when it too failed for what is not here (a test file reading the absent submodule as it loads).
+ * Null when any other test failed or anything else failed outside tests.
  */
 export function testsThatCannotRunHere(result: NormalizedResult): NoTestRanCause | null {
   const failed = result.tests.filter((test) => test.status === 'failed');
-  if (failed.length === 0 || result.errors.length > 0) return null;
-  const found: { test: TestCase; what: string; quote: string }[] = [];
+  if (failed.length + result.errors.length === 0) return null;
+  const found: Found[] = [];
   for (const test of failed) {
-    const text = `${test.message ?? ''}\n${test.stack ?? ''}`;
-    const sign = signOf(text);
-    if (!sign) return null;
-    found.push({ test, what: sign.what, quote: quoteOf(text, sign.pattern) });
+    const why = whyNotHere(test);
+    if (!why) return null;
+    found.push({ name: test.id, kind: 'test', ...why });
   }
-  const needs = [...new Set(found.map((f) => f.what))].join(' and ');
-  const names = found.map((f) => `\`${f.test.id}\``).join(', ');
-  const head = `${found.length === 1 ? 'the test' : `${found.length} tests`} ${names} cannot run on this machine: ${found.length === 1 ? 'it fails' : 'they fail'} only because ${needs} is not here, which no change to the code can fix, so no agent is asked: run fixcycle where it has ${needs}, or leave ${found.length === 1 ? 'the test' : 'them'} out of the command (--test-cmd "<a command without ${found.length === 1 ? 'it' : 'them'}>")`;
-  const words = found.map((f) => `${f.test.id}:\n${f.quote.split('\n').map((line) => `  ${line}`).join('\n')}`).join('\n');
+  for (const error of result.errors) {
+    if (!error.notHere) return null;
+    found.push({ name: error.file ?? firstLine(error.message), kind: 'test file', needs: error.notHere, quote: quoteOf(error.message, MISSING_FILE_LINE) });
+  }
+  const one = found.length === 1;
+  const lacking = unique(found.map((f) => f.needs.what));
+  const needs = `${lacking.join(' and ')} ${lacking.length === 1 ? 'is' : 'are'}`;
+  const remedies = unique(found.map((f) => f.needs.remedy)).join('; ');
+  const names = found.map((f) => `\`${f.name}\``).join(', ');
+  const kinds = unique(found.map((f) => f.kind));
+  const noun = kinds.length === 1 ? kinds[0]! : 'test and test file';
+  // Many names come after the verdict, so the first words say what happened.
+  const head = `${one ? `the ${noun} ${names}` : `${found.length} ${noun}s`} cannot run on this machine${one ? '' : ` (${names})`}: ${one ? 'it fails' : 'they fail'} only because ${needs} not here, which no change to the code can fix, so no agent is asked: ${remedies}, or leave ${one ? `the ${noun}` : 'them'} out of the command (--test-cmd "<a command without ${one ? 'it' : 'them'}>")`;
+  const words = found.map((f) => `${f.name}:\n${f.quote.split('\n').map((line) => `  ${line}`).join('\n')}`).join('\n');
   return { cause: 'cannot run here', message: `${head}\nthe runner's own words:\n${words}`, testsRan: true };
 }
 
-/** True for a failing test whose only trouble is something this machine lacks: never the agent's to fix. */
-export function needsWhatIsNotHere(failure: { message: string; stack?: string }): boolean {
-  return signOf(`${failure.message}\n${failure.stack ?? ''}`) !== undefined;
+/** True for a failing test (or an error outside tests) whose only trouble is something this machine lacks: never the agent's to fix. */
+export function needsWhatIsNotHere(failure: { message: string; stack?: string; notHere?: NotHere }): boolean {
+  return failure.notHere !== undefined || signOf(`${failure.message}\n${failure.stack ?? ''}`) !== undefined;
+}
+
+/** What a failed test lacks here, from the runner's mark or the words of its failure, with those words. */
+function whyNotHere(test: TestCase): { needs: NotHere; quote: string } | undefined {
+  const text = `${test.message ?? ''}\n${test.stack ?? ''}`;
+  if (test.notHere) return { needs: test.notHere, quote: quoteOf(text, MISSING_FILE_LINE) };
+  const sign = signOf(text);
+  return sign ? { needs: { what: sign.what, remedy: `run fixcycle where it has ${sign.what}` }, quote: quoteOf(text, sign.pattern) } : undefined;
+}
+
+function unique(values: string[]): string[] {
+  return [...new Set(values)];
+}
+
+function firstLine(text: string): string {
+  return text.split('\n')[0]!.trim();
 }
 
 function signOf(text: string): { what: string; pattern: RegExp } | undefined {
