@@ -1,5 +1,5 @@
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { execFile } from 'node:child_process';
 import { WORKFLOW_DIR } from './session/paths.js';
 import { placeSessionLink } from './session/session-link.js';
@@ -70,9 +70,9 @@ export class Repo {
    * plain folder.
    */
   async excludeSessionFolder(options: { link?: boolean } = {}): Promise<void> {
-    // Only in the main worktree: a linked one (a team executor's) is removed with its git directory, and keeps a
-    // plain folder that the team copies its sessions out of.
-    if (options.link && basename(dirname(this.gitDir)) !== 'worktrees') await placeSessionLink(this.root, this.gitDir);
+    // A linked worktree (a team executor's) too: its user's command runs there. Its sessions, in the worktree's
+    // own git directory, are copied out before the worktree is removed.
+    if (options.link) await placeSessionLink(this.root, this.gitDir);
     const exclude = join(this.gitDir, 'info', 'exclude');
     // No trailing slash: the line must match the link as well as a folder.
     const line = `/${WORKFLOW_DIR}`;
