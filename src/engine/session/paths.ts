@@ -1,5 +1,5 @@
 import { existsSync, lstatSync, readFileSync, readlinkSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 
 /** The Claude-Code-Workflow folder at the repository root that holds the sessions. */
 export const WORKFLOW_DIR = '.workflow';
@@ -43,6 +43,16 @@ export function workflowDir(root: string): string {
   }
   if (real) found.set(root, real);
   return real ?? link;
+}
+
+/**
+ * A path inside the real session folder as the repository's `.workflow` names it (for agents, which run while the
+ * link is in the tree and are told the paths they always were); any other path unchanged.
+ */
+export function throughLink(root: string, path: string): string {
+  const real = workflowDir(root);
+  const link = join(root, WORKFLOW_DIR);
+  return real !== link && path.startsWith(real + sep) ? join(link, path.slice(real.length + 1)) : path;
 }
 
 /** The real `.workflow/active` of the repository at `root` (see workflowDir). */
