@@ -22,27 +22,20 @@ export function keptWorkflowDir(gitDir: string): string {
   return join(gitDir, 'fixcycle', WORKFLOW_DIR);
 }
 
-// Only found folders are remembered: the folder a link stands for stays where it is while the link comes and goes.
-const found = new Map<string, string>();
-
 /**
  * The real folder behind the repository's `.workflow`: a plain folder (an older session, Claude-Code-Workflow's)
  * as it is, a link's target, and the folder in the git directory while its link is out of the tree (while the
- * user's command runs). fixcycle and its panes read and write here, never through the link.
+ * user's command runs). fixcycle and its panes read and write here, never through the link. Not remembered: a
+ * team's worktree comes and goes under the same name.
  */
 export function workflowDir(root: string): string {
-  const known = found.get(root);
-  if (known) return known;
   const link = join(root, WORKFLOW_DIR);
-  let real: string | null = null;
   try {
-    real = lstatSync(link).isSymbolicLink() ? resolve(root, readlinkSync(link)) : link;
+    return lstatSync(link).isSymbolicLink() ? resolve(root, readlinkSync(link)) : link;
   } catch {
     const gitDir = gitDirOf(root);
-    if (gitDir && existsSync(keptWorkflowDir(gitDir))) real = keptWorkflowDir(gitDir);
+    return gitDir && existsSync(keptWorkflowDir(gitDir)) ? keptWorkflowDir(gitDir) : link;
   }
-  if (real) found.set(root, real);
-  return real ?? link;
 }
 
 /**
@@ -59,6 +52,7 @@ export function throughLink(root: string, path: string): string {
 export function activeDir(root: string): string {
   return join(workflowDir(root), 'active');
 }
+
 export const SESSION_PREFIX = 'WFS-test-';
 
 /** Where each file of one session lives. */
