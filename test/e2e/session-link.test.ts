@@ -1,12 +1,12 @@
 // The `.workflow` link is out of the working tree while the user's command runs: a pane in another process keeps
 // following the session meanwhile, a run killed then loses nothing and the next start puts the link back, and a
 // plain `.workflow` folder is never moved. Needs `npm run build`.
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { spawnInPty, terminalEnv, type PtyTerminal } from '../tui/pty-terminal.js';
-import { agentCmd, CLI, execa, git, makeRepo, removeRepos, runCli, scenario } from '../helpers/repo.js';
+import { agentCmd, CLI, execa, git, makeRepo, pathKind, removeRepos, runCli, scenario } from '../helpers/repo.js';
 
 afterAll(removeRepos);
 let term: PtyTerminal | undefined;
@@ -54,14 +54,6 @@ async function until(check: () => boolean, what: string, timeoutMs = 30_000): Pr
   }
 }
 
-const kind = (path: string): string => {
-  try {
-    const s = lstatSync(path);
-    return s.isSymbolicLink() ? 'link' : s.isDirectory() ? 'folder' : 'file';
-  } catch {
-    return 'nothing';
-  }
-};
 const away = (repo: string): string[] => readdirSync(join(repo, '.git', 'fixcycle')).filter((n) => n.startsWith('.workflow-link-away-'));
 
 describe("the session link while the user's command runs", { timeout: 120_000 }, () => {
@@ -77,12 +69,12 @@ describe("the session link while the user's command runs", { timeout: 120_000 },
     const screen = await term.waitFor('hold: the command is running');
     expect(screen).toContain('WFS-test-held');
     expect(screen).not.toMatch(/was deleted/);
-    expect(kind(join(repo, '.workflow'))).toBe('nothing');
+    expect(pathKind(join(repo, '.workflow'))).toBe('nothing');
     writeFileSync(release, '');
     const done = await run;
     expect(done.exitCode, done.stdout + done.stderr).toBe(0);
     expect(term.screen()).not.toMatch(/was deleted/);
-    expect(kind(join(repo, '.workflow'))).toBe('link');
+    expect(pathKind(join(repo, '.workflow'))).toBe('link');
     expect(away(repo)).toEqual([]);
     expect(git(repo, 'status', '--porcelain')).toBe('');
   });
@@ -98,19 +90,19 @@ describe("the session link while the user's command runs", { timeout: 120_000 },
     run.kill('SIGKILL');
     await run;
     writeFileSync(release, '');
-    expect(kind(join(repo, '.workflow'))).toBe('nothing');
+    expect(pathKind(join(repo, '.workflow'))).toBe('nothing');
     const kept = join(repo, '.git/fixcycle/.workflow/active/WFS-test-crash');
     expect(existsSync(join(kept, 'workflow-session.json'))).toBe(true);
     expect(existsSync(join(kept, '.process/test-output.log'))).toBe(true);
     term = spawnInPty(process.execPath, [CLI, 'watch', '-C', repo], { columns: 120, rows: 30, cwd: repo, env: terminalEnv() });
-    await until(() => kind(join(repo, '.workflow')) === 'link', 'the pane to put the link back', 10_000);
+    await until(() => pathKind(join(repo, '.workflow')) === 'link', 'the pane to put the link back', 10_000);
     expect(away(repo)).toEqual([]);
     term.kill();
     await term.exited;
     const resumed = await runCli(repo, ['run', '--headless', '--resume-session', 'crash', '--agent-cmd', agentCmd(agent.path)]);
     expect(resumed.exitCode, resumed.stdout + resumed.stderr).toBe(0);
     expect(agent.calls()).toEqual([]);
-    expect(kind(join(repo, '.workflow'))).toBe('link');
+    expect(pathKind(join(repo, '.workflow'))).toBe('link');
     expect(git(repo, 'status', '--porcelain')).toBe('');
   });
 
@@ -119,10 +111,10 @@ describe("the session link while the user's command runs", { timeout: 120_000 },
     const agent = scenario({ analyze: [], fix: [] });
     const run = execa(process.execPath, [CLI, 'run', '--headless', '--session-name', 'interrupted', '--agent-cmd', agentCmd(agent.path)], { cwd: repo, reject: false });
     await until(() => existsSync(held), 'the user command to run');
-    expect(kind(join(repo, '.workflow'))).toBe('nothing');
+    expect(pathKind(join(repo, '.workflow'))).toBe('nothing');
     run.kill('SIGINT');
     await run;
-    expect(kind(join(repo, '.workflow'))).toBe('link');
+    expect(pathKind(join(repo, '.workflow'))).toBe('link');
     expect(away(repo)).toEqual([]);
     expect(existsSync(join(repo, '.workflow/active/WFS-test-interrupted/.process/iteration-state.json'))).toBe(true);
   });
@@ -136,7 +128,7 @@ describe("the session link while the user's command runs", { timeout: 120_000 },
     const run = await runCli(repo, ['run', '--headless', '--session-name', 'plain', '--agent-cmd', agentCmd(agent.path)]);
     expect(run.exitCode, run.stdout + run.stderr).toBe(0);
     expect(JSON.parse(readFileSync(held, 'utf8'))).toEqual({ workflow: 'folder' });
-    expect(kind(join(repo, '.workflow'))).toBe('folder');
+    expect(pathKind(join(repo, '.workflow'))).toBe('folder');
     expect(readFileSync(join(repo, '.workflow/active/WFS-ccw/workflow-session.json'), 'utf8')).toBe('{"session_id":"WFS-ccw"}\n');
     expect(existsSync(join(repo, '.workflow/active/WFS-test-plain/.process/iteration-state.json'))).toBe(true);
     expect(existsSync(join(repo, '.git/fixcycle/.workflow'))).toBe(false);

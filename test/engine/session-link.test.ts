@@ -2,12 +2,13 @@
 // absence, a link that is not fixcycle's and a plain folder are never moved, and a link left out comes back only
 // once the process that took it is gone.
 import { spawn } from 'node:child_process';
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { activeDir, throughLink, workflowDir } from '../../src/engine/session/paths.js';
 import { placeSessionLink, putBackLeftLink, withoutSessionLink } from '../../src/engine/session/session-link.js';
+import { pathKind } from '../helpers/repo.js';
 
 let root: string;
 let gitDir: string;
@@ -18,14 +19,6 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-const kind = (path: string): string => {
-  try {
-    const s = lstatSync(path);
-    return s.isSymbolicLink() ? 'link' : s.isDirectory() ? 'folder' : 'file';
-  } catch {
-    return 'nothing';
-  }
-};
 const away = (): string[] => readdirSync(join(gitDir, 'fixcycle')).filter((n) => n.startsWith('.workflow-link-away-'));
 
 describe('the session link', () => {
@@ -36,29 +29,29 @@ describe('the session link', () => {
     let release!: () => void;
     const first = withoutSessionLink(root, () => new Promise<void>((r) => (release = r)));
     await new Promise((r) => setTimeout(r, 20));
-    expect(kind(join(root, '.workflow'))).toBe('nothing');
+    expect(pathKind(join(root, '.workflow'))).toBe('nothing');
     expect(away()).toEqual([`.workflow-link-away-${process.pid}`]);
     expect(workflowDir(root)).toBe(kept);
     expect(activeDir(root)).toBe(join(kept, 'active'));
     // Agents are told the paths `.workflow` names.
     expect(throughLink(root, join(kept, 'active', 'WFS-test-x', 'a.json'))).toBe(join(root, '.workflow', 'active', 'WFS-test-x', 'a.json'));
-    const second = await withoutSessionLink(root, async () => kind(join(root, '.workflow')));
+    const second = await withoutSessionLink(root, async () => pathKind(join(root, '.workflow')));
     expect(second).toBe('nothing');
-    expect(kind(join(root, '.workflow'))).toBe('nothing');
+    expect(pathKind(join(root, '.workflow'))).toBe('nothing');
     release();
     await first;
-    expect(kind(join(root, '.workflow'))).toBe('link');
+    expect(pathKind(join(root, '.workflow'))).toBe('link');
     expect(away()).toEqual([]);
   });
 
   it('leaves a plain folder and a link that is not fixcycle’s where they are', async () => {
     mkdirSync(join(root, '.workflow/active'), { recursive: true });
-    expect(await withoutSessionLink(root, async () => kind(join(root, '.workflow')))).toBe('folder');
+    expect(await withoutSessionLink(root, async () => pathKind(join(root, '.workflow')))).toBe('folder');
     expect(workflowDir(root)).toBe(join(root, '.workflow'));
     rmSync(join(root, '.workflow'), { recursive: true });
     const elsewhere = mkdtempSync(join(tmpdir(), 'fixcycle-elsewhere-'));
     symlinkSync(elsewhere, join(root, '.workflow'), 'dir');
-    expect(await withoutSessionLink(root, async () => kind(join(root, '.workflow')))).toBe('link');
+    expect(await withoutSessionLink(root, async () => pathKind(join(root, '.workflow')))).toBe('link');
     expect(workflowDir(root)).toBe(elsewhere);
     rmSync(elsewhere, { recursive: true });
   });
@@ -70,13 +63,13 @@ describe('the session link', () => {
     renameSync(join(root, '.workflow'), marker);
     expect(await putBackLeftLink(root, gitDir)).toBe(true);
     await placeSessionLink(root, gitDir);
-    expect(kind(join(root, '.workflow'))).toBe('nothing');
+    expect(pathKind(join(root, '.workflow'))).toBe('nothing');
     sleeper.kill('SIGKILL');
     await new Promise((r) => sleeper.once('exit', r));
     await placeSessionLink(root, gitDir);
-    expect(kind(join(root, '.workflow'))).toBe('link');
+    expect(pathKind(join(root, '.workflow'))).toBe('link');
     expect(away()).toEqual([]);
     writeFileSync(join(workflowDir(root), 'kept.txt'), 'x');
-    expect(kind(join(gitDir, 'fixcycle', '.workflow', 'kept.txt'))).toBe('file');
+    expect(pathKind(join(gitDir, 'fixcycle', '.workflow', 'kept.txt'))).toBe('file');
   });
 });

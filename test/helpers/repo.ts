@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { execa, execaSync } from 'execa';
@@ -71,6 +71,16 @@ export function git(cwd: string, ...args: string[]): string {
 export function sessionDir(repo: string): string {
   const id = execaSync('ls', [activeDir(repo)]).stdout.trim().split('\n')[0]!;
   return join(activeDir(repo), id);
+}
+
+/** What is at `path`, not following a link: 'link', 'folder', 'file' or 'nothing'. */
+export function pathKind(path: string): string {
+  try {
+    const s = lstatSync(path);
+    return s.isSymbolicLink() ? 'link' : s.isDirectory() ? 'folder' : 'file';
+  } catch {
+    return 'nothing';
+  }
 }
 
 export function readJson<T = any>(file: string): T {
