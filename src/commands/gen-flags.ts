@@ -1,5 +1,5 @@
 import { findLatestSession } from '../engine/session/session-files.js';
-import { ACTIVE_DIR, SESSION_PREFIX } from '../engine/session/paths.js';
+import { activeDir, SESSION_PREFIX } from '../engine/session/paths.js';
 import { isGenSession } from '../engine/gen/pipeline.js';
 import { StartError } from '../engine/start.js';
 import type { GenFlags } from './run-flags.js';
@@ -53,13 +53,13 @@ function latestGenSession(root: string): { id: string; mtime: number } | null {
   let best: { id: string; mtime: number } | null = null;
   let names: string[] = [];
   try {
-    names = readdirSync(join(root, ACTIVE_DIR)).filter((n) => n.startsWith(SESSION_PREFIX));
+    names = readdirSync(activeDir(root)).filter((n) => n.startsWith(SESSION_PREFIX));
   } catch {
     return null;
   }
   for (const id of names) {
     try {
-      const mtime = statSync(join(root, ACTIVE_DIR, id, '.process', 'gen-state.json')).mtimeMs;
+      const mtime = statSync(join(activeDir(root), id, '.process', 'gen-state.json')).mtimeMs;
       if (!best || mtime > best.mtime) best = { id, mtime };
     } catch {
       // not a gen session
@@ -80,7 +80,7 @@ export async function genSessionToResume(cwd: string, resume: string | true): Pr
     const gen = latestGenSession(root);
     if (!gen) return null;
     const loop = await findLatestSession(root);
-    const loopTime = loop ? statSync(join(root, ACTIVE_DIR, loop, '.process', 'iteration-state.json')).mtimeMs : 0;
+    const loopTime = loop ? statSync(join(activeDir(root), loop, '.process', 'iteration-state.json')).mtimeMs : 0;
     return loop && loop !== gen.id && loopTime > gen.mtime ? null : gen.id;
   }
   const id = resume.startsWith('WFS-') ? resume : `WFS-test-${resume}`;

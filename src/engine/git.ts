@@ -1,18 +1,8 @@
-import { appendFile, lstat, mkdir, readFile, symlink } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { execFile } from 'node:child_process';
-import { ACTIVE_DIR } from './session/paths.js';
-
-/** Makes `link` point at `target` (created), unless `link` exists already (an older session folder is kept). */
-async function linkSessionFolder(link: string, target: string): Promise<void> {
-  if (await lstat(link).then(() => true, () => false)) return;
-  try {
-    await mkdir(target, { recursive: true });
-    await symlink(resolve(target), link, 'dir');
-  } catch {
-    // No symbolic links here (Windows without the right): the session folder is a plain folder, as before.
-  }
-}
+import { WORKFLOW_DIR } from './session/paths.js';
+import { placeSessionLink } from './session/session-link.js';
 
 /**
  * Runs `git <args>` in the repository and resolves with its stdout; rejects with git's own message when it fails.
@@ -75,16 +65,17 @@ export class Repo {
    * Keeps the session folder out of git without touching the user's .gitignore, and out of the user's own
    * tools: a new `.workflow` is a link to a folder inside the git directory, which linters and formatters
    * globbing the tree (`prettier --check '**\/*.{md,json}'`, `eslint .`) never enter, so fixcycle's files
-   * cannot change what the test command says. Where no link can be made, it stays a plain folder.
+   * cannot change what the test command says; tools that follow links do not see it either, as the link is out
+   * of the tree while the user's command runs (see withoutSessionLink). Where no link can be made, it stays a
+   * plain folder.
    */
   async excludeSessionFolder(options: { link?: boolean } = {}): Promise<void> {
-    const name = ACTIVE_DIR.split('\\').join('/').split('/')[0]!;
-    // Only in the main worktree: a linked one (a team executor's) is removed with its git directory, and keeps a
-    // plain folder that the team copies its sessions out of.
-    if (options.link && basename(dirname(this.gitDir)) !== 'worktrees') await linkSessionFolder(join(this.root, name), join(this.gitDir, 'fixcycle', name));
+    // A linked worktree (a team executor's) too: its user's command runs there. Its sessions, in the worktree's
+    // own git directory, are copied out before the worktree is removed.
+    if (options.link) await placeSessionLink(this.root, this.gitDir);
     const exclude = join(this.gitDir, 'info', 'exclude');
     // No trailing slash: the line must match the link as well as a folder.
-    const line = `/${name}`;
+    const line = `/${WORKFLOW_DIR}`;
     const current = await readFile(exclude, 'utf8').catch(() => '');
     if (current.split('\n').some((l) => l.trim() === line)) return;
     await mkdir(join(this.gitDir, 'info'), { recursive: true });

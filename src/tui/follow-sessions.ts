@@ -2,7 +2,7 @@ import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { serialPasses } from '../engine/session/file-watch.js';
-import { ACTIVE_DIR } from '../engine/session/paths.js';
+import { activeDir } from '../engine/session/paths.js';
 
 /** Folders of sessions fixcycle and Claude-Code-Workflow write: `WFS-test-<name>`, `WFS-<name>`. */
 const SESSION_DIR = /^WFS-/;
@@ -36,9 +36,9 @@ async function look(dir: string): Promise<Seen | null> {
 }
 
 /** Sessions of the repository with their stamps. */
-async function scanSessions(activeDir: string): Promise<Map<string, Seen>> {
-  const names = (await readdir(activeDir).catch(() => [] as string[])).filter((n) => SESSION_DIR.test(n));
-  const seen = await Promise.all(names.map((n) => look(join(activeDir, n))));
+async function scanSessions(dir: string): Promise<Map<string, Seen>> {
+  const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => SESSION_DIR.test(n));
+  const seen = await Promise.all(names.map((n) => look(join(dir, n))));
   const found = new Map<string, Seen>();
   names.forEach((n, i) => seen[i] && found.set(n, seen[i]!));
   return found;
@@ -46,7 +46,7 @@ async function scanSessions(activeDir: string): Promise<Map<string, Seen>> {
 
 /** The session a process drives now (the newest with a held lock), or null. */
 export async function runningSession(repoRoot: string): Promise<string | null> {
-  const found = [...(await scanSessions(join(repoRoot, ACTIVE_DIR)))].filter(([, s]) => s.live).sort((a, b) => b[1].stamp - a[1].stamp);
+  const found = [...(await scanSessions(activeDir(repoRoot)))].filter(([, s]) => s.live).sort((a, b) => b[1].stamp - a[1].stamp);
   return found[0]?.[0] ?? null;
 }
 
@@ -70,10 +70,11 @@ export interface FollowSessionsOptions {
  * Follows the sessions of a repository like `tail -F` follows a file: picks up the session being driven
  * when it starts (or the one already running), stays on a session that ended until another one writes, and
  * says when the followed folder disappears. Watches `.workflow/active` (or the nearest existing parent
- * until it exists) and polls besides.
+ * until it exists) and polls besides. The real folder, not the link: the link is out of the tree while the
+ * user's command runs, and the first run makes it after the pane started.
  */
 export function followSessions(options: FollowSessionsOptions): SessionFollower {
-  const activeDir = join(options.repoRoot, ACTIVE_DIR);
+  let sessions = activeDir(options.repoRoot);
   const known = new Map<string, Seen>();
   let current: string | null = null;
   let first = true;
@@ -85,17 +86,18 @@ export function followSessions(options: FollowSessionsOptions): SessionFollower 
   const onGone = (id: string) => stopped || options.onGone(id);
 
   const rearm = () => {
-    const target = [activeDir, dirname(activeDir), options.repoRoot].find((d) => existsSync(d)) ?? options.repoRoot;
+    sessions = activeDir(options.repoRoot);
+    const target = [sessions, dirname(sessions), options.repoRoot].find((d) => existsSync(d)) ?? options.repoRoot;
     if (target === watching && watcher) return;
     watcher?.close();
     watching = target;
     try {
       watcher = watch(target, (_event, name) => {
         // A new session folder: show it now, without waiting for a full scan's round of stat() calls.
-        if (target === activeDir && name && SESSION_DIR.test(name) && !known.has(name) && name !== current && existsSync(join(activeDir, name))) {
+        if (target === sessions && name && SESSION_DIR.test(name) && !known.has(name) && name !== current && existsSync(join(sessions, name))) {
           known.set(name, { stamp: Date.now(), live: true });
           current = name;
-          onSession(name, join(activeDir, name));
+          onSession(name, join(sessions, name));
         }
         void scan();
       });
@@ -110,9 +112,9 @@ export function followSessions(options: FollowSessionsOptions): SessionFollower 
 
   const pass = async () => {
     rearm();
-    const found = await scanSessions(activeDir);
+    const found = await scanSessions(sessions);
     // Gone for real, not created after this pass listed the folder (the watcher may have shown it meanwhile).
-    if (current && !found.has(current) && !existsSync(join(activeDir, current))) {
+    if (current && !found.has(current) && !existsSync(join(sessions, current))) {
       const gone = current;
       current = null;
       onGone(gone);
@@ -128,7 +130,7 @@ export function followSessions(options: FollowSessionsOptions): SessionFollower 
     // Two sessions driven at once: stay on the one shown while it is live, unless the other is brand new.
     if (current && found.get(current)?.live && before.has(next)) return;
     current = next;
-    onSession(next, join(activeDir, next));
+    onSession(next, join(sessions, next));
   };
 
   const passes = serialPasses(pass, () => undefined);

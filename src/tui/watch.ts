@@ -1,6 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { ACTIVE_DIR, SESSION_PREFIX } from '../engine/session/paths.js';
+import { activeDir, gitDirOf, SESSION_PREFIX } from '../engine/session/paths.js';
+import { putBackLeftLink } from '../engine/session/session-link.js';
 import { createFixcycleStore } from '../state/store.js';
 import { findRepoRoot, runningSession } from './follow-sessions.js';
 import { agentsOf } from './session-agents.js';
@@ -32,7 +33,7 @@ async function isDir(path: string): Promise<boolean> {
 
 /** The session folder to watch, or a one-line reason why there is none. */
 export async function findWatchedSession(repo: string, sessionId?: string): Promise<{ ok: true; id: string; dir: string } | { ok: false; error: string }> {
-  const root = join(resolve(repo), ACTIVE_DIR);
+  const root = activeDir(resolve(repo));
   if (sessionId) {
     for (const id of [sessionId, `${SESSION_PREFIX}${sessionId}`]) {
       if (await isDir(join(root, id))) return { ok: true, id, dir: join(root, id) };
@@ -58,7 +59,11 @@ export async function findWatchedSession(repo: string, sessionId?: string): Prom
  */
 export async function startWatch(options: WatchOptions): Promise<number> {
   const stderr = options.stderr ?? process.stderr;
-  if (options.follow || (!options.sessionId && !(await runningSession(findRepoRoot(options.repo))))) {
+  const repoRoot = findRepoRoot(options.repo);
+  // A `.workflow` link a crashed fixcycle left out of the tree comes back; one out for a running command stays out.
+  const gitDir = gitDirOf(repoRoot);
+  if (gitDir) await putBackLeftLink(repoRoot, gitDir).catch(() => false);
+  if (options.follow || (!options.sessionId && !(await runningSession(repoRoot)))) {
     const { startFollow } = await import('./follow.js');
     return startFollow({ repo: options.repo, runArgs: options.runArgs, stdout: options.stdout, stdin: options.stdin, env: options.env, pollMs: options.pollMs });
   }

@@ -1,4 +1,4 @@
-import { lstatSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { agentCmd, execa, git, makeRepo, removeRepos, ROOT, runCli, scenario, sessionDir } from '../helpers/repo.js';
@@ -7,15 +7,17 @@ afterAll(removeRepos);
 
 const PRETTIER = join(ROOT, 'node_modules/prettier/bin/prettier.cjs');
 const ESLINT = join(ROOT, 'node_modules/eslint/bin/eslint.js');
+// prettier 2 as htmlparser2 pins it: its fast-glob follows symbolic links, where prettier 3 does not.
+const PRETTIER2 = join(ROOT, 'node_modules/prettier2/bin-prettier.js');
 
 /**
  * htmlparser2's shape: `npm test` is the tests and then a lint of the whole tree, where prettier checks every
  * `**\/*.{ts,md,json,yml}` and eslint every JS file. Every file of the project is formatted as prettier wants.
  */
-function linted(): string {
+function linted(lint = `node ${PRETTIER} --check "**/*.{js,md,json,yml}" && node ${ESLINT} .`): string {
   const repo = makeRepo(null, {
     '.gitignore': 'node_modules\n',
-    'package.json': `${JSON.stringify({ name: 'p', private: true, scripts: { test: 'node --test && npm run lint', lint: `node ${PRETTIER} --check "**/*.{js,md,json,yml}" && node ${ESLINT} .` } }, null, 2)}\n`,
+    'package.json': `${JSON.stringify({ name: 'p', private: true, scripts: { test: 'node --test && npm run lint', lint } }, null, 2)}\n`,
     'eslint.config.js': 'module.exports = [{ files: ["**/*.js"], rules: { "no-unused-vars": "error" } }];\n',
     'README.md': '# p\n\nA project whose lint checks the whole tree.\n',
     'src/math.js': 'exports.add = (a, b) => a + b;\n',
@@ -48,5 +50,26 @@ describe("fixcycle's own files never change what the user's command says", { tim
     // The files themselves are not formatted as prettier wants: only where they live keeps them out of the check.
     const direct = await execa('node', [PRETTIER, '--check', join(sessionDir(repo), '.summaries/session-summary.md')], { cwd: repo, reject: false });
     expect(direct.exitCode).not.toBe(0);
+  });
+
+  it('a lint that follows links (real prettier 2, as htmlparser2 pins it) stays green too: the link is out of the tree while the command runs', async () => {
+    const repo = linted(`node ${PRETTIER2} --check "**/*.{js,md,json,yml}"`);
+    const agent = scenario({ analyze: [], fix: [] });
+    const run = await runCli(repo, ['run', '--headless', '--agent-cmd', agentCmd(agent.path)]);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(0);
+    expect(agent.calls()).toEqual([]);
+    expect(run.stdout).toMatch(/after the tests: `npm run lint` passed/);
+    // A second run, whose tree holds the first one's session: still green, with no agent call.
+    const second = await runCli(repo, ['run', '--headless', '--agent-cmd', agentCmd(agent.path)]);
+    expect(second.exitCode, second.stdout + second.stderr).toBe(0);
+    expect(agent.calls()).toEqual([]);
+    // The link is back after the run, nothing waits in the git directory, git status is clean.
+    expect(lstatSync(join(repo, '.workflow')).isSymbolicLink()).toBe(true);
+    expect(readdirSync(join(repo, '.git', 'fixcycle')).filter((n) => n.startsWith('.workflow-link-away'))).toEqual([]);
+    expect(git(repo, 'status', '--porcelain')).toBe('');
+    // With the link in the tree, prettier 2 does go through it: what the run kept it from seeing.
+    const linked = await execa('npm', ['run', 'lint'], { cwd: repo, reject: false });
+    expect(linked.exitCode).not.toBe(0);
+    expect(linked.stdout + linked.stderr).toMatch(/\.workflow\/active\/WFS-test-[^/]+\/.*\.(md|json)/);
   });
 });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { git, makeRepo, readJson, removeRepos, ROOT, runCli } from '../helpers/repo.js';
+import { activeDir } from '../../src/engine/session/paths.js';
 
 afterAll(removeRepos);
 
@@ -25,7 +26,7 @@ function project(base: Record<string, string>, added: Record<string, string>, li
   return repo;
 }
 
-const session = (repo: string) => join(repo, '.workflow/active', readdirSync(join(repo, '.workflow/active'))[0]!);
+const session = (repo: string) => join(activeDir(repo), readdirSync(activeDir(repo))[0]!);
 
 async function gen(repo: string): Promise<{ out: string; exitCode: number | null | undefined; state: any; agent: string; committed: string[] }> {
   const agent = mkdtempSync(join(tmpdir(), 'fixcycle-gate-agent-'));

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { git, makeRepo, readJson, removeRepos, ROOT, runCli } from '../helpers/repo.js';
+import { activeDir } from '../../src/engine/session/paths.js';
 
 afterAll(removeRepos);
 
@@ -25,7 +26,7 @@ function project(base: Record<string, string>, added: Record<string, string>, li
   return repo;
 }
 
-const session = (repo: string) => join(repo, '.workflow/active', readdirSync(join(repo, '.workflow/active'))[0]!);
+const session = (repo: string) => join(activeDir(repo), readdirSync(activeDir(repo))[0]!);
 const gen = (repo: string, agent: string) => runCli(repo, ['gen', '--headless', '--agent-cmd', `${process.execPath} ${AGENT} ${agent}`], { timeoutMs: 240_000 });
 
 const vitestBase = {

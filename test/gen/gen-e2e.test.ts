@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { execa, git, makeRepo, readJson, removeRepos, ROOT, runCli } from '../helpers/repo.js';
 import { mkdtempSync } from 'node:fs';
+import { activeDir } from '../../src/engine/session/paths.js';
 
 afterAll(removeRepos);
 
@@ -28,7 +29,7 @@ function agentDir(): string {
 const agentCmd = (dir: string, mode = 'standard') => `${process.execPath} ${AGENT} ${dir} ${mode}`;
 
 function sessionOf(repo: string): string {
-  const root = join(repo, '.workflow/active');
+  const root = activeDir(repo);
   return join(root, readdirSync(root)[0]!);
 }
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI, execa, git, makeRepo, readJson, removeRepos, ROOT } from '../helpers/repo.js';
+import { activeDir } from '../../src/engine/session/paths.js';
 
 afterAll(removeRepos);
 
@@ -48,7 +49,7 @@ describe('fixcycle gen, kill -9 inside every phase and step', () => {
     const agent = mkdtempSync(join(tmpdir(), 'fixcycle-gen-agent-'));
     const calls = (prefix: string) => readFileSync(join(agent, 'calls.log'), 'utf8').trim().split('\n').filter((c) => c.startsWith(prefix)).length;
     const state = () => readJson(join(dir(), '.process/gen-state.json'));
-    const dir = () => join(repo, '.workflow/active', readdirSync(join(repo, '.workflow/active'))[0]!);
+    const dir = () => join(activeDir(repo), readdirSync(activeDir(repo))[0]!);
 
     // Phase 1, writing workflow-session.json: the session can be resumed, and phase 1 is all that is left to redo.
     await killInside(repo, agent, ['gen'], 'workflow-session\\.json$');

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { git, makeRepo, readJson, removeRepos, ROOT, runCli } from '../helpers/repo.js';
 import { ownFailurePredicate } from '../../src/engine/gen/own-failures.js';
+import { activeDir } from '../../src/engine/session/paths.js';
 
 afterAll(removeRepos);
 
@@ -32,7 +33,7 @@ describe('gen on a project whose suite fails before generation', () => {
     const run = await runCli(repo, ['gen', '--headless', '--agent-cmd', `${process.execPath} ${AGENT} ${agent}`], { timeoutMs: 420_000 });
     const out = run.stdout + run.stderr;
     expect(run.exitCode, out).toBe(0);
-    const dir = join(repo, '.workflow/active', readdirSync(join(repo, '.workflow/active'))[0]!);
+    const dir = join(activeDir(repo), readdirSync(activeDir(repo))[0]!);
     const pkg = readJson(join(dir, '.process/test-context-package.json'));
     expect(pkg.suite_before).toEqual({ passed: 1, failed: 1, failing: ["slug matches the shared data"], passing: ["slug joins words"], errors: 0 });
     expect(out).toMatch(/\[context\] done: .*1 test\(s\) fail before generation \(the project's own\)/);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI, execa, git, makeRepo, readJson, removeRepos, ROOT, runCli } from '../helpers/repo.js';
+import { activeDir } from '../../src/engine/session/paths.js';
 
 afterAll(removeRepos);
 
@@ -46,7 +47,7 @@ describe('fixcycle gen after kill -9', () => {
     // Killed in phase 3 (the analysis agent hangs): phases 1-2 are done.
     const first = await killWhileHanging(repo, agent, ['gen'], 'analyze-test-analysis');
     expect(first).toMatch(/\[context\] done/);
-    const dir = join(repo, '.workflow/active', readdirSync(join(repo, '.workflow/active'))[0]!);
+    const dir = join(activeDir(repo), readdirSync(activeDir(repo))[0]!);
     expect(readJson(join(dir, '.process/gen-state.json')).phases_done).toEqual(['session', 'context']);
 
     // Killed in phase 5, IMPL-001 (the generate agent hangs): phases 1-4 are not redone.

@@ -1,7 +1,8 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { execa, execaSync } from 'execa';
+import { activeDir } from '../../src/engine/session/paths.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const CLI = join(ROOT, 'dist/cli.js');
@@ -66,9 +67,20 @@ export function git(cwd: string, ...args: string[]): string {
   return execaSync('git', args, { cwd }).stdout;
 }
 
+/** The session's real folder: during a test run `.workflow` is out of the tree, and this finds it all the same. */
 export function sessionDir(repo: string): string {
-  const id = execaSync('ls', [join(repo, '.workflow/active')]).stdout.trim().split('\n')[0]!;
-  return join(repo, '.workflow/active', id);
+  const id = execaSync('ls', [activeDir(repo)]).stdout.trim().split('\n')[0]!;
+  return join(activeDir(repo), id);
+}
+
+/** What is at `path`, not following a link: 'link', 'folder', 'file' or 'nothing'. */
+export function pathKind(path: string): string {
+  try {
+    const s = lstatSync(path);
+    return s.isSymbolicLink() ? 'link' : s.isDirectory() ? 'folder' : 'file';
+  } catch {
+    return 'nothing';
+  }
 }
 
 export function readJson<T = any>(file: string): T {

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { activeDir } from '../../src/engine/session/paths.js';
 import { AGENT, SHOP, SHOP_FILES } from '../tui/shop-scenario.js';
 import { tempRepo } from '../tui/temp-repo.js';
 import { startTmux, tmuxMissing, type Tmux } from './tmux.js';
@@ -29,13 +30,13 @@ afterAll(() => {
 });
 
 function sessions(): string[] {
-  return readdirSync(join(repo.dir, '.workflow/active'))
+  return readdirSync(activeDir(repo.dir))
     .filter((n) => n.startsWith('WFS-test-'))
     .sort();
 }
 
 function stateOf(id: string) {
-  return JSON.parse(readFileSync(join(repo.dir, '.workflow/active', id, '.process/iteration-state.json'), 'utf8'));
+  return JSON.parse(readFileSync(join(activeDir(repo.dir), id, '.process/iteration-state.json'), 'utf8'));
 }
 
 const headlessRun = (name: string) =>

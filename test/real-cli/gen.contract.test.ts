@@ -6,6 +6,7 @@ import { cleanup, tempDir } from '../agents/helpers.js';
 import { CLI, git, makeRepo, readJson, removeRepos, ROOT } from '../helpers/repo.js';
 import { gatewayEnv, missingRealClis } from './harness.js';
 import { startStandIn, type RecordedRequest, type StandIn, type StandInStep } from './stand-in/server.js';
+import { activeDir } from '../../src/engine/session/paths.js';
 
 /**
  * `fixcycle gen` (the built dist/cli.js, a real child process) on the gen fixture library, driving the real
@@ -158,7 +159,7 @@ describe.skipIf(missing !== undefined)(`fixcycle gen --agent claude against the 
     expect(run.exitCode, out).toBe(0);
 
     // Phases 1-4 wrote their files.
-    const root = join(repo, '.workflow/active');
+    const root = activeDir(repo);
     const dir = join(root, readdirSync(root)[0]!);
     for (const f of ['workflow-session.json', '.process/test-context-package.json', '.process/TEST_ANALYSIS_RESULTS.md', 'IMPL_PLAN.md', 'TODO_LIST.md', '.task/IMPL-001.json', '.task/IMPL-001.3-validation.json', '.task/IMPL-001.5-review.json', '.task/IMPL-002.json', '.summaries/gen-summary.md']) {
       expect(existsSync(join(dir, f)), f).toBe(true);

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { fromCsv } from '../../src/engine/team/tasks-csv.js';
 import { CLI, git, removeRepos, runCli } from '../helpers/repo.js';
 import { agentDir, calls, teamAgentCmd, teamRepo, teamSession } from './team-helpers.js';
+import { activeDir, workflowDir } from '../../src/engine/session/paths.js';
 
 afterAll(removeRepos);
 
@@ -90,7 +91,7 @@ describe('fixcycle team: concurrent waves and resuming', () => {
     expect(git(repo, 'worktree', 'list').trim().split('\n')).toHaveLength(1);
     expect(git(repo, 'branch', '--list', 'fixcycle-team-*').trim()).toBe('');
     // The fix loops' sessions, run in the worktrees, are kept in the main tree.
-    const loops = readdirSync(join(repo, '.workflow/active'));
+    const loops = readdirSync(activeDir(repo));
     expect(loops.some((n) => /testrun-001/.test(n)), loops.join(', ')).toBe(true);
     expect(loops.some((n) => /testrun-002/.test(n)), loops.join(', ')).toBe(true);
     expect(git(repo, 'status', '--porcelain')).toBe('');
@@ -101,7 +102,7 @@ describe('fixcycle team: concurrent waves and resuming', () => {
     const agent = agentDir();
     writeFileSync(join(agent, 'hang-TESTGEN-002'), '');
     const child = execa(process.execPath, [CLI, 'team', '--headless', '--pipeline', 'comprehensive', '--agent-cmd', teamAgentCmd(agent)], { cwd: repo, reject: false, env: { FORCE_COLOR: '0' } });
-    await until(() => existsSync(join(agent, 'hanging-TESTGEN-002')) && existsSync(join(repo, '.workflow/.csv-wave')) && /"TESTGEN-001",.*"completed"/.test(readFileSync(join(teamSession(repo), 'tasks.csv'), 'utf8')), 60_000);
+    await until(() => existsSync(join(agent, 'hanging-TESTGEN-002')) && existsSync(join(workflowDir(repo), '.csv-wave')) && /"TESTGEN-001",.*"completed"/.test(readFileSync(join(teamSession(repo), 'tasks.csv'), 'utf8')), 60_000);
     child.kill('SIGKILL');
     await child;
     const hung = Number(readFileSync(join(agent, 'hanging-TESTGEN-002'), 'utf8'));

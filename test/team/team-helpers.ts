@@ -2,6 +2,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { git, makeRepo, ROOT } from '../helpers/repo.js';
+import { workflowDir } from '../../src/engine/session/paths.js';
 
 export const TEAM_AGENT = join(ROOT, 'test/fixtures/agents/team-agent.mjs');
 
@@ -42,6 +43,6 @@ export function calls(dir: string): { start: number; end: number; role: string; 
 }
 
 export function teamSession(repo: string): string {
-  const root = join(repo, '.workflow/.csv-wave');
+  const root = join(workflowDir(repo), '.csv-wave');
   return join(root, readdirSync(root).filter((n) => n.startsWith('tst-'))[0]!);
 }

@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { spawnInPty, type PtyTerminal } from './pty-terminal.js';
 import { AGENT, SHOP_FILES } from './shop-scenario.js';
 import { tempRepo } from './temp-repo.js';
+import { activeDir } from '../../src/engine/session/paths.js';
 
 const CLI = resolve(import.meta.dirname, '../../dist/cli.js');
 
@@ -27,7 +28,7 @@ const agentPath = () => join(repo.dir, '..', `${repo.dir.split('/').pop()}-agent
 
 /** iteration-state.json of the one session in the repository. */
 function sessionState() {
-  const active = join(repo.dir, '.workflow/active');
+  const active = activeDir(repo.dir);
   const ids = readdirSync(active).filter((n) => n.startsWith('WFS-test-'));
   expect(ids).toHaveLength(1);
   return JSON.parse(readFileSync(join(active, ids[0]!, '.process/iteration-state.json'), 'utf8'));

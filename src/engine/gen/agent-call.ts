@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { writeTextAtomic } from '../session/atomic.js';
+import { throughLink } from '../session/paths.js';
 import type { AgentCall } from '../agents/agent.js';
 import { relativeActivity } from '../agents/activity-line.js';
 import { runAgent } from '../agents/run-agent.js';
@@ -37,7 +38,7 @@ export async function callChain<T>(
       role: adapterRole,
       prompt: request.prompt,
       cwd: ctx.repo.root,
-      env: { FIXCYCLE_ROLE: request.role, FIXCYCLE_TASK_ID: request.taskId, FIXCYCLE_TASK_PATH: request.taskPath, FIXCYCLE_SESSION_DIR: paths.dir, FIXCYCLE_ITERATION: '0' },
+      env: { FIXCYCLE_ROLE: request.role, FIXCYCLE_TASK_ID: request.taskId, FIXCYCLE_TASK_PATH: throughLink(ctx.repo.root, request.taskPath), FIXCYCLE_SESSION_DIR: throughLink(ctx.repo.root, paths.dir), FIXCYCLE_ITERATION: '0' },
       timeoutMs: agent.spec.timeoutMs ?? ctx.options.agentTimeoutMs,
       signal: ctx.signal,
       onLines: (lines) => ctx.emit({ type: 'output', lines }),

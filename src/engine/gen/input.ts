@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
+import { workflowDir } from '../session/paths.js';
 import { listProjectFiles } from '../affected/list-files.js';
 import { branchChange, wholeFiles, type Change } from './changes.js';
 import { isSourceFile } from './source-files.js';
@@ -48,7 +49,7 @@ async function filesNamedBy(root: string, description: string): Promise<string[]
 /** Where a Claude-Code-Workflow session lives: .workflow/active or .workflow/archives. */
 function sessionFolder(root: string, id: string): string | null {
   for (const where of ['active', 'archives']) {
-    const dir = join(root, '.workflow', where, id);
+    const dir = join(workflowDir(root), where, id);
     if (existsSync(dir)) return dir;
   }
   return null;

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { throughLink } from '../session/paths.js';
 import { writeJsonAtomic, writeTextAtomic } from '../session/atomic.js';
 import type { TestAnalysis } from './analysis-schema.js';
 import { node, type GenContext, type GenOptions } from './gen-context.js';
@@ -123,7 +124,8 @@ export async function generateTasks(ctx: GenContext): Promise<string> {
   node(ctx, 'tasks', 'running', 'writing IMPL_PLAN.md, TODO_LIST.md and the task files');
   const pkg = await readContextPackage(dir);
   const analysis = await readAnalysis(dir);
-  for (const task of tasks(pkg, analysis, ctx.options, dir)) {
+  // The task files name the session as `.workflow` does, as Claude-Code-Workflow's do.
+  for (const task of tasks(pkg, analysis, ctx.options, throughLink(ctx.repo.root, dir))) {
     const valid = genTaskSchema.parse(task);
     await writeJsonAtomic(paths.task(valid.id), valid);
   }

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { throughLink } from '../session/paths.js';
 import { join } from 'node:path';
 import { callChain } from './agent-call.js';
 import { node, type GenContext } from './gen-context.js';
@@ -38,7 +39,7 @@ export async function generateRound(ctx: GenContext): Promise<void> {
     Object.assign(t.context, { round, findings: state.feedback, feedback_kind: kind });
   });
   const [pkg, analysis] = await Promise.all([readContextPackage(dir), readAnalysis(dir)]);
-  const prompt = renderGeneratePrompt({ round, taskPath: paths.task('IMPL-001'), analysis, pkg, root: ctx.repo.root, feedback: state.feedback, feedbackKind: kind });
+  const prompt = renderGeneratePrompt({ round, taskPath: throughLink(ctx.repo.root, paths.task('IMPL-001')), analysis, pkg, root: ctx.repo.root, feedback: state.feedback, feedbackKind: kind });
   const before = new Set(await ctx.repo.changedFiles());
   const snap = snapshotFiles(ctx.repo.root, [...before]);
   const undo = async (): Promise<void> => {

@@ -3,9 +3,10 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { writeJsonAtomic } from '../session/atomic.js';
+import { workflowDir } from '../session/paths.js';
 import type { SpectrumRun } from './coverage-run.js';
 
-const DIR = join('.workflow', 'cache', 'localize');
+const DIR = join('cache', 'localize');
 
 /**
  * The cache key of a coverage run: the committed tree, the uncommitted changes, the runner and the failing tests.
@@ -21,13 +22,13 @@ export async function spectrumKey(root: string, runner: string, failing: readonl
 
 export async function readCachedSpectrum(root: string, key: string): Promise<SpectrumRun | null> {
   try {
-    return JSON.parse(await readFile(join(root, DIR, `${key}.json`), 'utf8')) as SpectrumRun;
+    return JSON.parse(await readFile(join(workflowDir(root), DIR, `${key}.json`), 'utf8')) as SpectrumRun;
   } catch {
     return null;
   }
 }
 
 export async function cacheSpectrum(root: string, key: string, run: SpectrumRun): Promise<void> {
-  await mkdir(join(root, DIR), { recursive: true });
-  await writeJsonAtomic(join(root, DIR, `${key}.json`), run);
+  await mkdir(join(workflowDir(root), DIR), { recursive: true });
+  await writeJsonAtomic(join(workflowDir(root), DIR, `${key}.json`), run);
 }

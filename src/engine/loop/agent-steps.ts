@@ -8,12 +8,14 @@ import { needsWhatIsNotHere } from '../runners/tests-that-cannot-run.js';
 import { agentRelay, type AgentRelay } from './agent-relay.js';
 import { filesChangedByFix } from './test-artifacts.js';
 import type { LoopContext } from './context.js';
+import { throughLink } from '../session/paths.js';
 import { planOutsideSuspects, suspectsMarkdown } from '../localize/format.js';
 import type { Localization } from '../localize/types.js';
 
 /** What the prompts tell the agent about this iteration. */
 export function buildPromptContext(ctx: LoopContext, state: IterationState, results: TestResults, it: Iteration, history: FixHistoryEntry[], plan?: FixPlan): PromptContext {
   const paths = ctx.session.paths;
+  const shown = (path: string): string => throughLink(ctx.repo.root, path);
   return {
     iteration: it.iteration,
     maxIterations: state.max_iterations,
@@ -27,20 +29,21 @@ export function buildPromptContext(ctx: LoopContext, state: IterationState, resu
     history,
     lastSetback: state.last_setback as string | undefined,
     plan,
-    paths: { testResults: paths.testResults, testOutput: paths.testOutput, task: paths.task(it.iteration), sessionDir: paths.dir },
+    paths: { testResults: shown(paths.testResults), testOutput: shown(paths.testOutput), task: shown(paths.task(it.iteration)), sessionDir: shown(paths.dir) },
   };
 }
 
 /** The environment of the agent command protocol. */
 function protocolEnv(ctx: LoopContext, role: AgentRole, iteration: number, strategy: Strategy): Record<string, string> {
   const paths = ctx.session.paths;
+  const shown = (path: string): string => throughLink(ctx.repo.root, path);
   return {
     FIXCYCLE_ROLE: role,
-    FIXCYCLE_SESSION_DIR: paths.dir,
+    FIXCYCLE_SESSION_DIR: shown(paths.dir),
     FIXCYCLE_ITERATION: String(iteration),
     FIXCYCLE_STRATEGY: strategy,
-    FIXCYCLE_TEST_RESULTS: paths.testResults,
-    FIXCYCLE_TASK_PATH: paths.task(iteration),
+    FIXCYCLE_TEST_RESULTS: shown(paths.testResults),
+    FIXCYCLE_TASK_PATH: shown(paths.task(iteration)),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Outcome } from '../events.js';
+import { throughLink } from '../session/paths.js';
 import { EXIT } from './exit-codes.js';
 import type { IterationState } from '../session/schema.js';
 import type { TestResults } from '../types.js';
@@ -29,7 +30,8 @@ export async function completeSession(ctx: LoopContext, state: IterationState, r
   if (outcome === 'failure') {
     const history = await ctx.session.readHistory();
     await ctx.session.writeSummary('failure-report.md', renderFailureReport(state, results, history, reason));
-    reportPath = `${ctx.session.paths.summariesDir}/failure-report.md`;
+    // Said as `.workflow` names it, where the user looks for sessions.
+    reportPath = throughLink(ctx.repo.root, `${ctx.session.paths.summariesDir}/failure-report.md`);
   }
   ctx.emit({ type: 'phase', phase: 'completion', status: outcome === 'failure' ? 'failed' : 'done', iteration: state.current_iteration, detail: outcome });
   const exitCode = outcome === 'failure' ? EXIT.failure : EXIT.success;

@@ -19,6 +19,7 @@ import { absentSubmodules } from './absent-submodules.js';
 import { markAbsentSubmoduleData } from './absent-submodule-data.js';
 import { afterPartTests, readsAfterPart } from './after-part-tests.js';
 import { isCheckPart, partFailure, type PartKind, type PartRun } from './script-parts.js';
+import { withoutSessionLink } from '../session/session-link.js';
 
 // Shown in `doctor` and the status line where a run's own temporary folder goes.
 const REPORT_DIR_PLACEHOLDER = '<report-dir>';
@@ -117,7 +118,17 @@ export class CommandTestRunner implements TestRunner {
     });
   }
 
-  private async execute(
+  /** Runs the user's command (every part of it) with fixcycle's `.workflow` link out of the tree. */
+  private execute(
+    options: RunTestsOptions,
+    build: (reportDir: string) => Invocation,
+    scope: 'full' | 'affected' | 'subset',
+    selection: TestRun['selection'],
+  ): Promise<TestRun> {
+    return withoutSessionLink(options.cwd, () => this.executeHere(options, build, scope, selection));
+  }
+
+  private async executeHere(
     options: RunTestsOptions,
     build: (reportDir: string) => Invocation,
     scope: 'full' | 'affected' | 'subset',

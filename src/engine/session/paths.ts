@@ -1,9 +1,58 @@
-import { join } from 'node:path';
+import { existsSync, lstatSync, readFileSync, readlinkSync } from 'node:fs';
+import { join, resolve, sep } from 'node:path';
 
-/** Folder under the repository that holds every session, as in Claude-Code-Workflow. */
 /** The Claude-Code-Workflow folder at the repository root that holds the sessions. */
 export const WORKFLOW_DIR = '.workflow';
 export const ACTIVE_DIR = join(WORKFLOW_DIR, 'active');
+
+/** The git directory of the work tree at `root`: `.git` itself, or where a `.git` file points (a linked worktree, a submodule). */
+export function gitDirOf(root: string): string | null {
+  const dotGit = join(root, '.git');
+  try {
+    if (lstatSync(dotGit).isDirectory()) return dotGit;
+    const line = /^gitdir: (.+)$/m.exec(readFileSync(dotGit, 'utf8'));
+    return line ? resolve(root, line[1]!.trim()) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Where the session folder a `.workflow` link stands for lives: inside the git directory, out of every tool's reach. */
+export function keptWorkflowDir(gitDir: string): string {
+  return join(gitDir, 'fixcycle', WORKFLOW_DIR);
+}
+
+/**
+ * The real folder behind the repository's `.workflow`: a plain folder (an older session, Claude-Code-Workflow's)
+ * as it is, a link's target, and the folder in the git directory while its link is out of the tree (while the
+ * user's command runs). fixcycle and its panes read and write here, never through the link. Not remembered: a
+ * team's worktree comes and goes under the same name.
+ */
+export function workflowDir(root: string): string {
+  const link = join(root, WORKFLOW_DIR);
+  try {
+    return lstatSync(link).isSymbolicLink() ? resolve(root, readlinkSync(link)) : link;
+  } catch {
+    const gitDir = gitDirOf(root);
+    return gitDir && existsSync(keptWorkflowDir(gitDir)) ? keptWorkflowDir(gitDir) : link;
+  }
+}
+
+/**
+ * A path inside the real session folder as the repository's `.workflow` names it (for agents, which run while the
+ * link is in the tree and are told the paths they always were); any other path unchanged.
+ */
+export function throughLink(root: string, path: string): string {
+  const real = workflowDir(root);
+  const link = join(root, WORKFLOW_DIR);
+  return real !== link && path.startsWith(real + sep) ? join(link, path.slice(real.length + 1)) : path;
+}
+
+/** The real `.workflow/active` of the repository at `root` (see workflowDir). */
+export function activeDir(root: string): string {
+  return join(workflowDir(root), 'active');
+}
+
 export const SESSION_PREFIX = 'WFS-test-';
 
 /** Where each file of one session lives. */
@@ -27,7 +76,7 @@ export interface SessionPaths {
 }
 
 export function sessionPaths(repo: string, sessionId: string): SessionPaths {
-  const dir = join(repo, ACTIVE_DIR, sessionId);
+  const dir = join(activeDir(repo), sessionId);
   const processDir = join(dir, '.process');
   const taskDir = join(dir, '.task');
   return {

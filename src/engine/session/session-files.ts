@@ -2,7 +2,7 @@ import { appendFile, mkdir, readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TestResults } from '../types.js';
 import { writeJsonAtomic, writeTextAtomic } from './atomic.js';
-import { ACTIVE_DIR, SESSION_PREFIX, sessionPaths, type SessionPaths } from './paths.js';
+import { activeDir, SESSION_PREFIX, sessionPaths, type SessionPaths } from './paths.js';
 import type { FixHistoryEntry, FixPlan, IterationState } from './schema.js';
 
 // zod builds its schemas when loaded (~30 ms at start-up): read only when a file is, not by every run that starts.
@@ -172,7 +172,7 @@ export class SessionFiles {
 
 /** The most recently updated session of a repository, or null when it has none. */
 export async function findLatestSession(repo: string): Promise<string | null> {
-  const root = join(repo, ACTIVE_DIR);
+  const root = activeDir(repo);
   let names: string[];
   try {
     names = (await readdir(root)).filter((n) => n.startsWith(SESSION_PREFIX));

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { agentPolicies } from '../agents/policies.js';
 import { allowGeneratedTests } from '../gen/generated-tests-guard.js';
 import type { LoopResult } from '../loop/completion-step.js';
-import { ACTIVE_DIR, newSessionId } from '../session/paths.js';
+import { activeDir, newSessionId } from '../session/paths.js';
 import { prepareLoop } from '../start.js';
 import type { TeamContext } from './team-context.js';
 
@@ -22,7 +22,7 @@ function loopName(ctx: TeamContext, taskId: string, round: number): string {
 export async function runFixCycle(ctx: TeamContext, cwd: string, taskId: string, round: number, generated: readonly string[]): Promise<LoopResult> {
   const name = loopName(ctx, taskId, round);
   const id = newSessionId(name);
-  const resume = existsSync(join(cwd, ACTIVE_DIR, id));
+  const resume = existsSync(join(activeDir(cwd), id));
   const prepared = await prepareLoop({
     cwd,
     ...ctx.loop,

@@ -15,7 +15,7 @@ import { appendDiscoveries, readBoard } from './discoveries.js';
 import { PIPELINE_STAGES, pipelineTasks } from './pipelines.js';
 import { writeReport } from './report.js';
 import { choosePipeline, detectScope, PIPELINES, type PipelineName } from './scope.js';
-import { addWisdom, createTeamSession, updateGcState, findTeamSession, newTeamSessionId, TEAM_ROOT, teamPaths, type ScopeRecord } from './session.js';
+import { addWisdom, createTeamSession, updateGcState, findTeamSession, newTeamSessionId, teamPaths, teamRoot, type ScopeRecord } from './session.js';
 import { Mutex, type TeamContext, type TeamOptions } from './team-context.js';
 import { readTasks, writeTasks, type TeamTask } from './tasks-csv.js';
 import { runWaves } from './wave-engine.js';
@@ -60,7 +60,7 @@ async function startSession(root: string, options: TeamRunOptions, runnerName: s
     [pipeline, acceptedBy] = [picked, 'user'];
   }
   const id = newTeamSessionId(root, options.requirement ?? '');
-  const paths = await createTeamSession(join(root, TEAM_ROOT, id));
+  const paths = await createTeamSession(join(teamRoot(root), id));
   const tasks = pipelineTasks(pipeline, scope.describedAs);
   const { assignWaves } = await import('./waves.js');
   assignWaves(tasks);
@@ -89,7 +89,7 @@ export async function runTeam(options: TeamRunOptions): Promise<number> {
     id = await findTeamSession(root, options.continueSession).catch((e: Error) => {
       throw new StartError(e.message);
     });
-    const paths = teamPaths(join(root, TEAM_ROOT, id));
+    const paths = teamPaths(join(teamRoot(root), id));
     record = JSON.parse(await readFile(paths.scope, 'utf8')) as ScopeRecord;
     tasks = await readTasks(paths.tasks);
     await removeAllWorktrees(root, paths.worktrees);
@@ -117,7 +117,7 @@ export async function runTeam(options: TeamRunOptions): Promise<number> {
       return EXIT.interrupted;
     }
   }
-  const paths = teamPaths(join(root, TEAM_ROOT, id));
+  const paths = teamPaths(join(teamRoot(root), id));
   const teamOptions: TeamOptions = { concurrency: options.concurrency, agentTimeoutMs, testTimeoutMs: options.testTimeoutMs ?? 10 * 60_000, maxGcRounds: 3, maxL0Rounds: 3, maxFixIterations: 3 };
   const files = new Mutex();
   const ctx: TeamContext = {

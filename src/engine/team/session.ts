@@ -2,9 +2,15 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeJsonAtomic } from '../session/atomic.js';
+import { workflowDir } from '../session/paths.js';
 import type { PipelineName, Scope } from './scope.js';
 
 export const TEAM_ROOT = join('.workflow', '.csv-wave');
+
+/** The real folder of the repository's team sessions (see workflowDir). */
+export function teamRoot(root: string): string {
+  return join(workflowDir(root), '.csv-wave');
+}
 
 /** Where each file of one team session lives, in the design's layout. */
 export function teamPaths(dir: string) {
@@ -57,7 +63,7 @@ function slugOf(text: string): string {
 export function newTeamSessionId(root: string, requirement: string, now = new Date()): string {
   const base = `tst-${slugOf(requirement)}-${now.toISOString().slice(0, 10).replace(/-/g, '')}`;
   let id = base;
-  for (let n = 2; existsSync(join(root, TEAM_ROOT, id)); n++) id = `${base}-${n}`;
+  for (let n = 2; existsSync(join(teamRoot(root), id)); n++) id = `${base}-${n}`;
   return id;
 }
 
@@ -84,7 +90,7 @@ export async function readGcState(paths: TeamPaths): Promise<GcState> {
 
 /** The session `--continue` means: the one named, else the newest with tasks still to do. */
 export async function findTeamSession(root: string, id: string | true): Promise<string> {
-  const base = join(root, TEAM_ROOT);
+  const base = teamRoot(root);
   if (id !== true) {
     if (!existsSync(join(base, id, 'tasks.csv'))) throw new Error(`no team session ${id} in ${TEAM_ROOT}: run \`fixcycle team --continue\` without an id to take the latest`);
     return id;

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { cp, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ACTIVE_DIR } from '../session/paths.js';
+import { activeDir } from '../session/paths.js';
 import { appendDiscoveries } from './discoveries.js';
 import type { TeamContext } from './team-context.js';
 import type { TeamTask } from './tasks-csv.js';
@@ -19,9 +19,10 @@ export interface WorktreeRun<T> {
 
 /** The fix loop's sessions an executor ran in its worktree stay readable in the main tree once the worktree is gone. */
 async function keepLoopSessions(dir: string, root: string): Promise<void> {
-  for (const name of await readdir(join(dir, ACTIVE_DIR)).catch(() => [] as string[])) {
-    const to = join(root, ACTIVE_DIR, name);
-    if (!existsSync(to)) await cp(join(dir, ACTIVE_DIR, name), to, { recursive: true }).catch(() => undefined);
+  const from = activeDir(dir);
+  for (const name of await readdir(from).catch(() => [] as string[])) {
+    const to = join(activeDir(root), name);
+    if (!existsSync(to)) await cp(join(from, name), to, { recursive: true }).catch(() => undefined);
   }
 }
 

@@ -1,0 +1,137 @@
+// The `.workflow` link is out of the working tree while the user's command runs: a pane in another process keeps
+// following the session meanwhile, a run killed then loses nothing and the next start puts the link back, and a
+// plain `.workflow` folder is never moved. Needs `npm run build`.
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { spawnInPty, terminalEnv, type PtyTerminal } from '../tui/pty-terminal.js';
+import { agentCmd, CLI, execa, git, makeRepo, pathKind, removeRepos, runCli, scenario } from '../helpers/repo.js';
+
+afterAll(removeRepos);
+let term: PtyTerminal | undefined;
+afterEach(() => {
+  term?.kill();
+  term = undefined;
+});
+
+interface Held {
+  repo: string;
+  /** Written by the user's command once it runs: what it saw of `.workflow`. */
+  held: string;
+  /** The user's command ends once this exists. */
+  release: string;
+}
+
+/** A passing project whose test command, after its tests, holds until the test releases it, saying what it sees. */
+function holdingRepo(extra: Record<string, string> = {}): Held {
+  const signals = mkdtempSync(join(tmpdir(), 'fixcycle-held-'));
+  const held = join(signals, 'held.json');
+  const release = join(signals, 'release');
+  const hold = `const { existsSync, lstatSync, writeFileSync } = require('node:fs');
+let seen = 'nothing';
+try { const s = lstatSync('.workflow'); seen = s.isSymbolicLink() ? 'link' : s.isDirectory() ? 'folder' : 'file'; } catch {}
+writeFileSync(${JSON.stringify(held)}, JSON.stringify({ workflow: seen }));
+console.log('hold: the command is running');
+const until = Date.now() + 30000;
+while (!existsSync(${JSON.stringify(release)}) && Date.now() < until) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+`;
+  const repo = makeRepo(null, {
+    'package.json': `${JSON.stringify({ name: 'p', private: true, scripts: { test: 'node --test && node hold.js' } }, null, 2)}\n`,
+    'hold.js': hold,
+    'src/math.js': 'exports.add = (a, b) => a + b;\n',
+    'test/math.test.js': 'const test = require("node:test");\nconst assert = require("node:assert");\nconst { add } = require("../src/math.js");\n\ntest("adds", () => assert.strictEqual(add(2, 3), 5));\n',
+    ...extra,
+  });
+  return { repo, held, release };
+}
+
+async function until(check: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+const away = (repo: string): string[] => readdirSync(join(repo, '.git', 'fixcycle')).filter((n) => n.startsWith('.workflow-link-away-'));
+
+describe("the session link while the user's command runs", { timeout: 120_000 }, () => {
+  it('a pane in another process, started before the first run, follows the session while the link is out of the tree', async () => {
+    const { repo, held, release } = holdingRepo();
+    const agent = scenario({ analyze: [], fix: [] });
+    term = spawnInPty(process.execPath, [CLI, 'watch', '-C', repo], { columns: 120, rows: 30, cwd: repo, env: terminalEnv() });
+    await term.waitFor('Waiting for a session in');
+    const run = runCli(repo, ['run', '--headless', '--session-name', 'held', '--agent-cmd', agentCmd(agent.path)]);
+    await until(() => existsSync(held), 'the user command to run');
+    expect(JSON.parse(readFileSync(held, 'utf8'))).toEqual({ workflow: 'nothing' });
+    // The pane shows the session, and the line the command printed while the link was away; it never lost it.
+    const screen = await term.waitFor('hold: the command is running');
+    expect(screen).toContain('WFS-test-held');
+    expect(screen).not.toMatch(/was deleted/);
+    expect(pathKind(join(repo, '.workflow'))).toBe('nothing');
+    writeFileSync(release, '');
+    const done = await run;
+    expect(done.exitCode, done.stdout + done.stderr).toBe(0);
+    expect(term.screen()).not.toMatch(/was deleted/);
+    expect(pathKind(join(repo, '.workflow'))).toBe('link');
+    expect(away(repo)).toEqual([]);
+    expect(git(repo, 'status', '--porcelain')).toBe('');
+  });
+
+  it('a run killed while the link is out loses nothing; a pane started next puts the link back, and the session resumes', async () => {
+    const { repo, held, release } = holdingRepo();
+    const agent = scenario({ analyze: [], fix: [] });
+    const run = execa(process.execPath, [CLI, 'run', '--headless', '--session-name', 'crash', '--agent-cmd', agentCmd(agent.path)], { cwd: repo, reject: false });
+    await until(() => existsSync(held), 'the user command to run');
+    // The link waits in the git directory, named after the run; git sees nothing.
+    expect(away(repo)).toEqual([`.workflow-link-away-${run.pid}`]);
+    expect(git(repo, 'status', '--porcelain')).toBe('');
+    run.kill('SIGKILL');
+    await run;
+    writeFileSync(release, '');
+    expect(pathKind(join(repo, '.workflow'))).toBe('nothing');
+    const kept = join(repo, '.git/fixcycle/.workflow/active/WFS-test-crash');
+    expect(existsSync(join(kept, 'workflow-session.json'))).toBe(true);
+    expect(existsSync(join(kept, '.process/test-output.log'))).toBe(true);
+    term = spawnInPty(process.execPath, [CLI, 'watch', '-C', repo], { columns: 120, rows: 30, cwd: repo, env: terminalEnv() });
+    await until(() => pathKind(join(repo, '.workflow')) === 'link', 'the pane to put the link back', 10_000);
+    expect(away(repo)).toEqual([]);
+    term.kill();
+    await term.exited;
+    const resumed = await runCli(repo, ['run', '--headless', '--resume-session', 'crash', '--agent-cmd', agentCmd(agent.path)]);
+    expect(resumed.exitCode, resumed.stdout + resumed.stderr).toBe(0);
+    expect(agent.calls()).toEqual([]);
+    expect(pathKind(join(repo, '.workflow'))).toBe('link');
+    expect(git(repo, 'status', '--porcelain')).toBe('');
+  });
+
+  it('Ctrl-C while the link is out: the run puts it back as it ends', async () => {
+    const { repo, held } = holdingRepo();
+    const agent = scenario({ analyze: [], fix: [] });
+    const run = execa(process.execPath, [CLI, 'run', '--headless', '--session-name', 'interrupted', '--agent-cmd', agentCmd(agent.path)], { cwd: repo, reject: false });
+    await until(() => existsSync(held), 'the user command to run');
+    expect(pathKind(join(repo, '.workflow'))).toBe('nothing');
+    run.kill('SIGINT');
+    await run;
+    expect(pathKind(join(repo, '.workflow'))).toBe('link');
+    expect(away(repo)).toEqual([]);
+    expect(existsSync(join(repo, '.workflow/active/WFS-test-interrupted/.process/iteration-state.json'))).toBe(true);
+  });
+
+  it('a plain .workflow folder (a Claude-Code-Workflow session) is never moved: the command sees it as before, and the session goes in it', async () => {
+    const { repo, held, release } = holdingRepo();
+    mkdirSync(join(repo, '.workflow/active/WFS-ccw'), { recursive: true });
+    writeFileSync(join(repo, '.workflow/active/WFS-ccw/workflow-session.json'), '{"session_id":"WFS-ccw"}\n');
+    writeFileSync(release, '');
+    const agent = scenario({ analyze: [], fix: [] });
+    const run = await runCli(repo, ['run', '--headless', '--session-name', 'plain', '--agent-cmd', agentCmd(agent.path)]);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(held, 'utf8'))).toEqual({ workflow: 'folder' });
+    expect(pathKind(join(repo, '.workflow'))).toBe('folder');
+    expect(readFileSync(join(repo, '.workflow/active/WFS-ccw/workflow-session.json'), 'utf8')).toBe('{"session_id":"WFS-ccw"}\n');
+    expect(existsSync(join(repo, '.workflow/active/WFS-test-plain/.process/iteration-state.json'))).toBe(true);
+    expect(existsSync(join(repo, '.git/fixcycle/.workflow'))).toBe(false);
+    expect(git(repo, 'status', '--porcelain')).toBe('');
+  });
+});
