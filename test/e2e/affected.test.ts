@@ -8,7 +8,8 @@ import { plan } from './plans.js';
 
 afterAll(removeRepos);
 
-describe('affected tests during iterations', () => {
+// Three runs of 60 test files and two agent calls: about 30 s on a quiet machine, past a minute at load 16.
+describe('affected tests during iterations', { timeout: 180_000 }, () => {
   it('re-runs only the tests of the module a fix touched (and its importers), then validates with the full suite', async () => {
     const repo = makeRepo(null, { 'README.md': '# many modules\n' });
     generateModules(repo, 60);
