@@ -52,6 +52,8 @@ export function summariseRun(events) {
     problems: [...new Set(problems)].slice(0, 6),
     outcome: done?.outcome ?? null,
     reason: done ? firstLine(done.reason) : null,
+    // The verdicts read the whole reason: a long test id can push what it says past the shown cut.
+    fullReason: done?.reason ?? null,
     exitCode: done?.exitCode ?? null,
     passRate: done?.passRate ?? null,
     // Every step of an iteration names it; an iteration whose fix changed nothing runs no tests.

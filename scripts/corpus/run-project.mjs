@@ -145,9 +145,19 @@ export function sameRunner(found, expected) {
   return found !== null && found !== undefined && (ALIASES[expected] ?? [expected]).includes(found);
 }
 
+const CANNOT_RUN = /cannot run on this machine/;
+// Tests (not a part of the command) that cannot run here: the agent fixes the rest first, then the session stops naming them.
+const TESTS_CANNOT_RUN = /^(the test(?: file)? `|\d+ test(?: file)?s )[^]*?cannot run on this machine/;
+
 /** A run that stopped before any agent call, naming what cannot run on this machine: what the issue asks of it. */
 export function namedStop(run) {
-  return run !== undefined && run !== null && run.agentCalls?.length === 0 && /cannot run on this machine/.test(run.reason ?? '');
+  return run !== undefined && run !== null && run.agentCalls?.length === 0 && CANNOT_RUN.test(run.fullReason ?? run.reason ?? '');
+}
+
+/** A run that ended naming tests that cannot run here, after the agent fixed everything else. */
+function stoppedAfterFixing(run, fixed) {
+  const last = run?.last;
+  return Boolean(last && fixed && TESTS_CANNOT_RUN.test(run.fullReason ?? run.reason ?? '') && last.passed === fixed.passed && last.failed === fixed.failed);
 }
 
 /** The verdicts the issue asks for, from one row. */
@@ -158,7 +168,7 @@ export function verdicts(row) {
   return {
     runnerFound: sameRunner(row.found?.runner, row.expectedRunner),
     cleanAtOnce: (row.clean?.exitCode === 0 && row.clean?.processExit === 0 && row.clean?.agentCalls.length === 0) || namedStop(row.clean),
-    converged: (row.broken?.outcome === 'success' && row.broken?.processExit === 0) || stopped,
+    converged: (row.broken?.outcome === 'success' && row.broken?.processExit === 0) || stopped || stoppedAfterFixing(row.broken, exp?.fixed),
     brokenCounts: exp ? same(row.broken?.first, exp.broken) : null,
     // A run stopped before the agent fixed nothing: there are no fixed counts to compare.
     fixedCounts: exp && !stopped ? same(row.broken?.last, exp.fixed) : null,
