@@ -191,6 +191,9 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
       const abort = options.abort ?? new AbortController();
       options.emit({ type: 'state', state: structuredClone(state) });
       begun = { suite: startSuite(ctx, initialSuiteRun(abort.signal)), abort };
+      // Headless, they load once the test command printed: its start-up is over and the compile no longer slows
+      // it. A TUI loads now: its first frame comes before anything else.
+      if (!options.interactive) await begun.suite.then((suite) => suite.printed);
     }
     const [{ TestFixLoop: Loop }, policies] = await Promise.all([import('./loop/loop.js'), options.policies ? null : import('./agents/policies.js')]);
     const loop = new Loop(ctx, state, options.policies?.(ctx) ?? policies!.agentPolicies(ctx, { budget: options.budget }), begun);

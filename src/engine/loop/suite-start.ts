@@ -26,6 +26,8 @@ export interface SuiteRun {
 export interface StartedSuite {
   testRun: Promise<TestRun>;
   saved: Promise<BaselineTest[] | null>;
+  /** Resolves once a command of the run printed (its start-up is over), or the run ended. */
+  printed: Promise<void>;
   /** One git status after the commands exited (started as soon as they did). */
   tree(): Promise<WorkTreeStatus>;
 }
@@ -57,6 +59,8 @@ export async function startSuite(ctx: LoopContext, run: SuiteRun): Promise<Start
     }
     return tree;
   };
+  let onPrinted!: () => void;
+  const printed = new Promise<void>((resolve) => (onPrinted = resolve));
   const testRun = ctx.runner.run({
     cwd: ctx.repo.root,
     scope: run.scope,
@@ -68,13 +72,14 @@ export async function startSuite(ctx: LoopContext, run: SuiteRun): Promise<Start
     logFile,
     signal: run.signal,
     onCommandsDone: () => void readTree(),
+    onCommandOutput: () => onPrinted(),
     onPart: (part) => emit({ type: 'log', level: part.result && part.result.exitCode === 0 ? 'info' : 'warn', message: describePart(run.label, part) }),
   });
   const saved = session.readBaseline();
   // Awaited by whoever reads the run; until then a failure must not count as unhandled.
-  testRun.catch(() => undefined);
+  testRun.then(onPrinted, onPrinted);
   saved.catch(() => undefined);
-  return { testRun, saved, tree: readTree };
+  return { testRun, saved, printed, tree: readTree };
 }
 
 /** A log line for a part of the test script other than the runner: the build, a linter, `&& tsc`. */

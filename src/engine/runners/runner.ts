@@ -28,6 +28,11 @@ export interface RunTestsOptions {
    * is final from then on (the loop's git status starts there). A run that stops early may not tell.
    */
   onCommandsDone?: () => void;
+  /**
+   * Told once, when a command of the run first prints: its start-up (node, the runner, the first test file) is
+   * over, and what fixcycle loads for later no longer competes with it for the CPU.
+   */
+  onCommandOutput?: () => void;
   /** Told about each part of the test script other than the runner (a build, a linter, `&& tsc`) once it ran. */
   onPart?: (part: { argv: string[]; kind: 'setup' | 'check' | 'after'; result: { exitCode: number | null; durationMs: number; spawnError?: string } | null }) => void;
 }

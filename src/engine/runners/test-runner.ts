@@ -144,15 +144,26 @@ export class CommandTestRunner implements TestRunner {
       const expand = (argv: string[]): string[] => expandGlobWords(argv, globs, cwd);
       const outputFile = join(reportDir, 'output.log');
       const remaining = (): number => Math.max(1, options.timeoutMs - (Date.now() - started));
+      // The report parsers (tap-parser, yaml, fast-xml-parser: about 0.4 MB to compile) load once a command
+      // prints: its start-up is over by then, and the compile no longer slows it on a machine with few cores.
+      let parsersLoad: Promise<void> | undefined;
+      const parsersReady = (): Promise<void> => (parsersLoad ??= loadReportParsers());
+      let printed = false;
       const common = {
         cwd,
         env: testCommandEnv(built.env),
         preferLocal: true,
         signal: options.signal,
-        onLines: options.onLines,
+        onLines: (lines: string[]): void => {
+          if (!printed) {
+            printed = true;
+            void parsersReady().catch(() => undefined);
+            options.onCommandOutput?.();
+          }
+          options.onLines?.(lines);
+        },
         logFile: options.logFile,
       };
-      const parsersReady = loadReportParsers();
       const parts: PartRun[] = [];
       const announce = (argv: string[]): void => {
         options.onLines?.([`$ ${argv.join(' ')}`]);
@@ -179,7 +190,7 @@ export class CommandTestRunner implements TestRunner {
         const step = expand(written);
         const part = await runPart(step, kind);
         if (partFailure(part)) {
-          await parsersReady;
+          await parsersReady();
           const missing = missingHere(part.result!, options.cwd);
           if (missing) return notRun(step, kind, missing, part.result!, Date.now() - started, selection, parts);
         }
@@ -204,7 +215,7 @@ export class CommandTestRunner implements TestRunner {
       if (!partsAfter) options.onCommandsDone?.();
       const reportWritten = invocation.report !== null && existsSync(invocation.report.file) && statSync(invocation.report.file).size > 0;
       const output = readFileSync(outputFile, 'utf8');
-      await parsersReady;
+      await parsersReady();
       const read = readRun({ commands: this.commands, invocation, command, output, scope: scope === 'subset' ? 'subset' : scope, cwd: options.cwd, files: selection?.files ?? null });
       const source = read.source;
       // A test that fails reading a git submodule that is not checked out cannot run here: marked so.
