@@ -1,9 +1,7 @@
 import type { ChainHooks } from '../agents/chain.js';
 import { decideCompletion } from '../decisions/completion.js';
 import { detectRegression } from '../decisions/regression.js';
-import { failureSimilarity } from '../decisions/similarity.js';
-import { chooseStrategy } from '../decisions/strategy.js';
-import { findStuckTests, stuckShare } from '../decisions/stuck.js';
+import { findStuckTests } from '../decisions/stuck.js';
 import type { PromptContext } from '../prompts/index.js';
 import type { FixHistoryEntry, FixOutcome, FixPlan, Iteration, IterationResult, IterationState } from '../session/schema.js';
 import type { Criticality, TestResults } from '../types.js';
@@ -12,7 +10,8 @@ import type { IntentTarget } from '../intents/apply-intents.js';
 import { UserControls } from './controls.js';
 import { spotFlakyTests } from './flaky-step.js';
 import { degradedStop } from './degraded-step.js';
-import { completeIteration, fixRecord, wasRolledBack } from './iteration-record.js';
+import { completeIteration, fixRecord } from './iteration-record.js';
+import { nextIteration } from './next-iteration.js';
 import { completeSession, EXIT, interruptSession, type LoopResult } from './completion-step.js';
 import { confirmWithFullSuite } from './confirm-step.js';
 import { needsWhatIsNotHere } from '../runners/tests-that-cannot-run.js';
@@ -24,16 +23,11 @@ import { intentTargetOf, markApproved, revertLastFix, rollbackBlocker } from './
 // readers) load with the first failure, not with every start.
 const agentSteps = () => import('./agent-steps.js');
 import { runSuite } from './test-step.js';
-import { initialSuiteRun, type StartedSuite } from './suite-start.js';
+import { initialSuiteRun, type BegunRun } from './suite-start.js';
 
 export { EXIT, type LoopResult } from './completion-step.js';
 export type { FixChecker, LoopPolicies } from './context.js';
-
-/** A new session's first run, started before the loop was built, with the controller that stops it. */
-export interface BegunRun {
-  suite: Promise<StartedSuite>;
-  abort: AbortController;
-}
+export type { BegunRun } from './suite-start.js';
 
 /**
  * The test-fix cycle as a state machine over iteration-state.json: every transition is saved
@@ -173,31 +167,11 @@ export class TestFixLoop {
   }
 
   private async startIteration(): Promise<Iteration> {
-    const results = this.results!;
-    const n = this.state.current_iteration + 1;
-    const previous = this.state.iterations.at(-1);
-    const choice = chooseStrategy({
-      iteration: n,
-      passRate: results.pass_rate,
-      lastRegressed: wasRolledBack(previous),
-      similarity: failureSimilarity(results.failures.map((f) => f.message)),
-      stuckShare: stuckShare(results.failures.map((f) => f.id), this.state.stuck_tests),
-      previous: previous?.strategy,
-    });
-    const iteration: Iteration = {
-      iteration: n,
-      started_at: new Date().toISOString(),
-      strategy: choice.strategy,
-      strategy_reason: choice.reason,
-      pass_rate_before: results.pass_rate,
-      analysis_file: `.process/iteration-${n}-analysis.md`,
-      fix_task: `IMPL-fix-${n}`,
-      result: 'in_progress',
-      step: 'analyze',
-    };
-    await this.ctx.session.writeFailures(n, results);
+    const iteration = nextIteration(this.state, this.results!);
+    const n = iteration.iteration;
+    await this.ctx.session.writeFailures(n, this.results!);
     this.state.iterations.push(iteration);
-    Object.assign(this.state, { current_iteration: n, current_task: `IMPL-fix-${n}`, selected_strategy: choice.strategy, strategy_reason: choice.reason, next_action: 'execute_fix_task' });
+    Object.assign(this.state, { current_iteration: n, current_task: `IMPL-fix-${n}`, selected_strategy: iteration.strategy, strategy_reason: iteration.strategy_reason, next_action: 'execute_fix_task' });
     await this.save();
     return iteration;
   }

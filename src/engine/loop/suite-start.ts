@@ -32,6 +32,12 @@ export interface StartedSuite {
   tree(): Promise<WorkTreeStatus>;
 }
 
+/** A new session's first run, started before the loop was built, with the controller that stops it. */
+export interface BegunRun {
+  suite: Promise<StartedSuite>;
+  abort: AbortController;
+}
+
 /** The session's first run of the whole suite. */
 export function initialSuiteRun(signal: AbortSignal): SuiteRun {
   return { scope: 'full', label: 'initial test run', iteration: 0, phase: 'test', previous: null, flaky: new Set(), signal, probeParts: true };
