@@ -1,5 +1,5 @@
 // pnpm and yarn workspaces and `just` run for real, as a user's `npm test` has them (issue 19). Each test needs
-// its tool on PATH (`npm install -g pnpm yarn rust-just`, or any folder of their bins on PATH), and skips naming it.
+// its tool on PATH: pnpm, yarn 1 and rust-just are devDependencies, so `npm test` has them; elsewhere each skips naming it.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
