@@ -118,3 +118,77 @@ class TestCalc(unittest.TestCase):
     ]);
   });
 });
+
+describe('L0: a constant beside real checks marks a path, and a constant that fails marks one that must not run', () => {
+  it('Python: assertTrue(True) after an expected error with a real check in the else is no finding; alone it is', async () => {
+    const py = `import unittest
+from calc import parse, ParseError
+
+
+class TestParse(unittest.TestCase):
+    def test_tolerates_bad_input(self):
+        try:
+            value = parse("1 +")
+        except ParseError:
+            self.assertTrue(True)
+        else:
+            self.assertEqual(value, None)
+
+    def test_must_raise(self):
+        try:
+            parse("(")
+        except ParseError:
+            self.assertTrue(True)
+        else:
+            self.assertTrue(False)
+
+    def test_only_a_constant(self):
+        parse("1")
+        self.assertTrue(True)
+
+
+def test_unreachable():
+    try:
+        parse(")")
+    except ParseError:
+        return
+    assert False, "parse accepted a stray paren"
+`;
+    expect(await constant({ 'calc.py': 'class ParseError(Exception):\n    pass\n\ndef parse(s):\n    raise ParseError(s)\n', 'tests/test_calc.py': py })).toEqual([
+      'tests/test_calc.py:24 TestParse > test_only_a_constant: asserts on a constant: self.assertTrue(True)',
+    ]);
+  });
+
+  it('JS: expect(true).toBe(true) beside a real expect is no finding; alone, or beside a value compared with itself, it is', async () => {
+    const js = `import { test, expect } from 'vitest';
+import { parse } from '../src/calc.js';
+
+test('tolerates bad input', () => {
+  try {
+    expect(parse('1 +')).toBe(null);
+  } catch {
+    expect(true).toBe(true);
+  }
+});
+
+test('must throw', () => {
+  try {
+    parse('(');
+  } catch {
+    return;
+  }
+  expect(false).toBe(true);
+});
+
+test('only constants', () => {
+  const v = parse('1');
+  expect(true).toBe(true);
+  expect(v).toBe(v);
+});
+`;
+    expect(await constant({ 'src/calc.js': 'export const parse = (s) => s;\n', 'test/calc.test.js': js })).toEqual([
+      'test/calc.test.js:23 only constants: asserts on a constant: expect(true).toBe(true);',
+      'test/calc.test.js:24 only constants: compares a value with itself, a constant result: expect(v).toBe(v);',
+    ]);
+  });
+});

@@ -57,6 +57,9 @@ describe('markers and weakened assertions across runners', () => {
     ['code that merely says skip', 'src/list.js', ['  return items;'], ['  const skip = items.slice(1);', '  return skip;']],
     ['a changed expected value in a test the plan calls wrong', 'src/math.test.ts', ['  expect(add(2, 3)).toBe(6);'], ['  expect(add(2, 3)).toBe(5);']],
     ['a dependency bump in package.json', 'package.json', ['    "zod": "^4.0.0"'], ['    "zod": "^4.1.0"']],
+    // A constant that fails wherever it is reached is a check: the path after a call that must throw.
+    ['self.assertTrue(False) after a call that must raise', 'tests/test_math.py', ['        parse("(")'], ['        parse("(")', '        self.assertTrue(False)']],
+    ['expect(false).toBe(true) after a call that must throw', 'src/math.test.ts', ["  parse('(');"], ["  parse('(');", '  expect(false).toBe(true);']],
   ])('accepts %s', (_name, file, before, after) => {
     expect(check(file, before, after).ok).toBe(true);
   });

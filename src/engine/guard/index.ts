@@ -6,7 +6,7 @@ import { isSnapshot, isTestConfig, isTestFile, normalizePath } from './files.js'
 import { doctestLinesChanged } from './mixed-files.js';
 import { outsideRepository } from './outside.js';
 import { inlineSnapshotChange, snapshotUpdateSetting } from './snapshots.js';
-import { ASSERTION, count, EXCLUSION_KEYS, SKIP_MARKERS, TEST_CASE, TEST_FILE_SKIP_MARKERS, TRIVIAL_ASSERTIONS } from './patterns.js';
+import { ASSERTION, count, EXCLUSION_KEYS, isTrivialAssertion, SKIP_MARKERS, TEST_CASE, TEST_FILE_SKIP_MARKERS } from './patterns.js';
 
 /** What the guard looks at after a fix: the files the agent changed and their diff against HEAD. */
 export interface FixCheckInput {
@@ -69,7 +69,7 @@ function cheats(d: FileDiff, isTest: boolean): string[] {
   if (casesLost > 0) reasons.push(`removes ${casesLost} test case${casesLost === 1 ? '' : 's'} from ${d.newPath}`);
   const assertsLost = count(d.removed, ASSERTION) - count(d.added, ASSERTION);
   if (assertsLost > 0) reasons.push(`removes ${assertsLost} assertion${assertsLost === 1 ? '' : 's'} from ${d.newPath}`);
-  const trivial = d.added.find((l) => TRIVIAL_ASSERTIONS.some((re) => re.test(l)));
+  const trivial = d.added.find(isTrivialAssertion);
   if (trivial !== undefined) reasons.push(`replaces an assertion with a constant in ${d.newPath}: ${excerpt(trivial)}`);
   return reasons;
 }

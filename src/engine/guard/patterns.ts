@@ -72,6 +72,25 @@ export const TRIVIAL_ASSERTIONS: readonly RegExp[] = [
   ...SELF_COMPARISONS,
 ];
 
+/**
+ * Constant assertions that fail wherever they are reached: `self.assertTrue(False)`, `assert False`,
+ * `assert.ok(false)`. They mark a path that must not run (the `else:` after a `try` that must raise), a real check.
+ */
+const FAILS_WHEN_REACHED: readonly RegExp[] = [
+  /\bassert(?:\.(?:ok|isTrue|isOk))?\s*\(\s*(?:false|0|null|undefined)\s*[,)]/,
+  /\bt\.(?:ok|true|truthy)\s*\(\s*(?:false|0|null|undefined)\s*[,)]/,
+  /\bself\.assertTrue\s*\(\s*(?:False|None|0)\s*[,)]/,
+  /^\s*assert\s+(?:False|None|0)\s*(?:,.*)?$/,
+  /\bassert!\s*\(\s*false\s*[,)]/,
+  /\bexpect\s*\(\s*false\s*\)\s*\.\s*(?:toBe\s*\(\s*true\s*\)|toBeTruthy\s*\()/,
+  /\bexpect\s*\(\s*true\s*\)\s*\.\s*(?:toBe\s*\(\s*false\s*\)|toBeFalsy\s*\()/,
+];
+
+/** An assertion that passes whatever the code does (a constant, or a value compared with itself). */
+export function isTrivialAssertion(line: string): boolean {
+  return TRIVIAL_ASSERTIONS.some((re) => re.test(line)) && !FAILS_WHEN_REACHED.some((re) => re.test(line));
+}
+
 /** Keys that exclude or narrow tests in a test configuration file. */
 export const EXCLUSION_KEYS =
   /\b(testPathIgnorePatterns|modulePathIgnorePatterns|testMatch|testRegex|roots|exclude|excludes|include|testIgnore|testDir|ignore|ignored|spec|specs|norecursedirs|collect_ignore(_glob)?|testpaths|python_files|python_functions|addopts|deselect)\b|--ignore\b|--deselect\b|--exclude\b|--testPathIgnorePatterns\b|--grep\b|-k\s/;

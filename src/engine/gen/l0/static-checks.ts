@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ASSERTION, SELF_COMPARISONS, SKIP_MARKERS, TEST_FILE_SKIP_MARKERS, TRIVIAL_ASSERTIONS } from '../../guard/patterns.js';
+import { ASSERTION, isTrivialAssertion, SELF_COMPARISONS, SKIP_MARKERS, TEST_FILE_SKIP_MARKERS, TRIVIAL_ASSERTIONS } from '../../guard/patterns.js';
 import { isTestSide } from '../source-files.js';
 import type { Finding } from './finding.js';
 import { importChecker, importsOf } from './imports.js';
@@ -58,9 +58,17 @@ function testFileFindings(file: string, text: string): Finding[] {
     if (placeholder) findings.push({ file, line: c.line, severity: 'critical', check: 'placeholder', message: `test "${name}" is a placeholder: ${placeholder}`, test: name });
     else if (!c.text.split('\n').some((l) => asserts(l))) findings.push({ file, line: c.line, severity: 'critical', check: 'no-assertion', message: `test "${name}" asserts nothing`, test: name });
     if (!TRIVIAL_ASSERTIONS.some((re) => variant(re, 'm').test(c.text))) continue;
-    c.text.split('\n').forEach((l, i) => {
-      if (!TRIVIAL_ASSERTIONS.some((re) => re.test(l))) return;
-      const what = SELF_COMPARISONS.some((re) => re.test(l)) ? 'compares a value with itself, a constant result' : 'asserts on a constant';
+    const lines = c.text.split('\n');
+    const selfComparison = (l: string) => SELF_COMPARISONS.some((re) => re.test(l));
+    // A constant that passes beside real checks marks a path as fine (xmltodict's `except ExpatError:
+    // self.assertTrue(True)` then `else: self.assertEqual(...)`): the test still checks something. A value
+    // compared with itself is a finding wherever it is: it looks like a check and is none.
+    const checksSomething = lines.some((l) => asserts(l) && !isTrivialAssertion(l));
+    lines.forEach((l, i) => {
+      if (!isTrivialAssertion(l)) return;
+      const self = selfComparison(l);
+      if (!self && checksSomething) return;
+      const what = self ? 'compares a value with itself, a constant result' : 'asserts on a constant';
       findings.push({ file, line: c.line + i, severity: 'critical', check: 'constant-assertion', message: `test "${name}" ${what}: ${l.trim().slice(0, 80)}`, test: name });
     });
   }
