@@ -21,6 +21,7 @@ interface Entry {
   family: string;
   quick?: boolean;
   gen: { lang: string };
+  team?: { l2: string };
   known?: Known;
 }
 interface Bad {
@@ -37,9 +38,17 @@ interface Row {
   bare: { summary: { passed: number; failed: number } | null };
   gen: { exit: number | null; reason: string | null; coverage: { measured: boolean; reason: string | null } | null; baseline: { passed: number; failed: number } | null };
 }
+interface TeamRow {
+  exit: number | null;
+  stderr: string;
+  tasks: { id: string; status: string; error: string }[];
+  realBack: Record<string, boolean>;
+  broken: { file: string; problem: string }[];
+}
 interface Modules {
   prepare(entry: Entry): Promise<string>;
   runGen(entry: Entry): Promise<Row>;
+  runTeam(entry: Entry): Promise<TeamRow>;
 }
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -72,7 +81,8 @@ describe('fixcycle gen on the generation corpus (quick projects)', () => {
   beforeAll(async () => {
     const prepareModule = (await import(pathToFileURL(here('../../scripts/gen-corpus/prepare.mjs')).href)) as Pick<Modules, 'prepare'>;
     const runModule = (await import(pathToFileURL(here('../../scripts/gen-corpus/run-project.mjs')).href)) as Pick<Modules, 'runGen'>;
-    modules = { prepare: prepareModule.prepare, runGen: runModule.runGen };
+    const teamModule = (await import(pathToFileURL(here('../../scripts/gen-corpus/run-team.mjs')).href)) as Pick<Modules, 'runTeam'>;
+    modules = { prepare: prepareModule.prepare, runGen: runModule.runGen, runTeam: teamModule.runTeam };
     for (const entry of entries) {
       const missing = missingTool(entry);
       if (missing) {
@@ -107,6 +117,20 @@ describe('fixcycle gen on the generation corpus (quick projects)', () => {
       expect(row.gen.exit, `gen: ${row.gen.reason}`).toBe(known.exit ?? 0);
       const counts = (c: { passed: number; failed: number } | null) => c && { passed: c.passed, failed: c.failed };
       if (!known.baselineDiffers) expect(counts(row.gen.baseline), 'the fix loop starts from the published suite').toEqual(counts(row.bare.summary));
+    }, 1_800_000);
+  }
+
+  // team's L1 generator writes the removed file back, its L2 generator a second real file (`team.l2`).
+  for (const entry of entries.filter((e) => e.team)) {
+    it(`${entry.name}: team --pipeline standard -y completes every task and commits both real files as published`, async (ctx) => {
+      if (unavailable.has(entry.name)) ctx.skip(`${entry.name}: ${unavailable.get(entry.name)}`);
+      const row = await modules.runTeam(entry);
+      const unfinished = row.tasks.filter((t) => t.status !== 'completed');
+      expect(unfinished.map((t) => `${t.id} ${t.status}: ${t.error}`)).toEqual([]);
+      expect(row.tasks.length, `team's tasks (stderr: ${row.stderr})`).toBe(6);
+      expect(row.exit).toBe(0);
+      expect(Object.values(row.realBack), JSON.stringify(row.realBack)).toEqual([true, true]);
+      expect(row.broken, 'committed files that fail collection or hold no test').toEqual([]);
     }, 1_800_000);
   }
 });
