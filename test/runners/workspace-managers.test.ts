@@ -1,5 +1,6 @@
 // pnpm and yarn workspaces and `just` run for real, as a user's `npm test` has them (issue 19). Each test needs
-// its tool on PATH: pnpm, yarn 1 and rust-just are devDependencies, so `npm test` has them; elsewhere each skips naming it.
+// its tool on PATH: pnpm and yarn 1 are devDependencies, so `npm test` has them; .ci/run installs rust-just (a prebuilt
+// just) beside them. Where a tool is missing its test skips naming it.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
