@@ -73,7 +73,14 @@ const DEFAULT_TEST_TIMEOUT_MS = 10 * 60_000;
 const DEFAULT_AGENT_TIMEOUT_MS = 40 * 60_000;
 
 async function sessionIdFor(repo: Repo, options: StartOptions): Promise<{ id: string; resumed: boolean }> {
-  if (!options.resumeSession) return { id: newSessionId(options.sessionName), resumed: false };
+  if (!options.resumeSession) {
+    const base = newSessionId(options.sessionName);
+    let id = base;
+    // Two runs started within one second (a green run ends at once, an editor task runs on save): the later one is
+    // numbered, as gen's are. A name the user gave stays theirs: the check below says it is taken.
+    for (let n = 2; !options.sessionName && (await new SessionFiles(repo.root, id).exists()); n++) id = `${base}-${n}`;
+    return { id, resumed: false };
+  }
   const id = options.resumeSession === 'latest' ? await findLatestSession(repo.root) : options.resumeSession.startsWith('WFS-') ? options.resumeSession : `WFS-test-${options.resumeSession}`;
   if (!id) throw new StartError('there is no session to resume in this repository: start one with `fixcycle run`');
   if (!(await new SessionFiles(repo.root, id).exists())) throw new StartError(`session ${id} does not exist here: list sessions with \`fixcycle status\``);

@@ -1,7 +1,8 @@
-import { readFileSync, existsSync, writeFileSync } from 'node:fs';
+import { readFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { agentCmd, git, makeRepo, readJson, removeRepos, runCli, scenario, sessionDir, state } from '../helpers/repo.js';
+import { activeDir, newSessionId } from '../../src/engine/session/paths.js';
 import { attempts, editAdd, editMultiply, editsBreakFormat, planAdd, planMultiply } from './plans.js';
 
 afterAll(removeRepos);
@@ -147,6 +148,28 @@ describe('the loop, end to end on a real repository', () => {
     expect(calls[0]).toMatchObject({ agent: 'scripted-agent-1', role: 'analyze', classification: 'timeout', iteration: 1 });
     const hungPid = Number(readFileSync(join(hung.dir, 'pid-hung-analyze'), 'utf8'));
     expect(() => process.kill(hungPid, 0)).toThrow();
+  });
+
+  it('two runs started within one second get a session each; a name the user gave that is taken stays an error', async () => {
+    const repo = makeRepo(null, { 'package.json': '{"scripts":{"test":"node --test"}}\n', 'test/ok.test.js': "require('node:test')('ok', () => {});\n" });
+    const agent = scenario({ analyze: [], fix: [] });
+    const first = await runCli(repo, ['run', '--headless', '--agent-cmd', agentCmd(agent.path)]);
+    expect(first.exitCode, first.stdout + first.stderr).toBe(0);
+    // The sessions a run started in any of the next 20 seconds would be named after: already there, as when
+    // an editor task starts fixcycle again the second a green run ended.
+    const now = Date.now();
+    const taken = Array.from({ length: 20 }, (_, i) => newSessionId(undefined, new Date(now + i * 1000)));
+    for (const id of taken) mkdirSync(join(activeDir(repo), id, '.process'), { recursive: true });
+    const second = await runCli(repo, ['run', '--headless', '--agent-cmd', agentCmd(agent.path)]);
+    expect(second.exitCode, second.stdout + second.stderr).toBe(0);
+    const numbered = readdirSync(activeDir(repo)).filter((n) => /-2$/.test(n));
+    expect(numbered).toHaveLength(1);
+    expect(taken).toContain(numbered[0]!.replace(/-2$/, ''));
+    expect(agent.calls()).toEqual([]);
+
+    const named = await runCli(repo, ['run', '--headless', '--session-name', taken[0]!.replace(/^WFS-test-/, ''), '--agent-cmd', agentCmd(agent.path)]);
+    expect(named.exitCode).toBe(2);
+    expect(named.stderr.trim()).toBe(`fixcycle: session ${taken[0]} already exists: resume it with --resume-session ${taken[0]}, or pick another --session-name`);
   });
 
   it('prints the latest session with `fixcycle status`, and as JSON', async () => {
