@@ -4,7 +4,31 @@ export interface Output {
   stderr(text: string): void;
 }
 
+let readerGone = false;
+let watching = false;
+
+/**
+ * The reader of stdout went away (`fixcycle run --headless | head -3`). A process that keeps writing gets EPIPE,
+ * which Node throws from the next write: the run would die in the middle of a step, a fix half applied and the
+ * session link out of the tree. Instead later results are dropped and the command stops as on Ctrl-C (the
+ * running step killed, the session resumable); a command without such a handler just ends, as under SIGPIPE.
+ */
+function watchReader(): void {
+  if (watching) return;
+  watching = true;
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
+    if (readerGone) return;
+    readerGone = true;
+    process.kill(process.pid, 'SIGTERM');
+  });
+}
+
 export const processOutput: Output = {
-  stdout: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
+  stdout: (text) => {
+    if (readerGone) return;
+    watchReader();
+    process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  },
   stderr: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
 };

@@ -119,6 +119,28 @@ describe("the session link while the user's command runs", { timeout: 120_000 },
     expect(existsSync(join(repo, '.workflow/active/WFS-test-interrupted/.process/iteration-state.json'))).toBe(true);
   });
 
+  it('a reader that goes away (run --headless | head -1) stops the run as Ctrl-C does: no EPIPE crash, the link back, the session resumable', async () => {
+    // The user's command would hold for 30 s: the stop kills it.
+    const { repo, release } = holdingRepo();
+    const agent = scenario({ analyze: [], fix: [] });
+    const run = execa(process.execPath, [CLI, 'run', '--headless', '--session-name', 'piped', '--agent-cmd', agentCmd(agent.path)], { cwd: repo, reject: false, buffer: false, stdout: 'pipe', stderr: 'pipe', env: { FORCE_COLOR: '0' } });
+    let stderr = '';
+    run.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    // The reader takes the first line and leaves, as `head -1` does.
+    await new Promise<void>((resolve) => run.stdout!.once('data', () => resolve()));
+    run.stdout!.destroy();
+    const ended = await Promise.race([run, new Promise<null>((r) => setTimeout(() => r(null), 20_000))]);
+    writeFileSync(release, '');
+    expect(ended, 'the run ends without waiting for the held command').not.toBeNull();
+    expect(ended!.exitCode).toBe(130);
+    expect(stderr).not.toMatch(/EPIPE|Unhandled|\n\s+at /);
+    expect(stderr).toMatch(/stopping after the running step is killed; the session stays resumable/);
+    expect(pathKind(join(repo, '.workflow'))).toBe('link');
+    expect(existsSync(join(repo, '.workflow/active/WFS-test-piped/.process/iteration-state.json'))).toBe(true);
+    expect(git(repo, 'status', '--porcelain')).toBe('');
+    expect(agent.calls()).toEqual([]);
+  });
+
   it('a plain .workflow folder (a Claude-Code-Workflow session) is never moved: the command sees it as before, and the session goes in it', async () => {
     const { repo, held, release } = holdingRepo();
     mkdirSync(join(repo, '.workflow/active/WFS-ccw'), { recursive: true });
