@@ -1,4 +1,4 @@
-import { readFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { agentCmd, git, makeRepo, readJson, removeRepos, runCli, scenario, sessionDir, state } from '../helpers/repo.js';
@@ -155,11 +155,13 @@ describe('the loop, end to end on a real repository', () => {
     const agent = scenario({ analyze: [], fix: [] });
     const first = await runCli(repo, ['run', '--headless', '--agent-cmd', agentCmd(agent.path)]);
     expect(first.exitCode, first.stdout + first.stderr).toBe(0);
-    // The sessions a run started in any of the next 20 seconds would be named after: already there, as when
+    // The sessions a run started in any of the next 90 seconds (the test times out sooner) would be named after: already there, as when
     // an editor task starts fixcycle again the second a green run ended.
+    // Each is a copy of the first run's session, so it is a session as fixcycle sees one, not just a folder name.
     const now = Date.now();
-    const taken = Array.from({ length: 20 }, (_, i) => newSessionId(undefined, new Date(now + i * 1000)));
-    for (const id of taken) mkdirSync(join(activeDir(repo), id, '.process'), { recursive: true });
+    const taken = Array.from({ length: 90 }, (_, i) => newSessionId(undefined, new Date(now + i * 1000)));
+    const firstDir = sessionDir(repo);
+    for (const id of taken) if (join(activeDir(repo), id) !== firstDir) cpSync(firstDir, join(activeDir(repo), id), { recursive: true });
     const second = await runCli(repo, ['run', '--headless', '--agent-cmd', agentCmd(agent.path)]);
     expect(second.exitCode, second.stdout + second.stderr).toBe(0);
     const numbered = readdirSync(activeDir(repo)).filter((n) => /-2$/.test(n));
