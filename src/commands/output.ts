@@ -10,8 +10,9 @@ let watching = false;
 /**
  * The reader of stdout went away (`fixcycle run --headless | head -3`). A process that keeps writing gets EPIPE,
  * which Node throws from the next write: the run would die in the middle of a step, a fix half applied and the
- * session link out of the tree. Instead later results are dropped and the command stops as on Ctrl-C (the
- * running step killed, the session resumable); a command without such a handler just ends, as under SIGPIPE.
+ * session link out of the tree. Instead later results are dropped and a command that is still working stops as on
+ * Ctrl-C (the running step killed, the session resumable). One whose work is done (its SIGTERM handler gone, only
+ * its last lines left to print) ends with its own exit code.
  */
 function watchReader(): void {
   if (watching) return;
@@ -20,7 +21,7 @@ function watchReader(): void {
     if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
     if (readerGone) return;
     readerGone = true;
-    process.kill(process.pid, 'SIGTERM');
+    if (process.listenerCount('SIGTERM') > 0) process.kill(process.pid, 'SIGTERM');
   });
 }
 

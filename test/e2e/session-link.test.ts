@@ -141,6 +141,21 @@ describe("the session link while the user's command runs", { timeout: 120_000 },
     expect(agent.calls()).toEqual([]);
   });
 
+  it('a command whose work is done ends with its own exit code when its reader is already gone, not killed by its own SIGTERM', async () => {
+    const repo = makeRepo(null, { 'package.json': '{"scripts":{"test":"node --test"}}\n', 'test/ok.test.js': "require('node:test')('ok', () => {});\n" });
+    const agent = scenario({ analyze: [], fix: [] });
+    expect((await runCli(repo, ['run', '--headless', '--agent-cmd', agentCmd(agent.path)])).exitCode).toBe(0);
+    // `fixcycle status | true`, with the reader gone before the first line is written.
+    const status = execa(process.execPath, [CLI, 'status'], { cwd: repo, reject: false, buffer: false, stdout: 'pipe', stderr: 'pipe' });
+    status.stdout!.destroy();
+    let stderr = '';
+    status.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const ended = await status;
+    expect(ended.signal, stderr).toBeUndefined();
+    expect(ended.exitCode, stderr).toBe(0);
+    expect(stderr).toBe('');
+  });
+
   it('a plain .workflow folder (a Claude-Code-Workflow session) is never moved: the command sees it as before, and the session goes in it', async () => {
     const { repo, held, release } = holdingRepo();
     mkdirSync(join(repo, '.workflow/active/WFS-ccw'), { recursive: true });
