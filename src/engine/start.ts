@@ -75,10 +75,12 @@ const DEFAULT_AGENT_TIMEOUT_MS = 40 * 60_000;
 async function sessionIdFor(repo: Repo, options: StartOptions): Promise<{ id: string; resumed: boolean }> {
   if (!options.resumeSession) {
     const base = newSessionId(options.sessionName);
-    let id = base;
+    // A name the user gave stays theirs: the check in prepareLoop says when it is taken.
+    if (options.sessionName) return { id: base, resumed: false };
     // Two runs started within one second (a green run ends at once, an editor task runs on save): the later one is
-    // numbered, as gen's are. A name the user gave stays theirs: the check below says it is taken.
-    for (let n = 2; !options.sessionName && (await new SessionFiles(repo.root, id).exists()); n++) id = `${base}-${n}`;
+    // numbered, as gen's are. Making the folder is the claim, so two runs starting at the same moment never share one.
+    let id = base;
+    for (let n = 2; !(await new SessionFiles(repo.root, id).claim()); n++) id = `${base}-${n}`;
     return { id, resumed: false };
   }
   const id = options.resumeSession === 'latest' ? await findLatestSession(repo.root) : options.resumeSession.startsWith('WFS-') ? options.resumeSession : `WFS-test-${options.resumeSession}`;

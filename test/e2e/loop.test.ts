@@ -1,4 +1,4 @@
-import { cpSync, readFileSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { agentCmd, git, makeRepo, readJson, removeRepos, runCli, scenario, sessionDir, state } from '../helpers/repo.js';
@@ -172,6 +172,21 @@ describe('the loop, end to end on a real repository', () => {
     const named = await runCli(repo, ['run', '--headless', '--session-name', taken[0]!.replace(/^WFS-test-/, ''), '--agent-cmd', agentCmd(agent.path)]);
     expect(named.exitCode).toBe(2);
     expect(named.stderr.trim()).toBe(`fixcycle: session ${taken[0]} already exists: resume it with --resume-session ${taken[0]}, or pick another --session-name`);
+  });
+
+  it('a session folder made but not yet written (a run that started the same moment) is taken too: the run takes the next number', async () => {
+    const repo = makeRepo(null, { 'package.json': '{"scripts":{"test":"node --test"}}\n', 'test/ok.test.js': "require('node:test')('ok', () => {});\n" });
+    const agent = scenario({ analyze: [], fix: [] });
+    // A first run, under a name of its own, sets the session folder up as a user's repository has it.
+    expect((await runCli(repo, ['run', '--headless', '--session-name', 'setup', '--agent-cmd', agentCmd(agent.path)])).exitCode).toBe(0);
+    const now = Date.now();
+    const claimed = Array.from({ length: 90 }, (_, i) => newSessionId(undefined, new Date(now + i * 1000)));
+    for (const id of claimed) mkdirSync(join(activeDir(repo), id), { recursive: true });
+    const run = await runCli(repo, ['run', '--headless', '--agent-cmd', agentCmd(agent.path)]);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(0);
+    const numbered = readdirSync(activeDir(repo)).filter((n) => /-2$/.test(n));
+    expect(numbered).toHaveLength(1);
+    expect(claimed).toContain(numbered[0]!.replace(/-2$/, ''));
   });
 
   it('prints the latest session with `fixcycle status`, and as JSON', async () => {

@@ -1,5 +1,5 @@
 import { appendFile, mkdir, readFile, readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { TestResults } from '../types.js';
 import { writeJsonAtomic, writeTextAtomic } from './atomic.js';
 import { activeDir, SESSION_PREFIX, sessionPaths, type SessionPaths } from './paths.js';
@@ -55,6 +55,18 @@ export class SessionFiles {
 
   async ensureFolders(): Promise<void> {
     await Promise.all([this.paths.taskDir, this.paths.processDir, this.paths.summariesDir].map((dir) => mkdir(dir, { recursive: true })));
+  }
+
+  /** Makes the session folder; false when it is already there (taken by a run that started the same second). */
+  async claim(): Promise<boolean> {
+    await mkdir(dirname(this.paths.dir), { recursive: true });
+    return mkdir(this.paths.dir).then(
+      () => true,
+      (error: NodeJS.ErrnoException) => {
+        if (error.code === 'EEXIST') return false;
+        throw error;
+      },
+    );
   }
 
   async exists(): Promise<boolean> {
