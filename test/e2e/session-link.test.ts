@@ -119,26 +119,35 @@ describe("the session link while the user's command runs", { timeout: 120_000 },
     expect(existsSync(join(repo, '.workflow/active/WFS-test-interrupted/.process/iteration-state.json'))).toBe(true);
   });
 
-  it('a reader that goes away (run --headless | head -1) stops the run as Ctrl-C does: no EPIPE crash, the link back, the session resumable', async () => {
-    // The user's command would hold for 30 s: the stop kills it.
-    const { repo, release } = holdingRepo();
-    const agent = scenario({ analyze: [], fix: [] });
+  it('a reader that goes away (run --headless | head -1) stops the run at its next line as Ctrl-C does: no EPIPE crash, the link back, the session resumable', async () => {
+    // A process learns that its reader left only when it next writes (as with SIGPIPE), so the project fails and
+    // the analysis hangs: the run has lines to write after the reader leaves, and cannot finish on its own first.
+    const failing = 'const test = require("node:test");\nconst assert = require("node:assert");\nconst { add } = require("../src/math.js");\n\ntest("adds", () => assert.strictEqual(add(2, 3), 6));\n';
+    const { repo, held, release } = holdingRepo({
+      'package.json': `${JSON.stringify({ name: 'p', private: true, scripts: { test: 'node hold.js && node --test' } }, null, 2)}\n`,
+      'test/math.test.js': failing,
+    });
+    const agent = scenario({ analyze: [{ sleepMs: 60_000 }], fix: [] });
     const run = execa(process.execPath, [CLI, 'run', '--headless', '--session-name', 'piped', '--agent-cmd', agentCmd(agent.path)], { cwd: repo, reject: false, buffer: false, stdout: 'pipe', stderr: 'pipe', env: { FORCE_COLOR: '0' } });
     let stderr = '';
     run.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    // The reader takes the first line and leaves, as `head -1` does.
+    let ended = false;
+    void run.finally(() => (ended = true));
+    // The reader takes the first line and leaves, as `head -1` does; then the user's command is let go.
     await new Promise<void>((resolve) => run.stdout!.once('data', () => resolve()));
     run.stdout!.destroy();
-    const ended = await Promise.race([run, new Promise<null>((r) => setTimeout(() => r(null), 20_000))]);
+    await until(() => ended || existsSync(held), 'the user command to run or the run to stop');
     writeFileSync(release, '');
-    expect(ended, 'the run ends without waiting for the held command').not.toBeNull();
-    expect(ended!.exitCode).toBe(130);
+    const result = await Promise.race([run, new Promise<null>((r) => setTimeout(() => r(null), 30_000))]);
+    expect(result, 'the run stops instead of waiting for the hanging analysis').not.toBeNull();
+    expect(result!.exitCode, stderr).toBe(130);
     expect(stderr).not.toMatch(/EPIPE|Unhandled|\n\s+at /);
     expect(stderr).toMatch(/stopping after the running step is killed; the session stays resumable/);
     expect(pathKind(join(repo, '.workflow'))).toBe('link');
+    expect(away(repo)).toEqual([]);
     expect(existsSync(join(repo, '.workflow/active/WFS-test-piped/.process/iteration-state.json'))).toBe(true);
     expect(git(repo, 'status', '--porcelain')).toBe('');
-    expect(agent.calls()).toEqual([]);
+    expect(agent.calls().filter((call) => call.includes(' fix '))).toEqual([]);
   });
 
   it('a command whose work is done ends with its own exit code when its reader is already gone, not killed by its own SIGTERM', async () => {
