@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import type { BudgetLimits } from './agents/budget.js';
 import { missingProgram } from './agents/available.js';
 import { resolveAgents } from './agents/resolve.js';
@@ -72,7 +73,7 @@ const DEFAULT_TEST_TIMEOUT_MS = 10 * 60_000;
 /** 40 minutes: the design's CLI analysis timeout. */
 const DEFAULT_AGENT_TIMEOUT_MS = 40 * 60_000;
 
-async function sessionIdFor(repo: Repo, options: StartOptions): Promise<{ id: string; resumed: boolean }> {
+async function sessionIdFor(repo: Repo, options: StartOptions): Promise<{ id: string; resumed: boolean; claimed?: boolean }> {
   if (!options.resumeSession) {
     const base = newSessionId(options.sessionName);
     // A name the user gave stays theirs: the check in prepareLoop says when it is taken.
@@ -81,7 +82,7 @@ async function sessionIdFor(repo: Repo, options: StartOptions): Promise<{ id: st
     // numbered, as gen's are. Making the folder is the claim, so two runs starting at the same moment never share one.
     let id = base;
     for (let n = 2; !(await new SessionFiles(repo.root, id).claim()); n++) id = `${base}-${n}`;
-    return { id, resumed: false };
+    return { id, resumed: false, claimed: true };
   }
   const id = options.resumeSession === 'latest' ? await findLatestSession(repo.root) : options.resumeSession.startsWith('WFS-') ? options.resumeSession : `WFS-test-${options.resumeSession}`;
   if (!id) throw new StartError('there is no session to resume in this repository: start one with `fixcycle run`');
@@ -118,7 +119,7 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
   // git status runs while the config, the session folder, the lock and the state are worked out.
   const { repo, changed } = await (options.opened ?? openRunRepo(options.cwd));
   const config: FixcycleConfig = await loadConfig(repo.root);
-  const { id, resumed } = await sessionIdFor(repo, options);
+  const { id, resumed, claimed } = await sessionIdFor(repo, options);
   const session = new SessionFiles(repo.root, id);
   if (!resumed && (await session.exists())) {
     throw new StartError(`session ${id} already exists: resume it with --resume-session ${id}, or pick another --session-name`);
@@ -127,6 +128,7 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
   const lock = await acquireLock(session.paths.lock, id);
   if (typeof lock === 'string') throw new StartError(lock);
   let begun: BegunRun | undefined;
+  let writing = false;
   try {
     let state = resumed ? await session.readState() : newState(id, options.maxIterations ?? config.maxIterations ?? DEFAULT_MAX_ITERATIONS);
     if (resumed && options.maxIterations) state.max_iterations = options.maxIterations;
@@ -162,6 +164,7 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
     for (const why of missing) if (why) options.emit({ type: 'log', level: 'warn', message: `${why}; the chain goes on without it` });
     // A new session's first files are written while its first test run starts; the run waits for them before it
     // records anything (see runSuite), so a stop at any point still leaves a session that resumes or none.
+    writing = true;
     const written = resumed
       ? undefined
       : Promise.all([
@@ -213,6 +216,8 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
       await begun.suite.then((s) => s.testRun).catch(() => undefined);
     }
     await lock.release();
+    // A start refused before it wrote anything (a dirty tree, no agent) leaves no empty session behind.
+    if (claimed && !writing) await rm(session.paths.dir, { recursive: true, force: true });
     throw error;
   }
 }

@@ -106,6 +106,8 @@ describe('the loop, end to end on a real repository', () => {
     expect(refused.stderr).toMatch(/uncommitted changes \(src\/format\.js\).*--allow-dirty/);
     expect(readFileSync(join(repo, 'src/format.js'), 'utf8')).toMatch(/my work in progress/);
     expect(agent.calls()).toEqual([]);
+    // Nor is an empty session left behind to be numbered past or listed.
+    expect(existsSync(activeDir(repo)) ? readdirSync(activeDir(repo)) : []).toEqual([]);
 
     const allowed = await runCli(repo, [...base, '--agent-cmd', agentCmd(agent.path), '--allow-dirty']);
     expect(allowed.exitCode, allowed.stdout + allowed.stderr).toBe(0);

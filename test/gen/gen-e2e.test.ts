@@ -1,4 +1,4 @@
-import { cpSync, existsSync, lstatSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -181,6 +181,24 @@ describe('fixcycle gen, end to end with a stand-in agent', () => {
     expect(calls.filter((c) => c === 'analyze test-analysis')).toHaveLength(1);
     expect(calls[1]).toBe('generate IMPL-001');
     expect(readJson(join(dir, '.process/iteration-state.json')).status).toBe('completed');
+  }, 240_000);
+
+  it('two gens started at the same moment get a session each; one refused for a dirty tree leaves none behind', async () => {
+    const repo = featureRepo();
+    const agent = agentDir();
+    const gen = () => runCli(repo, ['gen', '--plan-only', '--headless', '--agent-cmd', agentCmd(agent)], { timeoutMs: 120_000 });
+    const [first, second] = await Promise.all([gen(), gen()]);
+    expect(first.exitCode, first.stdout + first.stderr).toBe(0);
+    expect(second.exitCode, second.stdout + second.stderr).toBe(0);
+    const sessions = readdirSync(activeDir(repo)).sort();
+    expect(sessions).toHaveLength(2);
+    for (const id of sessions) expect(existsSync(join(activeDir(repo), id, '.task/IMPL-002.json')), id).toBe(true);
+
+    writeFileSync(join(repo, 'src/listutil.js'), readFileSync(join(repo, 'src/listutil.js'), 'utf8') + '\n// work in progress\n');
+    const refused = await gen();
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toMatch(/uncommitted changes \(src\/listutil\.js\).*--allow-dirty/);
+    expect(readdirSync(activeDir(repo)).sort()).toEqual(sessions);
   }, 240_000);
 
   it('--json prints one event per phase, each a JSON line', async () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -7,7 +7,8 @@ import { pipelineTasks } from '../../src/engine/team/pipelines.js';
 import { choosePipeline, detectScope, moduleOf } from '../../src/engine/team/scope.js';
 import { fromCsv, TasksCsvError, toCsv } from '../../src/engine/team/tasks-csv.js';
 import { computeWaves, CycleError } from '../../src/engine/team/waves.js';
-import { git, makeRepo, removeRepos } from '../helpers/repo.js';
+import { teamRoot } from '../../src/engine/team/session.js';
+import { execa, git, makeRepo, removeRepos, ROOT } from '../helpers/repo.js';
 
 afterAll(removeRepos);
 
@@ -99,5 +100,16 @@ describe('scope', () => {
     git(repo, 'add', '-A');
     git(repo, 'commit', '-q', '-m', 'two');
     expect(await detectScope(repo)).toMatchObject({ against: 'merge-base', files: ['src/a/two.js', 'src/b.js'], modules: ['src', 'src/a'] });
+  });
+});
+
+describe('team session ids', () => {
+  it('four team runs claiming the same name at the same moment, in four processes, get four sessions', async () => {
+    const repo = makeRepo(null, { 'README.md': 'x\n' });
+    const claim = `import { claimTeamSessionId } from ${JSON.stringify(join(ROOT, 'dist/engine/team/session.js'))};
+process.stdout.write(await claimTeamSessionId(process.argv[1], 'the change', new Date('2026-11-27T10:00:00Z')));`;
+    const ids = await Promise.all(Array.from({ length: 4 }, () => execa(process.execPath, ['--input-type=module', '-e', claim, repo]).then((r) => r.stdout)));
+    expect([...ids].sort()).toEqual(['tst-the-change-20261127', 'tst-the-change-20261127-2', 'tst-the-change-20261127-3', 'tst-the-change-20261127-4']);
+    expect(readdirSync(teamRoot(repo)).sort()).toEqual([...ids].sort());
   });
 });

@@ -52,6 +52,11 @@ export function isGenSession(repoRoot: string, id: string): boolean {
   return existsSync(join(new SessionFiles(repoRoot, id).paths.processDir, 'gen-state.json'));
 }
 
+async function dirtyTreeError(repo: Repo): Promise<StartError> {
+  const files = await repo.changedFiles();
+  return new StartError(`the working tree has uncommitted changes (${files.slice(0, 3).join(', ')}${files.length > 3 ? ', ...' : ''}): commit or stash them, or pass --allow-dirty to commit them as a checkpoint first`);
+}
+
 /** `fixcycle gen`: phases 1-5, resumable after any stop from gen-state.json. Returns the exit code. */
 export async function runGen(options: GenRunOptions): Promise<number> {
   const repo = await Repo.open(options.cwd);
@@ -65,20 +70,20 @@ export async function runGen(options: GenRunOptions): Promise<number> {
     if (!isGenSession(repo.root, id)) throw new StartError(`session ${id} is not a gen session: resume it with \`fixcycle run --resume-session ${id}\``);
   } else {
     input = await readGenInput(repo.root, options.input);
+    // Refused before the session folder is claimed, so a refusal leaves nothing behind.
+    if (!options.allowDirty && (await repo.isDirty())) throw await dirtyTreeError(repo);
     id = newSessionId(options.sessionName ?? slugOf(input));
-    // Two gen runs in the same minute get the same name from the input: the second one gets a number.
-    for (let n = 2; !options.sessionName && existsSync(new SessionFiles(repo.root, id).paths.dir); n++) id = newSessionId(`${slugOf(input)}-${n}`);
-    if (existsSync(new SessionFiles(repo.root, id).paths.dir)) throw new StartError(`session ${id} already exists: resume it with \`fixcycle run --resume-session ${id}\`, or pick another --session-name`);
+    if (options.sessionName) {
+      if (existsSync(new SessionFiles(repo.root, id).paths.dir)) throw new StartError(`session ${id} already exists: resume it with \`fixcycle run --resume-session ${id}\`, or pick another --session-name`);
+    } else {
+      // Two gen runs in the same minute get the same name from the input: the later one gets a number. Making the
+      // folder is the claim, so two started at the same moment never share one.
+      for (let n = 2; !(await new SessionFiles(repo.root, id).claim()); n++) id = newSessionId(`${slugOf(input)}-${n}`);
+    }
   }
   const session = new SessionFiles(repo.root, id);
   const resumed = Boolean(options.resumeSession);
-  if (!resumed && (await repo.isDirty())) {
-    if (!options.allowDirty) {
-      const files = await repo.changedFiles();
-      throw new StartError(`the working tree has uncommitted changes (${files.slice(0, 3).join(', ')}${files.length > 3 ? ', ...' : ''}): commit or stash them, or pass --allow-dirty to commit them as a checkpoint first`);
-    }
-    await repo.commitAll(`fixcycle: checkpoint before test generation session ${id}`);
-  }
+  if (!resumed && options.allowDirty && (await repo.isDirty())) await repo.commitAll(`fixcycle: checkpoint before test generation session ${id}`);
   await session.ensureFolders();
   const lock = await acquireLock(session.paths.lock, id);
   if (typeof lock === 'string') throw new StartError(lock);

@@ -2,6 +2,7 @@ import { appendFile, mkdir, readFile, readdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { TestResults } from '../types.js';
 import { writeJsonAtomic, writeTextAtomic } from './atomic.js';
+import { claimFolder } from './claim-folder.js';
 import { activeDir, SESSION_PREFIX, sessionPaths, type SessionPaths } from './paths.js';
 import type { FixHistoryEntry, FixPlan, IterationState } from './schema.js';
 
@@ -60,13 +61,7 @@ export class SessionFiles {
   /** Makes the session folder; false when it is already there (taken by a run that started the same second). */
   async claim(): Promise<boolean> {
     await mkdir(dirname(this.paths.dir), { recursive: true });
-    return mkdir(this.paths.dir).then(
-      () => true,
-      (error: NodeJS.ErrnoException) => {
-        if (error.code === 'EEXIST') return false;
-        throw error;
-      },
-    );
+    return claimFolder(this.paths.dir);
   }
 
   async exists(): Promise<boolean> {

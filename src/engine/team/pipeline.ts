@@ -15,7 +15,7 @@ import { appendDiscoveries, readBoard } from './discoveries.js';
 import { PIPELINE_STAGES, pipelineTasks } from './pipelines.js';
 import { writeReport } from './report.js';
 import { choosePipeline, detectScope, PIPELINES, type PipelineName } from './scope.js';
-import { addWisdom, createTeamSession, updateGcState, findTeamSession, newTeamSessionId, teamPaths, teamRoot, type ScopeRecord } from './session.js';
+import { addWisdom, createTeamSession, updateGcState, findTeamSession, claimTeamSessionId, teamPaths, teamRoot, type ScopeRecord } from './session.js';
 import { Mutex, type TeamContext, type TeamOptions } from './team-context.js';
 import { readTasks, writeTasks, type TeamTask } from './tasks-csv.js';
 import { runWaves } from './wave-engine.js';
@@ -59,7 +59,7 @@ async function startSession(root: string, options: TeamRunOptions, runnerName: s
     if (picked === null) throw new ChoiceCancelled();
     [pipeline, acceptedBy] = [picked, 'user'];
   }
-  const id = newTeamSessionId(root, options.requirement ?? '');
+  const id = await claimTeamSessionId(root, options.requirement ?? '');
   const paths = await createTeamSession(join(teamRoot(root), id));
   const tasks = pipelineTasks(pipeline, scope.describedAs);
   const { assignWaves } = await import('./waves.js');

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeJsonAtomic } from '../session/atomic.js';
+import { claimFolder } from '../session/claim-folder.js';
 import { workflowDir } from '../session/paths.js';
 import type { PipelineName, Scope } from './scope.js';
 
@@ -59,12 +60,17 @@ function slugOf(text: string): string {
   return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40).replace(/-$/, '') || 'change';
 }
 
-/** `tst-<slug>-<yyyymmdd>`, with a counter when that folder exists already. */
-export function newTeamSessionId(root: string, requirement: string, now = new Date()): string {
+/**
+ * `tst-<slug>-<yyyymmdd>`, with a counter when that folder exists already. Making the folder is the claim, so two
+ * team runs started at the same moment never share one.
+ */
+export async function claimTeamSessionId(root: string, requirement: string, now = new Date()): Promise<string> {
   const base = `tst-${slugOf(requirement)}-${now.toISOString().slice(0, 10).replace(/-/g, '')}`;
-  let id = base;
-  for (let n = 2; existsSync(join(teamRoot(root), id)); n++) id = `${base}-${n}`;
-  return id;
+  await mkdir(teamRoot(root), { recursive: true });
+  for (let n = 1; ; n++) {
+    const id = n === 1 ? base : `${base}-${n}`;
+    if (await claimFolder(join(teamRoot(root), id))) return id;
+  }
 }
 
 /** Creates the session's folders and starting files (empty board, wisdom headers, GC state). */
