@@ -58,7 +58,7 @@ export class SessionFiles {
     await Promise.all([this.paths.taskDir, this.paths.processDir, this.paths.summariesDir].map((dir) => mkdir(dir, { recursive: true })));
   }
 
-  /** Makes the session folder; false when it is already there (taken by a run that started the same second). */
+  /** Makes the session folder; false when it is already there (taken by another session, or one starting now). */
   async claim(): Promise<boolean> {
     await mkdir(dirname(this.paths.dir), { recursive: true });
     return claimFolder(this.paths.dir);
