@@ -60,7 +60,9 @@ const READERS = {
     return { unit: 'tests', passed: Number(passed?.[1] ?? 0), failed: Number(failed?.[1] ?? 0) };
   },
   pytest(text) {
-    const line = all(text, /^=+ (.*\d+ (?:passed|failed).*) in [\d.]+s/gm).at(-1)?.[1];
+    // A file whose tests all skip (jmespath's compliance tests, whose data its sdist does not ship) ran them;
+    // "1 error" alone is a file that did not collect, and stays unread.
+    const line = all(text, /^=+ (.*\d+ (?:passed|failed|skipped|xfailed|xpassed).*) in [\d.]+s/gm).at(-1)?.[1];
     if (!line) return null;
     const take = (word) => Number(new RegExp(`(\\d+) ${word}`).exec(line)?.[1] ?? 0);
     // An xpassed test ran and passed (its xfail mark is not strict), an xfailed one is a known failure set aside:
