@@ -27,11 +27,18 @@ export default async function () {
     let ran = 0;
     for (let round = 0; round < ROUNDS; round++) {
       full.push((await timed(() => runner.run({ cwd: dir, scope: 'full', timeoutMs: 300_000 }))).seconds);
-      const one = await timed(() => runner.run({ cwd: dir, scope: 'affected', changedFiles: ['src/m39.js'], lastFailures: [], timeoutMs: 300_000 }));
+      const one = await timed(() =>
+        runner.run({ cwd: dir, scope: 'affected', changedFiles: ['src/m39.js'], lastFailures: [], timeoutMs: 300_000 }),
+      );
       affected.push(one.seconds);
       ran = one.run.result.tests.length;
     }
-    return { affected_iteration_ratio: median(affected) / median(full), affected_iteration_full_s: median(full), affected_iteration_selected_s: median(affected), affected_iteration_tests_run: ran };
+    return {
+      affected_iteration_ratio: median(affected) / median(full),
+      affected_iteration_full_s: median(full),
+      affected_iteration_selected_s: median(affected),
+      affected_iteration_tests_run: ran,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -57,15 +57,29 @@ function generate(dir) {
     writeFileSync(join(dir, path), text);
   };
   write('package.json', JSON.stringify({ name: 'generated', private: true, type: 'module' }));
-  write('tsconfig.json', JSON.stringify({
-    compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, baseUrl: '.', paths: { '@/*': ['src/*'] } },
-  }));
+  write(
+    'tsconfig.json',
+    JSON.stringify({
+      compilerOptions: {
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        baseUrl: '.',
+        paths: { '@/*': ['src/*'] },
+      },
+    }),
+  );
   for (let f = 0; f < FOLDERS; f++) {
     const folder = `src/f${pad(f)}`;
     for (let m = 0; m < MODULES_PER_FOLDER; m++) {
       const imports = [];
       const seen = new Set();
-      const add = (line) => { if (!seen.has(line)) { seen.add(line); imports.push(line); } };
+      const add = (line) => {
+        if (!seen.has(line)) {
+          seen.add(line);
+          imports.push(line);
+        }
+      };
       // Fan-out: 1-3 siblings, often a module of an earlier folder (via paths or relative), sometimes a barrel.
       for (let k = 0, n = m === 0 ? 0 : 1 + pick(3); k < n; k++) {
         const to = pick(m);
@@ -74,9 +88,11 @@ function generate(dir) {
       if (f > 0 && next() < 0.5) {
         const tf = pick(f);
         const tm = pick(MODULES_PER_FOLDER);
-        add(next() < 0.5
-          ? `import { label${tf}_${tm} } from '@/f${pad(tf)}/m${pad(tm)}.js';`
-          : `import { label${tf}_${tm} } from '../f${pad(tf)}/m${pad(tm)}.js';`);
+        add(
+          next() < 0.5
+            ? `import { label${tf}_${tm} } from '@/f${pad(tf)}/m${pad(tm)}.js';`
+            : `import { label${tf}_${tm} } from '../f${pad(tf)}/m${pad(tm)}.js';`,
+        );
       }
       if (f > 0 && next() < 0.05) add(`import * as barrel${pick(f)} from '../f${pad(pick(f))}/index.js';`);
       // Type-only imports point anywhere, later folders included: following them would inflate selections.
@@ -105,7 +121,9 @@ function generate(dir) {
   }
   execFileSync('git', ['init', '-q'], { cwd: dir });
   execFileSync('git', ['add', '-A'], { cwd: dir });
-  execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@example.com', 'commit', '-qm', 'generated'], { cwd: dir });
+  execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@example.com', 'commit', '-qm', 'generated'], {
+    cwd: dir,
+  });
 }
 
 /**
@@ -145,7 +163,9 @@ function coldThenWarm(cwd, cacheDir, edit) {
       }
     });
     child.on('error', reject);
-    child.on('exit', (code) => (answers.length === 2 ? resolve(answers) : reject(new Error(`selection process exited with ${code}`))));
+    child.on('exit', (code) =>
+      answers.length === 2 ? resolve(answers) : reject(new Error(`selection process exited with ${code}`)),
+    );
   });
 }
 
@@ -172,11 +192,30 @@ function jestRelated(cwd) {
     cacheDirectory,
   };
   const started = performance.now();
-  const result = spawnSync(process.execPath, [jestBin, '--config', JSON.stringify(config), '--no-watchman', '--listTests', '--findRelatedTests', join(cwd, CHANGED)], { cwd, encoding: 'utf8' });
+  const result = spawnSync(
+    process.execPath,
+    [
+      jestBin,
+      '--config',
+      JSON.stringify(config),
+      '--no-watchman',
+      '--listTests',
+      '--findRelatedTests',
+      join(cwd, CHANGED),
+    ],
+    { cwd, encoding: 'utf8' },
+  );
   const seconds = (performance.now() - started) / 1000;
   rmSync(cacheDirectory, { recursive: true, force: true });
   if (result.status !== 0) throw new Error(`jest --findRelatedTests failed: ${result.stderr.slice(-500)}`);
-  return { seconds, files: result.stdout.split('\n').filter((l) => l.endsWith('.test.ts')).map((l) => relative(cwd, l)).sort() };
+  return {
+    seconds,
+    files: result.stdout
+      .split('\n')
+      .filter((l) => l.endsWith('.test.ts'))
+      .map((l) => relative(cwd, l))
+      .sort(),
+  };
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -193,7 +232,11 @@ export default async function bench() {
     let selected = [];
     let jestFiles = [];
     for (let run = 0; run < RUNS; run++) {
-      const [first, second] = await coldThenWarm(dir, join(caches, `run-${run}`), `\nexport const edit${run} = ${run};\n`);
+      const [first, second] = await coldThenWarm(
+        dir,
+        join(caches, `run-${run}`),
+        `\nexport const edit${run} = ${run};\n`,
+      );
       if (!first.reason.includes('cache cold') || !second.reason.includes('cache warm')) {
         throw new Error(`unexpected cache use: ${first.reason} / ${second.reason}`);
       }

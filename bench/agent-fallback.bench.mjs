@@ -32,26 +32,51 @@ async function measure(kit, name) {
   const starts = join(kit.dir, `next-agent-starts-${claude.version}.txt`);
   writeFileSync(join(kit.dir, 'next-agent.mjs'), NEXT_AGENT);
   rmSync(starts, { force: true });
-  writeFileSync(join(repo, 'fixcycle.config.json'), JSON.stringify({ chain: ['claude', 'next'], agents: { claude: { adapter: 'claude' }, next: { command: [process.execPath, join(kit.dir, 'next-agent.mjs'), starts] } } }));
+  writeFileSync(
+    join(repo, 'fixcycle.config.json'),
+    JSON.stringify({
+      chain: ['claude', 'next'],
+      agents: {
+        claude: { adapter: 'claude' },
+        next: { command: [process.execPath, join(kit.dir, 'next-agent.mjs'), starts] },
+      },
+    }),
+  );
   execFileSync('git', ['add', 'fixcycle.config.json'], { cwd: repo });
-  execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@fixcycle.invalid', 'commit', '-qm', 'config'], { cwd: repo });
+  execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@fixcycle.invalid', 'commit', '-qm', 'config'], {
+    cwd: repo,
+  });
   const standIn = await kit.startStandIn([{ type: 'error', status: 429 }]);
   try {
     const env = { ...kit.gatewayEnv('claude', standIn, home), PWD: repo, FORCE_COLOR: '0' };
-    const child = spawn(process.execPath, [CLI, 'run', '--headless', '--test-cmd', 'node --test', '--max-iterations', '1'], { cwd: repo, env, stdio: 'ignore' });
+    const child = spawn(
+      process.execPath,
+      [CLI, 'run', '--headless', '--test-cmd', 'node --test', '--max-iterations', '1'],
+      { cwd: repo, env, stdio: 'ignore' },
+    );
     const ended = new Promise((resolve) => child.on('close', resolve));
     const deadline = Date.now() + LIMIT_MS;
-    while (!(existsSync(starts) && readFileSync(starts, 'utf8').trim()) && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 100));
+    while (
+      !(existsSync(starts) && readFileSync(starts, 'utf8').trim()) &&
+      Date.now() < deadline &&
+      child.exitCode === null
+    )
+      await new Promise((r) => setTimeout(r, 100));
     child.kill('SIGTERM');
     await ended;
     const first429 = standIn.requests.find((r) => r.method === 'POST')?.at;
     const next = existsSync(starts) ? Number(readFileSync(starts, 'utf8').trim().split('\n')[0]) : NaN;
     if (first429 === undefined || !Number.isFinite(next)) {
-      process.stdout.write(`  ${name('agent_fallback_s')} omitted: ${first429 === undefined ? 'claude never called its API' : `the next agent never started within ${LIMIT_MS / 1000} s`}\n`);
+      process.stdout.write(
+        `  ${name('agent_fallback_s')} omitted: ${first429 === undefined ? 'claude never called its API' : `the next agent never started within ${LIMIT_MS / 1000} s`}\n`,
+      );
       return {};
     }
     const claudeRequests = standIn.requests.filter((r) => r.method === 'POST').length;
-    return { [name('agent_fallback_s')]: (next - first429) / 1000, [name('agent_fallback_claude_requests')]: claudeRequests };
+    return {
+      [name('agent_fallback_s')]: (next - first429) / 1000,
+      [name('agent_fallback_claude_requests')]: claudeRequests,
+    };
   } finally {
     await standIn.close();
     rmSync(repo, { recursive: true, force: true });

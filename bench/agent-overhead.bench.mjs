@@ -10,13 +10,18 @@ import { makeBuggyRepo, measureEachRealCliSet, median } from './real-cli.mjs';
 
 const ROUNDS = 9;
 const PROMPT = 'The test "adds two numbers" fails: add(2, 3) returns -1. Answer with a JSON fix plan.';
-const PLAN = '```json\n{"root_causes":["add() subtracts"],"modification_points":["src/math.js:add:2"],"affected_tests":[],"confidence_score":0.9,"approach":"return a + b"}\n```';
+const PLAN =
+  '```json\n{"root_causes":["add() subtracts"],"modification_points":["src/math.js:add:2"],"affected_tests":[],"confidence_score":0.9,"approach":"return a + b"}\n```';
 
 /** Runs argv with the prompt on stdin; resolves with the seconds it took and its exit code. */
 function runDirect(argv, options) {
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();
-    const child = spawn(argv[0], argv.slice(1), { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(argv[0], argv.slice(1), {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     child.stdout.resume();
     child.stderr.resume();
     child.on('error', reject);
@@ -57,8 +62,16 @@ async function measure(kit, name) {
     const direct = [];
     const viaRunAgent = async () => {
       const start = process.hrtime.bigint();
-      const call = await runAgent(agent, { role: 'analyze', prompt: PROMPT, cwd: repo, env: gateway, timeoutMs: 60_000, privateDir });
-      if (call.classification !== 'ok') throw new Error(`claude through runAgent: ${call.classification} ${call.detail ?? ''}`);
+      const call = await runAgent(agent, {
+        role: 'analyze',
+        prompt: PROMPT,
+        cwd: repo,
+        env: gateway,
+        timeoutMs: 60_000,
+        privateDir,
+      });
+      if (call.classification !== 'ok')
+        throw new Error(`claude through runAgent: ${call.classification} ${call.detail ?? ''}`);
       viaFixcycle.push(Number(process.hrtime.bigint() - start) / 1e9);
       measuredByRunCommand.push(call.durationMs / 1000);
     };

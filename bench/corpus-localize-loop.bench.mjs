@@ -11,7 +11,9 @@ const PROJECTS = fileURLToPath(new URL('../test/corpus/projects.json', import.me
 const ONLY = (process.env.FIXCYCLE_CORPUS_ONLY ?? '').split(',').filter(Boolean);
 
 export default async function () {
-  const entries = JSON.parse(readFileSync(PROJECTS, 'utf8')).filter((e) => e.bug && (ONLY.length === 0 || ONLY.includes(e.name)));
+  const entries = JSON.parse(readFileSync(PROJECTS, 'utf8')).filter(
+    (e) => e.bug && (ONLY.length === 0 || ONLY.includes(e.name)),
+  );
   const rows = [];
   for (const entry of entries) {
     try {
@@ -21,6 +23,7 @@ export default async function () {
     }
   }
   for (const r of rows.filter((x) => x.skipped)) process.stdout.write(`  corpus: left out ${r.name}: ${r.skipped}\n`);
-  for (const r of rows.filter((x) => x.flags?.length)) process.stdout.write(`  corpus: ${r.name} ${r.flags.join(', ')}\n`);
+  for (const r of rows.filter((x) => x.flags?.length))
+    process.stdout.write(`  corpus: ${r.name} ${r.flags.join(', ')}\n`);
   return compareMetrics(rows);
 }

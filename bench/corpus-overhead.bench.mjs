@@ -56,5 +56,9 @@ export default async function () {
   }
   for (const why of skipped) process.stdout.write(`  corpus: left out ${why}\n`);
   if (ratios.length === 0) return {};
-  return { corpus_overhead_ratio: median(ratios), corpus_overhead_projects: ratios.length, corpus_overhead_max_ratio: Math.max(...ratios) };
+  return {
+    corpus_overhead_ratio: median(ratios),
+    corpus_overhead_projects: ratios.length,
+    corpus_overhead_max_ratio: Math.max(...ratios),
+  };
 }

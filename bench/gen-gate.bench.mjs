@@ -12,11 +12,22 @@ import { envFor, prepare, resetProject } from '../scripts/gen-corpus/prepare.mjs
 import { AGENT, CLI, bareRun, writeSpec } from '../scripts/gen-corpus/run-project.mjs';
 
 const PROJECT = 'bytes';
-const entry = JSON.parse(readFileSync(fileURLToPath(new URL('../test/gen-corpus/projects.json', import.meta.url)), 'utf8')).find((e) => e.name === PROJECT);
+const entry = JSON.parse(
+  readFileSync(fileURLToPath(new URL('../test/gen-corpus/projects.json', import.meta.url)), 'utf8'),
+).find((e) => e.name === PROJECT);
 
 /** Runs gen and returns the seconds between each gate's `running` and its `done`/`failed` event, summed over rounds. */
 function timedGen(dir, specPath) {
-  const args = [CLI, 'gen', '--headless', '--json', '--max-iterations', '1', '--agent-cmd', `${process.execPath} ${AGENT} ${specPath}`];
+  const args = [
+    CLI,
+    'gen',
+    '--headless',
+    '--json',
+    '--max-iterations',
+    '1',
+    '--agent-cmd',
+    `${process.execPath} ${AGENT} ${specPath}`,
+  ];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: dir, env: envFor(entry), stdio: ['ignore', 'pipe', 'pipe'] });
     const open = new Map();
@@ -53,7 +64,13 @@ export default async function () {
   const gen = await timedGen(dir, path);
   await resetProject(dir);
   await run(['git', 'worktree', 'prune'], { cwd: dir });
-  if (gen.code !== 0) throw new Error(`fixcycle gen exited ${gen.code} on ${PROJECT} with only the real test file written back`);
+  if (gen.code !== 0)
+    throw new Error(`fixcycle gen exited ${gen.code} on ${PROJECT} with only the real test file written back`);
   const bareTotal = bare.reduce((a, b) => a + b, 0);
-  return { gen_gate_ratio: (gen.l0 + gen.quality) / bareTotal, gen_gate_l0_s: gen.l0, gen_gate_quality_s: gen.quality, gen_gate_bare_5_runs_s: bareTotal };
+  return {
+    gen_gate_ratio: (gen.l0 + gen.quality) / bareTotal,
+    gen_gate_l0_s: gen.l0,
+    gen_gate_quality_s: gen.quality,
+    gen_gate_bare_5_runs_s: bareTotal,
+  };
 }

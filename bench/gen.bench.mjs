@@ -14,7 +14,11 @@ function module(i) {
 }
 
 function testFile(i, cases) {
-  const tests = Array.from({ length: cases }, (_, c) => `test('scale${i} case ${c}', () => {\n  assert.equal(scale${i}(${c}, 2), ${c * 2 + i});\n  assert.equal(label${i}(${c}), ${c > i ? "'big'" : "'small'"});\n});`);
+  const tests = Array.from(
+    { length: cases },
+    (_, c) =>
+      `test('scale${i} case ${c}', () => {\n  assert.equal(scale${i}(${c}, 2), ${c * 2 + i});\n  assert.equal(label${i}(${c}), ${c > i ? "'big'" : "'small'"});\n});`,
+  );
   return `import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { label${i}, scale${i} } from '../src/m${i}.js';\n\n${tests.join('\n\n')}\n`;
 }
 
@@ -22,7 +26,10 @@ function project(modules, testsPerFile) {
   const dir = mkdtempSync(join(tmpdir(), 'fixcycle-bench-gen-'));
   mkdirSync(join(dir, 'src'));
   mkdirSync(join(dir, 'test'));
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'bench', type: 'module', scripts: { test: 'node --test' } }));
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: 'bench', type: 'module', scripts: { test: 'node --test' } }),
+  );
   for (let i = 0; i < modules; i++) {
     writeFileSync(join(dir, 'src', `m${i}.js`), module(i));
     writeFileSync(join(dir, 'test', `m${i}.test.js`), testFile(i, testsPerFile));
@@ -45,15 +52,20 @@ async function coverageOverhead() {
   try {
     const runner = await resolveRunner(dir, {});
     for (let round = 0; round < ROUNDS; round++) {
-      bare.push(await time(async () => {
-        const r = await run(runner);
-        if (r.result.tests.length !== 300) throw new Error(`the bare run reported ${r.result.tests.length} tests, expected 300`);
-      }));
+      bare.push(
+        await time(async () => {
+          const r = await run(runner);
+          if (r.result.tests.length !== 300)
+            throw new Error(`the bare run reported ${r.result.tests.length} tests, expected 300`);
+        }),
+      );
       covered.push(
         await time(async () => {
           const { result, coverage } = await withCoverage(runner, dir, [], run);
-          if (result.result.tests.length !== 300) throw new Error(`the coverage run reported ${result.result.tests.length} tests, expected 300`);
-          if (Object.keys(coverage).length !== 20) throw new Error(`coverage of ${Object.keys(coverage).length} files, expected 20`);
+          if (result.result.tests.length !== 300)
+            throw new Error(`the coverage run reported ${result.result.tests.length} tests, expected 300`);
+          if (Object.keys(coverage).length !== 20)
+            throw new Error(`coverage of ${Object.keys(coverage).length} files, expected 20`);
         }),
       );
     }
@@ -63,7 +75,12 @@ async function coverageOverhead() {
   // The fastest of the alternated rounds: other processes on the machine only ever slow a run down, so the
   // minimum is the least disturbed figure of each (medians moved by 1.2x-1.9x between runs of this bench).
   const best = (xs) => Math.min(...xs);
-  return { coverage_overhead_ratio: best(covered) / best(bare), coverage_bare_suite_s: best(bare), coverage_suite_with_coverage_s: best(covered), coverage_overhead_ratio_median: median(covered) / median(bare) };
+  return {
+    coverage_overhead_ratio: best(covered) / best(bare),
+    coverage_bare_suite_s: best(bare),
+    coverage_suite_with_coverage_s: best(covered),
+    coverage_overhead_ratio_median: median(covered) / median(bare),
+  };
 }
 
 async function l0Checks() {
@@ -76,7 +93,8 @@ async function l0Checks() {
     for (let round = 0; round < 3; round++) {
       let findings = [];
       runs.push(await time(async () => (findings = await staticChecks(dir, tests, sources))));
-      if (findings.length !== 0) throw new Error(`the clean fixture got ${findings.length} finding(s): ${findings[0].message}`);
+      if (findings.length !== 0)
+        throw new Error(`the clean fixture got ${findings.length} finding(s): ${findings[0].message}`);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -12,10 +12,20 @@ const ROUNDS = 7;
 function makeSuite() {
   const dir = mkdtempSync(join(tmpdir(), 'fixcycle-bench-loop-'));
   mkdirSync(join(dir, 'test'));
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'bench', type: 'module', scripts: { test: 'node --test' } }));
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: 'bench', type: 'module', scripts: { test: 'node --test' } }),
+  );
   for (let f = 0; f < 4; f++) {
-    const tests = Array.from({ length: 20 }, (_, i) => `it('case ${i}', async () => { await new Promise((r) => setTimeout(r, 50)); assert.equal(${i} + 1, ${i + 1}); });`);
-    writeFileSync(join(dir, 'test', `suite${f}.test.js`), `import { it } from 'node:test';\nimport assert from 'node:assert/strict';\n${tests.join('\n')}\n`);
+    const tests = Array.from(
+      { length: 20 },
+      (_, i) =>
+        `it('case ${i}', async () => { await new Promise((r) => setTimeout(r, 50)); assert.equal(${i} + 1, ${i + 1}); });`,
+    );
+    writeFileSync(
+      join(dir, 'test', `suite${f}.test.js`),
+      `import { it } from 'node:test';\nimport assert from 'node:assert/strict';\n${tests.join('\n')}\n`,
+    );
   }
   const git = (...args) => execFileSync('git', args, { cwd: dir });
   git('init', '-q', '-b', 'main');
@@ -41,12 +51,30 @@ export default async function () {
       bare.push(time(() => execFileSync(process.execPath, ['--test'], { cwd: dir, stdio: 'ignore' })));
       loop.push(
         time(() =>
-          execFileSync(process.execPath, [CLI, 'run', '--headless', '--test-cmd', 'node --test', '--agent-cmd', 'true', '--session-name', `bench-${round}`], { cwd: dir, stdio: 'ignore' }),
+          execFileSync(
+            process.execPath,
+            [
+              CLI,
+              'run',
+              '--headless',
+              '--test-cmd',
+              'node --test',
+              '--agent-cmd',
+              'true',
+              '--session-name',
+              `bench-${round}`,
+            ],
+            { cwd: dir, stdio: 'ignore' },
+          ),
         ),
       );
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  return { loop_overhead_ratio: median(loop) / median(bare), loop_bare_suite_s: median(bare), loop_fixcycle_run_s: median(loop) };
+  return {
+    loop_overhead_ratio: median(loop) / median(bare),
+    loop_bare_suite_s: median(bare),
+    loop_fixcycle_run_s: median(loop),
+  };
 }

@@ -26,8 +26,24 @@ function startSession(repo, id) {
   mkdirSync(join(dir, '.process'), { recursive: true });
   writeFileSync(join(dir, '.lock'), JSON.stringify({ pid: process.pid }));
   const now = new Date().toISOString();
-  writeFileSync(join(dir, 'workflow-session.json'), JSON.stringify({ session_id: id, workflow_type: 'test-fix', created_by: 'fixcycle', agents: ['bench'] }));
-  writeFileSync(join(dir, '.process/iteration-state.json'), JSON.stringify({ session_id: id, current_iteration: 0, max_iterations: 10, started_at: now, updated_at: now, status: 'active', next_action: 'execute_fix_task', stuck_tests: [], iterations: [] }));
+  writeFileSync(
+    join(dir, 'workflow-session.json'),
+    JSON.stringify({ session_id: id, workflow_type: 'test-fix', created_by: 'fixcycle', agents: ['bench'] }),
+  );
+  writeFileSync(
+    join(dir, '.process/iteration-state.json'),
+    JSON.stringify({
+      session_id: id,
+      current_iteration: 0,
+      max_iterations: 10,
+      started_at: now,
+      updated_at: now,
+      status: 'active',
+      next_action: 'execute_fix_task',
+      stuck_tests: [],
+      iterations: [],
+    }),
+  );
   return dir;
 }
 
@@ -35,11 +51,19 @@ export default async function paneBench() {
   const repo = mkdtempSync(join(tmpdir(), 'fixcycle-pane-bench-'));
   execFileSync('git', ['init', '-q'], { cwd: repo });
   const term = new xterm.Terminal({ cols: 60, rows: 40, allowProposedApi: true, scrollback: 0 });
-  const child = pty.spawn(process.execPath, [CLI, 'watch', '--follow', '-C', repo], { name: 'xterm-256color', cols: 60, rows: 40, cwd: repo, env: terminalEnv() });
+  const child = pty.spawn(process.execPath, [CLI, 'watch', '--follow', '-C', repo], {
+    name: 'xterm-256color',
+    cols: 60,
+    rows: 40,
+    cwd: repo,
+    env: terminalEnv(),
+  });
   let waiter = null;
   const screen = () => {
     const b = term.buffer.active;
-    return Array.from({ length: term.rows }, (_, i) => b.getLine(b.viewportY + i)?.translateToString(true) ?? '').join('\n');
+    return Array.from({ length: term.rows }, (_, i) => b.getLine(b.viewportY + i)?.translateToString(true) ?? '').join(
+      '\n',
+    );
   };
   child.onData((data) =>
     term.write(data, () => {
@@ -52,7 +76,10 @@ export default async function paneBench() {
   );
   const until = (check, timeoutMs = 30_000) =>
     new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the pane never showed what was expected; it shows:\n${screen()}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`the pane never showed what was expected; it shows:\n${screen()}`)),
+        timeoutMs,
+      );
       waiter = { check, resolve: (t) => (clearTimeout(timer), resolve(t)) };
     });
   try {
@@ -70,7 +97,10 @@ export default async function paneBench() {
       rmSync(join(dir, '.lock'), { force: true });
     }
     latencies.sort((a, b) => a - b);
-    return { pane_follow_latency_s: latencies[Math.floor(latencies.length / 2)], pane_follow_latency_max_s: latencies.at(-1) };
+    return {
+      pane_follow_latency_s: latencies[Math.floor(latencies.length / 2)],
+      pane_follow_latency_max_s: latencies.at(-1),
+    };
   } finally {
     child.kill();
     rmSync(repo, { recursive: true, force: true });

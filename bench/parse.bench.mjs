@@ -6,7 +6,8 @@ const TESTS = 50_000;
 const PER_FILE = 50;
 // Every 100th test fails, every 50th is skipped: enough failures to exercise message and stack handling.
 const statusOf = (i) => (i % 100 === 7 ? 'failed' : i % 50 === 3 ? 'skipped' : 'passed');
-const STACK = 'Error: expected 6 to be 7\n    at Object.<anonymous> (/repo/test/file.test.js:12:5)\n    at processTicksAndRejections (node:internal/process/task_queues:95:5)';
+const STACK =
+  'Error: expected 6 to be 7\n    at Object.<anonymous> (/repo/test/file.test.js:12:5)\n    at processTicksAndRejections (node:internal/process/task_queues:95:5)';
 
 function jestJson() {
   const testResults = [];
@@ -27,7 +28,13 @@ function jestJson() {
     }
     testResults.push({ name: `/repo/test/file${f}.test.js`, status: 'passed', message: '', assertionResults });
   }
-  return JSON.stringify({ numTotalTests: TESTS, numRuntimeErrorTestSuites: 0, openHandles: [], testResults, wasInterrupted: false });
+  return JSON.stringify({
+    numTotalTests: TESTS,
+    numRuntimeErrorTestSuites: 0,
+    openHandles: [],
+    testResults,
+    wasInterrupted: false,
+  });
 }
 
 function junit() {
@@ -40,7 +47,10 @@ function junit() {
       const open = `    <testcase classname="test/file${f}.test.js" name="suite &gt; test ${i} does something ✓" time="0.003"`;
       if (status === 'passed') parts.push(`${open}/>\n`);
       else if (status === 'skipped') parts.push(`${open}><skipped/></testcase>\n`);
-      else parts.push(`${open}><failure message="expected 6 to be 7" type="AssertionError">${STACK.replace(/</g, '&lt;')}</failure></testcase>\n`);
+      else
+        parts.push(
+          `${open}><failure message="expected 6 to be 7" type="AssertionError">${STACK.replace(/</g, '&lt;')}</failure></testcase>\n`,
+        );
     }
     parts.push('  </testsuite>\n');
   }
@@ -62,10 +72,18 @@ function tap() {
       else if (status === 'skipped') lines.push(`    ok ${t + 1} - ${name} # SKIP not yet`);
       else lines.push(`    not ok ${t + 1} - ${name}`);
       lines.push('      ---', '      duration_ms: 0.31');
-      if (status === 'failed') lines.push("      error: 'expected 6 to be 7'", "      location: '/repo/test/file.test.js:12:5'");
+      if (status === 'failed')
+        lines.push("      error: 'expected 6 to be 7'", "      location: '/repo/test/file.test.js:12:5'");
       lines.push('      ...');
     }
-    lines.push(`    1..${PER_FILE}`, `${f % 2 === 0 ? 'not ok' : 'ok'} ${f + 1} - suite ${f}`, '  ---', '  duration_ms: 15.2', "  type: 'suite'", '  ...');
+    lines.push(
+      `    1..${PER_FILE}`,
+      `${f % 2 === 0 ? 'not ok' : 'ok'} ${f + 1} - suite ${f}`,
+      '  ---',
+      '  duration_ms: 15.2',
+      "  type: 'suite'",
+      '  ...',
+    );
   }
   lines.push(`1..${TESTS / PER_FILE}`, `# tests ${TESTS}`);
   return lines.join('\n') + '\n';
@@ -86,7 +104,8 @@ function time(text, format) {
 
 function check(outcome, format) {
   if (!outcome.ok) throw new Error(`${format}: ${outcome.error}`);
-  if (outcome.result.tests.length !== TESTS) throw new Error(`${format}: read ${outcome.result.tests.length} tests, expected ${TESTS}`);
+  if (outcome.result.tests.length !== TESTS)
+    throw new Error(`${format}: read ${outcome.result.tests.length} tests, expected ${TESTS}`);
 }
 
 export default async function bench() {

@@ -30,7 +30,8 @@ export function makeBuggyRepo(extra = {}) {
   const files = {
     'package.json': '{ "name": "calc", "type": "module", "scripts": { "test": "node --test" } }\n',
     'src/math.js': 'export function add(a, b) {\n  return a - b;\n}\n',
-    'test/math.test.js': "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/math.js';\n\ntest('adds two numbers', () => assert.equal(add(2, 3), 5));\n",
+    'test/math.test.js':
+      "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/math.js';\n\ntest('adds two numbers', () => assert.equal(add(2, 3), 5));\n",
     ...extra,
   };
   for (const [path, content] of Object.entries(files)) {
@@ -49,8 +50,14 @@ export function makeBuggyRepo(extra = {}) {
  * newest releases (npm run real-clis -- --latest) under names with `_latest` before the unit, when installed.
  */
 export const REAL_CLI_SETS = [
-  { root: process.env.FIXCYCLE_REAL_CLIS || join(homedir(), '.cache', 'fixcycle', 'real-clis'), name: (metric) => metric },
-  { root: process.env.FIXCYCLE_REAL_CLIS_LATEST || join(homedir(), '.cache', 'fixcycle', 'real-clis-latest'), name: (metric) => metric.replace(/(_s|_requests)?$/, (unit) => `_latest${unit}`) },
+  {
+    root: process.env.FIXCYCLE_REAL_CLIS || join(homedir(), '.cache', 'fixcycle', 'real-clis'),
+    name: (metric) => metric,
+  },
+  {
+    root: process.env.FIXCYCLE_REAL_CLIS_LATEST || join(homedir(), '.cache', 'fixcycle', 'real-clis-latest'),
+    name: (metric) => metric.replace(/(_s|_requests)?$/, (unit) => `_latest${unit}`),
+  },
 ];
 
 /** Runs `measure(kit, name)` once per set of REAL_CLI_SETS, with the kit loaded once; their figures merged. */

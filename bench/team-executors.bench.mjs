@@ -10,10 +10,16 @@ function repo() {
   const dir = mkdtempSync(join(tmpdir(), 'fixcycle-bench-team-exec-'));
   mkdirSync(join(dir, 'src'));
   mkdirSync(join(dir, 'test'));
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'bench', type: 'module', scripts: { test: 'node --test' } }));
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: 'bench', type: 'module', scripts: { test: 'node --test' } }),
+  );
   writeFileSync(join(dir, 'src/a.js'), 'export const a = 1;\n');
   for (const layer of ['L1', 'L2']) {
-    writeFileSync(join(dir, `test/${layer}.test.js`), `import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { a } from '../src/a.js';\n\ntest('${layer} waits 2 s', async () => {\n  await new Promise((r) => setTimeout(r, 2000));\n  assert.equal(a, 1);\n});\n`);
+    writeFileSync(
+      join(dir, `test/${layer}.test.js`),
+      `import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { a } from '../src/a.js';\n\ntest('${layer} waits 2 s', async () => {\n  await new Promise((r) => setTimeout(r, 2000));\n  assert.equal(a, 1);\n});\n`,
+    );
   }
   const git = (...args) => execFileSync('git', args, { cwd: dir });
   git('init', '-q', '-b', 'main');
@@ -32,19 +38,59 @@ async function wave(concurrency) {
   const { genRunner } = await import('../dist/engine/gen/setup.js');
   const root = repo();
   const paths = await createTeamSession(join(root, '.workflow/.csv-wave/tst-bench'));
-  const tasks = ['L1', 'L2'].map((layer, i) => ({ id: `TESTRUN-00${i + 1}`, title: 't', description: 'd', role: 'executor', layer, coverage_target: '0', deps: '', context_from: '', exec_mode: 'interactive', wave: '1', status: 'pending', findings: '', pass_rate: '', coverage_achieved: '', test_files: `test/${layer}.test.js`, error: '' }));
+  const tasks = ['L1', 'L2'].map((layer, i) => ({
+    id: `TESTRUN-00${i + 1}`,
+    title: 't',
+    description: 'd',
+    role: 'executor',
+    layer,
+    coverage_target: '0',
+    deps: '',
+    context_from: '',
+    exec_mode: 'interactive',
+    wave: '1',
+    status: 'pending',
+    findings: '',
+    pass_rate: '',
+    coverage_achieved: '',
+    test_files: `test/${layer}.test.js`,
+    error: '',
+  }));
   const files = new Mutex();
   const emit = () => {};
   const ctx = {
     root,
     sessionId: 'tst-bench',
     paths,
-    record: { session_id: 'tst-bench', requirement: '', pipeline: 'comprehensive', pipeline_why: 'bench', accepted_by: '--pipeline', scope: { against: 'HEAD~1', base: null, head: 'HEAD', describedAs: 'bench', files: ['src/a.js'], modules: ['src'] }, runner: 'node-test', created_at: '' },
+    record: {
+      session_id: 'tst-bench',
+      requirement: '',
+      pipeline: 'comprehensive',
+      pipeline_why: 'bench',
+      accepted_by: '--pipeline',
+      scope: {
+        against: 'HEAD~1',
+        base: null,
+        head: 'HEAD',
+        describedAs: 'bench',
+        files: ['src/a.js'],
+        modules: ['src'],
+      },
+      runner: 'node-test',
+      created_at: '',
+    },
     changed: [{ file: 'src/a.js', lines: [1] }],
     tasks,
     runner: await genRunner(root, {}, {}),
     agents: [],
-    options: { concurrency, agentTimeoutMs: 60_000, testTimeoutMs: 60_000, maxGcRounds: 3, maxL0Rounds: 3, maxFixIterations: 3 },
+    options: {
+      concurrency,
+      agentTimeoutMs: 60_000,
+      testTimeoutMs: 60_000,
+      maxGcRounds: 3,
+      maxL0Rounds: 3,
+      maxFixIterations: 3,
+    },
     emit,
     signal: new globalThis.AbortController().signal,
     mainTree: new Mutex(),
@@ -57,12 +103,19 @@ async function wave(concurrency) {
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   const done = tasks.filter((t) => t.status === 'completed' && t.pass_rate === '1').length;
   rmSync(root, { recursive: true, force: true });
-  if (done !== 2) throw new Error(`team executor bench: ${done}/2 tasks completed with every test passing at -c ${concurrency}: ${tasks.map((t) => t.error || t.findings).join('; ')}`);
+  if (done !== 2)
+    throw new Error(
+      `team executor bench: ${done}/2 tasks completed with every test passing at -c ${concurrency}: ${tasks.map((t) => t.error || t.findings).join('; ')}`,
+    );
   return seconds;
 }
 
 export default async function () {
   const serial = await wave(1);
   const parallel = await wave(2);
-  return { team_executor_wave_speedup: serial / parallel, team_executor_wave_c1_s: serial, team_executor_wave_c2_s: parallel };
+  return {
+    team_executor_wave_speedup: serial / parallel,
+    team_executor_wave_c1_s: serial,
+    team_executor_wave_c2_s: parallel,
+  };
 }

@@ -13,7 +13,10 @@ const AGENT = join(here, '../test/fixtures/agents/team-agent.mjs');
 function repo() {
   const dir = mkdtempSync(join(tmpdir(), 'fixcycle-bench-team-'));
   mkdirSync(join(dir, 'src'));
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'bench', type: 'module', scripts: { test: 'node --test' } }));
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: 'bench', type: 'module', scripts: { test: 'node --test' } }),
+  );
   writeFileSync(join(dir, 'src/a.js'), 'export const a = 1;\n');
   const git = (...args) => execFileSync('git', args, { cwd: dir });
   git('init', '-q', '-b', 'main');
@@ -35,19 +38,59 @@ async function wave(concurrency) {
   const agentState = mkdtempSync(join(tmpdir(), 'fixcycle-bench-team-agent-'));
   const paths = await createTeamSession(join(root, '.workflow/.csv-wave/tst-bench'));
   const cmd = `${process.execPath} ${AGENT} ${agentState} bench 2000`;
-  const tasks = [1, 2, 3].map((n) => ({ id: `TESTGEN-00${n}`, title: 't', description: 'd', role: 'generator', layer: 'L1', coverage_target: '80', deps: '', context_from: '', exec_mode: 'csv-wave', wave: '1', status: 'pending', findings: '', pass_rate: '', coverage_achieved: '', test_files: '', error: '' }));
+  const tasks = [1, 2, 3].map((n) => ({
+    id: `TESTGEN-00${n}`,
+    title: 't',
+    description: 'd',
+    role: 'generator',
+    layer: 'L1',
+    coverage_target: '80',
+    deps: '',
+    context_from: '',
+    exec_mode: 'csv-wave',
+    wave: '1',
+    status: 'pending',
+    findings: '',
+    pass_rate: '',
+    coverage_achieved: '',
+    test_files: '',
+    error: '',
+  }));
   const files = new Mutex();
   const emit = () => {};
   const ctx = {
     root,
     sessionId: 'tst-bench',
     paths,
-    record: { session_id: 'tst-bench', requirement: '', pipeline: 'comprehensive', pipeline_why: 'bench', accepted_by: '--pipeline', scope: { against: 'HEAD~1', base: null, head: 'HEAD', describedAs: 'bench', files: ['src/a.js'], modules: ['src'] }, runner: 'node-test', created_at: '' },
+    record: {
+      session_id: 'tst-bench',
+      requirement: '',
+      pipeline: 'comprehensive',
+      pipeline_why: 'bench',
+      accepted_by: '--pipeline',
+      scope: {
+        against: 'HEAD~1',
+        base: null,
+        head: 'HEAD',
+        describedAs: 'bench',
+        files: ['src/a.js'],
+        modules: ['src'],
+      },
+      runner: 'node-test',
+      created_at: '',
+    },
     changed: [],
     tasks,
     runner: await genRunner(root, {}, {}),
     agents: await genAgents(root, { agentCmds: [cmd] }, {}, emit, 60_000),
-    options: { concurrency, agentTimeoutMs: 60_000, testTimeoutMs: 60_000, maxGcRounds: 3, maxL0Rounds: 3, maxFixIterations: 3 },
+    options: {
+      concurrency,
+      agentTimeoutMs: 60_000,
+      testTimeoutMs: 60_000,
+      maxGcRounds: 3,
+      maxL0Rounds: 3,
+      maxFixIterations: 3,
+    },
     emit,
     signal: new globalThis.AbortController().signal,
     mainTree: new Mutex(),
@@ -60,7 +103,10 @@ async function wave(concurrency) {
   const done = tasks.filter((t) => t.status === 'completed').length;
   rmSync(root, { recursive: true, force: true });
   rmSync(agentState, { recursive: true, force: true });
-  if (done !== 3) throw new Error(`team bench: ${done}/3 tasks completed at -c ${concurrency}: ${tasks.map((t) => t.error).join('; ')}`);
+  if (done !== 3)
+    throw new Error(
+      `team bench: ${done}/3 tasks completed at -c ${concurrency}: ${tasks.map((t) => t.error).join('; ')}`,
+    );
   return seconds;
 }
 

@@ -16,7 +16,8 @@ import xterm from '@xterm/headless';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const entry = join(root, 'dist/tui/bench-entry.js');
 const cli = join(root, 'dist/cli.js');
-const HELLO = "import React from 'react'; import { render, Text } from 'ink'; render(React.createElement(Text, null, 'hello world'));";
+const HELLO =
+  "import React from 'react'; import { render, Text } from 'ink'; render(React.createElement(Text, null, 'hello world'));";
 // 9 pairs: enough for a stable median on a shared 2-core machine, a few seconds in all.
 const PAIRS = 9;
 const STREAM_LINES = 1_000_000;
@@ -35,12 +36,20 @@ function runInPty(args, { columns = 120, rows = 40, done, wait = false, timeoutM
   return new Promise((resolve, reject) => {
     const term = new xterm.Terminal({ cols: columns, rows, allowProposedApi: true, scrollback: 0 });
     const started = performance.now();
-    const child = pty.spawn(process.execPath, args, { name: 'xterm-256color', cols: columns, rows, cwd: root, env: terminalEnv() });
+    const child = pty.spawn(process.execPath, args, {
+      name: 'xterm-256color',
+      cols: columns,
+      rows,
+      cwd: root,
+      env: terminalEnv(),
+    });
     let settled = false;
     let seen = null;
     const screen = () => {
       const b = term.buffer.active;
-      return Array.from({ length: rows }, (_, i) => b.getLine(b.viewportY + i)?.translateToString(true) ?? '').join('\n');
+      return Array.from({ length: rows }, (_, i) => b.getLine(b.viewportY + i)?.translateToString(true) ?? '').join(
+        '\n',
+      );
     };
     const finish = (value) => {
       if (settled) return;
@@ -74,7 +83,13 @@ function cpuMs(pid) {
 /** Percent of one core the app uses over 3 s once its first frame is up and nothing runs. */
 function idleCpu() {
   return new Promise((resolve, reject) => {
-    const child = pty.spawn(process.execPath, [entry, 'first-frame'], { name: 'xterm-256color', cols: 120, rows: 40, cwd: root, env: terminalEnv() });
+    const child = pty.spawn(process.execPath, [entry, 'first-frame'], {
+      name: 'xterm-256color',
+      cols: 120,
+      rows: 40,
+      cwd: root,
+      env: terminalEnv(),
+    });
     child.onData(() => {});
     setTimeout(() => {
       try {
@@ -102,7 +117,20 @@ function paneRepo() {
   mkdirSync(join(repo, '.git'));
   writeFileSync(join(dir, '.lock'), JSON.stringify({ pid: process.pid }));
   const now = new Date().toISOString();
-  writeFileSync(join(dir, '.process/iteration-state.json'), JSON.stringify({ session_id: 'WFS-test-bench', current_iteration: 0, max_iterations: 10, started_at: now, updated_at: now, status: 'active', next_action: 'execute_fix_task', stuck_tests: [], iterations: [] }));
+  writeFileSync(
+    join(dir, '.process/iteration-state.json'),
+    JSON.stringify({
+      session_id: 'WFS-test-bench',
+      current_iteration: 0,
+      max_iterations: 10,
+      started_at: now,
+      updated_at: now,
+      status: 'active',
+      next_action: 'execute_fix_task',
+      stuck_tests: [],
+      iterations: [],
+    }),
+  );
   return repo;
 }
 
@@ -114,7 +142,13 @@ export default async function tuiBench() {
   try {
     for (let i = 0; i < PAIRS; i++) {
       hello.push((await runInPty(['--input-type=module', '-e', HELLO], { done: (s) => s.includes('hello world') })).ms);
-      app.push((await runInPty([cli, 'watch', '--follow', '-C', repo], { done: (s) => s.includes('WFS-test-bench') && s.includes('Output') })).ms);
+      app.push(
+        (
+          await runInPty([cli, 'watch', '--follow', '-C', repo], {
+            done: (s) => s.includes('WFS-test-bench') && s.includes('Output'),
+          })
+        ).ms,
+      );
     }
   } finally {
     rmSync(repo, { recursive: true, force: true });
@@ -124,7 +158,10 @@ export default async function tuiBench() {
   try {
     const out = join(dir, 'figures.json');
     const last = `ok ${STREAM_LINES} - test case number ${STREAM_LINES}`;
-    const { screen } = await runInPty([entry, 'stream', String(STREAM_LINES), out], { done: (s) => s.includes(last), wait: true });
+    const { screen } = await runInPty([entry, 'stream', String(STREAM_LINES), out], {
+      done: (s) => s.includes(last),
+      wait: true,
+    });
     if (!screen.includes(last)) throw new Error(`the last line never reached the screen:\n${screen}`);
     const figures = JSON.parse(readFileSync(out, 'utf8'));
     if (figures.lines !== STREAM_LINES) throw new Error(`${figures.lines} lines arrived of ${STREAM_LINES}`);

@@ -15,9 +15,15 @@ const zodEnglishOnly = {
   name: 'zod-english-only',
   setup(build) {
     build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
-      /zod[\\/]v4[\\/](classic[\\/]external|core[\\/]index)\.js$/.test(args.importer) ? { path: join(dirname(args.importer), '../locales/index.js'), namespace: 'zod-en' } : undefined,
+      /zod[\\/]v4[\\/](classic[\\/]external|core[\\/]index)\.js$/.test(args.importer)
+        ? { path: join(dirname(args.importer), '../locales/index.js'), namespace: 'zod-en' }
+        : undefined,
     );
-    build.onLoad({ filter: /.*/, namespace: 'zod-en' }, (args) => ({ contents: "export { default as en } from './en.js';", resolveDir: dirname(args.path), loader: 'js' }));
+    build.onLoad({ filter: /.*/, namespace: 'zod-en' }, (args) => ({
+      contents: "export { default as en } from './en.js';",
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
   },
 };
 

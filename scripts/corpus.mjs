@@ -12,7 +12,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cacheRoot, prepare } from './corpus/prepare.mjs';
 import { runProject, verdicts } from './corpus/run-project.mjs';
-import { COMPARE_HEADER, compareMetrics, compareProject, formatCompareRow, LOOP_RATIO_LIMIT } from './corpus/localize-compare.mjs';
+import {
+  COMPARE_HEADER,
+  compareMetrics,
+  compareProject,
+  formatCompareRow,
+  LOOP_RATIO_LIMIT,
+} from './corpus/localize-compare.mjs';
 import { formatRow, formatTotals } from './corpus/table.mjs';
 import { record } from './corpus/record.mjs';
 
@@ -20,7 +26,15 @@ const PROJECTS = fileURLToPath(new URL('../test/corpus/projects.json', import.me
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 
 function parseArgs(argv) {
-  const opts = { only: [], quick: false, prepareOnly: false, record: false, table: false, localize: true, compare: false };
+  const opts = {
+    only: [],
+    quick: false,
+    prepareOnly: false,
+    record: false,
+    table: false,
+    localize: true,
+    compare: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--quick') opts.quick = true;
@@ -32,7 +46,9 @@ function parseArgs(argv) {
     else if (arg === '--only') opts.only.push(...(argv[++i] ?? '').split(',').filter(Boolean));
     else if (arg.startsWith('--only=')) opts.only.push(...arg.slice(7).split(',').filter(Boolean));
     else {
-      process.stderr.write(`corpus: unknown option ${arg} (use --only NAME, --quick, --prepare, --no-localize, --localize-compare)\n`);
+      process.stderr.write(
+        `corpus: unknown option ${arg} (use --only NAME, --quick, --prepare, --no-localize, --localize-compare)\n`,
+      );
       process.exit(2);
     }
   }
@@ -74,7 +90,12 @@ async function main() {
       rows.push(row);
       process.stdout.write(formatRow(row) + '\n');
     } catch (error) {
-      const row = { name: entry.name, family: entry.family, expectedRunner: entry.runner, error: String(error.message).split('\n').slice(0, 4).join(' | ') };
+      const row = {
+        name: entry.name,
+        family: entry.family,
+        expectedRunner: entry.runner,
+        error: String(error.message).split('\n').slice(0, 4).join(' | '),
+      };
       rows.push(row);
       process.stdout.write(formatRow(row) + '\n');
     }
@@ -84,7 +105,17 @@ async function main() {
   const out = join(cacheRoot(), 'last-run.json');
   const previous = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : { rows: [] };
   const merged = mergeRows(previous.rows, rows);
-  writeFileSync(out, JSON.stringify({ finishedAt: new Date().toISOString(), rows: merged.map((r) => ({ ...r, localize: r.localize ?? true, verdicts: r.error ? null : verdicts(r) })) }, null, 2) + '\n');
+  writeFileSync(
+    out,
+    JSON.stringify(
+      {
+        finishedAt: new Date().toISOString(),
+        rows: merged.map((r) => ({ ...r, localize: r.localize ?? true, verdicts: r.error ? null : verdicts(r) })),
+      },
+      null,
+      2,
+    ) + '\n',
+  );
   process.stdout.write(`wrote ${out}\n`);
 }
 
@@ -94,17 +125,21 @@ function mergeRows(previous, rows) {
 }
 
 const compareFile = () => join(cacheRoot(), 'localize-compare.json');
-const compareHeader = () => `localization on vs off (--no-localize), broken projects; flagged: ratio > ${LOOP_RATIO_LIMIT} or another outcome\n${COMPARE_HEADER}\n`;
+const compareHeader = () =>
+  `localization on vs off (--no-localize), broken projects; flagged: ratio > ${LOOP_RATIO_LIMIT} or another outcome\n${COMPARE_HEADER}\n`;
 
 function printLastComparison(entries) {
   if (!existsSync(compareFile())) {
     process.stderr.write(`corpus: no ${compareFile()} yet: run npm run corpus -- --localize-compare first\n`);
     process.exit(2);
   }
-  const rows = JSON.parse(readFileSync(compareFile(), 'utf8')).rows.filter((r) => entries.some((e) => e.name === r.name));
+  const rows = JSON.parse(readFileSync(compareFile(), 'utf8')).rows.filter((r) =>
+    entries.some((e) => e.name === r.name),
+  );
   process.stdout.write(compareHeader());
   for (const row of rows) process.stdout.write(formatCompareRow(row) + '\n');
-  for (const [name, value] of Object.entries(compareMetrics(rows))) process.stdout.write(`${name} ${+value.toFixed(3)}\n`);
+  for (const [name, value] of Object.entries(compareMetrics(rows)))
+    process.stdout.write(`${name} ${+value.toFixed(3)}\n`);
 }
 
 async function compareAll(entries) {
@@ -118,17 +153,28 @@ async function compareAll(entries) {
     try {
       row = await compareProject(entry, { log });
     } catch (error) {
-      row = { name: entry.name, runner: entry.runner, error: String(error.message).split('\n').slice(0, 4).join(' | ') };
+      row = {
+        name: entry.name,
+        runner: entry.runner,
+        error: String(error.message).split('\n').slice(0, 4).join(' | '),
+      };
     }
     rows.push(row);
     process.stdout.write(formatCompareRow(row) + '\n');
     // Written after each project: a long run stopped half-way keeps what it measured.
     kept = mergeRows(kept, [row]);
-    writeFileSync(out, JSON.stringify({ finishedAt: new Date().toISOString(), rows: kept, metrics: compareMetrics(kept) }, null, 2) + '\n');
+    writeFileSync(
+      out,
+      JSON.stringify({ finishedAt: new Date().toISOString(), rows: kept, metrics: compareMetrics(kept) }, null, 2) +
+        '\n',
+    );
   }
   const flagged = rows.filter((r) => r.flags?.length);
-  process.stdout.write(`${rows.filter((r) => r.on).length} compared, ${rows.filter((r) => r.skipped).length} skipped, ${rows.filter((r) => r.error).length} errors; flagged: ${flagged.map((r) => r.name).join(', ') || 'none'}\n`);
-  for (const [name, value] of Object.entries(compareMetrics(kept))) process.stdout.write(`${name} ${+value.toFixed(3)} (all rows in ${out})\n`);
+  process.stdout.write(
+    `${rows.filter((r) => r.on).length} compared, ${rows.filter((r) => r.skipped).length} skipped, ${rows.filter((r) => r.error).length} errors; flagged: ${flagged.map((r) => r.name).join(', ') || 'none'}\n`,
+  );
+  for (const [name, value] of Object.entries(compareMetrics(kept)))
+    process.stdout.write(`${name} ${+value.toFixed(3)} (all rows in ${out})\n`);
 }
 
 function printLastRun(entries) {

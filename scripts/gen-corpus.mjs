@@ -29,12 +29,20 @@ function options() {
   let parsed;
   try {
     parsed = parseArgs({
-      options: { only: { type: 'string', multiple: true, default: [] }, quick: { type: 'boolean' }, prepare: { type: 'boolean' }, team: { type: 'boolean' }, table: { type: 'boolean' }, pipeline: { type: 'string', default: 'standard' } },
+      options: {
+        only: { type: 'string', multiple: true, default: [] },
+        quick: { type: 'boolean' },
+        prepare: { type: 'boolean' },
+        team: { type: 'boolean' },
+        table: { type: 'boolean' },
+        pipeline: { type: 'string', default: 'standard' },
+      },
     }).values;
   } catch (error) {
     fail(`${error.message.split('\n')[0]} (${USAGE})`);
   }
-  if (!['standard', 'comprehensive'].includes(parsed.pipeline)) fail(`--pipeline takes standard or comprehensive, not ${parsed.pipeline}`);
+  if (!['standard', 'comprehensive'].includes(parsed.pipeline))
+    fail(`--pipeline takes standard or comprehensive, not ${parsed.pipeline}`);
   return { ...parsed, only: parsed.only.flatMap((o) => o.split(',')).filter(Boolean) };
 }
 
@@ -46,7 +54,12 @@ export function loadProjects() {
 function pick(all, opts) {
   const missing = opts.only.filter((name) => !all.some((e) => e.name === name));
   if (missing.length) fail(`no project named ${missing.join(', ')} in test/gen-corpus/projects.json`);
-  return all.filter((e) => (opts.only.length === 0 || opts.only.includes(e.name)) && (!opts.quick || e.quick) && (!opts.team || (e.team && (opts.pipeline !== 'comprehensive' || e.team.l3))));
+  return all.filter(
+    (e) =>
+      (opts.only.length === 0 || opts.only.includes(e.name)) &&
+      (!opts.quick || e.quick) &&
+      (!opts.team || (e.team && (opts.pipeline !== 'comprehensive' || e.team.l3))),
+  );
 }
 
 async function main() {
@@ -74,7 +87,17 @@ async function main() {
   const save = () => {
     const previous = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : { rows: [] };
     const merged = [...previous.rows.filter((r) => !rows.some((n) => n.name === r.name)), ...rows];
-    writeFileSync(out, JSON.stringify({ finishedAt: new Date().toISOString(), rows: merged.map((r) => (opts.team || r.error ? r : { ...r, verdicts: genVerdicts(r) })) }, null, 2) + '\n');
+    writeFileSync(
+      out,
+      JSON.stringify(
+        {
+          finishedAt: new Date().toISOString(),
+          rows: merged.map((r) => (opts.team || r.error ? r : { ...r, verdicts: genVerdicts(r) })),
+        },
+        null,
+        2,
+      ) + '\n',
+    );
   };
   for (const entry of entries) {
     const log = (message) => process.stderr.write(`[${entry.name}] ${message}\n`);
@@ -86,7 +109,11 @@ async function main() {
       }
       rows.push(opts.team ? await runTeam(entry, { log, pipeline: opts.pipeline }) : await runGen(entry, { log }));
     } catch (error) {
-      rows.push({ name: entry.name, family: entry.family, error: String(error.message).split('\n').slice(0, 4).join(' | ') });
+      rows.push({
+        name: entry.name,
+        family: entry.family,
+        error: String(error.message).split('\n').slice(0, 4).join(' | '),
+      });
     }
     process.stdout.write(format(rows.at(-1)) + '\n');
     save();

@@ -68,6 +68,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     }
   }
   const out = await localizeCorpus({ only, log: (m) => process.stderr.write(m + '\n') });
-  for (const [name, value] of Object.entries(out.metrics)) process.stdout.write(`${name.padEnd(40)} ${value === null ? '-' : +value.toFixed(3)}\n`);
+  for (const [name, value] of Object.entries(out.metrics))
+    process.stdout.write(`${name.padEnd(40)} ${value === null ? '-' : +value.toFixed(3)}\n`);
   if (json) writeFileSync(json, JSON.stringify(out, null, 2) + '\n');
 }

@@ -80,7 +80,9 @@ export function App({ onQuit }: AppProps) {
     useUi(useShallow((s) => ({ confirm: s.confirm }))),
   );
   const iterations = useSession((s) => s.state?.iterations.length ?? 0);
-  const genRows = useSession((s) => genRowCount(s.gen, s.genCoverage) + teamRowCount(s.teamTasks, s.teamCoverage, s.teamBoard));
+  const genRows = useSession(
+    (s) => genRowCount(s.gen, s.genCoverage) + teamRowCount(s.teamTasks, s.teamCoverage, s.teamBoard),
+  );
   const layout = computeLayout(columns, rows, bannerHeight(banners), iterations, genRows);
   const help = useUi((s) => s.help);
   const choosing = useSession((s) => s.teamChoice !== null);
@@ -109,7 +111,12 @@ export function App({ onQuit }: AppProps) {
         ) : detailLines ? (
           <IterationDetail lines={detailLines} width={layout.width} height={layout.bodyHeight} />
         ) : failureDetail ? (
-          <FailureDetail title={failureDetail.title} lines={failureDetail.lines} width={layout.width} height={layout.bodyHeight} />
+          <FailureDetail
+            title={failureDetail.title}
+            lines={failureDetail.lines}
+            width={layout.width}
+            height={layout.bodyHeight}
+          />
         ) : waiting ? (
           <WaitingPanel width={layout.width} height={layout.bodyHeight} />
         ) : choosing ? (

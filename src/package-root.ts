@@ -10,7 +10,8 @@ export function packageRoot(moduleUrl: string): string {
   let dir = dirname(fileURLToPath(moduleUrl));
   for (;;) {
     const manifest = join(dir, 'package.json');
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'fixcycle') return dir;
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'fixcycle')
+      return dir;
     const parent = dirname(dir);
     if (parent === dir) throw new Error(`fixcycle's package.json was not found above ${fileURLToPath(moduleUrl)}`);
     dir = parent;

@@ -26,7 +26,11 @@ function line(file, search) {
 if (role === 'analyze') {
   const failing = failures();
   const ids = failing.map((f) => f.id).slice(0, 8);
-  const first = failing[0] ? `${failing[0].name}: ${String(failing[0].message ?? '').split('\n')[0].slice(0, 160)}` : 'the failing tests';
+  const first = failing[0]
+    ? `${failing[0].name}: ${String(failing[0].message ?? '')
+        .split('\n')[0]
+        .slice(0, 160)}`
+    : 'the failing tests';
   const at = line(spec.file, spec.replace);
   process.stdout.write(
     [
@@ -39,7 +43,9 @@ if (role === 'analyze') {
       '```json',
       JSON.stringify(
         {
-          root_causes: [`${spec.file} line ${at} uses \`${spec.replace.trim()}\` where \`${spec.search.trim()}\` is required`],
+          root_causes: [
+            `${spec.file} line ${at} uses \`${spec.replace.trim()}\` where \`${spec.search.trim()}\` is required`,
+          ],
           modification_points: [`${spec.file}:${at}-${at}`],
           affected_tests: ids,
           confidence_score: 0.85,

@@ -14,7 +14,12 @@ export function parseEvents(stdout) {
   return events;
 }
 
-const firstLine = (text) => String(text ?? '').split('\n').find((l) => l.trim() !== '')?.trim().slice(0, 140) ?? '';
+const firstLine = (text) =>
+  String(text ?? '')
+    .split('\n')
+    .find((l) => l.trim() !== '')
+    ?.trim()
+    .slice(0, 140) ?? '';
 
 function counts(results) {
   if (!results) return null;
@@ -26,7 +31,12 @@ function counts(results) {
     passRate: results.pass_rate,
     source: results.source,
     scope: results.scope,
-    failures: (results.failures ?? []).map((f) => ({ id: f.id, file: f.file ?? null, message: firstLine(f.message), missing: f.missing === true })),
+    failures: (results.failures ?? []).map((f) => ({
+      id: f.id,
+      file: f.file ?? null,
+      message: firstLine(f.message),
+      missing: f.missing === true,
+    })),
     errors: (results.errors ?? []).map((e) => firstLine(e.message ?? e.summary ?? JSON.stringify(e))),
   };
 }
@@ -38,8 +48,12 @@ export function summariseRun(events) {
   const done = events.find((e) => e.type === 'done');
   const session = events.find((e) => e.type === 'session');
   const agentCalls = events.filter((e) => e.type === 'agent' && e.status === 'started').map((e) => e.role);
-  const rejected = events.filter((e) => e.type === 'agent' && e.status === 'finished' && e.classification !== 'ok').map((e) => `${e.role}: ${e.classification}${e.detail ? ` (${firstLine(e.detail)})` : ''}`);
-  const problems = events.filter((e) => e.type === 'log' && e.level !== 'info').map((e) => `${e.level}: ${firstLine(e.message)}`);
+  const rejected = events
+    .filter((e) => e.type === 'agent' && e.status === 'finished' && e.classification !== 'ok')
+    .map((e) => `${e.role}: ${e.classification}${e.detail ? ` (${firstLine(e.detail)})` : ''}`);
+  const problems = events
+    .filter((e) => e.type === 'log' && e.level !== 'info')
+    .map((e) => `${e.level}: ${firstLine(e.message)}`);
   return {
     testCommand: session?.testCommand ?? null,
     first: counts(full[0] ?? results[0]),
@@ -59,6 +73,14 @@ export function summariseRun(events) {
     // Every step of an iteration names it; an iteration whose fix changed nothing runs no tests.
     iterations: Math.max(0, ...events.map((e) => (typeof e.iteration === 'number' ? e.iteration : 0))),
     localizeMs: events.filter((e) => e.type === 'suspects').reduce((ms, e) => ms + (e.localization.durationMs ?? 0), 0),
-    suspects: events.find((e) => e.type === 'suspects')?.localization.suspects.map((x) => ({ file: x.file, function: x.function, startLine: x.startLine, endLine: x.endLine })) ?? null,
+    suspects:
+      events
+        .find((e) => e.type === 'suspects')
+        ?.localization.suspects.map((x) => ({
+          file: x.file,
+          function: x.function,
+          startLine: x.startLine,
+          endLine: x.endLine,
+        })) ?? null,
   };
 }

@@ -11,7 +11,11 @@ import { baseCommit, cleanSpec, commitBug, fixcycle, resetTo, sessionStore } fro
 export const LOOP_RATIO_LIMIT = 1.5;
 
 // The tool each runner needs beyond Node: a project whose tool does not run here is left out, saying so.
-const PROBES = { cargo: ['cargo', ['--version']], go: ['go', ['version']], pytest: ['python3', ['-m', 'pytest', '--version']] };
+const PROBES = {
+  cargo: ['cargo', ['--version']],
+  go: ['go', ['version']],
+  pytest: ['python3', ['-m', 'pytest', '--version']],
+};
 
 /** Why the entry's runner cannot run on this machine, or null. */
 export function notRunnableHere(entry) {
@@ -25,7 +29,9 @@ export function notRunnableHere(entry) {
  * measured from there, as after the corpus's unbroken run.
  */
 async function baseKnownGreen(dir, base) {
-  const path = (await runOrThrow(['git', 'rev-parse', '--git-path', 'fixcycle/green-commits.json'], { cwd: dir })).stdout.trim();
+  const path = (
+    await runOrThrow(['git', 'rev-parse', '--git-path', 'fixcycle/green-commits.json'], { cwd: dir })
+  ).stdout.trim();
   try {
     return Object.values(JSON.parse(readFileSync(resolve(dir, path), 'utf8'))).includes(base);
   } catch {
@@ -53,7 +59,8 @@ function outcomeOf(run) {
   };
 }
 
-const sameOutcome = (a, b) => a.exit === b.exit && a.outcome === b.outcome && a.passRate === b.passRate && a.iterations === b.iterations;
+const sameOutcome = (a, b) =>
+  a.exit === b.exit && a.outcome === b.outcome && a.passRate === b.passRate && a.iterations === b.iterations;
 
 /** One project's comparison row: both runs' outcomes, the time ratio (on over off) and the flags raised. */
 export async function compareProject(entry, { log = () => {} } = {}) {
@@ -114,10 +121,15 @@ export function formatCompareRow(r) {
   if (r.error) return `${head} ERROR ${r.error}`;
   const line = `${head} ${side(r.on)} ${side(r.off)} ${r.on.seconds.toFixed(1).padStart(7)} ${r.off.seconds.toFixed(1).padStart(7)} ${r.ratio.toFixed(2).padStart(6)} ${r.on.localizeSeconds.toFixed(1).padStart(6)}  ${r.flags.join(', ') || 'ok'}`;
   const notes = [];
-  for (const [label, o] of [['on', r.on], ['off', r.off]]) {
+  for (const [label, o] of [
+    ['on', r.on],
+    ['off', r.off],
+  ]) {
     if (o.timedOut) notes.push(`    ${label}: TIMED OUT`);
-    if (o.outcome !== 'success' && (o.reason || o.stderr)) notes.push(`    ${label}: ${o.outcome ?? 'no outcome'}: ${(o.reason || o.stderr).slice(0, 160)}`);
-    if (o.outcome !== 'success') for (const f of o.remaining ?? []) notes.push(`    ${label}: left failing ${f.slice(0, 160)}`);
+    if (o.outcome !== 'success' && (o.reason || o.stderr))
+      notes.push(`    ${label}: ${o.outcome ?? 'no outcome'}: ${(o.reason || o.stderr).slice(0, 160)}`);
+    if (o.outcome !== 'success')
+      for (const f of o.remaining ?? []) notes.push(`    ${label}: left failing ${f.slice(0, 160)}`);
   }
   return [line, ...notes].join('\n');
 }

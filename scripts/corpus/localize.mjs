@@ -27,11 +27,25 @@ const rankOf = (list, hit) => {
 function failuresOf(run) {
   return run.result.tests
     .filter((t) => t.status === 'failed')
-    .map((t) => ({ id: t.id, name: t.name, file: t.file, message: t.message ?? '', stack: t.stack, criticality: 'medium', criticality_source: 'default' }));
+    .map((t) => ({
+      id: t.id,
+      name: t.name,
+      file: t.file,
+      message: t.message ?? '',
+      stack: t.stack,
+      criticality: 'medium',
+      criticality_source: 'default',
+    }));
 }
 
 export async function localizeProject(entry, { log = () => {} } = {}) {
-  const [{ resolveRunner }, { localize }, { changedLinesSince }, { functionsOf, enclosingFunction, TOP_LEVEL }, prompts] = await Promise.all([
+  const [
+    { resolveRunner },
+    { localize },
+    { changedLinesSince },
+    { functionsOf, enclosingFunction, TOP_LEVEL },
+    prompts,
+  ] = await Promise.all([
     import(dist('runners/index.js')),
     import(dist('localize/index.js')),
     import(dist('localize/change.js')),
@@ -60,7 +74,13 @@ export async function localizeProject(entry, { log = () => {} } = {}) {
   const failures = failuresOf(full);
   if (failures.length === 0) throw new Error(`the broken project has no failing test (exit ${full.exitCode})`);
   log(`${failures.length} failing; one run of the failing tests`);
-  const failingRun = await runner.run({ cwd: dir, scope: 'affected', changedFiles: [], lastFailures: failures.map((f) => ({ id: f.id, file: f.file })), timeoutMs });
+  const failingRun = await runner.run({
+    cwd: dir,
+    scope: 'affected',
+    changedFiles: [],
+    lastFailures: failures.map((f) => ({ id: f.id, file: f.file })),
+    timeoutMs,
+  });
   await resetTo(dir, 'HEAD');
 
   log('localization (the change known: the corpus runs fixcycle green on the published state first)');
@@ -75,8 +95,21 @@ export async function localizeProject(entry, { log = () => {} } = {}) {
   const onLine = (l) => l.file === truth.file && bugLines.includes(l.line);
   const promptOf = (localization) =>
     prompts.renderAnalysisPrompt({
-      iteration: 1, maxIterations: 5, strategy: 'conservative', strategyReason: 'first iteration', passRate: 0, failures, errors: [], stuckTests: [], history: [],
-      paths: { testResults: '.workflow/test-results.json', testOutput: '.workflow/test-output.log', task: '.workflow/IMPL-fix-1.json', sessionDir: '.workflow' },
+      iteration: 1,
+      maxIterations: 5,
+      strategy: 'conservative',
+      strategyReason: 'first iteration',
+      passRate: 0,
+      failures,
+      errors: [],
+      stuckTests: [],
+      history: [],
+      paths: {
+        testResults: '.workflow/test-results.json',
+        testOutput: '.workflow/test-output.log',
+        task: '.workflow/IMPL-fix-1.json',
+        sessionDir: '.workflow',
+      },
       ...(localization ? { localization, root: dir } : {}),
     });
   const measure = (loc) => ({
@@ -90,7 +123,8 @@ export async function localizeProject(entry, { log = () => {} } = {}) {
   if (process.env.LOCALIZE_CORPUS_PROMPTS) {
     const { mkdirSync } = await import('node:fs');
     mkdirSync(process.env.LOCALIZE_CORPUS_PROMPTS, { recursive: true });
-    for (const [k, v] of Object.entries(prompt)) writeFileSync(join(process.env.LOCALIZE_CORPUS_PROMPTS, `${entry.name}.${k}.md`), v);
+    for (const [k, v] of Object.entries(prompt))
+      writeFileSync(join(process.env.LOCALIZE_CORPUS_PROMPTS, `${entry.name}.${k}.md`), v);
   }
   return {
     name: entry.name,

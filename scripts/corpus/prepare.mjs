@@ -10,7 +10,16 @@ import { run, runOrThrow } from './process.mjs';
 const STAMP = '.corpus-stamp';
 const INSTALL_TIMEOUT_MS = 15 * 60_000;
 // Left out of the project's git repository: what the install and the runs produce.
-export const EXCLUDED = ['node_modules/', 'target/', '.nyc_output/', 'coverage/', '__pycache__/', '.pytest_cache/', '*.egg-info/', STAMP];
+export const EXCLUDED = [
+  'node_modules/',
+  'target/',
+  '.nyc_output/',
+  'coverage/',
+  '__pycache__/',
+  '.pytest_cache/',
+  '*.egg-info/',
+  STAMP,
+];
 
 export function cacheRoot() {
   return process.env.FIXCYCLE_CORPUS_CACHE || join(process.env.HOME || tmpdir(), '.cache', 'fixcycle', 'corpus');
@@ -62,21 +71,32 @@ async function fetchSource(source, dir) {
   const scratch = mkdtempSync(join(tmpdir(), 'fixcycle-corpus-fetch-'));
   try {
     if (source.npm) {
-      const packed = await runOrThrow(['npm', 'pack', source.npm, '--silent', '--pack-destination', scratch], { cwd: scratch, timeoutMs: 120_000 });
+      const packed = await runOrThrow(['npm', 'pack', source.npm, '--silent', '--pack-destination', scratch], {
+        cwd: scratch,
+        timeoutMs: 120_000,
+      });
       const tarball = join(scratch, packed.stdout.trim().split('\n').pop());
       await runOrThrow(['tar', 'xzf', tarball, '-C', dir, '--strip-components=1'], {});
     } else if (source.debianSource) {
       await ensureDebianSources();
       // The upstream tarball (.orig) is the published project as released; Debian's own packaging is not needed.
       // apt-get may fail on a secondary component, so its exit code is not trusted: the .orig file is.
-      const got = await run(['apt-get', 'source', '--download-only', `${source.debianSource}=${source.debianVersion}`], { cwd: scratch, timeoutMs: 180_000 });
-      const orig = readdirSync(scratch).find((f) => f.startsWith(`${source.debianSource}_`) && /\.orig\.tar\.\w+$/.test(f));
+      const got = await run(
+        ['apt-get', 'source', '--download-only', `${source.debianSource}=${source.debianVersion}`],
+        { cwd: scratch, timeoutMs: 180_000 },
+      );
+      const orig = readdirSync(scratch).find(
+        (f) => f.startsWith(`${source.debianSource}_`) && /\.orig\.tar\.\w+$/.test(f),
+      );
       if (!orig) {
-        throw new Error(`apt-get source ${source.debianSource} brought no upstream tarball: add deb-src lines to the apt sources and run apt-get update (${(got.stderr || got.stdout).trim().split('\n').pop()})`);
+        throw new Error(
+          `apt-get source ${source.debianSource} brought no upstream tarball: add deb-src lines to the apt sources and run apt-get update (${(got.stderr || got.stdout).trim().split('\n').pop()})`,
+        );
       }
       await runOrThrow(['tar', 'xf', join(scratch, orig), '-C', dir, '--strip-components=1'], {});
     } else if (source.debianBinary) {
-      if (!existsSync(source.path)) await runOrThrow(['apt-get', 'install', '-y', '-qq', source.debianBinary], { timeoutMs: 600_000 });
+      if (!existsSync(source.path))
+        await runOrThrow(['apt-get', 'install', '-y', '-qq', source.debianBinary], { timeoutMs: 600_000 });
       cpSync(source.path, dir, { recursive: true });
     } else {
       throw new Error(`unknown corpus source ${JSON.stringify(source)}`);
@@ -113,5 +133,19 @@ async function makeRepository(dir, entry) {
 }
 
 export async function commit(dir, message) {
-  await runOrThrow(['git', '-c', 'user.name=fixcycle corpus', '-c', 'user.email=corpus@fixcycle.invalid', 'commit', '-q', '--no-verify', '-m', message], { cwd: dir });
+  await runOrThrow(
+    [
+      'git',
+      '-c',
+      'user.name=fixcycle corpus',
+      '-c',
+      'user.email=corpus@fixcycle.invalid',
+      'commit',
+      '-q',
+      '--no-verify',
+      '-m',
+      message,
+    ],
+    { cwd: dir },
+  );
 }

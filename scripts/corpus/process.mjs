@@ -13,7 +13,12 @@ export function run(command, { cwd, env = process.env, timeoutMs = 300_000, inpu
     let stdout = '';
     let stderr = '';
     let timedOut = false;
-    const child = spawn(file, args, { cwd, env, detached: true, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    const child = spawn(file, args, {
+      cwd,
+      env,
+      detached: true,
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
     const timer = setTimeout(() => {
       timedOut = true;
       killTree(child.pid);
@@ -25,7 +30,13 @@ export function run(command, { cwd, env = process.env, timeoutMs = 300_000, inpu
       clearTimeout(timer);
       // A runner's leftover children (watchers, workers) must not outlive the measured run.
       killTree(child.pid);
-      resolve({ code, stdout, stderr: stderr + extra, timedOut, seconds: Number(process.hrtime.bigint() - started) / 1e9 });
+      resolve({
+        code,
+        stdout,
+        stderr: stderr + extra,
+        timedOut,
+        seconds: Number(process.hrtime.bigint() - started) / 1e9,
+      });
     };
     child.on('error', (error) => finish(null, String(error.message)));
     child.on('close', (code) => finish(code));
@@ -47,7 +58,9 @@ export async function runOrThrow(command, options) {
   if (result.code !== 0) {
     const tail = (result.stdout + result.stderr).trim().split('\n').slice(-15).join('\n');
     const why = result.timedOut ? 'timed out' : `exited ${result.code}`;
-    throw new Error(`${Array.isArray(command) ? command.join(' ') : command} ${why} in ${options?.cwd ?? '.'}:\n${tail}`);
+    throw new Error(
+      `${Array.isArray(command) ? command.join(' ') : command} ${why} in ${options?.cwd ?? '.'}:\n${tail}`,
+    );
   }
   return result;
 }

@@ -16,9 +16,16 @@ export async function record(entry, log) {
   const show = async (label) => {
     const result = await run(summaryCommand(entry), { cwd: dir, env, timeoutMs: RUN_TIMEOUT_MS });
     const text = result.stdout + result.stderr;
-    const tail = text.trim().split('\n').slice(-12).map((l) => `    | ${l.slice(0, 160)}`).join('\n');
+    const tail = text
+      .trim()
+      .split('\n')
+      .slice(-12)
+      .map((l) => `    | ${l.slice(0, 160)}`)
+      .join('\n');
     found[label] = readSummary(entry.runner, text);
-    process.stdout.write(`  ${label}: exit ${result.code} in ${result.seconds.toFixed(1)}s, summary ${JSON.stringify(readSummary(entry.runner, text))}\n${tail}\n`);
+    process.stdout.write(
+      `  ${label}: exit ${result.code} in ${result.seconds.toFixed(1)}s, summary ${JSON.stringify(readSummary(entry.runner, text))}\n${tail}\n`,
+    );
   };
   const clean = async () => {
     await runOrThrow(['git', 'checkout', '-q', '-f', '--', '.'], { cwd: dir });

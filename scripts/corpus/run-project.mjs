@@ -47,19 +47,39 @@ async function detectedRunner(dir, entry) {
 
 /** One headless fixcycle run with the scripted agent; `localize: false` adds --no-localize. */
 export async function fixcycle(dir, entry, specPath, name, { localize = true } = {}) {
-  const args = [CLI, 'run', '--headless', '--json', '--max-iterations', '5', '--session-name', name, '--test-timeout', '5m', '--agent-timeout', '1m'];
+  const args = [
+    CLI,
+    'run',
+    '--headless',
+    '--json',
+    '--max-iterations',
+    '5',
+    '--session-name',
+    name,
+    '--test-timeout',
+    '5m',
+    '--agent-timeout',
+    '1m',
+  ];
   if (!localize) args.push('--no-localize');
   args.push('--agent-cmd', `${process.execPath} ${AGENT} ${specPath}`);
   const result = await run([process.execPath, ...args], { cwd: dir, env: envFor(entry), timeoutMs: RUN_TIMEOUT_MS });
   const summary = summariseRun(parseEvents(result.stdout));
-  return { ...summary, processExit: result.code, timedOut: result.timedOut, seconds: result.seconds, stderr: result.stderr.trim().split('\n').slice(-3).join(' | ').slice(0, 300) };
+  return {
+    ...summary,
+    processExit: result.code,
+    timedOut: result.timedOut,
+    seconds: result.seconds,
+    stderr: result.stderr.trim().split('\n').slice(-3).join(' | ').slice(0, 300),
+  };
 }
 
 function applyBug(dir, bug) {
   const path = join(dir, bug.file);
   const original = readFileSync(path, 'utf8');
   const at = original.indexOf(bug.search);
-  if (at < 0 || original.indexOf(bug.search, at + 1) >= 0) throw new Error(`the bug's search string must occur once in ${bug.file}: ${JSON.stringify(bug.search)}`);
+  if (at < 0 || original.indexOf(bug.search, at + 1) >= 0)
+    throw new Error(`the bug's search string must occur once in ${bug.file}: ${JSON.stringify(bug.search)}`);
   writeFileSync(path, original.slice(0, at) + bug.replace + original.slice(at + bug.search.length));
   return original;
 }
@@ -87,13 +107,22 @@ export async function commitBug(dir, entry) {
 /** The agent spec for the unbroken project: nothing to restore. */
 export function cleanSpec(entry) {
   const spec = join(agentSpecDir(), `${entry.name}.clean.json`);
-  writeFileSync(spec, JSON.stringify({ file: entry.bug.file, search: entry.bug.search, replace: entry.bug.replace, original: null }));
+  writeFileSync(
+    spec,
+    JSON.stringify({ file: entry.bug.file, search: entry.bug.search, replace: entry.bug.replace, original: null }),
+  );
   return spec;
 }
 
 /** Runs one project and returns its row; `localize: false` runs fixcycle with --no-localize. */
 export async function runProject(entry, { log = () => {}, localize = true } = {}) {
-  const row = { name: entry.name, family: entry.family, expectedRunner: entry.runner, expected: entry.expected ?? null, localize };
+  const row = {
+    name: entry.name,
+    family: entry.family,
+    expectedRunner: entry.runner,
+    expected: entry.expected ?? null,
+    localize,
+  };
   const dir = await prepare(entry, log);
   const base = await baseCommit(dir);
   await resetTo(dir, base);
@@ -101,7 +130,13 @@ export async function runProject(entry, { log = () => {}, localize = true } = {}
 
   log('bare test command (unbroken)');
   const bare = await run(summaryCommand(entry), { cwd: dir, env: envFor(entry), timeoutMs: RUN_TIMEOUT_MS });
-  row.bare = { command: summaryCommand(entry), exit: bare.code, seconds: bare.seconds, timedOut: bare.timedOut, summary: readSummary(entry.runner, bare.stdout + bare.stderr) };
+  row.bare = {
+    command: summaryCommand(entry),
+    exit: bare.code,
+    seconds: bare.seconds,
+    timedOut: bare.timedOut,
+    summary: readSummary(entry.runner, bare.stdout + bare.stderr),
+  };
   // The bare run's leftovers (coverage, caches) are not the user's changes.
   await resetTo(dir, base);
 
@@ -113,7 +148,12 @@ export async function runProject(entry, { log = () => {}, localize = true } = {}
 
   log('bare test command (broken)');
   const bareBroken = await run(summaryCommand(entry), { cwd: dir, env: envFor(entry), timeoutMs: RUN_TIMEOUT_MS });
-  row.bareBroken = { exit: bareBroken.code, seconds: bareBroken.seconds, timedOut: bareBroken.timedOut, summary: readSummary(entry.runner, bareBroken.stdout + bareBroken.stderr) };
+  row.bareBroken = {
+    exit: bareBroken.code,
+    seconds: bareBroken.seconds,
+    timedOut: bareBroken.timedOut,
+    summary: readSummary(entry.runner, bareBroken.stdout + bareBroken.stderr),
+  };
   await resetTo(dir, brokenSha);
 
   log('fixcycle on the broken project');
@@ -139,7 +179,12 @@ export function suspectRank(suspects, file, line) {
 }
 
 // The runner layer may name a runner either way; both mean the same runner.
-const ALIASES = { tap: ['tap', 'node-tap'], 'node-test': ['node-test', 'node:test', 'node'], go: ['go', 'go-test'], cargo: ['cargo', 'cargo-test'] };
+const ALIASES = {
+  tap: ['tap', 'node-tap'],
+  'node-test': ['node-test', 'node:test', 'node'],
+  go: ['go', 'go-test'],
+  cargo: ['cargo', 'cargo-test'],
+};
 
 export function sameRunner(found, expected) {
   return found !== null && found !== undefined && (ALIASES[expected] ?? [expected]).includes(found);
@@ -151,24 +196,41 @@ const TESTS_CANNOT_RUN = /^(the test(?: file)? `|\d+ test(?: file)?s )[^]*?canno
 
 /** A run that stopped before any agent call, naming what cannot run on this machine: what the issue asks of it. */
 export function namedStop(run) {
-  return run !== undefined && run !== null && run.agentCalls?.length === 0 && CANNOT_RUN.test(run.fullReason ?? run.reason ?? '');
+  return (
+    run !== undefined &&
+    run !== null &&
+    run.agentCalls?.length === 0 &&
+    CANNOT_RUN.test(run.fullReason ?? run.reason ?? '')
+  );
 }
 
 /** A run that ended naming tests that cannot run here, after the agent fixed everything else. */
 function stoppedAfterFixing(run, fixed) {
   const last = run?.last;
-  return Boolean(last && fixed && TESTS_CANNOT_RUN.test(run.fullReason ?? run.reason ?? '') && last.passed === fixed.passed && last.failed === fixed.failed);
+  return Boolean(
+    last &&
+    fixed &&
+    TESTS_CANNOT_RUN.test(run.fullReason ?? run.reason ?? '') &&
+    last.passed === fixed.passed &&
+    last.failed === fixed.failed,
+  );
 }
 
 /** The verdicts the issue asks for, from one row. */
 export function verdicts(row) {
   const exp = row.expected;
-  const same = (got, want) => got !== null && want !== undefined && got.passed === want.passed && got.failed === want.failed;
+  const same = (got, want) =>
+    got !== null && want !== undefined && got.passed === want.passed && got.failed === want.failed;
   const stopped = namedStop(row.broken);
   return {
     runnerFound: sameRunner(row.found?.runner, row.expectedRunner),
-    cleanAtOnce: (row.clean?.exitCode === 0 && row.clean?.processExit === 0 && row.clean?.agentCalls.length === 0) || namedStop(row.clean),
-    converged: (row.broken?.outcome === 'success' && row.broken?.processExit === 0) || stopped || stoppedAfterFixing(row.broken, exp?.fixed),
+    cleanAtOnce:
+      (row.clean?.exitCode === 0 && row.clean?.processExit === 0 && row.clean?.agentCalls.length === 0) ||
+      namedStop(row.clean),
+    converged:
+      (row.broken?.outcome === 'success' && row.broken?.processExit === 0) ||
+      stopped ||
+      stoppedAfterFixing(row.broken, exp?.fixed),
     brokenCounts: exp ? same(row.broken?.first, exp.broken) : null,
     // A run stopped before the agent fixed nothing: there are no fixed counts to compare.
     fixedCounts: exp && !stopped ? same(row.broken?.last, exp.fixed) : null,

@@ -21,23 +21,43 @@ const READERS = {
     if (points.length === 0) return null;
     const skipped = points.filter((m) => m[2]).length;
     const failed = points.filter((m) => !m[2] && m[1] === 'not ok').length;
-    return { unit: 'tests (each file\'s top-level subtests, its plan 1..N)', passed: points.length - skipped - failed, failed, skipped };
+    return {
+      unit: "tests (each file's top-level subtests, its plan 1..N)",
+      passed: points.length - skipped - failed,
+      failed,
+      skipped,
+    };
   },
   mocha(text) {
     const passing = all(text, /^\s*(\d+) passing/gm);
     if (passing.length === 0) return null;
-    return { unit: 'tests', passed: sum(passing), failed: sum(all(text, /^\s*(\d+) failing/gm)), skipped: sum(all(text, /^\s*(\d+) pending/gm)) };
+    return {
+      unit: 'tests',
+      passed: sum(passing),
+      failed: sum(all(text, /^\s*(\d+) failing/gm)),
+      skipped: sum(all(text, /^\s*(\d+) pending/gm)),
+    };
   },
   'node-test'(text) {
     const pass = all(text, /^(?:# |ℹ )pass (\d+)/gm);
     if (pass.length === 0) return null;
-    return { unit: 'tests', passed: sum(pass), failed: sum(all(text, /^(?:# |ℹ )fail (\d+)/gm)), skipped: sum(all(text, /^(?:# |ℹ )skipped (\d+)/gm)) };
+    return {
+      unit: 'tests',
+      passed: sum(pass),
+      failed: sum(all(text, /^(?:# |ℹ )fail (\d+)/gm)),
+      skipped: sum(all(text, /^(?:# |ℹ )skipped (\d+)/gm)),
+    };
   },
   uvu(text) {
     const total = all(text, /^\s*Total:\s+(\d+)/gm);
     if (total.length === 0) return null;
     const passed = sum(all(text, /^\s*Passed:\s+(\d+)/gm));
-    return { unit: 'tests', passed, failed: sum(total) - passed - sum(all(text, /^\s*Skipped:\s+(\d+)/gm)), skipped: sum(all(text, /^\s*Skipped:\s+(\d+)/gm)) };
+    return {
+      unit: 'tests',
+      passed,
+      failed: sum(total) - passed - sum(all(text, /^\s*Skipped:\s+(\d+)/gm)),
+      skipped: sum(all(text, /^\s*Skipped:\s+(\d+)/gm)),
+    };
   },
   jest(text) {
     const line = all(text, /^Tests:\s+(.*)$/gm).map((m) => m[1]);
@@ -67,7 +87,12 @@ const READERS = {
     const take = (word) => Number(new RegExp(`(\\d+) ${word}`).exec(line)?.[1] ?? 0);
     // An xpassed test ran and passed (its xfail mark is not strict), an xfailed one is a known failure set aside:
     // fixcycle reads them so from pytest's JUnit report, and so does this count.
-    return { unit: 'tests', passed: take('passed') + take('xpassed'), failed: take('failed') + take('errors?'), skipped: take('skipped') + take('xfailed') };
+    return {
+      unit: 'tests',
+      passed: take('passed') + take('xpassed'),
+      failed: take('failed') + take('errors?'),
+      skipped: take('skipped') + take('xfailed'),
+    };
   },
   go(text) {
     // go test prints no totals; with -json every test and subtest ends with one pass/fail/skip action. A test
@@ -81,18 +106,27 @@ const READERS = {
       } catch {
         continue;
       }
-      if (e && e.Test && ['pass', 'fail', 'skip'].includes(e.Action)) ended.set(`${e.Package}\u0000${e.Test}`, e.Action);
+      if (e && e.Test && ['pass', 'fail', 'skip'].includes(e.Action))
+        ended.set(`${e.Package}\u0000${e.Test}`, e.Action);
     }
     if (ended.size === 0) return null;
-    const parents = new Set([...ended.keys()].flatMap((key) => {
-      const [pkg, name] = key.split('\u0000');
-      const names = [];
-      for (let at = name.lastIndexOf('/'); at > 0; at = name.lastIndexOf('/', at - 1)) names.push(`${pkg}\u0000${name.slice(0, at)}`);
-      return names;
-    }));
+    const parents = new Set(
+      [...ended.keys()].flatMap((key) => {
+        const [pkg, name] = key.split('\u0000');
+        const names = [];
+        for (let at = name.lastIndexOf('/'); at > 0; at = name.lastIndexOf('/', at - 1))
+          names.push(`${pkg}\u0000${name.slice(0, at)}`);
+        return names;
+      }),
+    );
     const leaves = [...ended].filter(([key]) => !parents.has(key)).map(([, action]) => action);
     const n = (a) => leaves.filter((x) => x === a).length;
-    return { unit: 'tests and subtests without subtests of their own (go test -json)', passed: n('pass'), failed: n('fail'), skipped: n('skip') };
+    return {
+      unit: 'tests and subtests without subtests of their own (go test -json)',
+      passed: n('pass'),
+      failed: n('fail'),
+      skipped: n('skip'),
+    };
   },
   cargo(text) {
     const results = all(text, /^test result: \w+\. (\d+) passed; (\d+) failed; (\d+) ignored/gm);

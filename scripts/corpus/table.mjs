@@ -23,15 +23,19 @@ export function formatRow(row) {
     `  suspects: the bug (${row.bugLine ? `line ${row.bugLine}` : '?'}) ranked ${row.suspectRank ?? (row.broken?.suspects ? 'not among them' : 'none ranked')}${row.broken?.suspects?.[0] ? `; first ${row.broken.suspects[0].file}:${row.broken.suspects[0].function}:${row.broken.suspects[0].startLine}-${row.broken.suspects[0].endLine}` : ''}`,
     `  this machine's bare runs: unbroken ${fmt(row.bare?.summary)}, broken ${fmt(row.bareBroken?.summary)}`,
   ];
-  for (const f of (row.broken?.first?.failures ?? []).slice(0, 5)) lines.push(`    fail ${f.id}${f.file ? ` (${f.file})` : ''}: ${f.message}`);
-  if ((row.broken?.first?.failures ?? []).length > 5) lines.push(`    ... ${row.broken.first.failures.length - 5} more`);
+  for (const f of (row.broken?.first?.failures ?? []).slice(0, 5))
+    lines.push(`    fail ${f.id}${f.file ? ` (${f.file})` : ''}: ${f.message}`);
+  if ((row.broken?.first?.failures ?? []).length > 5)
+    lines.push(`    ... ${row.broken.first.failures.length - 5} more`);
   for (const e of (row.broken?.first?.errors ?? []).slice(0, 3)) lines.push(`    error: ${e}`);
   for (const p of [...(row.clean?.problems ?? []), ...(row.broken?.problems ?? [])].slice(0, 4)) lines.push(`    ${p}`);
   for (const r of (row.broken?.rejected ?? []).slice(0, 3)) lines.push(`    agent ${r}`);
   if (row.broken?.reason && row.broken.outcome !== 'success') lines.push(`    reason: ${row.broken.reason}`);
   if (row.clean?.reason && row.clean.outcome !== 'success') lines.push(`    unbroken reason: ${row.clean.reason}`);
-  if (row.clean && !row.clean.outcome && row.clean.stderr) lines.push(`    unbroken stderr: ${row.clean.stderr.slice(0, 200)}`);
-  if (row.broken && !row.broken.outcome && row.broken.stderr && row.broken.stderr !== row.clean?.stderr) lines.push(`    broken stderr: ${row.broken.stderr.slice(0, 200)}`);
+  if (row.clean && !row.clean.outcome && row.clean.stderr)
+    lines.push(`    unbroken stderr: ${row.clean.stderr.slice(0, 200)}`);
+  if (row.broken && !row.broken.outcome && row.broken.stderr && row.broken.stderr !== row.clean?.stderr)
+    lines.push(`    broken stderr: ${row.broken.stderr.slice(0, 200)}`);
   return lines.join('\n') + '\n';
 }
 

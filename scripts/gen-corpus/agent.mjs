@@ -18,7 +18,11 @@ let prompt = '';
 process.stdin.setEncoding('utf8');
 for await (const chunk of process.stdin) prompt += chunk;
 
-const calls = existsSync(spec.log) ? readFileSync(spec.log, 'utf8').split('\n').filter((l) => l.startsWith(`${role} ${task} `)).length : 0;
+const calls = existsSync(spec.log)
+  ? readFileSync(spec.log, 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith(`${role} ${task} `)).length
+  : 0;
 const round = calls + 1;
 appendFileSync(spec.log, `${role} ${task} ${round}\n`);
 
@@ -30,7 +34,9 @@ const write = (file, text) => {
 
 /** The sections of the prompt that hold what the last round got back: findings, collection errors, uncovered lines. */
 function feedback() {
-  const sections = prompt.split(/^(?=## )/m).filter((s) => /^## (Your last|The kept tests|.*(collect|reject|fail))/i.test(s));
+  const sections = prompt
+    .split(/^(?=## )/m)
+    .filter((s) => /^## (Your last|The kept tests|.*(collect|reject|fail))/i.test(s));
   return sections.join('\n');
 }
 
@@ -44,9 +50,13 @@ if (role === 'analyze' && task === 'test-analysis') {
       }),
   );
 } else if (role === 'analyze' && /^STRATEGY/.test(task)) {
-  process.stdout.write(`# Test strategy\n\n${spec.target} is new on this branch: ${spec.summary}.\n\n- L1: unit tests of ${spec.subject}, in ${spec.real.file}, as the project writes its tests.\n- L2: the module through the package's public entry, in ${spec.l2?.file ?? 'the same style'}.\n\nRisks: none beyond the module itself; it has no I/O.\n`);
+  process.stdout.write(
+    `# Test strategy\n\n${spec.target} is new on this branch: ${spec.summary}.\n\n- L1: unit tests of ${spec.subject}, in ${spec.real.file}, as the project writes its tests.\n- L2: the module through the package's public entry, in ${spec.l2?.file ?? 'the same style'}.\n\nRisks: none beyond the module itself; it has no I/O.\n`,
+  );
 } else if (role === 'analyze' && /^TESTANA/.test(task)) {
-  process.stdout.write(`# Quality report\n\nThe generated tests are the project's own style and pass; the coverage of ${spec.target} is what the executors measured. No defect found.\n`);
+  process.stdout.write(
+    `# Quality report\n\nThe generated tests are the project's own style and pass; the coverage of ${spec.target} is what the executors measured. No defect found.\n`,
+  );
 } else if (role === 'generate' && process.env.FIXCYCLE_LAYER && spec.team) {
   // team: each layer's generator writes its real file; a GC round rewrites it as it was (nothing more to add).
   const layer = process.env.FIXCYCLE_LAYER;
@@ -63,7 +73,11 @@ if (role === 'analyze' && task === 'test-analysis') {
     const dropped = spec.bad.filter((b) => existsSync(b.file) && said.includes(b.file));
     for (const bad of dropped) rmSync(bad.file);
     if (said.includes(spec.real.file) && existsSync(spec.real.file)) write(spec.real.file, spec.real.text);
-    process.stdout.write(dropped.length ? `Removed ${dropped.map((b) => b.file).join(', ')}: they could not work as written.\n` : `The tests in ${spec.real.file} cover what can be tested from outside; nothing to add.\n`);
+    process.stdout.write(
+      dropped.length
+        ? `Removed ${dropped.map((b) => b.file).join(', ')}: they could not work as written.\n`
+        : `The tests in ${spec.real.file} cover what can be tested from outside; nothing to add.\n`,
+    );
   }
 } else if (role === 'analyze') {
   let failures = [];
@@ -75,7 +89,13 @@ if (role === 'analyze' && task === 'test-analysis') {
   const ids = failures.map((f) => f.id).slice(0, 8);
   process.stdout.write(
     `The failing tests are ${ids.join(', ') || 'not listed'}. ${spec.target} behaves as its documentation says; the failures come from the tests themselves, which this change did not write by hand.` +
-      json({ root_causes: ['generated tests that do not hold'], modification_points: [`${spec.real.file}:1-1`], affected_tests: ids, confidence_score: 0.3, approach: 'leave the module as it is' }),
+      json({
+        root_causes: ['generated tests that do not hold'],
+        modification_points: [`${spec.real.file}:1-1`],
+        affected_tests: ids,
+        confidence_score: 0.3,
+        approach: 'leave the module as it is',
+      }),
   );
 } else if (role === 'fix') {
   process.stdout.write(`${spec.target} is right as it is; nothing to change.\n`);

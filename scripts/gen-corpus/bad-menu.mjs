@@ -7,20 +7,35 @@ import { pyFile, pyTest } from './python.mjs';
 import { goFile, goTest } from './golang.mjs';
 
 export const BAD_KINDS = [
-  { kind: 'hallucinated-import', suffix: 'property', reason: /import|not installed|resolve|no required module|cannot find|ModuleNotFound|No module named/i },
-  { kind: 'non-exported', suffix: 'api', reason: /export|does not (?:define|export)|undefined|cannot import name|has no attribute/i },
+  {
+    kind: 'hallucinated-import',
+    suffix: 'property',
+    reason: /import|not installed|resolve|no required module|cannot find|ModuleNotFound|No module named/i,
+  },
+  {
+    kind: 'non-exported',
+    suffix: 'api',
+    reason: /export|does not (?:define|export)|undefined|cannot import name|has no attribute/i,
+  },
   { kind: 'no-assertion', suffix: 'smoke', reason: /asserts nothing|no[- ]assertion/i },
   { kind: 'constant-assertion', suffix: 'sanity', reason: /constant/i },
   { kind: 'placeholder', suffix: 'errors', reason: /placeholder|not implemented/i },
   { kind: 'focused-or-skipped', suffix: 'focus', reason: /focus|skip|\.only/i },
   { kind: 'syntax-error', suffix: 'more', reason: /syntax|parse|typecheck|unexpected|expected|collect|compile|build/i },
   { kind: 'flaky', suffix: 'cache', reason: /flaky/i },
-  { kind: 'breaks-collection', suffix: 'cases', reason: /collect|ENOENT|no such file|FileNotFoundError|not used|build failed|compile/i },
+  {
+    kind: 'breaks-collection',
+    suffix: 'cases',
+    reason: /collect|ENOENT|no such file|FileNotFoundError|not used|build failed|compile/i,
+  },
 ];
 
 /** The path of a bad generation: the project's pattern for new test files with the suffix in `{stem}`. */
 export function badPath(entry, suffix) {
-  return entry.gen.newFile.replace('{stem}', `${entry.gen.stem}${entry.gen.lang === 'py' || entry.gen.lang === 'go' ? '_' : '-'}${suffix}`);
+  return entry.gen.newFile.replace(
+    '{stem}',
+    `${entry.gen.stem}${entry.gen.lang === 'py' || entry.gen.lang === 'go' ? '_' : '-'}${suffix}`,
+  );
 }
 
 /** A reply that hit its output limit: the file cut off just before the last expected value. */
@@ -39,19 +54,52 @@ function jsMenu(entry) {
   // Each file imports what it uses, as a model writing it would (the project's linter sees unused imports).
   const fsImports = (fsNames) =>
     esm
-      ? [`import { ${fsNames.join(', ')} } from 'node:fs'`, ...(fsNames.includes('writeFileSync') ? ["import { tmpdir } from 'node:os'"] : []), "import { join } from 'node:path'"]
-      : [`const { ${fsNames.join(', ')} } = require('node:fs')`, ...(fsNames.includes('writeFileSync') ? ["const { tmpdir } = require('node:os')"] : []), "const { join } = require('node:path')"];
+      ? [
+          `import { ${fsNames.join(', ')} } from 'node:fs'`,
+          ...(fsNames.includes('writeFileSync') ? ["import { tmpdir } from 'node:os'"] : []),
+          "import { join } from 'node:path'",
+        ]
+      : [
+          `const { ${fsNames.join(', ')} } = require('node:fs')`,
+          ...(fsNames.includes('writeFileSync') ? ["const { tmpdir } = require('node:os')"] : []),
+          "const { join } = require('node:path')",
+        ];
   const here = use.dirname ?? (esm ? "new URL('.', import.meta.url).pathname" : '__dirname');
   const good = t('returns the documented value', [eq(use.call, use.value)]);
   const ts = lang === 'ts';
   return {
-    'hallucinated-import': file([t('holds for any generated input', [`fc.assert(fc.property(fc.integer(), () => {`, `  ${eq(use.call, use.value)}`, '}))'])], { imports: [esm ? "import fc from 'fast-check'" : "const fc = require('fast-check')"] }),
-    'non-exported': file([t(`${use.missing.name} agrees with ${use.subject}`, [eq(use.call, use.value), eq(use.missing.call, use.missing.value)])], { imports: [jsImport(esm, [use.missing.name], use.missing.from)] }),
+    'hallucinated-import': file(
+      [
+        t('holds for any generated input', [
+          `fc.assert(fc.property(fc.integer(), () => {`,
+          `  ${eq(use.call, use.value)}`,
+          '}))',
+        ]),
+      ],
+      { imports: [esm ? "import fc from 'fast-check'" : "const fc = require('fast-check')"] },
+    ),
+    'non-exported': file(
+      [
+        t(`${use.missing.name} agrees with ${use.subject}`, [
+          eq(use.call, use.value),
+          eq(use.missing.call, use.missing.value),
+        ]),
+      ],
+      { imports: [jsImport(esm, [use.missing.name], use.missing.from)] },
+    ),
     'no-assertion': file([t('runs without throwing', [`const result = ${use.call}`, 'console.log(result)'])]),
     'constant-assertion': file([t('works', [use.call, d.constant])]),
-    placeholder: file([t('rejects invalid input', ['// TODO: cover the error cases', "throw new Error('not implemented')"])]),
-    'focused-or-skipped': file([t('returns the documented value', [eq(use.call, use.value)], { hold: true }), t('returns the same value twice', [eq(use.call, use.call)])]),
-    'syntax-error': cutOff(file([good, t('handles repeated calls', [`const first = ${use.call}`, eq('first', use.value)])]), use.value),
+    placeholder: file([
+      t('rejects invalid input', ['// TODO: cover the error cases', "throw new Error('not implemented')"]),
+    ]),
+    'focused-or-skipped': file([
+      t('returns the documented value', [eq(use.call, use.value)], { hold: true }),
+      t('returns the same value twice', [eq(use.call, use.call)]),
+    ]),
+    'syntax-error': cutOff(
+      file([good, t('handles repeated calls', [`const first = ${use.call}`, eq('first', use.value)])]),
+      use.value,
+    ),
     flaky: file(
       [
         t('reuses the cached result on a second call', [
@@ -65,10 +113,17 @@ function jsMenu(entry) {
       ],
       { imports: fsImports(['existsSync', 'rmSync', 'writeFileSync']) },
     ),
-    'breaks-collection': file([`for (const c of cases${ts ? ' as { name: string }[]' : ''}) {\n  ${d.test}(\`handles \${c.name}\`, (${d.arg ?? ''}) => {\n    ${eq(use.call, use.value)}\n  })\n}`], {
-      imports: fsImports(['readFileSync']),
-      prelude: [`const cases = JSON.parse(readFileSync(join(${here}, 'fixtures', '${entry.gen.stem}-cases.json'), 'utf8'))`],
-    }),
+    'breaks-collection': file(
+      [
+        `for (const c of cases${ts ? ' as { name: string }[]' : ''}) {\n  ${d.test}(\`handles \${c.name}\`, (${d.arg ?? ''}) => {\n    ${eq(use.call, use.value)}\n  })\n}`,
+      ],
+      {
+        imports: fsImports(['readFileSync']),
+        prelude: [
+          `const cases = JSON.parse(readFileSync(join(${here}, 'fixtures', '${entry.gen.stem}-cases.json'), 'utf8'))`,
+        ],
+      },
+    ),
   };
 }
 
@@ -79,15 +134,45 @@ function pyMenu(entry) {
   const file = (tests, extra = {}) => pyFile(style, use, { tests, ...extra });
   const eq = (a, b) => (style === 'unittest' ? `self.assertEqual(${a}, ${b})` : `assert ${a} == ${b}`);
   return {
-    'hallucinated-import': file([t('holds_for_any_text', [eq(use.call, use.value)], { decorators: ['@given(st.text())'], args: ['text'] })], { imports: ['from hypothesis import given, strategies as st'] }),
-    'non-exported': file([t(`${use.missing.name.toLowerCase()}_agrees_with_${use.subject.replace(/\W+/g, '_').toLowerCase()}`, [eq(use.call, use.value), eq(use.missing.call, use.missing.value)])], { imports: [use.missing.import] }),
+    'hallucinated-import': file(
+      [t('holds_for_any_text', [eq(use.call, use.value)], { decorators: ['@given(st.text())'], args: ['text'] })],
+      { imports: ['from hypothesis import given, strategies as st'] },
+    ),
+    'non-exported': file(
+      [
+        t(`${use.missing.name.toLowerCase()}_agrees_with_${use.subject.replace(/\W+/g, '_').toLowerCase()}`, [
+          eq(use.call, use.value),
+          eq(use.missing.call, use.missing.value),
+        ]),
+      ],
+      { imports: [use.missing.import] },
+    ),
     'no-assertion': file([t('runs_without_error', [`result = ${use.call}`, 'print(result)'])]),
-    'constant-assertion': file([t('works', [use.call, style === 'unittest' ? 'self.assertTrue(True)' : 'assert True'])]),
+    'constant-assertion': file([
+      t('works', [use.call, style === 'unittest' ? 'self.assertTrue(True)' : 'assert True']),
+    ]),
     placeholder: file([t('rejects_invalid_input', ['# TODO: cover the error cases', 'pass'])]),
-    'focused-or-skipped': file([t('documented_value', [eq(use.call, use.value)], { decorators: [style === 'unittest' ? '@unittest.skip("flaky on CI, enable once it is stable")' : '@pytest.mark.skip(reason="flaky on CI, enable once it is stable")'] })], {
-      imports: [style === 'unittest' ? 'import unittest' : 'import pytest'],
-    }),
-    'syntax-error': cutOff(file([t('documented_value', [eq(use.call, use.value)]), t('repeated_calls', [`first = ${use.call}`, eq('first', use.value)])]), use.value),
+    'focused-or-skipped': file(
+      [
+        t('documented_value', [eq(use.call, use.value)], {
+          decorators: [
+            style === 'unittest'
+              ? '@unittest.skip("flaky on CI, enable once it is stable")'
+              : '@pytest.mark.skip(reason="flaky on CI, enable once it is stable")',
+          ],
+        }),
+      ],
+      {
+        imports: [style === 'unittest' ? 'import unittest' : 'import pytest'],
+      },
+    ),
+    'syntax-error': cutOff(
+      file([
+        t('documented_value', [eq(use.call, use.value)]),
+        t('repeated_calls', [`first = ${use.call}`, eq('first', use.value)]),
+      ]),
+      use.value,
+    ),
     flaky: file(
       [
         t('reuses_cached_result', [
@@ -103,25 +188,58 @@ function pyMenu(entry) {
       ],
       { imports: ['import os', 'import re', 'import tempfile'] },
     ),
-    'breaks-collection': file([style === 'unittest' ? t('documented_cases', ['for case in CASES:', '    with self.subTest(case=case):', `        ${eq(use.call, use.value)}`]) : t('documented_case', [eq(use.call, use.value)], { decorators: ['@pytest.mark.parametrize("case", CASES)'], args: ['case'] })], {
-      imports: ['import json', 'import os', ...(style === 'unittest' ? [] : ['import pytest'])],
-      prelude: [`with open(os.path.join(os.path.dirname(__file__), "data", "${entry.gen.stem}_cases.json")) as f:`, '    CASES = json.load(f)'],
-    }),
+    'breaks-collection': file(
+      [
+        style === 'unittest'
+          ? t('documented_cases', [
+              'for case in CASES:',
+              '    with self.subTest(case=case):',
+              `        ${eq(use.call, use.value)}`,
+            ])
+          : t('documented_case', [eq(use.call, use.value)], {
+              decorators: ['@pytest.mark.parametrize("case", CASES)'],
+              args: ['case'],
+            }),
+      ],
+      {
+        imports: ['import json', 'import os', ...(style === 'unittest' ? [] : ['import pytest'])],
+        prelude: [
+          `with open(os.path.join(os.path.dirname(__file__), "data", "${entry.gen.stem}_cases.json")) as f:`,
+          '    CASES = json.load(f)',
+        ],
+      },
+    ),
   };
 }
 
 function goMenu(entry) {
   const { use } = entry.gen;
   const file = (tests, imports = []) => goFile(use, tests, imports);
-  const check = (got, want) => [`if got := ${got}; got != ${want} {`, `\tt.Errorf("got %v, want %v", got, ${want})`, '}'];
+  const check = (got, want) => [
+    `if got := ${got}; got != ${want} {`,
+    `\tt.Errorf("got %v, want %v", got, ${want})`,
+    '}',
+  ];
   const good = goTest('DocumentedValue', check(use.call, use.value));
   return {
-    'hallucinated-import': file([goTest('DocumentedValueAssert', [`assert.Equal(t, ${use.value}, ${use.call})`])], ['"github.com/stretchr/testify/assert"']),
+    'hallucinated-import': file(
+      [goTest('DocumentedValueAssert', [`assert.Equal(t, ${use.value}, ${use.call})`])],
+      ['"github.com/stretchr/testify/assert"'],
+    ),
     'non-exported': file([goTest(`${use.missing.name}DocumentedValue`, check(use.missing.call, use.missing.value))]),
     'no-assertion': file([goTest('RunsWithoutError', [`got := ${use.call}`, 't.Log(got)'])]),
-    'constant-assertion': file([goTest('Works', [`got := ${use.call}`, 'if got != got {', '\tt.Fatal("unexpected value")', '}'])]),
-    placeholder: file([goTest('RejectsInvalidInput', ['// TODO: table-driven cases for invalid input', 'panic("not implemented")'])]),
-    'focused-or-skipped': file([goTest('DocumentedValueSkipped', ['t.Skip("flaky on CI, enable once it is stable")', ...check(use.call, use.value)])]),
+    'constant-assertion': file([
+      goTest('Works', [`got := ${use.call}`, 'if got != got {', '\tt.Fatal("unexpected value")', '}']),
+    ]),
+    placeholder: file([
+      goTest('RejectsInvalidInput', ['// TODO: table-driven cases for invalid input', 'panic("not implemented")']),
+    ]),
+    'focused-or-skipped': file([
+      goTest('DocumentedValueSkipped', [
+        't.Skip("flaky on CI, enable once it is stable")',
+        ...check(use.call, use.value),
+      ]),
+    ]),
     'syntax-error': cutOff(file([good, goTest('RepeatedCalls', check(use.call, use.value))]), use.value),
     flaky: file(
       [
@@ -152,5 +270,10 @@ function goMenu(entry) {
 export function badMenu(entry) {
   const lang = entry.gen.lang;
   const texts = lang === 'py' ? pyMenu(entry) : lang === 'go' ? goMenu(entry) : jsMenu(entry);
-  return BAD_KINDS.map(({ kind, suffix, reason }) => ({ kind, file: badPath(entry, suffix), text: texts[kind], reason: reason.source }));
+  return BAD_KINDS.map(({ kind, suffix, reason }) => ({
+    kind,
+    file: badPath(entry, suffix),
+    text: texts[kind],
+    reason: reason.source,
+  }));
 }

@@ -4,11 +4,47 @@
 
 // `hold`: how a model parks a test: focus (`.only`) where the runner honours it in a plain run, else a skip.
 const jsStyle = {
-  vitest: { test: 'it', eq: (a, b) => `expect(${a}).toEqual(${b})`, constant: 'expect(true).toBe(true)', hold: 'only', wrap: true, header: "import { describe, expect, it } from 'vitest'" },
-  jest: { test: 'it', eq: (a, b) => `expect(${a}).toEqual(${b})`, constant: 'expect(true).toBe(true)', hold: 'only', wrap: true, header: '' },
-  mocha: { test: 'it', eq: (a, b) => `assert.deepStrictEqual(${a}, ${b})`, constant: 'assert.ok(true)', hold: 'only', wrap: true, header: '' },
-  'node-test': { test: 'test', eq: (a, b) => `assert.deepStrictEqual(${a}, ${b})`, constant: 'assert.ok(true)', hold: 'skip-option', wrap: false, header: '' },
-  ava: { test: 'test', eq: (a, b) => `t.deepEqual(${a}, ${b})`, constant: 't.true(true)', hold: 'only', wrap: false, header: '', arg: 't' },
+  vitest: {
+    test: 'it',
+    eq: (a, b) => `expect(${a}).toEqual(${b})`,
+    constant: 'expect(true).toBe(true)',
+    hold: 'only',
+    wrap: true,
+    header: "import { describe, expect, it } from 'vitest'",
+  },
+  jest: {
+    test: 'it',
+    eq: (a, b) => `expect(${a}).toEqual(${b})`,
+    constant: 'expect(true).toBe(true)',
+    hold: 'only',
+    wrap: true,
+    header: '',
+  },
+  mocha: {
+    test: 'it',
+    eq: (a, b) => `assert.deepStrictEqual(${a}, ${b})`,
+    constant: 'assert.ok(true)',
+    hold: 'only',
+    wrap: true,
+    header: '',
+  },
+  'node-test': {
+    test: 'test',
+    eq: (a, b) => `assert.deepStrictEqual(${a}, ${b})`,
+    constant: 'assert.ok(true)',
+    hold: 'skip-option',
+    wrap: false,
+    header: '',
+  },
+  ava: {
+    test: 'test',
+    eq: (a, b) => `t.deepEqual(${a}, ${b})`,
+    constant: 't.true(true)',
+    hold: 'only',
+    wrap: false,
+    header: '',
+    arg: 't',
+  },
 };
 
 /**
@@ -39,6 +75,7 @@ export function jsFile(runner, use, { imports = [], prelude = [], tests }) {
 export function jsTest(runner, title, lines, { hold = false, async = false } = {}, use = {}) {
   const d = jsDialect(runner, use);
   const fn = `${async ? 'async ' : ''}(${d.arg ?? ''}) => {\n${lines.map((l) => (l ? `  ${l}` : '')).join('\n')}\n}`;
-  if (hold && d.hold === 'skip-option') return `${d.test}('${title}', { skip: 'flaky on CI, enable once it is stable' }, ${fn})`;
+  if (hold && d.hold === 'skip-option')
+    return `${d.test}('${title}', { skip: 'flaky on CI, enable once it is stable' }, ${fn})`;
   return `${d.test}${hold ? '.only' : ''}('${title}', ${fn})`;
 }

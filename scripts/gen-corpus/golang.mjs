@@ -8,5 +8,8 @@ export function goTest(name, lines) {
 /** A whole file: `package` as the project's tests declare it, "testing" and the extra imports, then the tests. */
 export function goFile(use, tests, imports = []) {
   const all = ['"testing"', ...(use.imports ?? []), ...imports];
-  return `${use.package}\n\nimport (\n${[...new Set(all)].sort().map((i) => `\t${i}`).join('\n')}\n)\n\n${tests.join('\n\n')}\n`;
+  return `${use.package}\n\nimport (\n${[...new Set(all)]
+    .sort()
+    .map((i) => `\t${i}`)
+    .join('\n')}\n)\n\n${tests.join('\n\n')}\n`;
 }

@@ -9,7 +9,9 @@ import { readSummary } from '../corpus/summary.mjs';
 export function testTitles(text, lang) {
   if (lang === 'py') return [...text.matchAll(/^\s*def (test\w*)\s*\(/gm)].map((m) => m[1]);
   if (lang === 'go') return [...text.matchAll(/^func (Test\w+)\s*\(/gm)].map((m) => m[1]);
-  return [...text.matchAll(/\b(?:it|test)(?:\.only|\.skip|\.todo|\.serial|\.failing)?\s*\(\s*(['"`])((?:\\.|(?!\1).)*)\1/g)].map((m) => m[2]);
+  return [
+    ...text.matchAll(/\b(?:it|test)(?:\.only|\.skip|\.todo|\.serial|\.failing)?\s*\(\s*(['"`])((?:\\.|(?!\1).)*)\1/g),
+  ].map((m) => m[2]);
 }
 
 /** The session folder of the one gen session in the repository, or null. */
@@ -45,19 +47,43 @@ export async function realTests(dir, entry, original, state) {
   const committed = await fileAtHead(dir, file);
   const left = committed === null ? [] : testTitles(committed, lang);
   const dropped = titles.filter((t) => !left.includes(t));
-  const reasons = (state?.rejected ?? []).filter((r) => r.file === file || r.test.startsWith(`${file}`)).map((r) => `[${r.gate}] ${r.test}: ${r.reason}`);
-  return { total: titles.length, committed: titles.length - dropped.length, identical: committed === original, dropped, reasons: [...new Set(reasons)] };
+  const reasons = (state?.rejected ?? [])
+    .filter((r) => r.file === file || r.test.startsWith(`${file}`))
+    .map((r) => `[${r.gate}] ${r.test}: ${r.reason}`);
+  return {
+    total: titles.length,
+    committed: titles.length - dropped.length,
+    identical: committed === original,
+    dropped,
+    reasons: [...new Set(reasons)],
+  };
 }
 
 /** Each bad generation: the gates that rejected it (and their words), whether a reason is the right one, whether it was committed. */
 export async function badOutcomes(dir, bad, state) {
   const out = [];
   for (const b of bad) {
-    const rejections = (state?.rejected ?? []).filter((r) => r.file === b.file || r.test === b.file || r.test.startsWith(`${b.file}:`) || r.test.startsWith(`${b.file}::`) || r.test.startsWith(`${b.file} `));
+    const rejections = (state?.rejected ?? []).filter(
+      (r) =>
+        r.file === b.file ||
+        r.test === b.file ||
+        r.test.startsWith(`${b.file}:`) ||
+        r.test.startsWith(`${b.file}::`) ||
+        r.test.startsWith(`${b.file} `),
+    );
     const rightOnes = rejections.filter((r) => new RegExp(b.reason, 'i').test(`${r.reason}`));
     const right = rightOnes.length > 0;
     const committed = (await fileAtHead(dir, b.file)) !== null;
-    out.push({ kind: b.kind, file: b.file, rejected: rejections.length > 0, right, committed, by: [...rightOnes, ...rejections.filter((r) => !rightOnes.includes(r))].map((r) => `${r.gate} r${r.round}: ${r.reason.split('\n')[0].slice(0, 120)}`) });
+    out.push({
+      kind: b.kind,
+      file: b.file,
+      rejected: rejections.length > 0,
+      right,
+      committed,
+      by: [...rightOnes, ...rejections.filter((r) => !rightOnes.includes(r))].map(
+        (r) => `${r.gate} r${r.round}: ${r.reason.split('\n')[0].slice(0, 120)}`,
+      ),
+    });
   }
   return out;
 }
@@ -100,7 +126,11 @@ export async function brokenCommitted(dir, entry, files, env) {
     const r = await run(command, { cwd: dir, env, timeoutMs: 300_000 });
     const summary = readSummary(entry.runner, r.stdout + r.stderr);
     const ran = summary ? summary.passed + summary.failed + (summary.skipped ?? 0) : 0;
-    if (ran === 0) problems.push({ file, problem: `collects no test alone (exit ${r.code}): ${(r.stderr || r.stdout).trim().split('\n').filter(Boolean).slice(-2).join(' | ').slice(0, 200)}` });
+    if (ran === 0)
+      problems.push({
+        file,
+        problem: `collects no test alone (exit ${r.code}): ${(r.stderr || r.stdout).trim().split('\n').filter(Boolean).slice(-2).join(' | ').slice(0, 200)}`,
+      });
   }
   return problems;
 }

@@ -14,7 +14,9 @@ const STAMP = '.gen-corpus-stamp';
 const INSTALL_TIMEOUT_MS = 15 * 60_000;
 
 export function genCacheRoot() {
-  return process.env.FIXCYCLE_GEN_CORPUS_CACHE || join(process.env.HOME || tmpdir(), '.cache', 'fixcycle', 'gen-corpus');
+  return (
+    process.env.FIXCYCLE_GEN_CORPUS_CACHE || join(process.env.HOME || tmpdir(), '.cache', 'fixcycle', 'gen-corpus')
+  );
 }
 
 // `checkout`: the folder the project's own CI puts it in, when its tests read their own path (pkg-errors' stack
@@ -30,7 +32,10 @@ export function originalPath(entry) {
 
 function stampOf(entry) {
   const { source, install, env, checkout } = entry;
-  return createHash('sha256').update(JSON.stringify({ source, install, env, checkout, removed: entry.gen.removed, target: entry.gen.target })).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update(JSON.stringify({ source, install, env, checkout, removed: entry.gen.removed, target: entry.gen.target }))
+    .digest('hex')
+    .slice(0, 16);
 }
 
 export function isPrepared(entry) {
@@ -50,7 +55,8 @@ export async function prepare(entry, log = () => {}) {
   if (isPrepared(entry)) return dir;
   await fetchInto(dir, entry.source, log);
   for (const file of [entry.gen.removed, entry.gen.target]) {
-    if (!existsSync(join(dir, file))) throw new Error(`${entry.name}: ${file} is not in ${describeSource(entry.source)}`);
+    if (!existsSync(join(dir, file)))
+      throw new Error(`${entry.name}: ${file} is not in ${describeSource(entry.source)}`);
   }
   log(`installing: ${entry.install}`);
   await runOrThrow(entry.install, { cwd: dir, env: envFor(entry), timeoutMs: INSTALL_TIMEOUT_MS });
@@ -78,7 +84,10 @@ async function makeRepository(dir, entry) {
   await git('add', '-f', '--', entry.gen.target);
   await commit(dir, `add ${entry.gen.target}`);
   const sha = async (ref) => (await git('rev-parse', ref)).stdout.trim();
-  writeFileSync(join(dir, '.git', 'gen-corpus.json'), JSON.stringify({ main: await sha('main'), feature: await sha('feature') }) + '\n');
+  writeFileSync(
+    join(dir, '.git', 'gen-corpus.json'),
+    JSON.stringify({ main: await sha('main'), feature: await sha('feature') }) + '\n',
+  );
 }
 
 /** Back to the tip of `feature` as prepared, with nothing of an earlier run left (sessions, worktrees, branches). */
@@ -93,7 +102,9 @@ export async function resetProject(dir) {
   await git('branch', '-q', '-f', 'main', main);
   await git('reset', '-q', '--hard', feature);
   await git('clean', '-q', '-fd');
-  const branches = (await git('branch', '--format=%(refname:short)')).stdout.split('\n').filter((b) => b && b !== 'main' && b !== 'feature');
+  const branches = (await git('branch', '--format=%(refname:short)')).stdout
+    .split('\n')
+    .filter((b) => b && b !== 'main' && b !== 'feature');
   if (branches.length) await git('branch', '-q', '-D', ...branches);
   return feature;
 }

@@ -20,6 +20,7 @@ export function pyFile(style, use, { imports = [], prelude = [], tests }) {
     style === 'unittest'
       ? `class Test${use.subject.replace(/(^|[^a-zA-Z0-9])([a-zA-Z0-9])/g, (_, __, c) => c.toUpperCase())}Generated(unittest.TestCase):\n${tests.map((t) => t.replace(/^(?=.)/gm, '    ')).join('\n\n')}`
       : tests.join('\n\n\n');
-  const needsUnittest = style === 'unittest' && !head.some((l) => /\bimport unittest\b/.test(l)) ? ['import unittest'] : [];
+  const needsUnittest =
+    style === 'unittest' && !head.some((l) => /\bimport unittest\b/.test(l)) ? ['import unittest'] : [];
   return `${[...needsUnittest, ...std].join('\n')}\n${rest.length ? `\n${rest.join('\n')}\n` : ''}${prelude.length ? `\n${prelude.join('\n')}\n` : ''}\n\n${body}\n`;
 }

@@ -17,7 +17,8 @@ const RUN_TIMEOUT_MS = Number(process.env.FIXCYCLE_CORPUS_TIMEOUT_SEC || 900) * 
 
 /** The markers the flaky generation leaves in the temporary folder, so each run starts from the same state. */
 export function clearFlakyMarkers(entry) {
-  for (const f of readdirSync(tmpdir()).filter((n) => n.startsWith(`${entry.gen.stem}-warm-`))) rmSync(join(tmpdir(), f), { force: true });
+  for (const f of readdirSync(tmpdir()).filter((n) => n.startsWith(`${entry.gen.stem}-warm-`)))
+    rmSync(join(tmpdir(), f), { force: true });
 }
 
 /** The bare published suite (the removed file back in place): its time and the runner's own counts. */
@@ -26,7 +27,13 @@ export async function bareRun(dir, entry) {
   const command = summaryCommand(entry);
   const r = await run(command, { cwd: dir, env: envFor(entry), timeoutMs: RUN_TIMEOUT_MS });
   await resetProject(dir);
-  return { command, exit: r.code, seconds: r.seconds, timedOut: r.timedOut, summary: readSummary(entry.runner, r.stdout + r.stderr) };
+  return {
+    command,
+    exit: r.code,
+    seconds: r.seconds,
+    timedOut: r.timedOut,
+    summary: readSummary(entry.runner, r.stdout + r.stderr),
+  };
 }
 
 /** The scripted generator's spec file for this project; returns its path. */
@@ -50,7 +57,12 @@ export function writeSpec(entry, extra = {}) {
   return { path, spec };
 }
 
-const firstLine = (s) => String(s ?? '').split('\n').find((l) => l.trim())?.trim().slice(0, 160) ?? '';
+const firstLine = (s) =>
+  String(s ?? '')
+    .split('\n')
+    .find((l) => l.trim())
+    ?.trim()
+    .slice(0, 160) ?? '';
 
 /** The fix loop's baseline after gen: the first full run of IMPL-002, and how the run ended. */
 function afterGen(events) {
@@ -59,20 +71,41 @@ function afterGen(events) {
   const baseline = results.find((r) => r.scope === 'full') ?? results[0] ?? null;
   const coverage = events.filter((e) => e.type === 'gen-coverage').at(-1) ?? null;
   const done = events.find((e) => e.type === 'done');
-  const failedNodes = events.filter((e) => e.type === 'gen' && e.status === 'failed').map((e) => `${e.node}: ${firstLine(e.detail)}`);
+  const failedNodes = events
+    .filter((e) => e.type === 'gen' && e.status === 'failed')
+    .map((e) => `${e.node}: ${firstLine(e.detail)}`);
   return {
-    baseline: baseline && { total: baseline.total, passed: baseline.passed, failed: baseline.failed + (baseline.own_failures?.length ?? 0), own: (baseline.own_failures ?? []).length, skipped: baseline.skipped, errors: (baseline.errors ?? []).map((x) => firstLine(x.message ?? x.summary ?? JSON.stringify(x))), failures: (baseline.failures ?? []).slice(0, 4).map((f) => `${f.id}: ${firstLine(f.message)}`) },
+    baseline: baseline && {
+      total: baseline.total,
+      passed: baseline.passed,
+      failed: baseline.failed + (baseline.own_failures?.length ?? 0),
+      own: (baseline.own_failures ?? []).length,
+      skipped: baseline.skipped,
+      errors: (baseline.errors ?? []).map((x) => firstLine(x.message ?? x.summary ?? JSON.stringify(x))),
+      failures: (baseline.failures ?? []).slice(0, 4).map((f) => `${f.id}: ${firstLine(f.message)}`),
+    },
     coverage: coverage && { measured: coverage.measured, reason: coverage.reason ?? null, files: coverage.files },
     outcome: done?.outcome ?? null,
     reason: done ? firstLine(done.reason) : null,
     failedNodes: [...new Set(failedNodes)].slice(0, 8),
-    warnings: [...new Set(events.filter((e) => e.type === 'log' && e.level !== 'info').map((e) => `${e.level}: ${firstLine(e.message)}`))].slice(0, 6),
+    warnings: [
+      ...new Set(
+        events.filter((e) => e.type === 'log' && e.level !== 'info').map((e) => `${e.level}: ${firstLine(e.message)}`),
+      ),
+    ].slice(0, 6),
   };
 }
 
 /** Runs `fixcycle gen` on one project and returns its row. */
 export async function runGen(entry, { log = () => {} } = {}) {
-  const row = { name: entry.name, family: entry.family, runner: entry.runner, lang: entry.gen.lang, removed: entry.gen.removed, target: entry.gen.target };
+  const row = {
+    name: entry.name,
+    family: entry.family,
+    runner: entry.runner,
+    lang: entry.gen.lang,
+    removed: entry.gen.removed,
+    target: entry.gen.target,
+  };
   const dir = await prepare(entry, log);
   const base = await resetProject(dir);
   clearFlakyMarkers(entry);
@@ -80,12 +113,37 @@ export async function runGen(entry, { log = () => {} } = {}) {
   row.bare = await bareRun(dir, entry);
   const { path, spec } = writeSpec(entry);
   log('fixcycle gen with the scripted generator');
-  const args = [CLI, 'gen', '--headless', '--json', '--max-iterations', '3', '--test-timeout', '10m', '--agent-timeout', '2m', '--agent-cmd', `${process.execPath} ${AGENT} ${path}`];
+  const args = [
+    CLI,
+    'gen',
+    '--headless',
+    '--json',
+    '--max-iterations',
+    '3',
+    '--test-timeout',
+    '10m',
+    '--agent-timeout',
+    '2m',
+    '--agent-cmd',
+    `${process.execPath} ${AGENT} ${path}`,
+  ];
   const gen = await run([process.execPath, ...args], { cwd: dir, env: envFor(entry), timeoutMs: RUN_TIMEOUT_MS });
   const events = parseEvents(gen.stdout);
-  row.gen = { exit: gen.code, seconds: gen.seconds, timedOut: gen.timedOut, stderr: gen.stderr.trim().split('\n').slice(-3).join(' | ').slice(0, 300), ...afterGen(events) };
+  row.gen = {
+    exit: gen.code,
+    seconds: gen.seconds,
+    timedOut: gen.timedOut,
+    stderr: gen.stderr.trim().split('\n').slice(-3).join(' | ').slice(0, 300),
+    ...afterGen(events),
+  };
   const state = readGenState(dir);
-  row.state = state && { kept: state.kept.length, rejected: state.rejected.length, rounds: state.generate_round, outcome: state.outcome ?? null, commit: state.gen_commit };
+  row.state = state && {
+    kept: state.kept.length,
+    rejected: state.rejected.length,
+    rounds: state.generate_round,
+    outcome: state.outcome ?? null,
+    commit: state.gen_commit,
+  };
   row.real = await realTests(dir, entry, spec.real.text, state);
   row.bad = await badOutcomes(dir, spec.bad, state);
   const files = await committedFiles(dir, base);

@@ -35,7 +35,8 @@ function teamSession(dir) {
 
 /** `pipeline`: standard (one writer a wave, in the main tree) or comprehensive (generators L1 ∥ L2 in worktrees; needs `team.l3`). */
 export async function runTeam(entry, { log = () => {}, pipeline = 'standard' } = {}) {
-  if (pipeline === 'comprehensive' && !entry.team.l3) throw new Error(`${entry.name} has no team.l3 file for the comprehensive pipeline's L3 generator`);
+  if (pipeline === 'comprehensive' && !entry.team.l3)
+    throw new Error(`${entry.name} has no team.l3 file for the comprehensive pipeline's L3 generator`);
   const row = { name: entry.name, family: entry.family, runner: entry.runner, pipeline };
   const dir = await prepare(entry, log);
   await resetProject(dir);
@@ -43,9 +44,27 @@ export async function runTeam(entry, { log = () => {}, pipeline = 'standard' } =
   const { l2, l3 } = entry.team;
   const texts = await withoutLayerFiles(dir, pipeline === 'comprehensive' ? [l2, l3] : [l2]);
   const base = (await runOrThrow(['git', 'rev-parse', 'HEAD'], { cwd: dir })).stdout.trim();
-  const { path, spec } = writeSpec(entry, { team: true, l2: { file: l2, text: texts[l2] }, ...(texts[l3] ? { l3: { file: l3, text: texts[l3] } } : {}) });
+  const { path, spec } = writeSpec(entry, {
+    team: true,
+    l2: { file: l2, text: texts[l2] },
+    ...(texts[l3] ? { l3: { file: l3, text: texts[l3] } } : {}),
+  });
   log(`fixcycle team --pipeline ${pipeline} -y with the scripted generator`);
-  const args = [CLI, 'team', '--pipeline', pipeline, '-y', '--headless', '--json', '--test-timeout', '10m', '--agent-timeout', '2m', '--agent-cmd', `${process.execPath} ${AGENT} ${path}`];
+  const args = [
+    CLI,
+    'team',
+    '--pipeline',
+    pipeline,
+    '-y',
+    '--headless',
+    '--json',
+    '--test-timeout',
+    '10m',
+    '--agent-timeout',
+    '2m',
+    '--agent-cmd',
+    `${process.execPath} ${AGENT} ${path}`,
+  ];
   const team = await run([process.execPath, ...args], { cwd: dir, env: envFor(entry), timeoutMs: RUN_TIMEOUT_MS });
   const events = parseEvents(team.stdout);
   row.exit = team.code;
@@ -54,16 +73,42 @@ export async function runTeam(entry, { log = () => {}, pipeline = 'standard' } =
   row.stderr = team.stderr.trim().split('\n').slice(-3).join(' | ').slice(0, 300);
   const session = teamSession(dir);
   const tasks = session ? parse(readFileSync(join(session, 'tasks.csv'), 'utf8'), { columns: true }) : [];
-  row.tasks = tasks.map((t) => ({ id: t.id, role: t.role, layer: t.layer, status: t.status, pass_rate: t.pass_rate, coverage: t.coverage_achieved, error: t.error, files: t.test_files }));
+  row.tasks = tasks.map((t) => ({
+    id: t.id,
+    role: t.role,
+    layer: t.layer,
+    status: t.status,
+    pass_rate: t.pass_rate,
+    coverage: t.coverage_achieved,
+    error: t.error,
+    files: t.test_files,
+  }));
   // Where each writing task ran, as its own lines say (a worktree, and what was linked into it).
   const details = events.filter((e) => e.type === 'team-task' && e.detail).map((e) => ({ id: e.id, detail: e.detail }));
   const whereOf = (id) => {
-    const said = details.filter((d) => d.id === id && /worktree|main tree|linked/i.test(d.detail)).map((d) => d.detail.slice(0, 240));
+    const said = details
+      .filter((d) => d.id === id && /worktree|main tree|linked/i.test(d.detail))
+      .map((d) => d.detail.slice(0, 240));
     return said.find((d) => /own worktree|linked/i.test(d)) ?? said[0] ?? null;
   };
   row.where = Object.fromEntries(tasks.filter((t) => /TESTGEN|TESTRUN/.test(t.id)).map((t) => [t.id, whereOf(t.id)]));
-  row.coverageEvents = events.filter((e) => e.type === 'team-coverage').map((e) => ({ layer: e.layer, round: e.round, passRate: e.passRate, coverage: e.coverage, target: e.target, accepted: e.accepted ?? null }));
-  row.checkSkipped = session && existsSync(join(session, 'discoveries.ndjson')) ? readFileSync(join(session, 'discoveries.ndjson'), 'utf8').split('\n').filter((l) => l.includes('check_skipped')).map((l) => l.slice(0, 200)) : [];
+  row.coverageEvents = events
+    .filter((e) => e.type === 'team-coverage')
+    .map((e) => ({
+      layer: e.layer,
+      round: e.round,
+      passRate: e.passRate,
+      coverage: e.coverage,
+      target: e.target,
+      accepted: e.accepted ?? null,
+    }));
+  row.checkSkipped =
+    session && existsSync(join(session, 'discoveries.ndjson'))
+      ? readFileSync(join(session, 'discoveries.ndjson'), 'utf8')
+          .split('\n')
+          .filter((l) => l.includes('check_skipped'))
+          .map((l) => l.slice(0, 200))
+      : [];
   const files = (await committedFiles(dir, base)).filter((f) => f !== entry.gen.target && !f.startsWith('.workflow'));
   row.committed = files;
   row.broken = await brokenCommitted(dir, entry, files, envFor(entry));

@@ -5,7 +5,14 @@ const counts = (c) => (c ? `${c.passed} passed, ${c.failed} failed${c.skipped ? 
 function coverageText(cov) {
   if (!cov) return 'no coverage event';
   if (!cov.measured) return `not measured: ${cov.reason ?? '?'}`;
-  return cov.files.map((f) => `${f.file} lines ${f.linesBefore ?? '-'}% → ${f.linesAfter ?? '-'}%, branches ${f.branchesBefore ?? '-'}% → ${f.branchesAfter ?? '-'}%`).join('; ') || 'measured, no changed file';
+  return (
+    cov.files
+      .map(
+        (f) =>
+          `${f.file} lines ${f.linesBefore ?? '-'}% → ${f.linesAfter ?? '-'}%, branches ${f.branchesBefore ?? '-'}% → ${f.branchesAfter ?? '-'}%`,
+      )
+      .join('; ') || 'measured, no changed file'
+  );
 }
 
 /** The verdicts of one gen row (null where it cannot say). */
@@ -33,7 +40,10 @@ export function formatGenRow(row) {
     `  real tests:  ${v.realKept}/${v.realTotal} committed${row.real?.identical ? ' (file identical to the published one)' : ''}${row.real?.dropped?.length ? `; dropped: ${row.real.dropped.slice(0, 4).join(', ')}${row.real.dropped.length > 4 ? ', ...' : ''}` : ''}`,
     ...(row.real?.reasons ?? []).slice(0, 4).map((r) => `      ${r.slice(0, 200)}`),
     `  bad:         ${v.badRejectedRight}/${v.badTotal} rejected with the right reason`,
-    ...(row.bad ?? []).map((b) => `      ${b.rejected && b.right && !b.committed ? 'ok ' : 'NO '} ${b.kind.padEnd(20)} ${b.committed ? 'COMMITTED ' : ''}${b.by[0] ?? 'never rejected'}`),
+    ...(row.bad ?? []).map(
+      (b) =>
+        `      ${b.rejected && b.right && !b.committed ? 'ok ' : 'NO '} ${b.kind.padEnd(20)} ${b.committed ? 'COMMITTED ' : ''}${b.by[0] ?? 'never rejected'}`,
+    ),
     `  committed files failing collection or holding no test: ${v.brokenCommitted}${(row.broken ?? []).map((b) => `\n      ${b.file}: ${b.problem}`).join('')}`,
     `  coverage:    ${coverageText(row.gen?.coverage)}`,
     `  baseline:    after gen ${counts(row.gen?.baseline)} vs published ${counts(row.bare?.summary)}${v.baselineIsPublished === false ? ' (differs)' : ''}`,

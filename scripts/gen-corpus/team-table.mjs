@@ -3,20 +3,35 @@ const secs = (s) => (typeof s === 'number' ? `${s.toFixed(1)}s` : '-');
 
 export function teamVerdicts(row) {
   const tasks = row.tasks ?? [];
-  return { completed: tasks.filter((t) => t.status === 'completed').length, total: tasks.length, exitZero: row.exit === 0, broken: (row.broken ?? []).length };
+  return {
+    completed: tasks.filter((t) => t.status === 'completed').length,
+    total: tasks.length,
+    exitZero: row.exit === 0,
+    broken: (row.broken ?? []).length,
+  };
 }
 
 export function formatTeamRow(row) {
   if (row.error) return `${row.name} [${row.family}]\n  ERROR ${row.error}\n`;
   const v = teamVerdicts(row);
-  const lines = [`${row.name} [${row.family}]  team --pipeline ${row.pipeline ?? 'standard'}: exit ${row.exit}${row.timedOut ? ' TIMED OUT' : ''}, ${v.completed}/${v.total} tasks completed, ${secs(row.seconds)}`];
+  const lines = [
+    `${row.name} [${row.family}]  team --pipeline ${row.pipeline ?? 'standard'}: exit ${row.exit}${row.timedOut ? ' TIMED OUT' : ''}, ${v.completed}/${v.total} tasks completed, ${secs(row.seconds)}`,
+  ];
   for (const t of row.tasks ?? []) {
     const cov = t.role === 'executor' ? `, pass ${t.pass_rate || '-'}, coverage ${t.coverage || '-'}` : '';
-    lines.push(`    ${t.id.padEnd(12)} ${t.role.padEnd(10)} ${(t.layer || '').padEnd(3)} ${t.status}${cov}${t.error ? ` (${t.error.slice(0, 140)})` : ''}`);
+    lines.push(
+      `    ${t.id.padEnd(12)} ${t.role.padEnd(10)} ${(t.layer || '').padEnd(3)} ${t.status}${cov}${t.error ? ` (${t.error.slice(0, 140)})` : ''}`,
+    );
     if (row.where?.[t.id]) lines.push(`        ${row.where[t.id]}`);
   }
-  lines.push(`  real files written back and committed as published: ${Object.entries(row.realBack ?? {}).map(([f, same]) => `${f} ${same ? 'yes' : 'NO'}`).join(', ')}`);
-  lines.push(`  committed test files: ${(row.committed ?? []).join(', ') || 'none'}; failing collection or empty: ${v.broken}`);
+  lines.push(
+    `  real files written back and committed as published: ${Object.entries(row.realBack ?? {})
+      .map(([f, same]) => `${f} ${same ? 'yes' : 'NO'}`)
+      .join(', ')}`,
+  );
+  lines.push(
+    `  committed test files: ${(row.committed ?? []).join(', ') || 'none'}; failing collection or empty: ${v.broken}`,
+  );
   for (const c of row.checkSkipped ?? []) lines.push(`    check skipped: ${c}`);
   if (row.exit !== 0 && row.stderr) lines.push(`    stderr: ${row.stderr}`);
   return lines.join('\n') + '\n';

@@ -20,11 +20,18 @@ async function versionOf(path: string, cwd: string, env: NodeJS.ProcessEnv): Pro
   let result: Awaited<ReturnType<typeof runCommand>> | undefined;
   for (let i = 0; i < VERSION_TRIES && (result === undefined || result.timedOut); i++) {
     lines = [];
-    result = await runCommand([path, '--version'], { cwd, env, timeoutMs: VERSION_TIMEOUT_MS, graceMs: 500, onLines: (l) => lines.push(...l) });
+    result = await runCommand([path, '--version'], {
+      cwd,
+      env,
+      timeoutMs: VERSION_TIMEOUT_MS,
+      graceMs: 500,
+      onLines: (l) => lines.push(...l),
+    });
   }
   const first = lines.map((l) => l.trim()).find(Boolean) ?? '';
   if (!result) return 'version unknown';
-  if (result.timedOut) return `version unknown (--version did not answer within ${VERSION_TIMEOUT_MS / 1000} s, ${VERSION_TRIES} times)`;
+  if (result.timedOut)
+    return `version unknown (--version did not answer within ${VERSION_TIMEOUT_MS / 1000} s, ${VERSION_TRIES} times)`;
   if (result.exitCode !== 0) return `version unknown (--version exited ${result.exitCode ?? 'by a signal'})`;
   return first || 'version unknown';
 }
@@ -51,7 +58,11 @@ function roleLines(agent: ResolvedAgent): string[] {
  * The agents section of `fixcycle doctor`: which AI CLIs are on PATH and their versions, the command line
  * each role would run, and the fallback chain fixcycle would use here (or why it has none).
  */
-export async function agentDoctorLines(cwd: string, config: FixcycleConfig, env: NodeJS.ProcessEnv = process.env): Promise<string[]> {
+export async function agentDoctorLines(
+  cwd: string,
+  config: FixcycleConfig,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<string[]> {
   const lines = ['Agents'];
   const found = await Promise.all(
     CLI_ADAPTERS.map(async (adapter) => {
@@ -67,23 +78,35 @@ export async function agentDoctorLines(cwd: string, config: FixcycleConfig, env:
     const verdict = checkVersion(version, adapter.checkedVersions);
     const newest = describeVerdict(verdict);
     if (verdict.within === false) {
-      const install = verdict.checked.length ? `; if it misbehaves, install ${[...verdict.checked].sort(compareVersions).at(-1)!}` : '';
+      const install = verdict.checked.length
+        ? `; if it misbehaves, install ${[...verdict.checked].sort(compareVersions).at(-1)!}`
+        : '';
       lines.push(`  ! ${adapter.name} ${version} (${path}): ${newest}${install}`);
-    } else lines.push(`  ✓ ${adapter.name} ${version} (${path}) (${verdict.within === undefined ? `version unread; ${newest}` : newest})`);
+    } else
+      lines.push(
+        `  ✓ ${adapter.name} ${version} (${path}) (${verdict.within === undefined ? `version unread; ${newest}` : newest})`,
+      );
     const engines = nodeEnginesOf(path);
     if (engines && olderThanRange(process.versions.node, engines)) {
-      lines.push(`    ! ${adapter.name} declares Node ${engines} in its package.json engines; this is Node ${process.versions.node}: upgrade Node if it misbehaves`);
+      lines.push(
+        `    ! ${adapter.name} declares Node ${engines} in its package.json engines; this is Node ${process.versions.node}: upgrade Node if it misbehaves`,
+      );
     }
     lines.push(...roleLines({ spec: { name: adapter.name, adapter: adapter.name, command: [] }, adapter }));
   }
   const configured = Boolean(config.chain?.length || Object.keys(config.agents ?? {}).length);
-  const origin = configured ? 'from fixcycle.config.json' : `default: the CLIs found on PATH, in the order ${DEFAULT_CHAIN_ORDER.join(', ')}`;
+  const origin = configured
+    ? 'from fixcycle.config.json'
+    : `default: the CLIs found on PATH, in the order ${DEFAULT_CHAIN_ORDER.join(', ')}`;
   try {
     const chain = resolveAgents({ env }, config);
     lines.push(`  chain (${origin}): ${chain.map((a) => a.spec.name).join(' -> ')}`);
     for (const agent of chain) {
-      if (CLI_ADAPTERS.some((a) => a.name === agent.spec.name && a.name === agent.adapter.name) && !configured) continue;
-      lines.push(`    ${agent.spec.name} (${agent.adapter.name}${agent.spec.model ? `, model ${agent.spec.model}` : ''})`);
+      if (CLI_ADAPTERS.some((a) => a.name === agent.spec.name && a.name === agent.adapter.name) && !configured)
+        continue;
+      lines.push(
+        `    ${agent.spec.name} (${agent.adapter.name}${agent.spec.model ? `, model ${agent.spec.model}` : ''})`,
+      );
       lines.push(...roleLines(agent));
     }
   } catch (error) {

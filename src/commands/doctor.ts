@@ -47,17 +47,27 @@ export async function runnerDoctorLines(cwd: string, choice: RunnerChoice): Prom
     `  subset:        ${show(described.subset, runner.commands.subsetNote ?? `none (${runner.name} cannot run a subset: affected runs use the full suite)`)}`,
     `  related:       ${show(described.related, `none (${runner.name} has no related-tests mode)`)}`,
   ];
-  for (const step of described.setup) lines.push(`  runs first:    ${displayCommand(step)}${isCheckPart(step) ? ' (a check: with the full suite only)' : ''}`);
-  for (const step of described.after) lines.push(`  then runs:     ${displayCommand(step)} (with the full suite; a failure counts)`);
-  for (const step of runner.skippedParts) lines.push(`  left out:      ${displayCommand(step)} (skipParts in fixcycle.config.json)`);
+  for (const step of described.setup)
+    lines.push(
+      `  runs first:    ${displayCommand(step)}${isCheckPart(step) ? ' (a check: with the full suite only)' : ''}`,
+    );
+  for (const step of described.after)
+    lines.push(`  then runs:     ${displayCommand(step)} (with the full suite; a failure counts)`);
+  for (const step of runner.skippedParts)
+    lines.push(`  left out:      ${displayCommand(step)} (skipParts in fixcycle.config.json)`);
   lines.push(`  counts from:   ${SOURCE_WORDS[described.reportSource]}: ${described.reportDetail}`);
-  lines.push(`  affected runs: ${AFFECTED_WORDS[runner.name] ?? 'the tests that import the changed files (import graph), plus the tests that failed last time'}`);
+  lines.push(
+    `  affected runs: ${AFFECTED_WORDS[runner.name] ?? 'the tests that import the changed files (import graph), plus the tests that failed last time'}`,
+  );
   return lines;
 }
 
 /** `fixcycle doctor`: prints what fixcycle detected and will run. Exit 0, or 2 when no runner resolves. */
 export async function runDoctorCommand(cwd: string, opts: DoctorOptions, out: Output): Promise<number> {
-  const choice: RunnerChoice = { ...(opts.runner ? { runner: opts.runner } : {}), ...(opts.testCmd ? { testCmd: opts.testCmd } : {}) };
+  const choice: RunnerChoice = {
+    ...(opts.runner ? { runner: opts.runner } : {}),
+    ...(opts.testCmd ? { testCmd: opts.testCmd } : {}),
+  };
   let config: FixcycleConfig;
   try {
     config = await loadConfig(cwd);
@@ -68,7 +78,16 @@ export async function runDoctorCommand(cwd: string, opts: DoctorOptions, out: Ou
   }
   let code = 0;
   try {
-    out.stdout((await runnerDoctorLines(cwd, { ...(config.runner ? { runner: config.runner } : {}), ...(config.testCommand ? { testCmd: config.testCommand } : {}), ...(config.skipParts ? { skipParts: config.skipParts } : {}), ...choice })).join('\n'));
+    out.stdout(
+      (
+        await runnerDoctorLines(cwd, {
+          ...(config.runner ? { runner: config.runner } : {}),
+          ...(config.testCommand ? { testCmd: config.testCommand } : {}),
+          ...(config.skipParts ? { skipParts: config.skipParts } : {}),
+          ...choice,
+        })
+      ).join('\n'),
+    );
   } catch (error) {
     if (!(error instanceof RunnerResolutionError)) throw error;
     out.stderr(`fixcycle: ${error.message}`);

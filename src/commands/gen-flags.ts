@@ -8,17 +8,23 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { execaSync } from 'execa';
 
-
 function percent(value: string, flag: string): number {
   const n = Number(value);
-  if (!Number.isFinite(n) || n < 0 || n > 100) throw new StartError(`${flag} ${value} is not a percentage: use a number from 0 to 100, e.g. ${flag} 80`);
+  if (!Number.isFinite(n) || n < 0 || n > 100)
+    throw new StartError(`${flag} ${value} is not a percentage: use a number from 0 to 100, e.g. ${flag} 80`);
   return n;
 }
 
 function layers(value: string | undefined): ('L1' | 'L2' | 'L3')[] {
-  const list = (value ?? 'L1,L2').split(',').map((l) => l.trim().toUpperCase()).filter(Boolean);
+  const list = (value ?? 'L1,L2')
+    .split(',')
+    .map((l) => l.trim().toUpperCase())
+    .filter(Boolean);
   const bad = list.find((l) => !['L1', 'L2', 'L3'].includes(l));
-  if (bad || list.length === 0) throw new StartError(`--layers ${value} names an unknown layer${bad ? ` (${bad})` : ''}: use L1, L2 and/or L3, e.g. --layers L1,L2`);
+  if (bad || list.length === 0)
+    throw new StartError(
+      `--layers ${value} names an unknown layer${bad ? ` (${bad})` : ''}: use L1, L2 and/or L3, e.g. --layers L1,L2`,
+    );
   return list as ('L1' | 'L2' | 'L3')[];
 }
 

@@ -8,7 +8,10 @@ import { createFixcycleStore } from '../state/store.js';
 import type { Output } from './output.js';
 import { userError } from './run.js';
 
-export type GenCommandOptions = Omit<GenRunOptions, 'emit' | 'signal' | 'interactive'> & { headless: boolean; json: boolean };
+export type GenCommandOptions = Omit<GenRunOptions, 'emit' | 'signal' | 'interactive'> & {
+  headless: boolean;
+  json: boolean;
+};
 
 /** Controls behind the TUI: quitting stops gen; once IMPL-002 runs, the keys go to the fix loop. */
 function genControls(abort: AbortController, loop: { current: LoopControls | null }): LoopControls {
@@ -40,7 +43,10 @@ export async function runGenCommand(options: GenCommandOptions, out: Output): Pr
   let signals = 0;
   const onSignal = (): void => {
     if (++signals === 1) {
-      if (!interactive) out.stderr('fixcycle: stopping after the running step is killed; the session stays resumable (press Ctrl-C again to quit at once)');
+      if (!interactive)
+        out.stderr(
+          'fixcycle: stopping after the running step is killed; the session stays resumable (press Ctrl-C again to quit at once)',
+        );
       abort.abort();
     } else process.exit(EXIT.interrupted);
   };
@@ -54,7 +60,13 @@ export async function runGenCommand(options: GenCommandOptions, out: Output): Pr
       tui = startTui({ store, controls: genControls(abort, loop), title: 'fixcycle gen' });
       void tui.waitUntilExit().then(() => abort.abort());
     }
-    const code = await runGen({ ...options, interactive, emit, signal: abort.signal, onLoopControls: (controls) => (loop.current = controls) });
+    const code = await runGen({
+      ...options,
+      interactive,
+      emit,
+      signal: abort.signal,
+      onLoopControls: (controls) => (loop.current = controls),
+    });
     if (tui) await tui.waitUntilExit();
     return abort.signal.aborted && code !== EXIT.success ? EXIT.interrupted : code;
   } catch (error) {

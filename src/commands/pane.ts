@@ -49,7 +49,9 @@ export async function runPaneCommand(options: PaneOptions, out: Output): Promise
   const env = options.env ?? process.env;
   const self = env.TMUX_PANE;
   if (!env.TMUX || !self) {
-    out.stderr('fixcycle pane: not inside tmux: start tmux (tmux new -s work) and run fixcycle pane there, or run fixcycle watch --follow in any terminal');
+    out.stderr(
+      'fixcycle pane: not inside tmux: start tmux (tmux new -s work) and run fixcycle pane there, or run fixcycle watch --follow in any terminal',
+    );
     return 2;
   }
   const cwd = resolve(options.cwd);
@@ -70,7 +72,24 @@ export async function runPaneCommand(options: PaneOptions, out: Output): Promise
       return 0;
     }
     const size = String(options.size ?? (options.below ? 20 : 60));
-    const pane = await tmux(['split-window', '-d', options.below ? '-v' : '-h', '-l', size, '-t', self, '-c', cwd, '-P', '-F', '#{pane_id}', shell], env);
+    const pane = await tmux(
+      [
+        'split-window',
+        '-d',
+        options.below ? '-v' : '-h',
+        '-l',
+        size,
+        '-t',
+        self,
+        '-c',
+        cwd,
+        '-P',
+        '-F',
+        '#{pane_id}',
+        shell,
+      ],
+      env,
+    );
     await tmux(['set-option', '-p', '-t', pane, PANE_MARK, '1'], env);
     return 0;
   } catch (error) {

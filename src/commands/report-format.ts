@@ -25,7 +25,10 @@ export function formatReport(view: ReportView): string {
   if (summary.failures.length > 0) {
     lines.push('', 'Failures');
     for (const failure of summary.failures) {
-      lines.push(`  ✗ ${failure.name}${failure.file ? `  (${failure.file})` : ''}`, `    ${firstLine(failure.message)}`);
+      lines.push(
+        `  ✗ ${failure.name}${failure.file ? `  (${failure.file})` : ''}`,
+        `    ${firstLine(failure.message)}`,
+      );
     }
   }
   if (view.errors.length > 0) {
@@ -46,6 +49,10 @@ export function whyNotOk(summary: ReportSummary): string {
 }
 
 function firstLine(text: string): string {
-  const line = text.split('\n').find((l) => l.trim() !== '')?.trim() ?? '';
+  const line =
+    text
+      .split('\n')
+      .find((l) => l.trim() !== '')
+      ?.trim() ?? '';
   return line.length > 160 ? `${line.slice(0, 159)}…` : line;
 }

@@ -1,5 +1,12 @@
 import { readFile } from 'node:fs/promises';
-import { parseReport, parseSummaryLine, REPORT_FORMATS, summarizeResult, type ReportFormat, type ReportSummary } from '../engine/report/index.js';
+import {
+  parseReport,
+  parseSummaryLine,
+  REPORT_FORMATS,
+  summarizeResult,
+  type ReportFormat,
+  type ReportSummary,
+} from '../engine/report/index.js';
 import type { RunError } from '../engine/types.js';
 import { formatReport, type ReportView } from './report-format.js';
 
@@ -17,7 +24,11 @@ export const REPORT_EXIT = { ok: 0, notOk: 1, unreadable: 2 } as const;
  * Exit 0 when the report shows a good run, 1 when tests failed, errored, were cut short or none ran,
  * 2 when the file is missing or is no report fixcycle can read.
  */
-export async function runReportCommand(file: string, opts: { format?: string; json?: boolean }, out: ReportOutput): Promise<number> {
+export async function runReportCommand(
+  file: string,
+  opts: { format?: string; json?: boolean },
+  out: ReportOutput,
+): Promise<number> {
   if (opts.format !== undefined && !(REPORT_FORMATS as readonly string[]).includes(opts.format)) {
     out.stderr(`fixcycle: unknown report format "${opts.format}"; use one of ${REPORT_FORMATS.join(', ')}`);
     return REPORT_EXIT.unreadable;
@@ -40,12 +51,23 @@ export async function runReportCommand(file: string, opts: { format?: string; js
 
 function readView(text: string, format: ReportFormat | undefined): ReportView | { error: string } {
   const outcome = parseReport(text, format, { rootDir: process.cwd() });
-  if (outcome.ok) return { format: outcome.result.format, summary: summarizeResult(outcome.result), errors: outcome.result.errors };
+  if (outcome.ok)
+    return { format: outcome.result.format, summary: summarizeResult(outcome.result), errors: outcome.result.errors };
   // Not a report, but perhaps a run's plain output: fixcycle reads its summary line when there is no report.
   const counts = format === undefined ? parseSummaryLine(text) : null;
   if (!counts) return { error: outcome.error };
-  const summary: ReportSummary = { ...counts, truncated: false, ok: counts.failed === 0 && counts.errors === 0 && counts.passed > 0, failures: [] };
-  return { format: `summary-line:${counts.runner}`, note: `counts of ${counts.unit} from the runner's summary line; no per-test detail`, summary, errors: [] };
+  const summary: ReportSummary = {
+    ...counts,
+    truncated: false,
+    ok: counts.failed === 0 && counts.errors === 0 && counts.passed > 0,
+    failures: [],
+  };
+  return {
+    format: `summary-line:${counts.runner}`,
+    note: `counts of ${counts.unit} from the runner's summary line; no per-test detail`,
+    summary,
+    errors: [],
+  };
 }
 
 function toJson(view: ReportView) {

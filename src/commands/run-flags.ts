@@ -25,4 +25,10 @@ export interface RunFlags {
 }
 
 /** The flags of `gen`: those of `run`, plus its own. */
-export type GenFlags = RunFlags & { planOnly?: boolean; layers?: string; coverageLines: string; coverageBranches: string; keepRedundant?: boolean };
+export type GenFlags = RunFlags & {
+  planOnly?: boolean;
+  layers?: string;
+  coverageLines: string;
+  coverageBranches: string;
+  keepRedundant?: boolean;
+};

@@ -23,7 +23,8 @@ export interface RunOptions extends Omit<StartOptions, 'emit' | 'interactive'> {
 
 /** Errors the user can fix: one line, exit 2. Anything else is a bug and keeps its stack. */
 export function userError(error: unknown): string | null {
-  if (error instanceof StartError || error instanceof GitSafetyError || error instanceof ConfigError) return error.message;
+  if (error instanceof StartError || error instanceof GitSafetyError || error instanceof ConfigError)
+    return error.message;
   if (error instanceof RunnerResolutionError || error instanceof SessionFileError) return error.message;
   return null;
 }
@@ -49,7 +50,10 @@ export async function runLoopCommand(options: RunOptions, out: Output): Promise<
   const onSignal = (): void => {
     signals++;
     if (signals === 1) {
-      if (!interactive) out.stderr('fixcycle: stopping after the running step is killed; the session stays resumable (press Ctrl-C again to quit at once)');
+      if (!interactive)
+        out.stderr(
+          'fixcycle: stopping after the running step is killed; the session stays resumable (press Ctrl-C again to quit at once)',
+        );
       if (driving.loop) driving.loop.controls.stop();
       else abort.abort();
     } else process.exit(EXIT.interrupted);
@@ -93,7 +97,11 @@ export async function runLoopCommand(options: RunOptions, out: Output): Promise<
 }
 
 /** Runs the loop behind the TUI; the user may quit while it runs (the loop then stops and saves). */
-async function runInTui(loop: TestFixLoop, store: ReturnType<typeof createFixcycleStore>, options: RunOptions): Promise<number> {
+async function runInTui(
+  loop: TestFixLoop,
+  store: ReturnType<typeof createFixcycleStore>,
+  options: RunOptions,
+): Promise<number> {
   const { importTui } = await import('../tui/load.js');
   const { startTui } = await importTui(() => import('../tui/start.js'));
   const tui = startTui({ store, controls: loop.controls, title: options.title, demo: options.demo });

@@ -7,7 +7,11 @@ import type { TestResults } from '../engine/types.js';
 import type { Output } from './output.js';
 
 /** `fixcycle status`: the latest (or given) session in one screen, or as JSON. */
-export async function runStatusCommand(cwd: string, options: { session?: string; json?: boolean }, out: Output): Promise<number> {
+export async function runStatusCommand(
+  cwd: string,
+  options: { session?: string; json?: boolean },
+  out: Output,
+): Promise<number> {
   const repo = await Repo.open(cwd);
   const id = options.session ?? (await findLatestSession(repo.root));
   if (!id) {
@@ -21,9 +25,18 @@ export async function runStatusCommand(cwd: string, options: { session?: string;
     return 2;
   }
   const state = read.state;
-  const results = (await readFile(paths.testResults, 'utf8').then(JSON.parse).catch(() => null)) as TestResults | null;
+  const results = (await readFile(paths.testResults, 'utf8')
+    .then(JSON.parse)
+    .catch(() => null)) as TestResults | null;
   if (options.json) {
-    out.stdout(JSON.stringify({ ...state, session_dir: paths.dir, pass_rate: results?.pass_rate ?? null, test_results: results }));
+    out.stdout(
+      JSON.stringify({
+        ...state,
+        session_dir: paths.dir,
+        pass_rate: results?.pass_rate ?? null,
+        test_results: results,
+      }),
+    );
     return 0;
   }
   const lines = [
@@ -35,7 +48,9 @@ export async function runStatusCommand(cwd: string, options: { session?: string;
   if (state.stuck_tests.length) lines.push(`stuck       ${state.stuck_tests.join(', ')}`);
   if (state.outcome_reason) lines.push(`why         ${state.outcome_reason}`);
   for (const it of state.iterations) {
-    lines.push(`  #${it.iteration} ${(it.strategy ?? '').padEnd(12)} ${it.pass_rate_before ?? '?'}% → ${it.pass_rate ?? '?'}%  ${it.result ?? ''}${it.commit ? `  ${it.commit.slice(0, 7)}` : ''}`);
+    lines.push(
+      `  #${it.iteration} ${(it.strategy ?? '').padEnd(12)} ${it.pass_rate_before ?? '?'}% → ${it.pass_rate ?? '?'}%  ${it.result ?? ''}${it.commit ? `  ${it.commit.slice(0, 7)}` : ''}`,
+    );
   }
   out.stdout(lines.join('\n'));
   return 0;

@@ -10,7 +10,10 @@ import { createFixcycleStore } from '../state/store.js';
 import type { Output } from './output.js';
 import { userError } from './run.js';
 
-export type TeamCommandOptions = Omit<TeamRunOptions, 'emit' | 'signal' | 'choose'> & { headless: boolean; json: boolean };
+export type TeamCommandOptions = Omit<TeamRunOptions, 'emit' | 'signal' | 'choose'> & {
+  headless: boolean;
+  json: boolean;
+};
 
 /** The pipeline offered on screen before the run starts: t / s / c switch it, enter starts it (resolves the choice). */
 class PipelineOffer {
@@ -23,7 +26,8 @@ class PipelineOffer {
   }
   switchTo(name: string): string | null {
     if (!this.offer || !this.pick) return 'The pipeline has started: it can be switched only before';
-    if (!(PIPELINES as readonly string[]).includes(name)) return `No ${name} pipeline: targeted, standard or comprehensive`;
+    if (!(PIPELINES as readonly string[]).includes(name))
+      return `No ${name} pipeline: targeted, standard or comprehensive`;
     this.offer = { ...this.offer, chosen: name };
     this.show(this.offer);
     return null;
@@ -75,7 +79,10 @@ export async function runTeamCommand(options: TeamCommandOptions, out: Output): 
       if (event.type === 'team-pipeline' || event.type === 'team-choice') void startScreen();
       if (starting) return;
     }
-    if (event.type === 'team-pipeline' && event.acceptedBy === 'headless default' && !options.json) out.stderr('fixcycle team: not interactive and no -y: accepting the detected pipeline (pass --pipeline to choose another)');
+    if (event.type === 'team-pipeline' && event.acceptedBy === 'headless default' && !options.json)
+      out.stderr(
+        'fixcycle team: not interactive and no -y: accepting the detected pipeline (pass --pipeline to choose another)',
+      );
     if (options.json) out.stdout(JSON.stringify(event));
     else {
       const line = plainLine(event);
@@ -85,14 +92,22 @@ export async function runTeamCommand(options: TeamCommandOptions, out: Output): 
   let signals = 0;
   const onSignal = (): void => {
     if (++signals === 1) {
-      if (!interactive) out.stderr('fixcycle: stopping; the session stays resumable with `fixcycle team --continue` (press Ctrl-C again to quit at once)');
+      if (!interactive)
+        out.stderr(
+          'fixcycle: stopping; the session stays resumable with `fixcycle team --continue` (press Ctrl-C again to quit at once)',
+        );
       abort.abort();
     } else process.exit(EXIT.interrupted);
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    const code = await runTeam({ ...options, emit, signal: abort.signal, ...(interactive ? { choose: (o: TeamChoice) => offer.ask(o) } : {}) });
+    const code = await runTeam({
+      ...options,
+      emit,
+      signal: abort.signal,
+      ...(interactive ? { choose: (o: TeamChoice) => offer.ask(o) } : {}),
+    });
     if (starting) await starting;
     const screen = tui as { waitUntilExit(): Promise<void> } | null;
     if (screen) await screen.waitUntilExit();

@@ -20,7 +20,10 @@ export function ApprovalBanner({ width }: { width: number }) {
       <Text wrap="truncate-end" bold color={theme.warn} inverse={!theme.color}>
         ? Partial success awaiting approval: pass rate {formatPercent(awaiting.passRate)}, {left}
       </Text>
-      <Text wrap="truncate-end">{'  '}{keys}</Text>
+      <Text wrap="truncate-end">
+        {'  '}
+        {keys}
+      </Text>
     </Box>
   );
 }

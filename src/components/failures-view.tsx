@@ -42,12 +42,24 @@ export function FailuresView({ width, height, focused = false }: FailuresViewPro
 
   return (
     <Box flexDirection="column" width={width}>
-      <SectionTitle title="Failures" extra={failureSummary(failures, errors, lines) + more} focused={focused} width={width} />
+      <SectionTitle
+        title="Failures"
+        extra={failureSummary(failures, errors, lines) + more}
+        focused={focused}
+        width={width}
+      />
       {shown.map((line, i) => (
         <Box key={first + i} width={width} height={1}>
           <Text wrap="truncate-end">
-            {gutter ? <Text bold inverse={line.group === cursor && !theme.color}>{line.group === cursor ? '›' : ' '} </Text> : null}
-            <Text color={criticalityColor(line, theme)} bold={line.criticality === 'high' || line.criticality === 'error'}>
+            {gutter ? (
+              <Text bold inverse={line.group === cursor && !theme.color}>
+                {line.group === cursor ? '›' : ' '}{' '}
+              </Text>
+            ) : null}
+            <Text
+              color={criticalityColor(line, theme)}
+              bold={line.criticality === 'high' || line.criticality === 'error'}
+            >
               {line.label.padEnd(10)}
             </Text>
             <Text dimColor={!line.criticality}>{line.text}</Text>

@@ -8,7 +8,21 @@ import { StatusMark } from './status-mark.js';
 const PHASES_1_4: GenNode[] = ['session', 'context', 'analysis', 'tasks'];
 const TASKS: GenNode[] = ['IMPL-001', 'IMPL-001.3', 'IMPL-001.5', 'IMPL-002'];
 
-function Line({ indent, status, label, detail, width, dim }: { indent: number; status?: 'pending' | 'running' | 'done' | 'failed' | 'skipped'; label: string; detail?: string; width: number; dim?: boolean }) {
+function Line({
+  indent,
+  status,
+  label,
+  detail,
+  width,
+  dim,
+}: {
+  indent: number;
+  status?: 'pending' | 'running' | 'done' | 'failed' | 'skipped';
+  label: string;
+  detail?: string;
+  width: number;
+  dim?: boolean;
+}) {
   return (
     <Box width={width} height={1}>
       <Text wrap="truncate-end" dimColor={dim}>
@@ -24,7 +38,14 @@ function Line({ indent, status, label, detail, width, dim }: { indent: number; s
 export function genRowCount(gen: SessionView['gen'], coverage: SessionView['genCoverage']): number {
   if (!gen) return 0;
   const phases = PHASES_1_4.every((n) => gen[n]?.status === 'done') ? 1 : PHASES_1_4.length;
-  const findings = TASKS.reduce((sum, n) => sum + (gen[n]?.status === 'failed' || (gen[n]?.status === 'done' && n === 'IMPL-001.5') ? Math.min(3, gen[n]?.findings?.length ?? 0) : 0), 0);
+  const findings = TASKS.reduce(
+    (sum, n) =>
+      sum +
+      (gen[n]?.status === 'failed' || (gen[n]?.status === 'done' && n === 'IMPL-001.5')
+        ? Math.min(3, gen[n]?.findings?.length ?? 0)
+        : 0),
+    0,
+  );
   return phases + 1 + TASKS.length + findings + (coverage ? (coverage.measured ? coverage.files.length : 1) : 0);
 }
 
@@ -39,22 +60,59 @@ export function GenRows({ width }: { width: number }) {
   const status = (n: GenNode) => gen[n]?.status ?? 'pending';
   const allDone = PHASES_1_4.every((n) => status(n) === 'done');
   const rows = [];
-  if (allDone) rows.push(<Line key="p14" indent={0} status="done" label="Phase 1-4: Test Generation" detail={gen.tasks?.detail} width={width} />);
-  else for (const n of PHASES_1_4) rows.push(<Line key={n} indent={0} status={status(n)} label={GEN_NODE_TITLES[n]} detail={gen[n]?.detail} width={width} />);
+  if (allDone)
+    rows.push(
+      <Line
+        key="p14"
+        indent={0}
+        status="done"
+        label="Phase 1-4: Test Generation"
+        detail={gen.tasks?.detail}
+        width={width}
+      />,
+    );
+  else
+    for (const n of PHASES_1_4)
+      rows.push(
+        <Line key={n} indent={0} status={status(n)} label={GEN_NODE_TITLES[n]} detail={gen[n]?.detail} width={width} />,
+      );
   rows.push(<Line key="p5" indent={0} status={status('execution')} label={GEN_NODE_TITLES.execution} width={width} />);
   for (const n of TASKS) {
     const view = gen[n];
     const round = view?.round ? `round ${view.round}` : '';
-    rows.push(<Line key={n} indent={2} status={status(n)} label={GEN_NODE_TITLES[n]} detail={[round, view?.detail?.replace(/^round \d+:?\s*/, '')].filter(Boolean).join(': ')} width={width} />);
+    rows.push(
+      <Line
+        key={n}
+        indent={2}
+        status={status(n)}
+        label={GEN_NODE_TITLES[n]}
+        detail={[round, view?.detail?.replace(/^round \d+:?\s*/, '')].filter(Boolean).join(': ')}
+        width={width}
+      />,
+    );
     if (view?.status === 'failed' || (view?.status === 'done' && n === 'IMPL-001.5')) {
-      for (const f of (view.findings ?? []).slice(0, 3)) rows.push(<Line key={`${n}-${f}`} indent={6} label={`· ${f}`} width={width} dim />);
+      for (const f of (view.findings ?? []).slice(0, 3))
+        rows.push(<Line key={`${n}-${f}`} indent={6} label={`· ${f}`} width={width} dim />);
     }
   }
   if (coverage) {
-    if (!coverage.measured) rows.push(<Line key="cov" indent={2} label="coverage not measured:" detail={coverage.reason} width={width} />);
+    if (!coverage.measured)
+      rows.push(<Line key="cov" indent={2} label="coverage not measured:" detail={coverage.reason} width={width} />);
     for (const f of coverage.files) {
       const ok = (f.linesAfter ?? 100) >= f.targetLines && (f.branchesAfter ?? 100) >= f.targetBranches;
-      rows.push(<Line key={`cov-${f.file}`} indent={2} status={ok ? 'done' : 'failed'} label={`coverage ${f.file}`} detail={f.note ?? `lines ${f.linesBefore ?? '-'}% → ${f.linesAfter ?? '-'}% (target ${f.targetLines}%), branches ${f.branchesBefore ?? '-'}% → ${f.branchesAfter ?? '-'}% (target ${f.targetBranches}%)`} width={width} />);
+      rows.push(
+        <Line
+          key={`cov-${f.file}`}
+          indent={2}
+          status={ok ? 'done' : 'failed'}
+          label={`coverage ${f.file}`}
+          detail={
+            f.note ??
+            `lines ${f.linesBefore ?? '-'}% → ${f.linesAfter ?? '-'}% (target ${f.targetLines}%), branches ${f.branchesBefore ?? '-'}% → ${f.branchesAfter ?? '-'}% (target ${f.targetBranches}%)`
+          }
+          width={width}
+        />,
+      );
     }
   }
   return <Box flexDirection="column">{rows}</Box>;

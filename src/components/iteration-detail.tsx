@@ -15,5 +15,7 @@ export interface IterationDetailProps {
 export function IterationDetail({ lines, width, height }: IterationDetailProps) {
   const detail = useUi((s) => s.detail);
   if (!detail) return null;
-  return <DetailPanel title={`Iteration ${detail.iteration}`} lines={lines} top={detail.top} width={width} height={height} />;
+  return (
+    <DetailPanel title={`Iteration ${detail.iteration}`} lines={lines} top={detail.top} width={width} height={height} />
+  );
 }

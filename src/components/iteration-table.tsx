@@ -1,7 +1,15 @@
 import { useMemo } from 'react';
 import { Box, Text } from 'ink';
 import { useSession, useTheme, useUi } from '../tui/context.js';
-import { formatDelta, formatDuration, formatPercent, formatUsageShort, iterationRows, type IterationRow, type RowOutcome } from '../tui/iteration-rows.js';
+import {
+  formatDelta,
+  formatDuration,
+  formatPercent,
+  formatUsageShort,
+  iterationRows,
+  type IterationRow,
+  type RowOutcome,
+} from '../tui/iteration-rows.js';
 import type { Theme } from '../tui/theme.js';
 import { SectionTitle } from './section-title.js';
 
@@ -32,17 +40,37 @@ function outcomeColor(outcome: RowOutcome, theme: Theme): string | undefined {
   return undefined;
 }
 
-const agentText = (row: IterationRow) => (row.agent ? `${row.agent}${row.fallback ? ' (fallback)' : ''}` : row.tried > 0 ? `none (${row.tried} failed)` : '—');
-const testsText = (row: IterationRow) => (row.passed !== undefined || row.failed !== undefined ? `${row.passed ?? '?'}/${row.failed ?? '?'}` : '—');
+const agentText = (row: IterationRow) =>
+  row.agent ? `${row.agent}${row.fallback ? ' (fallback)' : ''}` : row.tried > 0 ? `none (${row.tried} failed)` : '—';
+const testsText = (row: IterationRow) =>
+  row.passed !== undefined || row.failed !== undefined ? `${row.passed ?? '?'}/${row.failed ?? '?'}` : '—';
 
 const WIDE: Column[] = [
   { title: '#', width: 4, keep: 9, text: (r) => String(r.iteration) },
-  { title: 'strategy', width: 13, keep: 6, text: (r) => r.strategy ?? '—', color: (r, t) => (r.strategy ? t.strategy[r.strategy] : undefined) },
+  {
+    title: 'strategy',
+    width: 13,
+    keep: 6,
+    text: (r) => r.strategy ?? '—',
+    color: (r, t) => (r.strategy ? t.strategy[r.strategy] : undefined),
+  },
   { title: 'pass', width: 7, keep: 9, text: (r) => formatPercent(r.passRate) },
-  { title: 'Δ', width: 7, keep: 8, text: (r) => formatDelta(r.delta), color: (r, t) => (r.delta === undefined || r.delta === 0 ? undefined : r.delta > 0 ? t.good : t.bad) },
+  {
+    title: 'Δ',
+    width: 7,
+    keep: 8,
+    text: (r) => formatDelta(r.delta),
+    color: (r, t) => (r.delta === undefined || r.delta === 0 ? undefined : r.delta > 0 ? t.good : t.bad),
+  },
   { title: 'pass/fail', width: 10, keep: 4, text: testsText },
   { title: 'time', width: 8, keep: 3, text: (r) => formatDuration(r.durationMs) },
-  { title: 'agent', width: 18, keep: 2, text: agentText, color: (r, t) => (r.fallback || (!r.agent && r.tried > 0) ? t.warn : undefined) },
+  {
+    title: 'agent',
+    width: 18,
+    keep: 2,
+    text: agentText,
+    color: (r, t) => (r.fallback || (!r.agent && r.tried > 0) ? t.warn : undefined),
+  },
   { title: 'result', width: 24, keep: 9, text: (r) => r.outcomeLabel, color: (r, t) => outcomeColor(r.outcome, t) },
   { title: 'commit', width: 8, keep: 5, text: (r) => r.commit ?? '' },
   { title: 'usage', width: 16, keep: 1, text: (r) => formatUsageShort(r.tokens, r.costUsd) || '—' },
@@ -50,9 +78,21 @@ const WIDE: Column[] = [
 
 const COMPACT: Column[] = [
   { title: '#', width: 3, keep: 9, text: (r) => String(r.iteration) },
-  { title: 'strategy', width: 6, keep: 5, text: (r) => (r.strategy ? r.strategy.slice(0, 4) : '—'), color: (r, t) => (r.strategy ? t.strategy[r.strategy] : undefined) },
+  {
+    title: 'strategy',
+    width: 6,
+    keep: 5,
+    text: (r) => (r.strategy ? r.strategy.slice(0, 4) : '—'),
+    color: (r, t) => (r.strategy ? t.strategy[r.strategy] : undefined),
+  },
   { title: 'pass', width: 7, keep: 9, text: (r) => formatPercent(r.passRate) },
-  { title: 'Δ', width: 7, keep: 8, text: (r) => formatDelta(r.delta), color: (r, t) => (r.delta === undefined || r.delta === 0 ? undefined : r.delta > 0 ? t.good : t.bad) },
+  {
+    title: 'Δ',
+    width: 7,
+    keep: 8,
+    text: (r) => formatDelta(r.delta),
+    color: (r, t) => (r.delta === undefined || r.delta === 0 ? undefined : r.delta > 0 ? t.good : t.bad),
+  },
   { title: 'result', width: 24, keep: 9, text: (r) => r.outcomeLabel, color: (r, t) => outcomeColor(r.outcome, t) },
 ];
 
@@ -70,7 +110,12 @@ function fitColumns(columns: Column[], width: number): Column[] {
 /** The result column takes the room left over; the others keep their width so the rows line up. */
 function cellBox(column: Column) {
   const grows = column.title === 'result';
-  return { width: grows ? undefined : column.width, minWidth: grows ? 8 : undefined, flexGrow: grows ? 1 : 0, flexShrink: grows ? 1 : 0 };
+  return {
+    width: grows ? undefined : column.width,
+    minWidth: grows ? 8 : undefined,
+    flexGrow: grows ? 1 : 0,
+    flexShrink: grows ? 1 : 0,
+  };
 }
 
 /** The window of rows to show: the newest, unless the cursor is further up. */
@@ -90,10 +135,21 @@ export function IterationTable({ width, rows, focused = false, compact = false }
   const selected = useUi((s) => s.selected);
   const all = useMemo(() => iterationRows(iterations ?? [], usage), [iterations, usage]);
   const columns = fitColumns(compact ? COMPACT : WIDE, width);
-  const cursor = selected === null ? all.length - 1 : Math.max(0, all.findIndex((r) => r.iteration === selected));
+  const cursor =
+    selected === null
+      ? all.length - 1
+      : Math.max(
+          0,
+          all.findIndex((r) => r.iteration === selected),
+        );
   const first = windowOf(all.length, rows, cursor);
   const shown = all.slice(first, first + rows);
-  const extra = all.length === 0 ? 'none yet' : all.length > rows ? `${all.length} · ${first + 1}-${first + shown.length}` : String(all.length);
+  const extra =
+    all.length === 0
+      ? 'none yet'
+      : all.length > rows
+        ? `${all.length} · ${first + 1}-${first + shown.length}`
+        : String(all.length);
 
   return (
     <Box flexDirection="column" width={width}>

@@ -3,7 +3,13 @@ import { useShallow } from 'zustand/react/shallow';
 import { PHASES, type Phase } from '../engine/events.js';
 import { holdOf } from '../tui/activity.js';
 import { useSession } from '../tui/context.js';
-import { currentIteration, currentIterationLabel, iterationStatus, PHASE_NAMES, stepAgentText } from '../tui/phase-model.js';
+import {
+  currentIteration,
+  currentIterationLabel,
+  iterationStatus,
+  PHASE_NAMES,
+  stepAgentText,
+} from '../tui/phase-model.js';
 import { GenRows } from './gen-rows.js';
 import { TeamCompactRows } from './team-compact.js';
 import { TeamRows } from './team-rows.js';
@@ -12,7 +18,8 @@ import { StatusMark } from './status-mark.js';
 
 /** A phase's name with the engine's detail, unless the detail only repeats the name. */
 function withDetail(name: string, detail: string | undefined, separator: string): string {
-  if (!detail || detail.toLowerCase().startsWith(name.toLowerCase())) return detail && detail.length > name.length ? detail.charAt(0).toUpperCase() + detail.slice(1) : name;
+  if (!detail || detail.toLowerCase().startsWith(name.toLowerCase()))
+    return detail && detail.length > name.length ? detail.charAt(0).toUpperCase() + detail.slice(1) : name;
   return `${name}${separator}${detail}`;
 }
 
@@ -23,11 +30,24 @@ export interface PhaseTreeProps {
   compact?: boolean;
 }
 
-function Row({ indent, phase, label, detail, width }: { indent: number; phase: Phase | 'iteration'; label: string; detail?: string; width: number }) {
+function Row({
+  indent,
+  phase,
+  label,
+  detail,
+  width,
+}: {
+  indent: number;
+  phase: Phase | 'iteration';
+  label: string;
+  detail?: string;
+  width: number;
+}) {
   const view = useSession(useShallow((s) => ({ phases: s.phases, hold: holdOf(s) })));
   const status = phase === 'iteration' ? iterationStatus(view) : view.phases[phase].status;
   // The engine's detail often starts with the phase's own name ("final validation (full suite)").
-  const extra = detail && detail.toLowerCase().startsWith(label.toLowerCase()) ? detail.slice(label.length).trim() : detail;
+  const extra =
+    detail && detail.toLowerCase().startsWith(label.toLowerCase()) ? detail.slice(label.length).trim() : detail;
   return (
     <Box width={width} height={1}>
       <Text wrap="truncate-end">
@@ -45,7 +65,18 @@ function Row({ indent, phase, label, detail, width }: { indent: number; phase: P
  */
 export function PhaseTree({ width, compact = false }: PhaseTreeProps) {
   const view = useSession(
-    useShallow((s) => ({ phases: s.phases, phaseIteration: s.phaseIteration, state: s.state, strategy: s.strategy, results: s.results, paused: s.paused, done: s.done, agent: s.agent, agentFailures: s.agentFailures, hold: holdOf(s) })),
+    useShallow((s) => ({
+      phases: s.phases,
+      phaseIteration: s.phaseIteration,
+      state: s.state,
+      strategy: s.strategy,
+      results: s.results,
+      paused: s.paused,
+      done: s.done,
+      agent: s.agent,
+      agentFailures: s.agentFailures,
+      hold: holdOf(s),
+    })),
   );
   const label = currentIterationLabel(view);
   const team = useSession((s) => Object.keys(s.teamTasks).length > 0);
@@ -53,8 +84,10 @@ export function PhaseTree({ width, compact = false }: PhaseTreeProps) {
   if (compact) {
     // One line for what runs now: a whole-suite phase when one runs, else the current iteration.
     const suitePhase = (['test', 'validation', 'completion'] as const).find((p) => view.phases[p].status === 'running');
-    const first: Phase | 'iteration' = suitePhase ?? (view.done ? 'completion' : currentIteration(view) === 0 ? 'test' : 'iteration');
-    const headline = first === 'iteration' ? label : withDetail(PHASE_NAMES[first].long, view.phases[first].detail, ': ');
+    const first: Phase | 'iteration' =
+      suitePhase ?? (view.done ? 'completion' : currentIteration(view) === 0 ? 'test' : 'iteration');
+    const headline =
+      first === 'iteration' ? label : withDetail(PHASE_NAMES[first].long, view.phases[first].detail, ': ');
     return (
       <Box flexDirection="column" width={width}>
         <Row indent={0} phase={first} label={headline} width={width} />
@@ -73,7 +106,8 @@ export function PhaseTree({ width, compact = false }: PhaseTreeProps) {
     );
   }
   const detail = (phase: Phase) => view.phases[phase].detail;
-  const withAgent = (phase: 'analysis' | 'fix') => [detail(phase), stepAgentText(view, phase)].filter(Boolean).join(' · ');
+  const withAgent = (phase: 'analysis' | 'fix') =>
+    [detail(phase), stepAgentText(view, phase)].filter(Boolean).join(' · ');
   return (
     <Box flexDirection="column" width={width}>
       <SectionTitle title="Phases" width={width} />
@@ -84,8 +118,20 @@ export function PhaseTree({ width, compact = false }: PhaseTreeProps) {
       <Row indent={4} phase="analysis" label={PHASE_NAMES.analysis.long} detail={withAgent('analysis')} width={width} />
       <Row indent={4} phase="fix" label={PHASE_NAMES.fix.long} detail={withAgent('fix')} width={width} />
       <Row indent={4} phase="retest" label="Re-test" detail={detail('retest')} width={width} />
-      <Row indent={0} phase="validation" label={PHASE_NAMES.validation.long} detail={detail('validation')} width={width} />
-      <Row indent={0} phase="completion" label={PHASE_NAMES.completion.long} detail={detail('completion')} width={width} />
+      <Row
+        indent={0}
+        phase="validation"
+        label={PHASE_NAMES.validation.long}
+        detail={detail('validation')}
+        width={width}
+      />
+      <Row
+        indent={0}
+        phase="completion"
+        label={PHASE_NAMES.completion.long}
+        detail={detail('completion')}
+        width={width}
+      />
     </Box>
   );
 }

@@ -22,13 +22,26 @@ function wrapStages(stages: string, width: number): string[] {
 }
 
 /** The panel's lines as text at `width` columns: the scope's numbers, the pipelines with their tasks, the chosen one's stages, the keys. */
-export function choiceLines(choice: TeamChoice, width: number): { summary: string; why: string; rows: { name: string; chosen: boolean; text: string }[]; stages: string[]; keys: string[] } {
+export function choiceLines(
+  choice: TeamChoice,
+  width: number,
+): {
+  summary: string;
+  why: string;
+  rows: { name: string; chosen: boolean; text: string }[];
+  stages: string[];
+  keys: string[];
+} {
   const modules = `${choice.modules.length} module${choice.modules.length === 1 ? '' : 's'}`;
   const pad = Math.max(...choice.options.map((o) => o.name.length));
   return {
     summary: `${choice.chosen} (${choice.files} file${choice.files === 1 ? '' : 's'}, ${modules}${choice.modules.length ? `: ${choice.modules.join(', ')}` : ''})`,
     why: `detected ${choice.detected}: ${choice.why}`,
-    rows: choice.options.map((o) => ({ name: o.name, chosen: o.name === choice.chosen, text: `${keyOf(o.name)} ${o.name.padEnd(pad)} ${o.tasks} tasks` })),
+    rows: choice.options.map((o) => ({
+      name: o.name,
+      chosen: o.name === choice.chosen,
+      text: `${keyOf(o.name)} ${o.name.padEnd(pad)} ${o.tasks} tasks`,
+    })),
     stages: wrapStages(choice.options.find((o) => o.name === choice.chosen)?.stages ?? '', width - 4),
     keys: [choice.options.map((o) => `${keyOf(o.name)} ${o.name}`).join(' · '), 'enter to start · ? help · q quit'],
   };

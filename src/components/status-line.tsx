@@ -46,7 +46,17 @@ export function StatusLine({ width, compact = false }: StatusLineProps) {
       choosing: s.teamChoice !== null,
     })),
   );
-  const ui = useUi(useShallow((s) => ({ focus: s.focus, follow: s.follow, help: s.help, detail: s.detail, failureDetail: s.failureDetail, confirm: s.confirm, stopping: s.stopping })));
+  const ui = useUi(
+    useShallow((s) => ({
+      focus: s.focus,
+      follow: s.follow,
+      help: s.help,
+      detail: s.detail,
+      failureDetail: s.failureDetail,
+      confirm: s.confirm,
+      stopping: s.stopping,
+    })),
+  );
   const message = useUi((s) => s.message);
   const { kept, rest } = splitHints(keyHints({ ui, watch: controls === null, ...facts }));
   const keptText = formatHints(kept);
@@ -65,7 +75,9 @@ export function StatusLine({ width, compact = false }: StatusLineProps) {
   const hints = formatHints(fitHints(rest, width - leftWidth - keptWidth));
   // A message or the countdown says something the user needs now: it may shorten the session id, never the kept keys.
   const urgent = message ? message.text.length : countdown ? countdown.length : 0;
-  const middleWidth = urgent ? Math.min(urgent, Math.max(0, width - BAR - keptWidth - Math.min(leftWidth - BAR, MIN_LEFT))) : hints.length;
+  const middleWidth = urgent
+    ? Math.min(urgent, Math.max(0, width - BAR - keptWidth - Math.min(leftWidth - BAR, MIN_LEFT)))
+    : hints.length;
   const middle = middleWidth > 0;
 
   return (
@@ -82,7 +94,11 @@ export function StatusLine({ width, compact = false }: StatusLineProps) {
       {middle ? (
         <Box flexShrink={0} width={middleWidth}>
           {message ? (
-            <Text wrap="truncate-end" color={message.tone === 'warn' ? theme.warn : undefined} bold={message.tone === 'warn'}>
+            <Text
+              wrap="truncate-end"
+              color={message.tone === 'warn' ? theme.warn : undefined}
+              bold={message.tone === 'warn'}
+            >
               {message.text}
             </Text>
           ) : countdown ? (

@@ -4,7 +4,13 @@ import { useSession } from '../tui/context.js';
 import { StatusMark } from './status-mark.js';
 
 type Mark = 'pending' | 'running' | 'done' | 'failed' | 'skipped';
-const MARK: Record<string, Mark> = { pending: 'pending', running: 'running', completed: 'done', failed: 'failed', skipped: 'skipped' };
+const MARK: Record<string, Mark> = {
+  pending: 'pending',
+  running: 'running',
+  completed: 'done',
+  failed: 'failed',
+  skipped: 'skipped',
+};
 
 /** `TESTGEN-002` → `G2`: short enough for every task of a pipeline on one narrow line. */
 export function shortTaskId(id: string): string {
@@ -20,7 +26,10 @@ export function TeamCompactRows({ width }: { width: number }) {
   const { tasks, coverage } = useSession(useShallow((s) => ({ tasks: s.teamTasks, coverage: s.teamCoverage })));
   const entries = Object.entries(tasks);
   const waves = Math.max(...entries.map(([, t]) => t.wave));
-  const [id, now] = entries.find(([, t]) => t.status === 'running') ?? entries.filter(([, t]) => t.status !== 'pending').at(-1) ?? entries[0]!;
+  const [id, now] =
+    entries.find(([, t]) => t.status === 'running') ??
+    entries.filter(([, t]) => t.status !== 'pending').at(-1) ??
+    entries[0]!;
   const layers = Object.entries(coverage)
     .sort()
     .map(([layer, c]) => `${layer} ${c.coverage ?? '-'}%/${c.target}%`);
@@ -28,7 +37,8 @@ export function TeamCompactRows({ width }: { width: number }) {
     <Box flexDirection="column" width={width}>
       <Box width={width} height={1}>
         <Text wrap="truncate-end">
-          <StatusMark status={MARK[now.status] ?? 'pending'} /> <Text bold>{`Wave ${now.wave}/${waves} ${id} ${now.role}${now.layer ? ` ${now.layer}` : ''}`}</Text>
+          <StatusMark status={MARK[now.status] ?? 'pending'} />{' '}
+          <Text bold>{`Wave ${now.wave}/${waves} ${id} ${now.role}${now.layer ? ` ${now.layer}` : ''}`}</Text>
           {now.detail ? <Text dimColor> {now.detail}</Text> : null}
         </Text>
       </Box>

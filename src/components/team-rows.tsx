@@ -5,10 +5,30 @@ import { useSession } from '../tui/context.js';
 import { StatusMark } from './status-mark.js';
 
 type Mark = 'pending' | 'running' | 'done' | 'failed' | 'skipped';
-const MARK: Record<string, Mark> = { pending: 'pending', running: 'running', completed: 'done', failed: 'failed', skipped: 'skipped' };
+const MARK: Record<string, Mark> = {
+  pending: 'pending',
+  running: 'running',
+  completed: 'done',
+  failed: 'failed',
+  skipped: 'skipped',
+};
 const BOARD_LINES = 3;
 
-function Line({ indent, status, label, detail, width, dim }: { indent: number; status?: Mark; label: string; detail?: string; width: number; dim?: boolean }) {
+function Line({
+  indent,
+  status,
+  label,
+  detail,
+  width,
+  dim,
+}: {
+  indent: number;
+  status?: Mark;
+  label: string;
+  detail?: string;
+  width: number;
+  dim?: boolean;
+}) {
   return (
     <Box width={width} height={1}>
       <Text wrap="truncate-end" dimColor={dim}>
@@ -31,10 +51,19 @@ function waves(tasks: SessionView['teamTasks']): number[] {
 }
 
 /** How many rows TeamRows draws, for the layout. */
-export function teamRowCount(tasks: SessionView['teamTasks'], coverage: SessionView['teamCoverage'], board: SessionView['teamBoard']): number {
+export function teamRowCount(
+  tasks: SessionView['teamTasks'],
+  coverage: SessionView['teamCoverage'],
+  board: SessionView['teamBoard'],
+): number {
   const n = Object.keys(tasks).length;
   if (n === 0) return 0;
-  return waves(tasks).length + n + Object.keys(coverage).length + (board ? 1 + Math.min(BOARD_LINES, board.latest.length) : 0);
+  return (
+    waves(tasks).length +
+    n +
+    Object.keys(coverage).length +
+    (board ? 1 + Math.min(BOARD_LINES, board.latest.length) : 0)
+  );
 }
 
 /**
@@ -42,22 +71,60 @@ export function teamRowCount(tasks: SessionView['teamTasks'], coverage: SessionV
  * per layer against its target with the GC round, and the discovery board's latest entries. Nothing for other commands.
  */
 export function TeamRows({ width }: { width: number }) {
-  const { tasks, coverage, board } = useSession(useShallow((s) => ({ tasks: s.teamTasks, coverage: s.teamCoverage, board: s.teamBoard })));
+  const { tasks, coverage, board } = useSession(
+    useShallow((s) => ({ tasks: s.teamTasks, coverage: s.teamCoverage, board: s.teamBoard })),
+  );
   if (Object.keys(tasks).length === 0) return null;
   const rows = [];
   for (const w of waves(tasks)) {
     const inWave = Object.entries(tasks).filter(([, t]) => t.wave === w);
-    const status: Mark = inWave.some(([, t]) => t.status === 'running') ? 'running' : inWave.every(([, t]) => t.status === 'completed') ? 'done' : inWave.some(([, t]) => t.status === 'failed') ? 'failed' : inWave.every(([, t]) => t.status !== 'pending') ? 'skipped' : 'pending';
+    const status: Mark = inWave.some(([, t]) => t.status === 'running')
+      ? 'running'
+      : inWave.every(([, t]) => t.status === 'completed')
+        ? 'done'
+        : inWave.some(([, t]) => t.status === 'failed')
+          ? 'failed'
+          : inWave.every(([, t]) => t.status !== 'pending')
+            ? 'skipped'
+            : 'pending';
     rows.push(<Line key={`w${w}`} indent={0} status={status} label={`Wave ${w}`} width={width} />);
-    for (const [id, t] of inWave) rows.push(<Line key={id} indent={2} status={MARK[t.status] ?? 'pending'} label={`${id} ${t.role}${t.layer ? ` ${t.layer}` : ''}`} detail={t.detail} width={width} />);
+    for (const [id, t] of inWave)
+      rows.push(
+        <Line
+          key={id}
+          indent={2}
+          status={MARK[t.status] ?? 'pending'}
+          label={`${id} ${t.role}${t.layer ? ` ${t.layer}` : ''}`}
+          detail={t.detail}
+          width={width}
+        />,
+      );
   }
   for (const [layer, c] of Object.entries(coverage).sort()) {
     const met = c.coverage !== null && c.coverage >= c.target && c.passRate >= 0.95;
-    rows.push(<Line key={`cov-${layer}`} indent={0} status={met ? 'done' : 'failed'} label={`coverage ${layer} ${coverageBar(c.coverage)} ${c.coverage ?? '-'}% / ${c.target}%`} detail={`pass ${(c.passRate * 100).toFixed(1)}% · GC round ${c.round}/3`} width={width} />);
+    rows.push(
+      <Line
+        key={`cov-${layer}`}
+        indent={0}
+        status={met ? 'done' : 'failed'}
+        label={`coverage ${layer} ${coverageBar(c.coverage)} ${c.coverage ?? '-'}% / ${c.target}%`}
+        detail={`pass ${(c.passRate * 100).toFixed(1)}% · GC round ${c.round}/3`}
+        width={width}
+      />,
+    );
   }
   if (board) {
-    rows.push(<Line key="board" indent={0} label={`Discovery board: ${board.total}`} detail={board.malformed ? `${board.malformed} malformed line(s) skipped` : undefined} width={width} />);
-    for (const l of board.latest.slice(-BOARD_LINES)) rows.push(<Line key={`b-${l}`} indent={2} label={`· ${l}`} width={width} dim />);
+    rows.push(
+      <Line
+        key="board"
+        indent={0}
+        label={`Discovery board: ${board.total}`}
+        detail={board.malformed ? `${board.malformed} malformed line(s) skipped` : undefined}
+        width={width}
+      />,
+    );
+    for (const l of board.latest.slice(-BOARD_LINES))
+      rows.push(<Line key={`b-${l}`} indent={2} label={`· ${l}`} width={width} dim />);
   }
   return <Box flexDirection="column">{rows}</Box>;
 }

@@ -10,7 +10,8 @@ export function WaitingPanel({ width, height }: { width: number; height: number 
         Waiting for a session in {follow}
       </Text>
       <Text dimColor wrap="wrap">
-        fixcycle run, gen or team (or a Claude-Code-Workflow session) started in this repository shows here at once; a/r/p act on it. q leaves.
+        fixcycle run, gen or team (or a Claude-Code-Workflow session) started in this repository shows here at once;
+        a/r/p act on it. q leaves.
       </Text>
     </Box>
   );

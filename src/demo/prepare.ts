@@ -37,7 +37,9 @@ export function demoSources(examples = EXAMPLES): { project: string; agent: stri
   const agent = join(examples, 'demo-agent.mjs');
   for (const path of [project, agent]) {
     if (!existsSync(path)) {
-      throw new DemoError(`the bundled demo is missing (${path} not found): reinstall fixcycle, or run it from a full clone`);
+      throw new DemoError(
+        `the bundled demo is missing (${path} not found): reinstall fixcycle, or run it from a full clone`,
+      );
     }
   }
   return { project, agent };

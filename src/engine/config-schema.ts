@@ -6,7 +6,10 @@ const agentSchema = z.strictObject({
   adapter: z.string().optional(),
   /** The command: an argument list, or a command line split without a shell. */
   command: z.union([z.array(z.string()).min(1), z.string().min(1)]).optional(),
-  roles: z.array(z.enum(['analyze', 'fix'])).min(1).optional(),
+  roles: z
+    .array(z.enum(['analyze', 'fix']))
+    .min(1)
+    .optional(),
   model: z.string().optional(),
   timeoutSec: z.number().positive().optional(),
 });

@@ -13,20 +13,54 @@ export type PhaseStatus = 'pending' | 'running' | 'done' | 'failed' | 'skipped';
 export type Outcome = 'success' | 'partial_success' | 'awaiting_approval' | 'failure' | 'interrupted' | 'error';
 
 /** How an agent run was judged. */
-export type AgentClassification = 'ok' | 'rate_limited' | 'auth_error' | 'timeout' | 'failed' | 'invalid_plan' | 'low_confidence' | 'not_found' | 'rejected';
+export type AgentClassification =
+  | 'ok'
+  | 'rate_limited'
+  | 'auth_error'
+  | 'timeout'
+  | 'failed'
+  | 'invalid_plan'
+  | 'low_confidence'
+  | 'not_found'
+  | 'rejected';
 
 /** Everything the engine reports; the store applies these, the headless reporter prints them. */
 export type EngineEvent =
-  | { type: 'session'; sessionId: string; sessionDir: string; repo: string; chain: string[]; testCommand: string; resumed: boolean }
+  | {
+      type: 'session';
+      sessionId: string;
+      sessionDir: string;
+      repo: string;
+      chain: string[];
+      testCommand: string;
+      resumed: boolean;
+    }
   | { type: 'state'; state: IterationState }
   | { type: 'phase'; phase: Phase; status: PhaseStatus; iteration: number; detail?: string }
   | { type: 'output'; lines: string[] }
   | { type: 'output-reset'; label: string }
   | { type: 'results'; iteration: number; results: TestResults }
   | { type: 'strategy'; iteration: number; strategy: Strategy; reason: string }
-  | { type: 'agent'; iteration: number; agent: string; role: 'analyze' | 'fix' | 'generate'; status: 'started' | 'finished'; classification?: AgentClassification; detail?: string; durationMs?: number; tokens?: number; costUsd?: number }
+  | {
+      type: 'agent';
+      iteration: number;
+      agent: string;
+      role: 'analyze' | 'fix' | 'generate';
+      status: 'started' | 'finished';
+      classification?: AgentClassification;
+      detail?: string;
+      durationMs?: number;
+      tokens?: number;
+      costUsd?: number;
+    }
   /** What a running agent is doing, read from its CLI's streamed events; paths relative to the repository. */
-  | { type: 'agent-activity'; iteration: number; agent: string; role: 'analyze' | 'fix' | 'generate'; activity: AgentActivity }
+  | {
+      type: 'agent-activity';
+      iteration: number;
+      agent: string;
+      role: 'analyze' | 'fix' | 'generate';
+      activity: AgentActivity;
+    }
   | { type: 'commit'; iteration: number; sha: string; message: string; files: string[] }
   | { type: 'rollback'; iteration: number; sha: string; message: string; reason: string }
   | { type: 'stuck'; iteration: number; tests: string[] }

@@ -10,7 +10,9 @@ import { placeSessionLink } from './session/session-link.js';
  */
 function gitCall(cwd: string, args: string[]): Promise<{ stdout: string; stderr: string; error: Error | null }> {
   return new Promise((done) => {
-    execFile('git', args, { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 }, (error, stdout, stderr) => done({ stdout, stderr, error }));
+    execFile('git', args, { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 }, (error, stdout, stderr) =>
+      done({ stdout, stderr, error }),
+    );
   });
 }
 
@@ -47,16 +49,29 @@ export class Repo {
   /** Opens the repository containing `dir`, or throws a GitSafetyError saying what is wrong. */
   static async open(dir: string): Promise<Repo> {
     // One git call answers all three questions: where the root is, whether HEAD has a commit, which branch.
-    const probe = await gitCall(dir, ['rev-parse', '--show-toplevel', '--absolute-git-dir', 'HEAD', '--symbolic-full-name', 'HEAD']);
+    const probe = await gitCall(dir, [
+      'rev-parse',
+      '--show-toplevel',
+      '--absolute-git-dir',
+      'HEAD',
+      '--symbolic-full-name',
+      'HEAD',
+    ]);
     const [root, gitDir, head, ref] = probe.stdout.trim().split('\n');
     if (!root || /not a git repository/.test(probe.stderr)) {
-      throw new GitSafetyError(`${dir} is not a git repository: run \`git init\` and commit your code first, so fixcycle can checkpoint and roll back fixes`);
+      throw new GitSafetyError(
+        `${dir} is not a git repository: run \`git init\` and commit your code first, so fixcycle can checkpoint and roll back fixes`,
+      );
     }
     if (probe.error || !head || !/^[0-9a-f]{40,64}$/.test(head)) {
-      throw new GitSafetyError('the repository has no commits yet: commit your code first (git add -A && git commit -m "initial"), so fixcycle can roll back fixes');
+      throw new GitSafetyError(
+        'the repository has no commits yet: commit your code first (git add -A && git commit -m "initial"), so fixcycle can roll back fixes',
+      );
     }
     if (!ref?.startsWith('refs/heads/')) {
-      throw new GitSafetyError("HEAD is detached: check out a branch first (git switch -c fixcycle), so fixcycle's commits are not lost");
+      throw new GitSafetyError(
+        "HEAD is detached: check out a branch first (git switch -c fixcycle), so fixcycle's commits are not lost",
+      );
     }
     return new Repo(root, gitDir!);
   }
@@ -118,7 +133,8 @@ export class Repo {
     const parts = out.split('\0');
     for (let i = 0; i < parts.length; i++) {
       const entry = parts[i]!;
-      if (entry.startsWith('# branch.oid ')) status.head = /^[0-9a-f]{40,64}$/.test(entry.slice(13)) ? entry.slice(13) : null;
+      if (entry.startsWith('# branch.oid '))
+        status.head = /^[0-9a-f]{40,64}$/.test(entry.slice(13)) ? entry.slice(13) : null;
       else if (entry.startsWith('? ')) status.untracked.push(entry.slice(2));
       else if (/^[12u] /.test(entry)) {
         status.trackedChanges = true;

@@ -73,7 +73,10 @@ const DEFAULT_TEST_TIMEOUT_MS = 10 * 60_000;
 /** 40 minutes: the design's CLI analysis timeout. */
 const DEFAULT_AGENT_TIMEOUT_MS = 40 * 60_000;
 
-async function sessionIdFor(repo: Repo, options: StartOptions): Promise<{ id: string; resumed: boolean; claimed?: boolean }> {
+async function sessionIdFor(
+  repo: Repo,
+  options: StartOptions,
+): Promise<{ id: string; resumed: boolean; claimed?: boolean }> {
   if (!options.resumeSession) {
     const base = newSessionId(options.sessionName);
     // A name the user gave stays theirs: the check in prepareLoop says when it is taken.
@@ -84,9 +87,15 @@ async function sessionIdFor(repo: Repo, options: StartOptions): Promise<{ id: st
     for (let n = 2; !(await new SessionFiles(repo.root, id).claim()); n++) id = `${base}-${n}`;
     return { id, resumed: false, claimed: true };
   }
-  const id = options.resumeSession === 'latest' ? await findLatestSession(repo.root) : options.resumeSession.startsWith('WFS-') ? options.resumeSession : `WFS-test-${options.resumeSession}`;
+  const id =
+    options.resumeSession === 'latest'
+      ? await findLatestSession(repo.root)
+      : options.resumeSession.startsWith('WFS-')
+        ? options.resumeSession
+        : `WFS-test-${options.resumeSession}`;
   if (!id) throw new StartError('there is no session to resume in this repository: start one with `fixcycle run`');
-  if (!(await new SessionFiles(repo.root, id).exists())) throw new StartError(`session ${id} does not exist here: list sessions with \`fixcycle status\``);
+  if (!(await new SessionFiles(repo.root, id).exists()))
+    throw new StartError(`session ${id} does not exist here: list sessions with \`fixcycle status\``);
   return { id, resumed: true };
 }
 
@@ -122,7 +131,9 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
   const { id, resumed, claimed } = await sessionIdFor(repo, options);
   const session = new SessionFiles(repo.root, id);
   if (!resumed && (await session.exists())) {
-    throw new StartError(`session ${id} already exists: resume it with --resume-session ${id}, or pick another --session-name`);
+    throw new StartError(
+      `session ${id} already exists: resume it with --resume-session ${id}, or pick another --session-name`,
+    );
   }
   await session.ensureFolders();
   const lock = await acquireLock(session.paths.lock, id);
@@ -130,7 +141,9 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
   let begun: BegunRun | undefined;
   let writing = false;
   try {
-    let state = resumed ? await session.readState() : newState(id, options.maxIterations ?? config.maxIterations ?? DEFAULT_MAX_ITERATIONS);
+    let state = resumed
+      ? await session.readState()
+      : newState(id, options.maxIterations ?? config.maxIterations ?? DEFAULT_MAX_ITERATIONS);
     if (resumed && options.maxIterations) state.max_iterations = options.maxIterations;
     const moreIterations = options.maxIterations !== undefined && state.current_iteration < options.maxIterations;
     const moreBudget = state.stopped_by === 'budget' && options.budget !== undefined;
@@ -144,31 +157,55 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
         // Keep the agent's half-done fix: the resumed fix step builds on it, or the re-test measures it.
       } else if (options.allowDirty) {
         const sha = await repo.commitAll(`fixcycle: checkpoint before test-fix session ${id}`);
-        if (sha) options.emit({ type: 'log', level: 'info', message: `committed your uncommitted changes as a checkpoint (${sha.slice(0, 7)})` });
+        if (sha)
+          options.emit({
+            type: 'log',
+            level: 'info',
+            message: `committed your uncommitted changes as a checkpoint (${sha.slice(0, 7)})`,
+          });
       } else {
         throw new StartError(
           `the working tree has uncommitted changes (${files.slice(0, 3).join(', ')}${files.length > 3 ? ', ...' : ''}): commit or stash them, or pass --allow-dirty to commit them as a checkpoint first`,
         );
       }
     }
-    const runner = await resolveRunner(repo.root, { runner: options.runner ?? config.runner, testCmd: options.testCmd ?? config.testCommand, ...(config.skipParts ? { skipParts: config.skipParts } : {}) });
+    const runner = await resolveRunner(repo.root, {
+      runner: options.runner ?? config.runner,
+      testCmd: options.testCmd ?? config.testCommand,
+      ...(config.skipParts ? { skipParts: config.skipParts } : {}),
+    });
     // The built-in AI-CLI adapters register themselves; a plain --agent-cmd does not need them.
     if (!options.agentCmds?.length) await import('./agents/adapters/index.js');
-    const agentTimeoutMs = options.agentTimeoutMs ?? (config.agentTimeoutSec ? config.agentTimeoutSec * 1000 : DEFAULT_AGENT_TIMEOUT_MS);
-    const resolved = resolveAgents({ agentCmds: options.agentCmds, agentNames: options.agentNames, timeoutMs: agentTimeoutMs }, config);
+    const agentTimeoutMs =
+      options.agentTimeoutMs ?? (config.agentTimeoutSec ? config.agentTimeoutSec * 1000 : DEFAULT_AGENT_TIMEOUT_MS);
+    const resolved = resolveAgents(
+      { agentCmds: options.agentCmds, agentNames: options.agentNames, timeoutMs: agentTimeoutMs },
+      config,
+    );
     const missing = resolved.map((agent) => missingProgram(agent, repo.root));
     const agents = resolved.filter((_, i) => !missing[i]);
     if (agents.length === 0) {
-      throw new StartError(`no agent can start: ${missing.filter(Boolean).join('; ')}: install it, pass --agent-cmd "<command>", or use --agent manual`);
+      throw new StartError(
+        `no agent can start: ${missing.filter(Boolean).join('; ')}: install it, pass --agent-cmd "<command>", or use --agent manual`,
+      );
     }
-    for (const why of missing) if (why) options.emit({ type: 'log', level: 'warn', message: `${why}; the chain goes on without it` });
+    for (const why of missing)
+      if (why) options.emit({ type: 'log', level: 'warn', message: `${why}; the chain goes on without it` });
     // A new session's first files are written while its first test run starts; the run waits for them before it
     // records anything (see runSuite), so a stop at any point still leaves a session that resumes or none.
     writing = true;
     const written = resumed
       ? undefined
       : Promise.all([
-          session.saveWorkflowSession({ session_id: id, workflow_type: 'test-fix', created_at: state.started_at, repository: repo.root, created_by: 'fixcycle', test_runner: runner.name, agents: agents.map((a) => a.spec.name) }),
+          session.saveWorkflowSession({
+            session_id: id,
+            workflow_type: 'test-fix',
+            created_at: state.started_at,
+            repository: repo.root,
+            created_by: 'fixcycle',
+            test_runner: runner.name,
+            agents: agents.map((a) => a.spec.name),
+          }),
           session.saveState(state),
         ]).then(() => undefined);
     written?.catch(() => undefined);
@@ -183,7 +220,8 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
       ...(written ? { sessionWritten: written } : {}),
       options: {
         maxIterations: state.max_iterations,
-        testTimeoutMs: options.testTimeoutMs ?? (config.testTimeoutSec ? config.testTimeoutSec * 1000 : DEFAULT_TEST_TIMEOUT_MS),
+        testTimeoutMs:
+          options.testTimeoutMs ?? (config.testTimeoutSec ? config.testTimeoutSec * 1000 : DEFAULT_TEST_TIMEOUT_MS),
         agentTimeoutMs,
         autoApprove: options.yes,
         waitForDecision: async () => Boolean(options.waitApproval) || (await followerPresent(repo.root)),
@@ -196,7 +234,15 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
       },
     };
     const described = runner.describe();
-    options.emit({ type: 'session', sessionId: id, sessionDir: session.paths.dir, repo: repo.root, chain: agents.map((a) => a.spec.name), testCommand: described.full.join(' '), resumed });
+    options.emit({
+      type: 'session',
+      sessionId: id,
+      sessionDir: session.paths.dir,
+      repo: repo.root,
+      chain: agents.map((a) => a.spec.name),
+      testCommand: described.full.join(' '),
+      resumed,
+    });
     // A new session's first run starts now, and the loop's modules load while it runs: a suite that passes
     // at once then costs little more than the test command itself.
     if (!resumed) {
@@ -207,8 +253,16 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
       // it. A TUI loads now: its first frame comes before anything else.
       if (!options.interactive) await begun.suite.then((suite) => suite.printed);
     }
-    const [{ TestFixLoop: Loop }, policies] = await Promise.all([import('./loop/loop.js'), options.policies ? null : import('./agents/policies.js')]);
-    const loop = new Loop(ctx, state, options.policies?.(ctx) ?? policies!.agentPolicies(ctx, { budget: options.budget }), begun);
+    const [{ TestFixLoop: Loop }, policies] = await Promise.all([
+      import('./loop/loop.js'),
+      options.policies ? null : import('./agents/policies.js'),
+    ]);
+    const loop = new Loop(
+      ctx,
+      state,
+      options.policies?.(ctx) ?? policies!.agentPolicies(ctx, { budget: options.budget }),
+      begun,
+    );
     return { loop, ctx, sessionId: id, release: () => lock.release() };
   } catch (error) {
     if (begun) {

@@ -19,7 +19,8 @@ export function plainLine(event: EngineEvent): string | null {
     case 'session':
       return `fixcycle: ${event.resumed ? 'resuming' : 'session'} ${event.sessionId} — tests: ${event.testCommand} — agents: ${event.chain.join(' → ')}`;
     case 'phase':
-      if (event.status === 'running') return event.phase === 'completion' ? null : `[${event.phase}] ${event.detail ?? 'running'}...`;
+      if (event.status === 'running')
+        return event.phase === 'completion' ? null : `[${event.phase}] ${event.detail ?? 'running'}...`;
       if (event.status === 'pending') return null;
       return `[${event.phase}] ${event.status}${event.detail ? `: ${event.detail}` : ''}`;
     case 'strategy':
@@ -40,7 +41,9 @@ export function plainLine(event: EngineEvent): string | null {
     case 'await-approval':
       return `[approval] partial success at ${event.passRate}%: ${event.failures.length} low-criticality failure(s) remain`;
     case 'suspects': {
-      const top = event.localization.suspects.slice(0, 3).map((s) => `${s.file}:${s.function}:${s.startLine}-${s.endLine} (${s.score})`);
+      const top = event.localization.suspects
+        .slice(0, 3)
+        .map((s) => `${s.file}:${s.function}:${s.startLine}-${s.endLine} (${s.score})`);
       return `[suspects] ${top.join(', ') || 'none'} — evidence: ${event.localization.used.join(', ') || 'none'}`;
     }
     case 'paused':

@@ -1,5 +1,12 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { PHASES, type AgentClassification, type EngineEvent, type Outcome, type Phase, type PhaseStatus } from '../engine/events.js';
+import {
+  PHASES,
+  type AgentClassification,
+  type EngineEvent,
+  type Outcome,
+  type Phase,
+  type PhaseStatus,
+} from '../engine/events.js';
 import type { IterationState } from '../engine/session/schema.js';
 import type { Failure, Strategy, TestResults } from '../engine/types.js';
 import type { Localization, Suspect } from '../engine/localize/types.js';
@@ -98,7 +105,8 @@ export interface FixcycleStore extends SessionView {
 const LOG_LIMIT = 200;
 
 function addUsage(sofar: Usage | undefined, call: Usage): Usage {
-  const add = (a: number | undefined, b: number | undefined): number | undefined => (a === undefined ? b : b === undefined ? a : a + b);
+  const add = (a: number | undefined, b: number | undefined): number | undefined =>
+    a === undefined ? b : b === undefined ? a : a + b;
   const tokens = add(sofar?.tokens, call.tokens);
   const costUsd = add(sofar?.costUsd, call.costUsd);
   return { ...(tokens !== undefined ? { tokens } : {}), ...(costUsd !== undefined ? { costUsd } : {}) };
@@ -108,7 +116,9 @@ function initialPhases(): Record<Phase, PhaseView> {
   return Object.fromEntries(PHASES.map((p) => [p, { status: 'pending' as PhaseStatus }])) as Record<Phase, PhaseView>;
 }
 
-export function createFixcycleStore(options: { outputCapacity?: number; flushMs?: number } = {}): StoreApi<FixcycleStore> {
+export function createFixcycleStore(
+  options: { outputCapacity?: number; flushMs?: number } = {},
+): StoreApi<FixcycleStore> {
   const output = new RingBuffer(options.outputCapacity ?? OUTPUT_CAPACITY);
   const flushMs = options.flushMs ?? OUTPUT_FLUSH_MS;
   let flushTimer: ReturnType<typeof setTimeout> | null = null;
@@ -126,10 +136,21 @@ export function createFixcycleStore(options: { outputCapacity?: number; flushMs?
     const apply = (event: EngineEvent): void => {
       switch (event.type) {
         case 'session':
-          set({ sessionId: event.sessionId, sessionDir: event.sessionDir, repo: event.repo, chain: event.chain, testCommand: event.testCommand, done: null });
+          set({
+            sessionId: event.sessionId,
+            sessionDir: event.sessionDir,
+            repo: event.repo,
+            chain: event.chain,
+            testCommand: event.testCommand,
+            done: null,
+          });
           return;
         case 'state':
-          set({ state: event.state, stuckTests: event.state.stuck_tests, paused: event.state.status === 'paused' ? true : get().paused });
+          set({
+            state: event.state,
+            stuckTests: event.state.stuck_tests,
+            paused: event.state.status === 'paused' ? true : get().paused,
+          });
           return;
         case 'phase': {
           const phases = { ...get().phases };
@@ -138,7 +159,11 @@ export function createFixcycleStore(options: { outputCapacity?: number; flushMs?
             for (const p of ['analysis', 'fix', 'retest'] as Phase[]) phases[p] = { status: 'pending' };
           }
           phases[event.phase] = { status: event.status, detail: event.detail };
-          set({ phases, phaseIteration: event.iteration, agentFailures: event.phase === 'analysis' && event.status === 'running' ? [] : get().agentFailures });
+          set({
+            phases,
+            phaseIteration: event.iteration,
+            agentFailures: event.phase === 'analysis' && event.status === 'running' ? [] : get().agentFailures,
+          });
           return;
         }
         case 'output':
@@ -161,12 +186,27 @@ export function createFixcycleStore(options: { outputCapacity?: number; flushMs?
           set({ strategy: { strategy: event.strategy, reason: event.reason, iteration: event.iteration } });
           return;
         case 'agent': {
-          const activity: AgentActivity = { agent: event.agent, role: event.role, status: event.status, classification: event.classification, detail: event.detail, iteration: event.iteration };
+          const activity: AgentActivity = {
+            agent: event.agent,
+            role: event.role,
+            status: event.status,
+            classification: event.classification,
+            detail: event.detail,
+            iteration: event.iteration,
+          };
           const failed = event.status === 'finished' && event.classification && event.classification !== 'ok';
           set((s) => ({
             agent: activity,
-            agentFailures: failed ? [...s.agentFailures, { agent: event.agent, classification: event.classification!, detail: event.detail }] : s.agentFailures,
-            usage: event.tokens === undefined && event.costUsd === undefined ? s.usage : { ...s.usage, [event.iteration]: addUsage(s.usage[event.iteration], event) },
+            agentFailures: failed
+              ? [
+                  ...s.agentFailures,
+                  { agent: event.agent, classification: event.classification!, detail: event.detail },
+                ]
+              : s.agentFailures,
+            usage:
+              event.tokens === undefined && event.costUsd === undefined
+                ? s.usage
+                : { ...s.usage, [event.iteration]: addUsage(s.usage[event.iteration], event) },
           }));
           return;
         }
@@ -200,19 +240,53 @@ export function createFixcycleStore(options: { outputCapacity?: number; flushMs?
           return;
         }
         case 'wait':
-          set({ waiting: event.untilMs === null ? null : { agent: event.agent, untilMs: event.untilMs, reason: event.reason } });
+          set({
+            waiting:
+              event.untilMs === null ? null : { agent: event.agent, untilMs: event.untilMs, reason: event.reason },
+          });
           return;
         case 'gen':
-          set((s) => ({ gen: { ...s.gen, [event.node]: { status: event.status, detail: event.detail, round: event.round, findings: event.findings } } }));
+          set((s) => ({
+            gen: {
+              ...s.gen,
+              [event.node]: {
+                status: event.status,
+                detail: event.detail,
+                round: event.round,
+                findings: event.findings,
+              },
+            },
+          }));
           return;
         case 'gen-coverage':
           set({ genCoverage: { files: event.files, measured: event.measured, reason: event.reason } });
           return;
         case 'team-task':
-          set((s) => ({ teamTasks: { ...s.teamTasks, [event.id]: { role: event.role, layer: event.layer, wave: event.wave, status: event.status, detail: event.detail } } }));
+          set((s) => ({
+            teamTasks: {
+              ...s.teamTasks,
+              [event.id]: {
+                role: event.role,
+                layer: event.layer,
+                wave: event.wave,
+                status: event.status,
+                detail: event.detail,
+              },
+            },
+          }));
           return;
         case 'team-coverage':
-          set((s) => ({ teamCoverage: { ...s.teamCoverage, [event.layer]: { round: event.round, passRate: event.passRate, coverage: event.coverage, target: event.target } } }));
+          set((s) => ({
+            teamCoverage: {
+              ...s.teamCoverage,
+              [event.layer]: {
+                round: event.round,
+                passRate: event.passRate,
+                coverage: event.coverage,
+                target: event.target,
+              },
+            },
+          }));
           return;
         case 'team-discoveries':
           set({ teamBoard: { total: event.total, malformed: event.malformed, latest: event.latest } });
@@ -228,7 +302,17 @@ export function createFixcycleStore(options: { outputCapacity?: number; flushMs?
         case 'team-wave':
           return;
         case 'done':
-          set({ waiting: null, done: { outcome: event.outcome, reason: event.reason, exitCode: event.exitCode, passRate: event.passRate, reportPath: event.reportPath }, awaitingApproval: event.outcome === 'awaiting_approval' ? get().awaitingApproval : null });
+          set({
+            waiting: null,
+            done: {
+              outcome: event.outcome,
+              reason: event.reason,
+              exitCode: event.exitCode,
+              passRate: event.passRate,
+              reportPath: event.reportPath,
+            },
+            awaitingApproval: event.outcome === 'awaiting_approval' ? get().awaitingApproval : null,
+          });
           return;
       }
     };

@@ -167,7 +167,12 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
         ? { ...state, follow: false, outputTop: visibleOutputTop(state, action.window) }
         : { ...state, follow: true };
     case 'scroll-output':
-      return scrollOutput(state, visibleOutputTop(state, action.window) + action.delta, action.window, action.delta > 0);
+      return scrollOutput(
+        state,
+        visibleOutputTop(state, action.window) + action.delta,
+        action.window,
+        action.delta > 0,
+      );
     case 'scroll-output-edge':
       return action.edge === 'top'
         ? scrollOutput(state, oldest(action.window), action.window, false)
@@ -178,7 +183,11 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
       const count = action.spans.starts.length;
       if (count === 0) return state;
       const index = clamp(Math.min(state.failureGroup, count - 1) + action.delta, 0, count - 1);
-      return { ...state, failureGroup: index, failuresTop: failuresTopFor(state.failuresTop, index, action.spans.starts[index]!, action.spans) };
+      return {
+        ...state,
+        failureGroup: index,
+        failuresTop: failuresTopFor(state.failuresTop, index, action.spans.starts[index]!, action.spans),
+      };
     }
     case 'open-failure-detail':
       return { ...state, failureDetail: { failureId: action.failureId, top: 0 }, help: false };
@@ -196,7 +205,9 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
       const open = state.detail ?? state.failureDetail;
       if (!open) return state;
       const top = clamp(open.top + action.delta, 0, Math.max(0, action.max));
-      return state.detail ? { ...state, detail: { ...state.detail, top } } : { ...state, failureDetail: { ...state.failureDetail!, top } };
+      return state.detail
+        ? { ...state, detail: { ...state.detail, top } }
+        : { ...state, failureDetail: { ...state.failureDetail!, top } };
     }
     case 'close':
       // Closes the innermost thing first: a question, then the iteration or failure group view, then help.

@@ -24,7 +24,11 @@ export interface AltScreen {
  * SIGTERM or SIGHUP. After a signal it restores the screen and leaves the decision to the process: when
  * nobody else listens for that signal, it re-raises it so the default (exit) happens.
  */
-export function holdAltScreen(stdout: NodeJS.WriteStream, stdin: NodeJS.ReadStream, options: AltScreenOptions = {}): AltScreen {
+export function holdAltScreen(
+  stdout: NodeJS.WriteStream,
+  stdin: NodeJS.ReadStream,
+  options: AltScreenOptions = {},
+): AltScreen {
   if (!stdout.isTTY) return { release() {} };
   let released = false;
 

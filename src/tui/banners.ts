@@ -8,7 +8,10 @@ export interface BannerFlags {
   confirm: boolean;
 }
 
-export function bannerFlags(view: Pick<SessionView, 'awaitingApproval' | 'done'>, ui: Pick<UiState, 'confirm'>): BannerFlags {
+export function bannerFlags(
+  view: Pick<SessionView, 'awaitingApproval' | 'done'>,
+  ui: Pick<UiState, 'confirm'>,
+): BannerFlags {
   const awaiting = view.awaitingApproval !== null && (view.done === null || view.done.outcome === 'awaiting_approval');
   return { approval: awaiting, done: view.done !== null && !awaiting, confirm: ui.confirm !== null };
 }

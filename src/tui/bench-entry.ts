@@ -11,7 +11,15 @@ import { startTui } from './start.js';
 const [mode = 'first-frame', count = '1000000', out = 'tui-bench.json'] = process.argv.slice(2);
 const store = createFixcycleStore();
 const apply = store.getState().apply;
-apply({ type: 'session', sessionId: 'WFS-test-bench', sessionDir: process.cwd(), repo: process.cwd(), chain: ['bench'], testCommand: 'node printer', resumed: false });
+apply({
+  type: 'session',
+  sessionId: 'WFS-test-bench',
+  sessionDir: process.cwd(),
+  repo: process.cwd(),
+  chain: ['bench'],
+  testCommand: 'node printer',
+  resumed: false,
+});
 
 let frames = 0;
 const tui = startTui({ store, controls: null, onRender: () => frames++ });
@@ -49,7 +57,13 @@ if (mode === 'stream') {
     apply({ type: 'phase', phase: 'test', status: 'done', iteration: 0 });
     // Let the last throttled frame land, so the screen shows the last line.
     setTimeout(() => {
-      const figures = { lines: received, seconds, stream_lines_per_s: received / seconds, render_fps: streamFrames / seconds, stream_rss_mb: rss / 1024 / 1024 };
+      const figures = {
+        lines: received,
+        seconds,
+        stream_lines_per_s: received / seconds,
+        render_fps: streamFrames / seconds,
+        stream_rss_mb: rss / 1024 / 1024,
+      };
       writeFileSync(out, JSON.stringify(figures));
       tui.unmount();
     }, 100);

@@ -44,19 +44,35 @@ function move(ctx: CommandContext, delta: number): CommandResult {
   if (ui.focus === 'output') return only({ type: 'scroll-output', delta, window: ctx.output });
   if (ui.focus === 'failures') {
     // A group takes two lines (headline, tests): a page of lines is half as many groups.
-    if (ctx.failureGroups.ids.length > 0) return only({ type: 'select-failure-group', delta: Math.sign(delta) * Math.max(1, Math.floor(Math.abs(delta) / 2)), spans: ctx.failureGroups.spans });
+    if (ctx.failureGroups.ids.length > 0)
+      return only({
+        type: 'select-failure-group',
+        delta: Math.sign(delta) * Math.max(1, Math.floor(Math.abs(delta) / 2)),
+        spans: ctx.failureGroups.spans,
+      });
     if (ctx.failuresMax <= 0) return only(say('Nothing to scroll: the failures fit in the pane', 'info'));
     return only({ type: 'scroll-failures', delta, max: ctx.failuresMax });
   }
   const iterations = iterationNumbers(ctx.session);
-  if (iterations.length === 0) return only(say('No iterations yet: the first starts after the initial test run', 'info'));
-  return only({ type: 'select-iteration', delta: Math.sign(delta) * Math.min(Math.abs(delta), iterations.length), iterations });
+  if (iterations.length === 0)
+    return only(say('No iterations yet: the first starts after the initial test run', 'info'));
+  return only({
+    type: 'select-iteration',
+    delta: Math.sign(delta) * Math.min(Math.abs(delta), iterations.length),
+    iterations,
+  });
 }
 
 function edge(ctx: CommandContext, to: 'top' | 'bottom'): CommandResult {
   if (ctx.ui.focus === 'output') return only({ type: 'scroll-output-edge', edge: to, window: ctx.output });
-  if (ctx.ui.focus === 'failures' && ctx.failureGroups.ids.length > 0) return only({ type: 'select-failure-group', delta: to === 'top' ? -Infinity : Infinity, spans: ctx.failureGroups.spans });
-  if (ctx.ui.focus === 'failures') return only({ type: 'scroll-failures', delta: to === 'top' ? -Infinity : Infinity, max: ctx.failuresMax });
+  if (ctx.ui.focus === 'failures' && ctx.failureGroups.ids.length > 0)
+    return only({
+      type: 'select-failure-group',
+      delta: to === 'top' ? -Infinity : Infinity,
+      spans: ctx.failureGroups.spans,
+    });
+  if (ctx.ui.focus === 'failures')
+    return only({ type: 'scroll-failures', delta: to === 'top' ? -Infinity : Infinity, max: ctx.failuresMax });
   return only({ type: 'select-iteration-edge', edge: to, iterations: iterationNumbers(ctx.session) });
 }
 
@@ -65,11 +81,17 @@ function answerYes(ctx: CommandContext): CommandResult {
   if (!ui.confirm || !controls) return only({ type: 'answered' });
   if (ui.confirm.kind === 'quit') {
     controls.stop();
-    return only({ type: 'answered' }, { type: 'stopping' }, say('Stopping after the current step… q leaves now', 'info'));
+    return only(
+      { type: 'answered' },
+      { type: 'stopping' },
+      say('Stopping after the current step… q leaves now', 'info'),
+    );
   }
   const target = lastCommittedIteration(ctx.session.state?.iterations ?? []);
   const why = controls.requestRollback();
-  const done = target ? `Rolling back iteration ${target.iteration} after the current step` : 'Rolling back after the current step';
+  const done = target
+    ? `Rolling back iteration ${target.iteration} after the current step`
+    : 'Rolling back after the current step';
   return only({ type: 'answered' }, say(why ?? done, why ? 'warn' : 'info'));
 }
 
@@ -77,7 +99,8 @@ function inQuestion(command: Command, ctx: CommandContext): CommandResult {
   const confirm = ctx.ui.confirm!;
   if (command === 'yes' || (command === 'quit' && confirm.kind === 'quit')) return answerYes(ctx);
   // A pane's q: n leaves the pane and the run goes on.
-  if (command === 'no' && confirm.kind === 'quit' && ctx.controls?.remote) return { actions: [{ type: 'answered' }], quit: true };
+  if (command === 'no' && confirm.kind === 'quit' && ctx.controls?.remote)
+    return { actions: [{ type: 'answered' }], quit: true };
   if (command === 'no' || command === 'close') {
     const text = confirm.kind === 'quit' ? 'The loop goes on' : 'Nothing rolled back';
     return only({ type: 'answered' }, say(text, 'info'));
@@ -85,7 +108,11 @@ function inQuestion(command: Command, ctx: CommandContext): CommandResult {
   return only(say(`Answer first: y ${confirm.kind === 'quit' ? 'stops the loop' : 'rolls back'}, n cancels`));
 }
 
-function scrollCommand(command: Command, ctx: CommandContext, scroll: (delta: number) => CommandResult): CommandResult | null {
+function scrollCommand(
+  command: Command,
+  ctx: CommandContext,
+  scroll: (delta: number) => CommandResult,
+): CommandResult | null {
   switch (command) {
     case 'up':
       return scroll(-1);
@@ -113,7 +140,8 @@ function inHelp(command: Command, ctx: CommandContext): CommandResult {
 function inDetail(command: Command, ctx: CommandContext): CommandResult {
   const view = ctx.ui.detail ? 'iteration view' : 'failure group';
   // Enter toggles a failure group, opened with it from a pane where it is the key that also closes.
-  if (command === 'close' || command === 'quit' || (command === 'open' && !ctx.ui.detail)) return only({ type: 'close' });
+  if (command === 'close' || command === 'quit' || (command === 'open' && !ctx.ui.detail))
+    return only({ type: 'close' });
   const scrolled = scrollCommand(command, ctx, (delta) => only({ type: 'scroll-detail', delta, max: ctx.detailMax }));
   return scrolled ?? only(say(`The ${view} is open: esc closes it`));
 }
@@ -122,10 +150,16 @@ function approve(ctx: CommandContext): CommandResult {
   if (!ctx.controls) return only(say(WATCH('approve')));
   if (!ctx.session.awaitingApproval) {
     if (ctx.session.done) return only(say('The session has ended: nothing to approve'));
-    return only(say('Nothing to approve: approval is asked only for a partial success (pass rate ≥ 95%, only low-criticality failures)'));
+    return only(
+      say(
+        'Nothing to approve: approval is asked only for a partial success (pass rate ≥ 95%, only low-criticality failures)',
+      ),
+    );
   }
   const why = ctx.controls.approve();
-  const done = ctx.controls.remote ? 'Approval sent to the process driving the session…' : 'Approved: the session completes as a partial success';
+  const done = ctx.controls.remote
+    ? 'Approval sent to the process driving the session…'
+    : 'Approved: the session completes as a partial success';
   return only(say(why ?? done, why ? 'warn' : 'info'));
 }
 
@@ -133,7 +167,13 @@ function rollback(ctx: CommandContext): CommandResult {
   if (!ctx.controls) return only(say(WATCH('roll back')));
   const target = lastCommittedIteration(ctx.session.state?.iterations ?? []);
   if (ctx.session.done) {
-    return only(say(target ? `The session has ended: undo a fix with git revert ${target.commit!.slice(0, 7)}` : 'The session has ended: nothing to roll back'));
+    return only(
+      say(
+        target
+          ? `The session has ended: undo a fix with git revert ${target.commit!.slice(0, 7)}`
+          : 'The session has ended: nothing to roll back',
+      ),
+    );
   }
   if (!target) return only(say('Nothing to roll back: no iteration has a fix commit yet'));
   const prompt = `Roll back iteration ${target.iteration} (${target.commit!.slice(0, 7)})? It is reverted after the current step.`;
@@ -148,17 +188,27 @@ function pause(ctx: CommandContext): CommandResult {
 }
 
 function quit(ctx: CommandContext): CommandResult {
-  if (!ctx.controls || ctx.session.done || ctx.ui.stopping || !ctx.session.sessionId) return { actions: [], quit: true };
-  if (ctx.controls.remote) return only({ type: 'ask', confirm: { kind: 'quit', prompt: 'Stop the run after its current step? y stops it and leaves, n leaves it running, esc stays' } });
+  if (!ctx.controls || ctx.session.done || ctx.ui.stopping || !ctx.session.sessionId)
+    return { actions: [], quit: true };
+  if (ctx.controls.remote)
+    return only({
+      type: 'ask',
+      confirm: {
+        kind: 'quit',
+        prompt: 'Stop the run after its current step? y stops it and leaves, n leaves it running, esc stays',
+      },
+    });
   const prompt = 'Stop the loop after the current step and leave? The session stays resumable.';
   return only({ type: 'ask', confirm: { kind: 'quit', prompt } });
 }
 
 function open(ctx: CommandContext): CommandResult {
   const { ids } = ctx.failureGroups;
-  if (ctx.ui.focus === 'failures' && ids.length > 0) return only({ type: 'open-failure-detail', failureId: ids[Math.min(ctx.ui.failureGroup, ids.length - 1)]! });
+  if (ctx.ui.focus === 'failures' && ids.length > 0)
+    return only({ type: 'open-failure-detail', failureId: ids[Math.min(ctx.ui.failureGroup, ids.length - 1)]! });
   const iterations = iterationNumbers(ctx.session);
-  if (iterations.length === 0) return only(say('No iteration to open yet: the first starts after the initial test run', 'info'));
+  if (iterations.length === 0)
+    return only(say('No iteration to open yet: the first starts after the initial test run', 'info'));
   return only({ type: 'open-detail', iteration: ctx.ui.selected ?? iterations.at(-1)! });
 }
 
@@ -184,7 +234,10 @@ export function runCommand(command: Command, ctx: CommandContext): CommandResult
     case 'pause':
       return pause(ctx);
     case 'follow':
-      return only({ type: 'toggle-follow', window: ctx.output }, say(ui.follow ? 'Output held still: f follows the tail again' : 'Following the tail of the output', 'info'));
+      return only(
+        { type: 'toggle-follow', window: ctx.output },
+        say(ui.follow ? 'Output held still: f follows the tail again' : 'Following the tail of the output', 'info'),
+      );
     case 'up':
       return move(ctx, -1);
     case 'down':

@@ -37,14 +37,22 @@ function messageLines(group: FailureGroup, width: number): DetailLine[] {
   const text = first.missing ? 'no longer reported by the runner' : first.message;
   const lines = text.trim().split('\n');
   const out = lines.slice(0, MESSAGE_LINES).flatMap((line) => wrapped(line, width, 2));
-  if (lines.length > MESSAGE_LINES) out.push({ text: `  … ${lines.length - MESSAGE_LINES} more lines (iteration record, output pane)` });
-  if (group.failures.length > 1) out.push(...wrapped(`(the message of "${first.name}"; the other tests' are similar)`, width, 2));
+  if (lines.length > MESSAGE_LINES)
+    out.push({ text: `  … ${lines.length - MESSAGE_LINES} more lines (iteration record, output pane)` });
+  if (group.failures.length > 1)
+    out.push(...wrapped(`(the message of "${first.name}"; the other tests' are similar)`, width, 2));
   return out;
 }
 
 function testLines(group: FailureGroup, stuck: readonly string[], width: number): DetailLine[] {
   const stuckSet = new Set(stuck);
-  return group.failures.flatMap((f) => wrapped(`${f.name}${stuckSet.has(f.id) || stuckSet.has(f.name) ? ' (stuck)' : ''}${f.file ? ` · ${f.file}` : ''}`, width, 2));
+  return group.failures.flatMap((f) =>
+    wrapped(
+      `${f.name}${stuckSet.has(f.id) || stuckSet.has(f.name) ? ' (stuck)' : ''}${f.file ? ` · ${f.file}` : ''}`,
+      width,
+      2,
+    ),
+  );
 }
 
 const KINDS = ['coverage', 'stack', 'change'] as const;
@@ -73,9 +81,16 @@ function evidenceLines(loc: NonNullable<SessionView['localization']>, width: num
  */
 export function failureDetailLines(input: FailureDetailInput): DetailLine[] {
   const { group, width, localization } = input;
-  if (!group) return wrapped('This group is no longer among the current failures: the latest run fixed or regrouped it. esc closes.', width);
+  if (!group)
+    return wrapped(
+      'This group is no longer among the current failures: the latest run fixed or regrouped it. esc closes.',
+      width,
+    );
   const lines: DetailLine[] = [
-    { text: `${group.criticality} · ${group.failures.length} failing test${group.failures.length === 1 ? '' : 's'}`, heading: true },
+    {
+      text: `${group.criticality} · ${group.failures.length} failing test${group.failures.length === 1 ? '' : 's'}`,
+      heading: true,
+    },
     ...messageLines(group, width),
     { text: '' },
     { text: 'Tests', heading: true },
@@ -84,11 +99,22 @@ export function failureDetailLines(input: FailureDetailInput): DetailLine[] {
     { text: 'Suspects', heading: true },
   ];
   if (!localization) {
-    lines.push(...wrapped('None ranked for these failures yet: fixcycle ranks them before each analysis (not with --no-localize).', width, 2));
+    lines.push(
+      ...wrapped(
+        'None ranked for these failures yet: fixcycle ranks them before each analysis (not with --no-localize).',
+        width,
+        2,
+      ),
+    );
     return lines;
   }
   const { shown, basis } = suspectsForGroup(group.failures, input.allFailures, input.suspects, input.root);
-  if (shown.length === 0) lines.push(...wrapped('The analysis ranked none: no evidence pointed at the project\'s code.', width, 2));
-  else lines.push(...wrapped(basis, width, 2), ...shown.flatMap(({ rank, suspect }) => suspectLines(rank, suspect, width)));
+  if (shown.length === 0)
+    lines.push(...wrapped("The analysis ranked none: no evidence pointed at the project's code.", width, 2));
+  else
+    lines.push(
+      ...wrapped(basis, width, 2),
+      ...shown.flatMap(({ rank, suspect }) => suspectLines(rank, suspect, width)),
+    );
   return [...lines, { text: '' }, ...evidenceLines(localization, width)];
 }

@@ -18,8 +18,14 @@ export interface FailureLine {
 const NONE: never[] = [];
 
 /** The failures the view shows: those awaiting approval, else the latest run's. */
-export function currentFailures(view: Pick<SessionView, 'awaitingApproval' | 'results'>): { failures: Failure[]; errors: RunError[] } {
-  return { failures: view.awaitingApproval?.failures ?? view.results?.failures ?? NONE, errors: view.results?.errors ?? NONE };
+export function currentFailures(view: Pick<SessionView, 'awaitingApproval' | 'results'>): {
+  failures: Failure[];
+  errors: RunError[];
+} {
+  return {
+    failures: view.awaitingApproval?.failures ?? view.results?.failures ?? NONE,
+    errors: view.results?.errors ?? NONE,
+  };
 }
 
 // 3: the names of a group after which "+N more" says enough on one line.
@@ -32,7 +38,12 @@ const SUSPECTS_SHOWN = 5;
  * Run errors first (they block everything), then each group: its message, then its tests, stuck ones marked;
  * then the suspects fixcycle ranked for them, with the evidence of each.
  */
-export function failureLines(failures: readonly Failure[], errors: readonly RunError[], stuck: readonly string[], suspects: readonly Suspect[] = NONE): FailureLine[] {
+export function failureLines(
+  failures: readonly Failure[],
+  errors: readonly RunError[],
+  stuck: readonly string[],
+  suspects: readonly Suspect[] = NONE,
+): FailureLine[] {
   const lines: FailureLine[] = [];
   for (const error of errors) {
     lines.push({ criticality: 'error', label: 'error', text: error.message.split('\n')[0] ?? '' });
@@ -40,7 +51,12 @@ export function failureLines(failures: readonly Failure[], errors: readonly RunE
   }
   const stuckSet = new Set(stuck);
   groupFailures(failures).forEach((group, index) => {
-    lines.push({ criticality: group.criticality, label: `${group.criticality.padEnd(6)} ${group.failures.length}×`, text: group.message, group: index });
+    lines.push({
+      criticality: group.criticality,
+      label: `${group.criticality.padEnd(6)} ${group.failures.length}×`,
+      text: group.message,
+      group: index,
+    });
     const names = group.failures.map((f) => `${f.name}${stuckSet.has(f.id) || stuckSet.has(f.name) ? ' (stuck)' : ''}`);
     const more = names.length > NAMES_SHOWN ? ` +${names.length - NAMES_SHOWN} more` : '';
     lines.push({ label: '', text: names.slice(0, NAMES_SHOWN).join(' · ') + more });
@@ -48,14 +64,21 @@ export function failureLines(failures: readonly Failure[], errors: readonly RunE
   if (failures.length > 0) {
     suspects.slice(0, SUSPECTS_SHOWN).forEach((s, i) => {
       const kinds = Object.keys(s.scores).join('+');
-      lines.push({ label: i === 0 ? 'suspects' : '', text: `${i + 1}. ${s.file}:${s.function}:${s.startLine}-${s.endLine}  ${s.score.toFixed(2)} ${kinds}` });
+      lines.push({
+        label: i === 0 ? 'suspects' : '',
+        text: `${i + 1}. ${s.file}:${s.function}:${s.startLine}-${s.endLine}  ${s.score.toFixed(2)} ${kinds}`,
+      });
     });
   }
   return lines;
 }
 
 /** `7 in 3 groups`, `none`, counting the groups among `lines`. */
-export function failureSummary(failures: readonly Failure[], errors: readonly RunError[], lines: readonly FailureLine[]): string {
+export function failureSummary(
+  failures: readonly Failure[],
+  errors: readonly RunError[],
+  lines: readonly FailureLine[],
+): string {
   if (failures.length === 0 && errors.length === 0) return 'none';
   const groups = lines.filter((l) => l.criticality && l.criticality !== 'error').length;
   const parts = [];

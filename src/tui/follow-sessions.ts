@@ -46,7 +46,9 @@ async function scanSessions(dir: string): Promise<Map<string, Seen>> {
 
 /** The session a process drives now (the newest with a held lock), or null. */
 export async function runningSession(repoRoot: string): Promise<string | null> {
-  const found = [...(await scanSessions(activeDir(repoRoot)))].filter(([, s]) => s.live).sort((a, b) => b[1].stamp - a[1].stamp);
+  const found = [...(await scanSessions(activeDir(repoRoot)))]
+    .filter(([, s]) => s.live)
+    .sort((a, b) => b[1].stamp - a[1].stamp);
   return found[0]?.[0] ?? null;
 }
 
@@ -94,7 +96,14 @@ export function followSessions(options: FollowSessionsOptions): SessionFollower 
     try {
       watcher = watch(target, (_event, name) => {
         // A new session folder: show it now, without waiting for a full scan's round of stat() calls.
-        if (target === sessions && name && SESSION_DIR.test(name) && !known.has(name) && name !== current && existsSync(join(sessions, name))) {
+        if (
+          target === sessions &&
+          name &&
+          SESSION_DIR.test(name) &&
+          !known.has(name) &&
+          name !== current &&
+          existsSync(join(sessions, name))
+        ) {
           known.set(name, { stamp: Date.now(), live: true });
           current = name;
           onSession(name, join(sessions, name));
@@ -121,7 +130,9 @@ export function followSessions(options: FollowSessionsOptions): SessionFollower 
     }
     // Sessions that wrote since the last look (the first time round, only one being driven counts).
     const before = new Map(known);
-    const moved = [...found].filter(([id, s]) => (first ? s.live : before.get(id)?.stamp !== s.stamp)).sort((a, b) => b[1].stamp - a[1].stamp);
+    const moved = [...found]
+      .filter(([id, s]) => (first ? s.live : before.get(id)?.stamp !== s.stamp))
+      .sort((a, b) => b[1].stamp - a[1].stamp);
     known.clear();
     for (const [id, s] of found) known.set(id, s);
     first = false;

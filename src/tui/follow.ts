@@ -38,14 +38,23 @@ export async function startFollow(options: FollowOptions): Promise<number> {
   let mirror: SessionMirror | null = null;
 
   const pane = (options.env ?? process.env).TMUX_PANE;
-  const by = options.by ?? (pane ? `fixcycle pane ${pane} (pid ${process.pid})` : `fixcycle watch --follow (pid ${process.pid})`);
-  const controls = new IntentControls(() => followed, by, (text) => tui.notify(text));
+  const by =
+    options.by ??
+    (pane ? `fixcycle pane ${pane} (pid ${process.pid})` : `fixcycle watch --follow (pid ${process.pid})`);
+  const controls = new IntentControls(
+    () => followed,
+    by,
+    (text) => tui.notify(text),
+  );
   const apply: typeof applyEvent = (event) => {
     if (event.type === 'state') {
       const started = Date.parse(event.state.started_at);
       if (Number.isFinite(started) && started !== store.getState().startedAt) store.setState({ startedAt: started });
       for (const answer of controls.takeAnswers(event.state.intents)) {
-        tui.notify(`${answer.action}: ${answer.note ?? (answer.applied ? 'done' : 'not applied')}`, answer.applied ? 'info' : 'warn');
+        tui.notify(
+          `${answer.action}: ${answer.note ?? (answer.applied ? 'done' : 'not applied')}`,
+          answer.applied ? 'info' : 'warn',
+        );
       }
     }
     applyEvent(event);
@@ -63,10 +72,23 @@ export async function startFollow(options: FollowOptions): Promise<number> {
     const chain = await agentsOf(dir);
     if (followed?.id !== id) return;
     if (chain.length > 0) store.setState({ chain });
-    mirror = mirrorSession({ dir, apply, warn: (text) => tui.notify(text), pollMs: options.pollMs ? Math.max(options.pollMs, 250) : undefined });
+    mirror = mirrorSession({
+      dir,
+      apply,
+      warn: (text) => tui.notify(text),
+      pollMs: options.pollMs ? Math.max(options.pollMs, 250) : undefined,
+    });
   };
 
-  const tui = startTui({ store, controls, title: 'fixcycle', follow: root, stdout: options.stdout, stdin: options.stdin, env: options.env });
+  const tui = startTui({
+    store,
+    controls,
+    title: 'fixcycle',
+    follow: root,
+    stdout: options.stdout,
+    stdin: options.stdin,
+    env: options.env,
+  });
   const stopBeat = await startHeartbeat(root).catch(() => async () => undefined);
   const follower = followSessions({
     repoRoot: root,
@@ -96,7 +118,11 @@ export async function startFollow(options: FollowOptions): Promise<number> {
 function startRun(root: string, args: string[], say: (text: string) => void): void {
   const log = join(tmpdir(), `fixcycle-pane-run-${process.pid}-${Date.now()}.log`);
   const fd = openSync(log, 'w');
-  const child = spawn(process.execPath, [process.argv[1]!, 'run', '--headless', '--wait-approval', '-C', root, ...args], { cwd: root, stdio: ['ignore', 'ignore', fd], detached: true });
+  const child = spawn(
+    process.execPath,
+    [process.argv[1]!, 'run', '--headless', '--wait-approval', '-C', root, ...args],
+    { cwd: root, stdio: ['ignore', 'ignore', fd], detached: true },
+  );
   closeSync(fd);
   child.on('error', (error) => say(`could not start the run: ${error.message}`));
   child.on('exit', (code) => {

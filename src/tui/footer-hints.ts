@@ -9,7 +9,10 @@ const SEPARATOR = 3;
 
 /** The footer's hints split into those always shown and the rest, which give way when the line is narrow. */
 export function splitHints(hints: readonly KeyHint[]): { kept: KeyHint[]; rest: KeyHint[] } {
-  return { kept: hints.filter((h) => KEPT_HINTS.includes(h.command)), rest: hints.filter((h) => !KEPT_HINTS.includes(h.command)) };
+  return {
+    kept: hints.filter((h) => KEPT_HINTS.includes(h.command)),
+    rest: hints.filter((h) => !KEPT_HINTS.includes(h.command)),
+  };
 }
 
 /** As many whole hints, in order of importance, as fit in `room` columns; a hint is never shown cut. */

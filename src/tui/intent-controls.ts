@@ -32,7 +32,9 @@ export class IntentControls implements LoopControls {
     this.sent.set(id, action);
     appendIntent(session.dir, session.id, action, this.by, id).catch((error: NodeJS.ErrnoException) => {
       this.sent.delete(id);
-      this.onError(`could not send ${action} to ${session.id}: ${error.code === 'ENOENT' ? 'its folder is gone' : error.message}`);
+      this.onError(
+        `could not send ${action} to ${session.id}: ${error.code === 'ENOENT' ? 'its folder is gone' : error.message}`,
+      );
     });
     return null;
   }
@@ -68,7 +70,8 @@ export class IntentControls implements LoopControls {
     for (const r of records as IntentRecord[]) {
       if (r && typeof r.id === 'string' && this.sent.has(r.id)) {
         this.sent.delete(r.id);
-        if (r.action === 'pause' || r.action === 'resume') this.pausedLocally = r.applied ? r.action === 'pause' : this.pausedLocally;
+        if (r.action === 'pause' || r.action === 'resume')
+          this.pausedLocally = r.applied ? r.action === 'pause' : this.pausedLocally;
         answers.push(r);
       }
     }

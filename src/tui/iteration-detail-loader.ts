@@ -27,7 +27,8 @@ const MAX_SECTION_LINES = 400;
 
 function section(title: string, lines: string[]): DetailLine[] {
   const kept = lines.slice(0, MAX_SECTION_LINES).map((text) => ({ text }));
-  const cut = lines.length > MAX_SECTION_LINES ? [{ text: `… ${lines.length - MAX_SECTION_LINES} more lines in the file` }] : [];
+  const cut =
+    lines.length > MAX_SECTION_LINES ? [{ text: `… ${lines.length - MAX_SECTION_LINES} more lines in the file` }] : [];
   return [{ text: title, heading: true }, ...kept, ...cut, { text: '' }];
 }
 
@@ -52,19 +53,32 @@ function planLines(json: unknown): string[] {
   const plan = (context['fix_strategy'] ?? task) as Record<string, unknown>;
   const lines: string[] = [];
   if (typeof task['title'] === 'string') lines.push(task['title']);
-  if (typeof plan['strategy'] === 'string') lines.push(`strategy: ${plan['strategy']}${plan['strategy_reason'] ? ` (${String(plan['strategy_reason'])})` : ''}`);
+  if (typeof plan['strategy'] === 'string')
+    lines.push(
+      `strategy: ${plan['strategy']}${plan['strategy_reason'] ? ` (${String(plan['strategy_reason'])})` : ''}`,
+    );
   if (typeof plan['approach'] === 'string') lines.push(`approach: ${plan['approach']}`);
-  if (typeof plan['confidence_score'] === 'number') lines.push(`confidence: ${Math.round(plan['confidence_score'] * 100)}%`);
-  lines.push(...list('root causes', plan['root_causes']), ...list('modification points', plan['modification_points']), ...list('affected tests', plan['affected_tests']));
+  if (typeof plan['confidence_score'] === 'number')
+    lines.push(`confidence: ${Math.round(plan['confidence_score'] * 100)}%`);
+  lines.push(
+    ...list('root causes', plan['root_causes']),
+    ...list('modification points', plan['modification_points']),
+    ...list('affected tests', plan['affected_tests']),
+  );
   return lines.length > 0 ? lines : JSON.stringify(json, null, 2).split('\n');
 }
 
 async function diffLines(repo: string, sha: string): Promise<string[]> {
   try {
-    const { stdout } = await run('git', ['show', '--stat', '--format=%h %s%n%an, %ar', sha], { cwd: repo, maxBuffer: 4 * 1024 * 1024 });
+    const { stdout } = await run('git', ['show', '--stat', '--format=%h %s%n%an, %ar', sha], {
+      cwd: repo,
+      maxBuffer: 4 * 1024 * 1024,
+    });
     return stdout.replace(/\n+$/, '').split('\n');
   } catch (error) {
-    return [`git show ${sha} failed: ${((error as { stderr?: string }).stderr ?? String(error)).trim().split('\n')[0]}`];
+    return [
+      `git show ${sha} failed: ${((error as { stderr?: string }).stderr ?? String(error)).trim().split('\n')[0]}`,
+    ];
   }
 }
 
@@ -80,7 +94,12 @@ export async function loadIterationDetail(source: DetailSource): Promise<DetailL
   const lines: DetailLine[] = [];
 
   const analysis = await readText(analysisPath).catch((e: Error) => `cannot read: ${e.message}`);
-  lines.push(...section(`Analysis · ${analysisPath.slice(source.sessionDir.length + 1)}`, analysis === null ? ['(not written yet)'] : analysis.replace(/\n+$/, '').split('\n')));
+  lines.push(
+    ...section(
+      `Analysis · ${analysisPath.slice(source.sessionDir.length + 1)}`,
+      analysis === null ? ['(not written yet)'] : analysis.replace(/\n+$/, '').split('\n'),
+    ),
+  );
 
   const taskText = await readText(taskPath).catch((e: Error) => `cannot read: ${e.message}`);
   let plan: string[];
@@ -98,6 +117,7 @@ export async function loadIterationDetail(source: DetailSource): Promise<DetailL
   if (!sha) lines.push(...section('Commit', ['(no fix commit for this iteration)']));
   else if (!source.repo) lines.push(...section(`Commit ${sha.slice(0, 7)}`, ['(repository unknown)']));
   else lines.push(...section(`Commit ${sha.slice(0, 7)}`, await diffLines(source.repo, sha)));
-  if (source.entry?.rollback_commit) lines.push(...section('Rolled back', [`by ${source.entry.rollback_commit.slice(0, 7)}`]));
+  if (source.entry?.rollback_commit)
+    lines.push(...section('Rolled back', [`by ${source.entry.rollback_commit.slice(0, 7)}`]));
   return lines;
 }

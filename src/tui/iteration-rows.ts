@@ -2,7 +2,18 @@ import type { Iteration } from '../engine/session/schema.js';
 import type { Strategy } from '../engine/types.js';
 
 /** How an iteration ended, in the words of the screen. */
-export type RowOutcome = 'running' | 'improved' | 'rolled-back' | 'stuck' | 'degraded' | 'rejected' | 'no-change' | 'success' | 'partial' | 'failed' | 'pending';
+export type RowOutcome =
+  | 'running'
+  | 'improved'
+  | 'rolled-back'
+  | 'stuck'
+  | 'degraded'
+  | 'rejected'
+  | 'no-change'
+  | 'success'
+  | 'partial'
+  | 'failed'
+  | 'pending';
 
 /** One line of the iterations table, derived from iteration-state.json's iterations[]. */
 export interface IterationRow {
@@ -59,13 +70,18 @@ function outcomeOf(it: Iteration, isLast: boolean): [RowOutcome, string] {
 }
 
 /** The table's rows, oldest first, with each pass rate's change from the one before. */
-export function iterationRows(iterations: readonly Iteration[], usage: Readonly<Record<number, { tokens?: number; costUsd?: number }>> = {}): IterationRow[] {
+export function iterationRows(
+  iterations: readonly Iteration[],
+  usage: Readonly<Record<number, { tokens?: number; costUsd?: number }>> = {},
+): IterationRow[] {
   let previous: number | undefined;
   return iterations.map((it, index) => {
     const before = it.pass_rate_before ?? previous;
     const passRate = it.pass_rate;
-    const delta = passRate !== undefined && before !== undefined ? Math.round((passRate - before) * 100) / 100 : undefined;
-    if (passRate !== undefined && it.result !== 'regressed_rolled_back' && it.result !== 'rolled_back') previous = passRate;
+    const delta =
+      passRate !== undefined && before !== undefined ? Math.round((passRate - before) * 100) / 100 : undefined;
+    if (passRate !== undefined && it.result !== 'regressed_rolled_back' && it.result !== 'rolled_back')
+      previous = passRate;
     else if (passRate !== undefined && it.pass_rate_before !== undefined) previous = it.pass_rate_before;
     const tried = it.agents_tried ?? [];
     // A degraded iteration has no agent whose work was used, only the ones that failed.
@@ -108,7 +124,10 @@ export function formatDelta(value: number | undefined): string {
 /** `480 tok`, `12.3k tok $0.04`: an iteration's usage in a table cell; empty when nothing was reported. */
 export function formatUsageShort(tokens: number | undefined, costUsd: number | undefined): string {
   const parts: string[] = [];
-  if (tokens !== undefined) parts.push(`${tokens < 1000 ? tokens : tokens < 999_500 ? `${(tokens / 1000).toFixed(tokens < 9950 ? 1 : 0)}k` : `${(tokens / 1e6).toFixed(1)}M`} tok`);
+  if (tokens !== undefined)
+    parts.push(
+      `${tokens < 1000 ? tokens : tokens < 999_500 ? `${(tokens / 1000).toFixed(tokens < 9950 ? 1 : 0)}k` : `${(tokens / 1e6).toFixed(1)}M`} tok`,
+    );
   if (costUsd !== undefined && costUsd > 0) parts.push(`$${costUsd < 0.01 ? '<0.01' : costUsd.toFixed(2)}`);
   return parts.join(' ');
 }

@@ -50,40 +50,152 @@ export interface KeyBinding {
 
 /** Every key the TUI knows, in the order the help overlay lists them. */
 export const KEY_BINDINGS: readonly KeyBinding[] = [
-  { command: 'approve', keys: [{ input: 'a' }], label: 'a', description: 'approve the partial success awaiting approval', hint: 'approve' },
-  { command: 'rollback', keys: [{ input: 'r' }], label: 'r', description: 'roll back the last committed iteration (asks y/n)', hint: 'roll back' },
-  { command: 'pause', keys: [{ input: 'p' }], label: 'p', description: 'pause after the current step, or resume', hint: 'pause' },
-  { command: 'follow', keys: [{ input: 'f' }], label: 'f', description: 'follow the tail of the output, or hold it still', hint: 'follow' },
-  { command: 'up', keys: [{ special: 'upArrow' }, { input: 'k' }], label: '↑/k', description: 'scroll up, or move to the iteration or failure group above', hint: 'up' },
-  { command: 'down', keys: [{ special: 'downArrow' }, { input: 'j' }], label: '↓/j', description: 'scroll down, or move to the iteration or failure group below', hint: 'down' },
-  { command: 'page-up', keys: [{ special: 'pageUp' }], label: 'PgUp', description: 'scroll up a page', hint: 'page up' },
-  { command: 'page-down', keys: [{ special: 'pageDown' }], label: 'PgDn', description: 'scroll down a page', hint: 'page down' },
-  { command: 'top', keys: [{ special: 'home' }, { input: 'g' }], label: 'g/Home', description: 'go to the top', hint: 'top' },
-  { command: 'bottom', keys: [{ special: 'end' }, { input: 'G' }], label: 'G/End', description: 'go to the bottom (the output follows again)', hint: 'bottom' },
-  { command: 'focus-next', keys: [{ special: 'tab', shift: false }], label: 'tab', description: 'move focus to the next pane (output, iterations, failures)', hint: 'focus' },
-  { command: 'focus-prev', keys: [{ special: 'tab', shift: true }], label: 'shift+tab', description: 'move focus to the previous pane', hint: 'focus back' },
-  { command: 'open', keys: [{ special: 'return' }], label: 'enter', description: 'open the selected iteration (analysis, plan, diff) or failure group (suspects); team: start the pipeline', hint: 'open' },
+  {
+    command: 'approve',
+    keys: [{ input: 'a' }],
+    label: 'a',
+    description: 'approve the partial success awaiting approval',
+    hint: 'approve',
+  },
+  {
+    command: 'rollback',
+    keys: [{ input: 'r' }],
+    label: 'r',
+    description: 'roll back the last committed iteration (asks y/n)',
+    hint: 'roll back',
+  },
+  {
+    command: 'pause',
+    keys: [{ input: 'p' }],
+    label: 'p',
+    description: 'pause after the current step, or resume',
+    hint: 'pause',
+  },
+  {
+    command: 'follow',
+    keys: [{ input: 'f' }],
+    label: 'f',
+    description: 'follow the tail of the output, or hold it still',
+    hint: 'follow',
+  },
+  {
+    command: 'up',
+    keys: [{ special: 'upArrow' }, { input: 'k' }],
+    label: '↑/k',
+    description: 'scroll up, or move to the iteration or failure group above',
+    hint: 'up',
+  },
+  {
+    command: 'down',
+    keys: [{ special: 'downArrow' }, { input: 'j' }],
+    label: '↓/j',
+    description: 'scroll down, or move to the iteration or failure group below',
+    hint: 'down',
+  },
+  {
+    command: 'page-up',
+    keys: [{ special: 'pageUp' }],
+    label: 'PgUp',
+    description: 'scroll up a page',
+    hint: 'page up',
+  },
+  {
+    command: 'page-down',
+    keys: [{ special: 'pageDown' }],
+    label: 'PgDn',
+    description: 'scroll down a page',
+    hint: 'page down',
+  },
+  {
+    command: 'top',
+    keys: [{ special: 'home' }, { input: 'g' }],
+    label: 'g/Home',
+    description: 'go to the top',
+    hint: 'top',
+  },
+  {
+    command: 'bottom',
+    keys: [{ special: 'end' }, { input: 'G' }],
+    label: 'G/End',
+    description: 'go to the bottom (the output follows again)',
+    hint: 'bottom',
+  },
+  {
+    command: 'focus-next',
+    keys: [{ special: 'tab', shift: false }],
+    label: 'tab',
+    description: 'move focus to the next pane (output, iterations, failures)',
+    hint: 'focus',
+  },
+  {
+    command: 'focus-prev',
+    keys: [{ special: 'tab', shift: true }],
+    label: 'shift+tab',
+    description: 'move focus to the previous pane',
+    hint: 'focus back',
+  },
+  {
+    command: 'open',
+    keys: [{ special: 'return' }],
+    label: 'enter',
+    description:
+      'open the selected iteration (analysis, plan, diff) or failure group (suspects); team: start the pipeline',
+    hint: 'open',
+  },
   { command: 'help', keys: [{ input: '?' }], label: '?', description: 'show or hide this help', hint: 'help' },
-  { command: 'close', keys: [{ special: 'escape' }], label: 'esc', description: 'close the open view or question', hint: 'close' },
-  { command: 'quit', keys: [{ input: 'q' }, { input: 'c', ctrl: true }], label: 'q', description: 'quit (asks first while the loop is working; the session stays resumable)', hint: 'quit' },
+  {
+    command: 'close',
+    keys: [{ special: 'escape' }],
+    label: 'esc',
+    description: 'close the open view or question',
+    hint: 'close',
+  },
+  {
+    command: 'quit',
+    keys: [{ input: 'q' }, { input: 'c', ctrl: true }],
+    label: 'q',
+    description: 'quit (asks first while the loop is working; the session stays resumable)',
+    hint: 'quit',
+  },
   { command: 'yes', keys: [{ input: 'y' }], label: 'y', description: 'answer yes to the question shown', hint: 'yes' },
   { command: 'no', keys: [{ input: 'n' }], label: 'n', description: 'answer no to the question shown', hint: 'no' },
-  { command: 'pipeline-targeted', keys: [{ input: 't' }], label: 't', description: 'team, before it starts: offer the targeted pipeline (strategy → gen L1 → run L1)', hint: 'targeted' },
-  { command: 'pipeline-standard', keys: [{ input: 's' }], label: 's', description: 'team, before it starts: offer the standard pipeline (+ L2 and analysis)', hint: 'standard' },
-  { command: 'pipeline-comprehensive', keys: [{ input: 'c' }], label: 'c', description: 'team, before it starts: offer the comprehensive pipeline (L1 ∥ L2, then L3, analysis)', hint: 'comprehensive' },
+  {
+    command: 'pipeline-targeted',
+    keys: [{ input: 't' }],
+    label: 't',
+    description: 'team, before it starts: offer the targeted pipeline (strategy → gen L1 → run L1)',
+    hint: 'targeted',
+  },
+  {
+    command: 'pipeline-standard',
+    keys: [{ input: 's' }],
+    label: 's',
+    description: 'team, before it starts: offer the standard pipeline (+ L2 and analysis)',
+    hint: 'standard',
+  },
+  {
+    command: 'pipeline-comprehensive',
+    keys: [{ input: 'c' }],
+    label: 'c',
+    description: 'team, before it starts: offer the comprehensive pipeline (L1 ∥ L2, then L3, analysis)',
+    hint: 'comprehensive',
+  },
 ];
 
 function matches(spec: KeySpec, input: string, key: Key): boolean {
   if (Boolean(spec.ctrl) !== Boolean(key.ctrl)) return false;
-  if (spec.special) return Boolean(key[spec.special]) && (spec.shift === undefined || spec.shift === Boolean(key.shift));
+  if (spec.special)
+    return Boolean(key[spec.special]) && (spec.shift === undefined || spec.shift === Boolean(key.shift));
   return spec.input === input && !key.meta;
 }
 
 /** The command a key press asks for, or null for a key the table does not know. */
 export function commandForKey(input: string, key: Key, bindings: readonly KeyBinding[] = KEY_BINDINGS): Command | null {
   // Named keys first: Ink reports enter as input "\r" and tab as "\t" alongside their flags.
-  for (const binding of bindings) if (binding.keys.some((k) => k.special && matches(k, input, key))) return binding.command;
-  for (const binding of bindings) if (binding.keys.some((k) => !k.special && matches(k, input, key))) return binding.command;
+  for (const binding of bindings)
+    if (binding.keys.some((k) => k.special && matches(k, input, key))) return binding.command;
+  for (const binding of bindings)
+    if (binding.keys.some((k) => !k.special && matches(k, input, key))) return binding.command;
   return null;
 }
 

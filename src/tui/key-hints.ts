@@ -35,7 +35,15 @@ export function keyHints(ctx: HintContext): KeyHint[] {
   if (ui.confirm) return [hint('yes'), hint('no')];
   if (ui.detail || ui.failureDetail) return [hint('up', 'scroll'), hint('close')];
   if (ui.help) return [hint('close')];
-  if (ctx.choosing && !ctx.watch) return [hint('open', 'start'), hint('pipeline-targeted'), hint('pipeline-standard'), hint('pipeline-comprehensive'), hint('help'), hint('quit')];
+  if (ctx.choosing && !ctx.watch)
+    return [
+      hint('open', 'start'),
+      hint('pipeline-targeted'),
+      hint('pipeline-standard'),
+      hint('pipeline-comprehensive'),
+      hint('help'),
+      hint('quit'),
+    ];
   const hints: KeyHint[] = [];
   const live = !ctx.watch && !ctx.done;
   const groups = ui.focus === 'failures' && ctx.hasFailureGroups;

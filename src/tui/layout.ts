@@ -38,7 +38,13 @@ function clamp(value: number, min: number, max: number): number {
  * The rows and columns each part gets on a terminal of this size, with these banners shown and this
  * many iterations so far (the table grows with them, up to a share of the height; the output gets the rest).
  */
-export function computeLayout(columns: number, rows: number, bannerHeight: number, iterations = 0, genRows = 0): Layout {
+export function computeLayout(
+  columns: number,
+  rows: number,
+  bannerHeight: number,
+  iterations = 0,
+  genRows = 0,
+): Layout {
   const width = Math.max(20, columns);
   const height = Math.max(6, rows - 1);
   const bodyHeight = Math.max(1, height - HEADER - STATUS - bannerHeight);

@@ -15,7 +15,10 @@ export const PHASE_NAMES: Record<Phase, { long: string; short: string }> = {
   completion: { long: 'Completion', short: 'done' },
 };
 
-type PhaseSource = Pick<SessionView, 'phases' | 'phaseIteration' | 'state' | 'strategy' | 'results' | 'paused' | 'done'>;
+type PhaseSource = Pick<
+  SessionView,
+  'phases' | 'phaseIteration' | 'state' | 'strategy' | 'results' | 'paused' | 'done'
+>;
 
 /** The status the iteration line shows: running while any of its steps runs, failed if one failed, done when all are. */
 export function iterationStatus(view: Pick<SessionView, 'phases'>): PhaseStatus {
@@ -47,7 +50,9 @@ export function currentIterationLabel(view: PhaseSource): string {
   if (view.paused && !view.done) step += ', paused';
   const pass = view.results?.pass_rate ?? view.state?.iterations.at(-1)?.pass_rate;
   const strategy = view.strategy?.strategy ?? view.state?.selected_strategy;
-  const facts = [pass !== undefined ? `pass: ${formatPercent(pass)}` : null, strategy ?? null].filter(Boolean).join(', ');
+  const facts = [pass !== undefined ? `pass: ${formatPercent(pass)}` : null, strategy ?? null]
+    .filter(Boolean)
+    .join(', ');
   return `Iteration ${n}: ${step}${facts ? ` (${facts})` : ''}`;
 }
 
@@ -61,7 +66,8 @@ function failureText(f: SessionView['agentFailures'][number]): string {
 /** Who works on a step: `claude`, `codex (fallback after claude: rate limited)`, `claude: rate limited → codex: timeout`. */
 export function stepAgentText(view: AgentSource, step: 'analysis' | 'fix'): string {
   const role = step === 'analysis' ? 'analyze' : 'fix';
-  const agent = view.agent && view.agent.role === role && view.agent.iteration === view.phaseIteration ? view.agent : null;
+  const agent =
+    view.agent && view.agent.role === role && view.agent.iteration === view.phaseIteration ? view.agent : null;
   if (!agent) {
     const entry = view.state?.iterations.find((it) => it.iteration === view.phaseIteration);
     return entry?.degraded && step === 'fix' ? 'degraded: no agent succeeded' : '';

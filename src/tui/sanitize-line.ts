@@ -41,7 +41,8 @@ export function sanitizeLine(line: string, options: SanitizeOptions = {}): strin
         i = j;
       } else if (next === ']') {
         let j = i + 2;
-        while (j < text.length && text.charCodeAt(j) !== BEL && !(text.charCodeAt(j) === ESC && text[j + 1] === '\\')) j++;
+        while (j < text.length && text.charCodeAt(j) !== BEL && !(text.charCodeAt(j) === ESC && text[j + 1] === '\\'))
+          j++;
         i = text.charCodeAt(j) === ESC ? j + 1 : j;
       } else {
         i++;

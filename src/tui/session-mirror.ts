@@ -20,7 +20,8 @@ export interface MirrorOptions {
 
 /** One short line for a state file that cannot be used now (the reader's own message names a full path and a fix for the loop). */
 function stateWarning(error: string): string {
-  if (/not valid JSON/.test(error)) return 'iteration-state.json is half-written or not JSON: showing the last good state';
+  if (/not valid JSON/.test(error))
+    return 'iteration-state.json is half-written or not JSON: showing the last good state';
   if (/does not exist/.test(error)) return 'waiting for iteration-state.json';
   const detail = error.split('can use: ')[1] ?? error;
   return `iteration-state.json is not an iteration state (${detail}): showing the last good state`;

@@ -97,6 +97,7 @@ export function startTui(options: TuiOptions): TuiHandle {
   return {
     waitUntilExit: () => exited,
     unmount: () => instance?.unmount(),
-    notify: (text, tone = 'warn') => ui.getState().dispatch(text === null ? { type: 'clear-message' } : { type: 'say', message: { text, tone } }),
+    notify: (text, tone = 'warn') =>
+      ui.getState().dispatch(text === null ? { type: 'clear-message' } : { type: 'say', message: { text, tone } }),
   };
 }

@@ -32,7 +32,8 @@ export function eventsFromState(state: IterationState, results: TestResults | nu
   const ended = ENDED[state.status];
   const awaiting = state.status === 'awaiting_approval';
   const finished = ended !== undefined || awaiting;
-  const phase = (p: Phase, status: PhaseStatus, detail?: string) => events.push({ type: 'phase', phase: p, status, iteration, detail });
+  const phase = (p: Phase, status: PhaseStatus, detail?: string) =>
+    events.push({ type: 'phase', phase: p, status, iteration, detail });
 
   phase('test', state.iterations.length > 0 || finished ? 'done' : state.status === 'active' ? 'running' : 'pending');
   const step = currentStep(state);
@@ -40,7 +41,8 @@ export function eventsFromState(state: IterationState, results: TestResults | nu
     const order = ['analyze', 'fix', 'retest', 'done'] as const;
     const at = order.indexOf(step);
     const running = state.status === 'active' && !finished;
-    const mark = (index: number): PhaseStatus => (index < at ? 'done' : index === at && running ? 'running' : 'pending');
+    const mark = (index: number): PhaseStatus =>
+      index < at ? 'done' : index === at && running ? 'running' : 'pending';
     const degraded = state.iterations.at(-1)?.result === 'degraded';
     phase('analysis', mark(0));
     phase('fix', degraded ? 'failed' : mark(1));
@@ -50,9 +52,16 @@ export function eventsFromState(state: IterationState, results: TestResults | nu
     phase('validation', 'done');
     phase('completion', awaiting ? 'running' : 'done', awaiting ? 'awaiting approval' : undefined);
   }
-  if (awaiting && results) events.push({ type: 'await-approval', passRate: results.pass_rate, failures: results.failures });
+  if (awaiting && results)
+    events.push({ type: 'await-approval', passRate: results.pass_rate, failures: results.failures });
   if (ended) {
-    events.push({ type: 'done', outcome: ended.outcome, reason: state.outcome_reason ?? state.status.replace(/_/g, ' '), exitCode: ended.exitCode, passRate: results?.pass_rate ?? state.iterations.at(-1)?.pass_rate ?? null });
+    events.push({
+      type: 'done',
+      outcome: ended.outcome,
+      reason: state.outcome_reason ?? state.status.replace(/_/g, ' '),
+      exitCode: ended.exitCode,
+      passRate: results?.pass_rate ?? state.iterations.at(-1)?.pass_rate ?? null,
+    });
   }
   return events;
 }
@@ -63,18 +72,38 @@ export function eventsFromState(state: IterationState, results: TestResults | nu
  */
 export function readTestResults(value: unknown): TestResults | null {
   const r = value as Partial<TestResults> | null;
-  if (typeof r !== 'object' || r === null || typeof r.pass_rate !== 'number' || typeof r.total !== 'number' || !Array.isArray(r.failures)) return null;
+  if (
+    typeof r !== 'object' ||
+    r === null ||
+    typeof r.pass_rate !== 'number' ||
+    typeof r.total !== 'number' ||
+    !Array.isArray(r.failures)
+  )
+    return null;
   const failures = r.failures
     .filter((f): f is TestResults['failures'][number] => typeof f === 'object' && f !== null)
     .map((f) => {
       const name = String(f.name ?? f.id ?? 'unnamed test');
-      return { ...f, id: String(f.id ?? name), name, message: String(f.message ?? ''), criticality: (['high', 'medium', 'low'] as const).find((c) => c === f.criticality) ?? 'medium', criticality_source: f.criticality_source ?? 'default' };
+      return {
+        ...f,
+        id: String(f.id ?? name),
+        name,
+        message: String(f.message ?? ''),
+        criticality: (['high', 'medium', 'low'] as const).find((c) => c === f.criticality) ?? 'medium',
+        criticality_source: f.criticality_source ?? 'default',
+      };
     });
   return { ...(r as TestResults), failures, errors: Array.isArray(r.errors) ? r.errors : [] };
 }
 
 const isSuspect = (s: Partial<Suspect> | null): s is Suspect =>
-  typeof s === 'object' && s !== null && typeof s.file === 'string' && typeof s.function === 'string' && typeof s.startLine === 'number' && typeof s.endLine === 'number' && typeof s.score === 'number';
+  typeof s === 'object' &&
+  s !== null &&
+  typeof s.file === 'string' &&
+  typeof s.function === 'string' &&
+  typeof s.startLine === 'number' &&
+  typeof s.endLine === 'number' &&
+  typeof s.score === 'number';
 
 /**
  * The suspects an iteration's failures record (`iteration-N-failures.json`) holds, for the failures of `results`
@@ -84,9 +113,27 @@ const isSuspect = (s: Partial<Suspect> | null): s is Suspect =>
 export function readLocalization(value: unknown, results: TestResults | null): Localization | null {
   const record = value as { failures?: { id?: unknown }[]; localization?: Partial<Localization> } | null;
   const loc = record?.localization;
-  if (!results || typeof loc !== 'object' || loc === null || !Array.isArray(loc.suspects) || !Array.isArray(record?.failures)) return null;
+  if (
+    !results ||
+    typeof loc !== 'object' ||
+    loc === null ||
+    !Array.isArray(loc.suspects) ||
+    !Array.isArray(record?.failures)
+  )
+    return null;
   const ranked = new Set(record.failures.map((f) => String(f?.id)));
   if (ranked.size !== results.failures.length || !results.failures.every((f) => ranked.has(f.id))) return null;
-  const suspects = (loc.suspects as Partial<Suspect>[]).filter(isSuspect).map((s) => ({ ...s, lines: Array.isArray(s.lines) ? s.lines : [], scores: s.scores ?? {}, evidence: Array.isArray(s.evidence) ? s.evidence.map(String) : [] }));
-  return { ...loc, suspects, used: Array.isArray(loc.used) ? loc.used : [], notes: Array.isArray(loc.notes) ? loc.notes.map(String) : [], durationMs: typeof loc.durationMs === 'number' ? loc.durationMs : 0 };
+  const suspects = (loc.suspects as Partial<Suspect>[]).filter(isSuspect).map((s) => ({
+    ...s,
+    lines: Array.isArray(s.lines) ? s.lines : [],
+    scores: s.scores ?? {},
+    evidence: Array.isArray(s.evidence) ? s.evidence.map(String) : [],
+  }));
+  return {
+    ...loc,
+    suspects,
+    used: Array.isArray(loc.used) ? loc.used : [],
+    notes: Array.isArray(loc.notes) ? loc.notes.map(String) : [],
+    durationMs: typeof loc.durationMs === 'number' ? loc.durationMs : 0,
+  };
 }

@@ -20,6 +20,9 @@ export function useFailureDetail(width: number): { title: string; lines: DetailL
     const index = groups.findIndex((g) => g.failures.some((f) => f.id === failureId));
     const group = groups[index] ?? null;
     const title = group ? `Failure group ${index + 1} of ${groups.length}` : 'Failure group';
-    return { title, lines: failureDetailLines({ group, allFailures: failures.length, stuck, suspects, localization, root, width }) };
+    return {
+      title,
+      lines: failureDetailLines({ group, allFailures: failures.length, stuck, suspects, localization, root, width }),
+    };
   }, [failureId, failures, stuck, suspects, localization, root, width]);
 }

@@ -23,7 +23,11 @@ export function useIterationDetail(): DetailLine[] | null {
     let current = true;
     loadIterationDetail({ sessionDir, repo, iteration, entry })
       .then((lines) => current && setLoaded({ iteration, lines }))
-      .catch((error: Error) => current && setLoaded({ iteration, lines: [{ text: `Cannot read iteration ${iteration}: ${error.message}` }] }));
+      .catch(
+        (error: Error) =>
+          current &&
+          setLoaded({ iteration, lines: [{ text: `Cannot read iteration ${iteration}: ${error.message}` }] }),
+      );
     return () => {
       current = false;
     };

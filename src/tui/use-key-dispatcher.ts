@@ -53,21 +53,36 @@ export function useKeyDispatcher(metrics: RefObject<PaneMetrics>, onQuit: () => 
     let leave = false;
     if (!command) {
       if (!input && !key.escape) return;
-      actions = [{ type: 'say', message: { text: `${describeKey(input, key)} does nothing here: ? lists the keys`, tone: 'info' } }];
+      actions = [
+        {
+          type: 'say',
+          message: { text: `${describeKey(input, key)} does nothing here: ? lists the keys`, tone: 'info' },
+        },
+      ];
     } else {
       const state = session.getState();
       const uiState = ui.getState();
       const m = metrics.current!;
       const { failures, errors } = currentFailures(state);
       const lines = failureLines(failures, errors, state.stuckTests, state.suspects);
-      const page = uiState.detail || uiState.failureDetail || uiState.help ? m.overlayHeight - 1 : uiState.focus === 'output' ? m.outputHeight : uiState.focus === 'failures' ? m.failuresHeight : m.iterationRows;
+      const page =
+        uiState.detail || uiState.failureDetail || uiState.help
+          ? m.overlayHeight - 1
+          : uiState.focus === 'output'
+            ? m.outputHeight
+            : uiState.focus === 'failures'
+              ? m.failuresHeight
+              : m.iterationRows;
       const result = runCommand(command, {
         ui: uiState,
         session: state,
         controls,
         output: { total: state.output.total, size: state.output.size, height: m.outputHeight },
         failuresMax: lines.length - m.failuresHeight,
-        failureGroups: { ids: groupFailures(failures).map((g) => g.failures[0]!.id), spans: { starts: groupStarts(lines), lines: lines.length, height: m.failuresHeight } },
+        failureGroups: {
+          ids: groupFailures(failures).map((g) => g.failures[0]!.id),
+          spans: { starts: groupStarts(lines), lines: lines.length, height: m.failuresHeight },
+        },
         detailMax: m.detailLines - (m.overlayHeight - 1),
         helpMax: helpLines(theme).length - (m.overlayHeight - 1),
         page: Math.max(1, page),

@@ -32,7 +32,10 @@ async function isDir(path: string): Promise<boolean> {
 }
 
 /** The session folder to watch, or a one-line reason why there is none. */
-export async function findWatchedSession(repo: string, sessionId?: string): Promise<{ ok: true; id: string; dir: string } | { ok: false; error: string }> {
+export async function findWatchedSession(
+  repo: string,
+  sessionId?: string,
+): Promise<{ ok: true; id: string; dir: string } | { ok: false; error: string }> {
   const root = activeDir(resolve(repo));
   if (sessionId) {
     for (const id of [sessionId, `${SESSION_PREFIX}${sessionId}`]) {
@@ -65,7 +68,14 @@ export async function startWatch(options: WatchOptions): Promise<number> {
   if (gitDir) await putBackLeftLink(repoRoot, gitDir).catch(() => false);
   if (options.follow || (!options.sessionId && !(await runningSession(repoRoot)))) {
     const { startFollow } = await import('./follow.js');
-    return startFollow({ repo: options.repo, runArgs: options.runArgs, stdout: options.stdout, stdin: options.stdin, env: options.env, pollMs: options.pollMs });
+    return startFollow({
+      repo: options.repo,
+      runArgs: options.runArgs,
+      stdout: options.stdout,
+      stdin: options.stdin,
+      env: options.env,
+      pollMs: options.pollMs,
+    });
   }
   const found = await findWatchedSession(options.repo, options.sessionId);
   if (!found.ok) {
@@ -82,8 +92,23 @@ export async function startWatch(options: WatchOptions): Promise<number> {
     }
     applyEvent(event);
   };
-  apply({ type: 'session', sessionId: found.id, sessionDir: found.dir, repo: resolve(options.repo), chain: await agentsOf(found.dir), testCommand: '', resumed: false });
-  const tui = startTui({ store, controls: null, title: 'fixcycle watch', stdout: options.stdout, stdin: options.stdin, env: options.env });
+  apply({
+    type: 'session',
+    sessionId: found.id,
+    sessionDir: found.dir,
+    repo: resolve(options.repo),
+    chain: await agentsOf(found.dir),
+    testCommand: '',
+    resumed: false,
+  });
+  const tui = startTui({
+    store,
+    controls: null,
+    title: 'fixcycle watch',
+    stdout: options.stdout,
+    stdin: options.stdin,
+    env: options.env,
+  });
   const mirror = mirrorSession({ dir: found.dir, apply, warn: (text) => tui.notify(text), pollMs: options.pollMs });
   try {
     await tui.waitUntilExit();

@@ -81,7 +81,11 @@ describe('the cached import graph', () => {
   });
 
   it('lives in node_modules/.cache/fixcycle by default', async () => {
-    const p = project({ 'node_modules/.keep': '', 'src/a.ts': 'export {};\n', 'test/a.test.ts': "import '../src/a';\n" });
+    const p = project({
+      'node_modules/.keep': '',
+      'src/a.ts': 'export {};\n',
+      'test/a.test.ts': "import '../src/a';\n",
+    });
     await select({ cwd: p.cwd }, ['src/a.ts']);
     expect(existsSync(join(p.cwd, 'node_modules/.cache/fixcycle/affected-graph.json'))).toBe(true);
   });

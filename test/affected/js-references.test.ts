@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findModuleReferences, initModuleLexer } from '../../src/engine/affected/js-references.js';
 
-const specifiers = (source: string): string[] => findModuleReferences(source).map((r) => r.specifier + (r.glob ? ' (glob)' : ''));
+const specifiers = (source: string): string[] =>
+  findModuleReferences(source).map((r) => r.specifier + (r.glob ? ' (glob)' : ''));
 
 describe('findModuleReferences', () => {
   beforeAll(() => initModuleLexer());
@@ -33,18 +34,26 @@ describe('findModuleReferences', () => {
       `/* require('./in-block-comment') */`,
       `const s = "require('./in-string')";`,
       `const r = /require\\('\\.\\/in-regex'\\)/;`,
-      'const t = `${require(\'./in-substitution\')} require(\'./in-template-text\')`;',
+      "const t = `${require('./in-substitution')} require('./in-template-text')`;",
       `const p = require.resolve('./resolve-only');`,
       `other.require('./member-call');`,
       `const ratio = total / count; const c = require('./after-division');`,
       'const d = require(`./plugins/${name}.js`);',
       `module.exports = require('./reexport');`,
     ].join('\n');
-    expect(specifiers(source)).toEqual(['./a', './b', './in-substitution', './after-division', './plugins/*.js (glob)', './reexport']);
+    expect(specifiers(source)).toEqual([
+      './a',
+      './b',
+      './in-substitution',
+      './after-division',
+      './plugins/*.js (glob)',
+      './reexport',
+    ]);
   });
 
   it('reads dynamic imports, template globs included, and skips awaited type positions only when type-only', () => {
-    const source = 'const m = await import("./lazy.js");\nconst l = import(`./locales/${lang}.js`);\nconst n = import(name);';
+    const source =
+      'const m = await import("./lazy.js");\nconst l = import(`./locales/${lang}.js`);\nconst n = import(name);';
     expect(specifiers(source)).toEqual(['./lazy.js', './locales/*.js (glob)']);
   });
 

@@ -36,7 +36,8 @@ describe('selectAffectedTests for go', () => {
     'util/util.go': 'package util\n\nfunc Slug(s string) string { return s }\n',
     'util/util_test.go': 'package util\n\nimport "testing"\n\nfunc TestSlug(t *testing.T) {}\n',
     'util/testdata/case.txt': 'x\n',
-    'core/core.go': 'package core\n\nimport (\n\t"fmt"\n\t"example.com/app/util"\n)\n\nfunc Run() { fmt.Println(util.Slug("a")) }\n',
+    'core/core.go':
+      'package core\n\nimport (\n\t"fmt"\n\t"example.com/app/util"\n)\n\nfunc Run() { fmt.Println(util.Slug("a")) }\n',
     'core/core_test.go': 'package core_test\n\nimport "testing"\n',
     'cmd/cmd.go': 'package cmd\n\nimport "example.com/app/core"\n\nfunc Run() { core.Run() }\n',
     'cmd/e2e/e2e_test.go': 'package e2e\n\nimport (\n\t"testing"\n\t"example.com/app/cmd"\n)\n',
@@ -55,7 +56,10 @@ describe('selectAffectedTests for go', () => {
   });
 
   it('maps testdata to its package and adds the packages that failed last time', async () => {
-    expect((await select(cwd, ['util/testdata/case.txt'], ['example.com/app/other'])).files).toEqual(['./other', './util']);
+    expect((await select(cwd, ['util/testdata/case.txt'], ['example.com/app/other'])).files).toEqual([
+      './other',
+      './util',
+    ]);
     expect((await select(cwd, ['core/core_test.go'], ['cmd/e2e/e2e_test.go'])).files).toEqual(['./cmd/e2e', './core']);
   });
 
@@ -64,6 +68,9 @@ describe('selectAffectedTests for go', () => {
   });
 
   it('runs every package when go.mod changes', async () => {
-    expect(await select(cwd, ['go.mod'])).toMatchObject({ files: 'all', reason: expect.stringContaining('the Go module file') });
+    expect(await select(cwd, ['go.mod'])).toMatchObject({
+      files: 'all',
+      reason: expect.stringContaining('the Go module file'),
+    });
   });
 });

@@ -11,8 +11,18 @@ function project(files: Record<string, string>, options?: { git?: boolean }): st
   return dir;
 }
 
-const select = (cwd: string, changedFiles: string[], extra: { lastFailedFiles?: string[]; testFiles?: string[]; runner?: string } = {}) =>
-  selectAffectedTests({ cwd, runner: extra.runner ?? 'vitest', changedFiles, lastFailedFiles: extra.lastFailedFiles ?? [], testFiles: extra.testFiles });
+const select = (
+  cwd: string,
+  changedFiles: string[],
+  extra: { lastFailedFiles?: string[]; testFiles?: string[]; runner?: string } = {},
+) =>
+  selectAffectedTests({
+    cwd,
+    runner: extra.runner ?? 'vitest',
+    changedFiles,
+    lastFailedFiles: extra.lastFailedFiles ?? [],
+    testFiles: extra.testFiles,
+  });
 
 describe('selectAffectedTests for JS/TS projects', () => {
   it('follows ESM imports transitively to the tests that reach a changed module', async () => {
@@ -32,7 +42,7 @@ describe('selectAffectedTests for JS/TS projects', () => {
 
   it('follows CommonJS require() chains', async () => {
     const cwd = project({
-      'lib/db.js': "module.exports = { query: () => 1 };\n",
+      'lib/db.js': 'module.exports = { query: () => 1 };\n',
       'lib/users.js': "const db = require('./db');\nexports.find = () => db.query();\n",
       'lib/index.js': "module.exports = require('./users');\n",
       'lib/unrelated.js': "exports.x = 1; // require('./db') in a comment\n",
@@ -46,7 +56,12 @@ describe('selectAffectedTests for JS/TS projects', () => {
   it('resolves tsconfig paths, .js specifiers of .ts files and index files', async () => {
     const cwd = project({
       'tsconfig.json': JSON.stringify({
-        compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', baseUrl: '.', paths: { '@/*': ['src/*'] } },
+        compilerOptions: {
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          baseUrl: '.',
+          paths: { '@/*': ['src/*'] },
+        },
         include: ['src'],
       }),
       'src/core/clock.ts': 'export const now = () => 0;\n',
@@ -99,7 +114,9 @@ describe('selectAffectedTests for JS/TS projects', () => {
       'test/b.test.ts': "import { b } from '../src/b';\n",
       'test/c.test.ts': 'export {};\n',
     });
-    const selection = await select(cwd, ['test/c.test.ts', 'src/a.ts'], { lastFailedFiles: ['test/b.test.ts', 'test/deleted.test.ts'] });
+    const selection = await select(cwd, ['test/c.test.ts', 'src/a.ts'], {
+      lastFailedFiles: ['test/b.test.ts', 'test/deleted.test.ts'],
+    });
     expect(selection.files).toEqual(['test/a.test.ts', 'test/b.test.ts', 'test/c.test.ts']);
     expect(selection.reason).toContain('1 changed test file');
     expect(selection.reason).toContain('1 test file failed last time');
@@ -107,7 +124,10 @@ describe('selectAffectedTests for JS/TS projects', () => {
 
   it('reads a project through a symlinked path, with absolute and ./ paths in the input', async () => {
     const { symlinkSync } = await import('node:fs');
-    const real = project({ 'src/a.ts': 'export const a = 1;\n', 'test/a.test.ts': "import { a } from '../src/a.js';\n" });
+    const real = project({
+      'src/a.ts': 'export const a = 1;\n',
+      'test/a.test.ts': "import { a } from '../src/a.js';\n",
+    });
     const link = `${real}-link`;
     symlinkSync(real, link);
     made.push(link);
@@ -175,8 +195,17 @@ describe('selectAffectedTests for JS/TS projects', () => {
 
   it('answers all, with the reason, for runners it cannot subset', async () => {
     const cwd = project({ 'src/lib.rs': '' });
-    expect(await select(cwd, ['src/lib.rs'], { runner: 'cargo' })).toMatchObject({ files: 'all', reason: expect.stringContaining('cargo') });
-    expect(await select(cwd, ['src/lib.rs'], { runner: 'command' })).toMatchObject({ files: 'all', reason: expect.stringContaining('--test-cmd') });
-    expect(await select(`${cwd}/missing`, ['a.ts'])).toMatchObject({ files: 'all', reason: expect.stringContaining('does not exist') });
+    expect(await select(cwd, ['src/lib.rs'], { runner: 'cargo' })).toMatchObject({
+      files: 'all',
+      reason: expect.stringContaining('cargo'),
+    });
+    expect(await select(cwd, ['src/lib.rs'], { runner: 'command' })).toMatchObject({
+      files: 'all',
+      reason: expect.stringContaining('--test-cmd'),
+    });
+    expect(await select(`${cwd}/missing`, ['a.ts'])).toMatchObject({
+      files: 'all',
+      reason: expect.stringContaining('does not exist'),
+    });
   });
 });

@@ -74,17 +74,30 @@ describe('selectAffectedTests for pytest', () => {
     expect((await select(cwd, ['app/models/user.py'])).files).toEqual(['tests/test_models.py']);
     expect((await select(cwd, ['src/lib_pkg/api.py'])).files).toEqual(['lib/src_layout_test.py']);
     expect((await select(cwd, ['app/__init__.py'])).files).toEqual([
-      'tests/test_core.py', 'tests/test_models.py', 'tests/test_report.py', 'tests/test_util.py', 'tests/test_with_helper.py',
+      'tests/test_core.py',
+      'tests/test_models.py',
+      'tests/test_report.py',
+      'tests/test_util.py',
+      'tests/test_with_helper.py',
     ]);
   });
 
   it('selects a changed test module itself and the last failures', async () => {
-    expect((await select(cwd, ['tests/test_report.py'], ['tests/test_util.py'])).files).toEqual(['tests/test_report.py', 'tests/test_util.py']);
+    expect((await select(cwd, ['tests/test_report.py'], ['tests/test_util.py'])).files).toEqual([
+      'tests/test_report.py',
+      'tests/test_util.py',
+    ]);
   });
 
   it('runs everything when conftest.py or the pytest config changes, or a changed file is not a module', async () => {
-    expect(await select(cwd, ['tests/conftest.py'])).toMatchObject({ files: 'all', reason: expect.stringContaining('a pytest conftest') });
+    expect(await select(cwd, ['tests/conftest.py'])).toMatchObject({
+      files: 'all',
+      reason: expect.stringContaining('a pytest conftest'),
+    });
     expect(await select(cwd, ['pyproject.toml'])).toMatchObject({ files: 'all' });
-    expect(await select(cwd, ['app/data.json'])).toMatchObject({ files: 'all', reason: expect.stringContaining('not a Python module') });
+    expect(await select(cwd, ['app/data.json'])).toMatchObject({
+      files: 'all',
+      reason: expect.stringContaining('not a Python module'),
+    });
   });
 });

@@ -17,8 +17,28 @@ const CLIS = [
   {
     name: 'claude',
     argv: {
-      analyze: ['-p', '--output-format', 'stream-json', '--verbose', '--include-partial-messages', '--permission-mode', 'default', '--disallowedTools', NO_WRITES],
-      fix: ['-p', '--output-format', 'stream-json', '--verbose', '--include-partial-messages', '--permission-mode', 'acceptEdits', '--disallowedTools', NO_WORKTREES],
+      analyze: [
+        '-p',
+        '--output-format',
+        'stream-json',
+        '--verbose',
+        '--include-partial-messages',
+        '--permission-mode',
+        'default',
+        '--disallowedTools',
+        NO_WRITES,
+      ],
+      fix: [
+        '-p',
+        '--output-format',
+        'stream-json',
+        '--verbose',
+        '--include-partial-messages',
+        '--permission-mode',
+        'acceptEdits',
+        '--disallowedTools',
+        NO_WORKTREES,
+      ],
     },
     promptOn: 'stdin',
     tokens: 6540,
@@ -28,7 +48,10 @@ const CLIS = [
   },
   {
     name: 'gemini',
-    argv: { analyze: ['-o', 'stream-json', '--approval-mode', 'default', '--skip-trust', '-p', FOLLOW], fix: ['-o', 'stream-json', '--approval-mode', 'yolo', '--skip-trust', '-p', FOLLOW] },
+    argv: {
+      analyze: ['-o', 'stream-json', '--approval-mode', 'default', '--skip-trust', '-p', FOLLOW],
+      fix: ['-o', 'stream-json', '--approval-mode', 'yolo', '--skip-trust', '-p', FOLLOW],
+    },
     promptOn: 'stdin',
     tokens: 25113,
     resetInMs: 42_000,
@@ -47,7 +70,17 @@ const CLIS = [
   {
     name: 'qwen',
     argv: {
-      analyze: ['-o', 'stream-json', '--include-partial-messages', '--approval-mode', 'plan', '--append-system-prompt', HEADLESS_PLAN, '-p', FOLLOW],
+      analyze: [
+        '-o',
+        'stream-json',
+        '--include-partial-messages',
+        '--approval-mode',
+        'plan',
+        '--append-system-prompt',
+        HEADLESS_PLAN,
+        '-p',
+        FOLLOW,
+      ],
       fix: ['-o', 'stream-json', '--include-partial-messages', '--approval-mode', 'yolo', '-p', FOLLOW],
     },
     promptOn: 'stdin',
@@ -109,28 +142,37 @@ afterAll(() => cleanup(repo, logs));
 let n = 0;
 async function call(name: string, role: AgentRole, env: Record<string, string> = {}, timeoutMs = 20_000) {
   const log = join(logs, `${name}-${++n}.jsonl`);
-  const result = await runAgent(builtIn(name), { role, prompt: PROMPT, cwd: repo, env: fakeEnv(log, { FIXCYCLE_ROLE: role, ...env }), timeoutMs });
+  const result = await runAgent(builtIn(name), {
+    role,
+    prompt: PROMPT,
+    cwd: repo,
+    env: fakeEnv(log, { FIXCYCLE_ROLE: role, ...env }),
+    timeoutMs,
+  });
   return { result, calls: readLog(log) };
 }
 
 describe.each(CLIS)('the $name adapter against its stand-in', (cli) => {
   const roles = Object.keys(cli.argv) as AgentRole[];
 
-  it.each(roles)('runs the documented command for %s, with the prompt where the CLI reads it, in the repository', async (role) => {
-    const { calls } = await call(cli.name, role);
-    expect(calls).toHaveLength(1);
-    const logged = calls[0]!;
-    const expected = cli.argv[role as keyof typeof cli.argv]!;
-    if (cli.promptOn === 'stdin') {
-      expect(logged.argv).toEqual(expected);
-      expect(logged.stdin).toBe(PROMPT);
-    } else {
-      expect(logged.argv).toEqual([...expected, PROMPT]);
-      expect(logged.stdin).toBe('');
-    }
-    expect(logged.role).toBe(role);
-    expect(realpathSync(logged.cwd)).toBe(realpathSync(repo));
-  });
+  it.each(roles)(
+    'runs the documented command for %s, with the prompt where the CLI reads it, in the repository',
+    async (role) => {
+      const { calls } = await call(cli.name, role);
+      expect(calls).toHaveLength(1);
+      const logged = calls[0]!;
+      const expected = cli.argv[role as keyof typeof cli.argv]!;
+      if (cli.promptOn === 'stdin') {
+        expect(logged.argv).toEqual(expected);
+        expect(logged.stdin).toBe(PROMPT);
+      } else {
+        expect(logged.argv).toEqual([...expected, PROMPT]);
+        expect(logged.stdin).toBe('');
+      }
+      expect(logged.role).toBe(role);
+      expect(realpathSync(logged.cwd)).toBe(realpathSync(repo));
+    },
+  );
 
   if (roles.includes('analyze')) {
     it('reads the plan, tokens and cost from a successful analysis', async () => {
@@ -145,7 +187,9 @@ describe.each(CLIS)('the $name adapter against its stand-in', (cli) => {
 
   it('applies a successful fix in the repository', async () => {
     const file = `src/fixed-by-${cli.name}.js`;
-    const { result } = await call(cli.name, 'fix', { FAKE_CLI_EDIT: JSON.stringify([{ path: file, content: 'export const fixed = true;\n' }]) });
+    const { result } = await call(cli.name, 'fix', {
+      FAKE_CLI_EDIT: JSON.stringify([{ path: file, content: 'export const fixed = true;\n' }]),
+    });
     expect(result.classification).toBe('ok');
     expect(readFileSync(join(repo, file), 'utf8')).toContain('fixed = true');
   });
@@ -187,12 +231,32 @@ describe('adapter options from the config', () => {
   it('passes the model and the extra arguments before the stdin marker', async () => {
     const agent = builtIn('codex');
     const log = join(logs, 'codex-model.jsonl');
-    await runAgent({ ...agent, spec: { ...agent.spec, model: 'gpt-5-codex', command: ['--skip-git-repo-check'] } }, { role: 'analyze', prompt: PROMPT, cwd: repo, env: fakeEnv(log), timeoutMs: 20_000 });
-    expect(readLog(log)[0]!.argv).toEqual(['exec', '--json', '--sandbox', 'read-only', '--disable', 'unbounded_connection_retries', '--model', 'gpt-5-codex', '--skip-git-repo-check', '-']);
+    await runAgent(
+      { ...agent, spec: { ...agent.spec, model: 'gpt-5-codex', command: ['--skip-git-repo-check'] } },
+      { role: 'analyze', prompt: PROMPT, cwd: repo, env: fakeEnv(log), timeoutMs: 20_000 },
+    );
+    expect(readLog(log)[0]!.argv).toEqual([
+      'exec',
+      '--json',
+      '--sandbox',
+      'read-only',
+      '--disable',
+      'unbounded_connection_retries',
+      '--model',
+      'gpt-5-codex',
+      '--skip-git-repo-check',
+      '-',
+    ]);
   });
 
   it('reports a missing CLI as not found', async () => {
-    const result = await runAgent(builtIn('claude'), { role: 'analyze', prompt: PROMPT, cwd: repo, env: { PATH: logs }, timeoutMs: 5000 });
+    const result = await runAgent(builtIn('claude'), {
+      role: 'analyze',
+      prompt: PROMPT,
+      cwd: repo,
+      env: { PATH: logs },
+      timeoutMs: 5000,
+    });
     expect(result.classification).toBe('not_found');
     expect(result.detail).toMatch(/claude: command not found/);
   });

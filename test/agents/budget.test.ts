@@ -54,7 +54,9 @@ describe('Budget', () => {
     expect(budget.exceeded()).toBeNull();
     budget.record({ durationMs: 1, costUsd: 0.05, tokens: 500 });
     expect(budget.exceeded()).toBe('budget reached: $0.11 of $0.10 (cost reported by 2 of 3 calls)');
-    expect(budget.describe()).toBe('3 agent calls, 0 agent minutes, $0.11 of $0.1 (reported by 2 of 3 calls), 1500 tokens');
+    expect(budget.describe()).toBe(
+      '3 agent calls, 0 agent minutes, $0.11 of $0.1 (reported by 2 of 3 calls), 1500 tokens',
+    );
     expect(budget.spent()).toMatchObject({ calls: 3, usd: 0.11, costedCalls: 2, tokens: 1500 });
   });
 });

@@ -21,7 +21,11 @@ beforeEach(() => {
 afterEach(() => cleanup(repo, session));
 
 function hooks(cooldowns: Cooldowns): ChainHooks {
-  return { unavailable: cooldowns.unavailable, onCall: (call) => cooldowns.record(call), judgePlan: makePlanJudge({ repo, iteration: 1, history: [] }) };
+  return {
+    unavailable: cooldowns.unavailable,
+    onCall: (call) => cooldowns.record(call),
+    judgePlan: makePlanJudge({ repo, iteration: 1, history: [] }),
+  };
 }
 
 function request(env: Record<string, string>) {
@@ -37,10 +41,16 @@ describe('a chain whose first CLI is rate-limited', () => {
     const first = await analyzeWithChain(chain, request(env), hooks(cooldowns));
     expect(first.agent).toBe('claude');
     expect(first.plan?.modification_points).toEqual(['src/math.js:add:1-3']);
-    expect(first.calls.map((c) => [c.agent, c.classification])).toEqual([['gemini', 'rate_limited'], ['claude', 'ok']]);
+    expect(first.calls.map((c) => [c.agent, c.classification])).toEqual([
+      ['gemini', 'rate_limited'],
+      ['claude', 'ok'],
+    ]);
     expect(readLog(log).map((c) => c.cli)).toEqual(['gemini', 'claude']);
 
-    const saved = JSON.parse(readFileSync(cooldownFile(session), 'utf8')) as Record<string, { until: string; source: string }>;
+    const saved = JSON.parse(readFileSync(cooldownFile(session), 'utf8')) as Record<
+      string,
+      { until: string; source: string }
+    >;
     expect(saved.gemini!.source).toBe('announced');
     expect(Date.parse(saved.gemini!.until)).toBe(first.calls[0]!.retryAt);
 
@@ -68,8 +78,15 @@ describe('a chain whose first CLI is rate-limited', () => {
       undone++;
       await git.restoreFiles(await git.changedFiles());
     };
-    const edit = JSON.stringify([{ path: 'src/math.js', content: 'export function add(a, b) {\n  return a + b;\n}\n' }]);
-    const attempt = await fixWithChain([builtIn('codex'), builtIn('claude')], request({ FAKE_CODEX_MODE: 'rate_limit', FAKE_CLI_EDIT: edit }), undo, hooks(cooldowns));
+    const edit = JSON.stringify([
+      { path: 'src/math.js', content: 'export function add(a, b) {\n  return a + b;\n}\n' },
+    ]);
+    const attempt = await fixWithChain(
+      [builtIn('codex'), builtIn('claude')],
+      request({ FAKE_CODEX_MODE: 'rate_limit', FAKE_CLI_EDIT: edit }),
+      undo,
+      hooks(cooldowns),
+    );
     expect(attempt.agent).toBe('claude');
     expect(undone).toBe(1);
     expect(await git.changedFiles()).toEqual(['src/math.js']);
@@ -79,7 +96,19 @@ describe('a chain whose first CLI is rate-limited', () => {
 });
 
 describe('cool-downs', () => {
-  const call = (fields: Record<string, unknown>) => ({ agent: 'qwen', role: 'analyze', exitCode: 0, timedOut: false, durationMs: 10, finalText: '', stdout: '', stderr: '', classification: 'rate_limited', ...fields }) as never;
+  const call = (fields: Record<string, unknown>) =>
+    ({
+      agent: 'qwen',
+      role: 'analyze',
+      exitCode: 0,
+      timedOut: false,
+      durationMs: 10,
+      finalText: '',
+      stdout: '',
+      stderr: '',
+      classification: 'rate_limited',
+      ...fields,
+    }) as never;
 
   it('backs off 5 minutes, then 10, when the CLI announces no reset', async () => {
     const cooldowns = await Cooldowns.load(session, { now: () => clock });

@@ -21,17 +21,36 @@ beforeEach(() => {
 });
 afterEach(() => cleanup(repo, session));
 
-const plan = (cause: string, point: string, confidence = 0.9) => ({ plan: { root_causes: [cause], modification_points: [point], affected_tests: [], confidence_score: confidence, approach: 'return a + b' } });
+const plan = (cause: string, point: string, confidence = 0.9) => ({
+  plan: {
+    root_causes: [cause],
+    modification_points: [point],
+    affected_tests: [],
+    confidence_score: confidence,
+    approach: 'return a + b',
+  },
+});
 const env = { FIXCYCLE_ROLE: 'analyze', FIXCYCLE_ITERATION: '1', FIXCYCLE_STRATEGY: 'conservative' };
-const request = (extra: Record<string, string> = {}) => ({ prompt: 'Analyse the failing tests.', cwd: repo, env: { ...env, ...extra }, timeoutMs: 20_000 });
-const chainOf = (...scenarios: { path: string }[]) => resolveAgents({ agentCmds: scenarios.map((s, i) => agentCmd(s.path, `a${i + 1}`)) }, {});
+const request = (extra: Record<string, string> = {}) => ({
+  prompt: 'Analyse the failing tests.',
+  cwd: repo,
+  env: { ...env, ...extra },
+  timeoutMs: 20_000,
+});
+const chainOf = (...scenarios: { path: string }[]) =>
+  resolveAgents({ agentCmds: scenarios.map((s, i) => agentCmd(s.path, `a${i + 1}`)) }, {});
 const judge = (history: FixHistoryEntry[] = [], iteration = 1) => makePlanJudge({ repo, iteration, history });
 
 describe('a plan with soft warnings', () => {
   it('goes on to the next agent when one is free, and uses its clean plan', async () => {
     const first = scenario({ analyze: [plan('add subtracts', 'src/math.js')] });
     // The second answer is long enough to carry no warning at all.
-    const long = { plan: { ...plan('add subtracts', 'src/math.js:add:1-3').plan, approach: Array.from({ length: 110 }, (_, i) => `w${i}`).join(' ') } };
+    const long = {
+      plan: {
+        ...plan('add subtracts', 'src/math.js:add:1-3').plan,
+        approach: Array.from({ length: 110 }, (_, i) => `w${i}`).join(' '),
+      },
+    };
     const second = scenario({ analyze: [long] });
     const outcome = await analyzeWithChain(chainOf(first, second), request(), { judgePlan: judge() });
     expect(outcome.agent).toBe('scripted-agent-2');
@@ -40,17 +59,25 @@ describe('a plan with soft warnings', () => {
       ['scripted-agent-1', 'ok'],
       ['scripted-agent-2', 'ok'],
     ]);
-    expect(outcome.calls[0]!.detail).toMatch(/^plan with warnings: brief analysis: \d+ words < 100; modification points name no function or lines: src\/math\.js$/);
+    expect(outcome.calls[0]!.detail).toMatch(
+      /^plan with warnings: brief analysis: \d+ words < 100; modification points name no function or lines: src\/math\.js$/,
+    );
   });
 
   it('is used, warnings and all, when the next agent is cooling down: that agent is not even started', async () => {
     const first = scenario({ analyze: [plan('add subtracts', 'src/math.js')] });
     const second = scenario({ analyze: [plan('add subtracts', 'src/math.js:add:1-3')] });
-    const hooks: ChainHooks = { judgePlan: judge(), unavailable: (agent) => (agent === 'scripted-agent-2' ? 'cooling down' : null) };
+    const hooks: ChainHooks = {
+      judgePlan: judge(),
+      unavailable: (agent) => (agent === 'scripted-agent-2' ? 'cooling down' : null),
+    };
     const outcome = await analyzeWithChain(chainOf(first, second), request(), hooks);
     expect(outcome.agent).toBe('scripted-agent-1');
     expect(outcome.plan?.modification_points).toEqual(['src/math.js']);
-    expect(outcome.warnings).toEqual([expect.stringMatching(/^brief analysis/), 'modification points name no function or lines: src/math.js']);
+    expect(outcome.warnings).toEqual([
+      expect.stringMatching(/^brief analysis/),
+      'modification points name no function or lines: src/math.js',
+    ]);
     expect(second.calls()).toEqual([]);
   });
 
@@ -64,7 +91,9 @@ describe('a plan with soft warnings', () => {
   it('loses to a more confident plan with warnings of its own, and ties go to the more concrete', async () => {
     const unsure = scenario({ analyze: [plan('add subtracts', 'src/math.js:add:1-3', 0.6)] });
     const sure = scenario({ analyze: [plan('add subtracts', 'src/math.js', 0.8)] });
-    expect((await analyzeWithChain(chainOf(unsure, sure), request(), { judgePlan: judge() })).agent).toBe('scripted-agent-2');
+    expect((await analyzeWithChain(chainOf(unsure, sure), request(), { judgePlan: judge() })).agent).toBe(
+      'scripted-agent-2',
+    );
     const vague = scenario({ analyze: [plan('add subtracts', 'the add function', 0.8)] });
     const fileOnly = scenario({ analyze: [plan('add subtracts', 'src/math.js', 0.8)] });
     const outcome = await analyzeWithChain(chainOf(vague, fileOnly), request(), { judgePlan: judge() });
@@ -75,7 +104,18 @@ describe('a plan with soft warnings', () => {
   it('of a single agent stuck on one root cause gets one re-ask carrying what was tried', async () => {
     const cause = 'add subtracts its second argument';
     const agent = scenario({ analyze: [plan(cause, 'src/math.js:add:1-3')] });
-    const tried = (iteration: number): FixHistoryEntry => ({ iteration, agent: 'a1', strategy: 'conservative', root_causes: [cause], modification_points: [], files_changed: ['src/math.js'], pass_rate_before: 50, pass_rate_after: 50, outcome: 'no_change', at: '2026-01-01T00:00:00Z' });
+    const tried = (iteration: number): FixHistoryEntry => ({
+      iteration,
+      agent: 'a1',
+      strategy: 'conservative',
+      root_causes: [cause],
+      modification_points: [],
+      files_changed: ['src/math.js'],
+      pass_rate_before: 50,
+      pass_rate_after: 50,
+      outcome: 'no_change',
+      at: '2026-01-01T00:00:00Z',
+    });
     const hooks: ChainHooks = { judgePlan: judge([tried(1), tried(2)], 3), reaskPrompt: (c) => `ALREADY TRIED: ${c}` };
     const outcome = await analyzeWithChain(chainOf(agent), request({ FIXCYCLE_ITERATION: '3' }), hooks);
     expect(agent.calls()).toEqual(['a1 analyze 3 conservative', 'a1 analyze 3 conservative']);
@@ -88,7 +128,9 @@ describe('a plan with soft warnings', () => {
 describe('a chain where nobody can be asked', () => {
   it('says why each agent was skipped, so the degraded iteration names the cause', async () => {
     const agent = scenario({ analyze: [plan('add subtracts', 'src/math.js:add:1-3')] });
-    const outcome = await analyzeWithChain(chainOf(agent), request(), { unavailable: () => 'not authenticated in this run (log in to claude)' });
+    const outcome = await analyzeWithChain(chainOf(agent), request(), {
+      unavailable: () => 'not authenticated in this run (log in to claude)',
+    });
     expect(outcome.plan).toBeNull();
     expect(outcome.failure).toBe('scripted-agent skipped: not authenticated in this run (log in to claude)');
     expect(agent.calls()).toEqual([]);
@@ -125,8 +167,16 @@ describe('a rate limit with no other agent to ask', () => {
     const limitedAt = Number(readFileSync(join(agent.dir, 'limited-a1-analyze-1'), 'utf8'));
     expect(gateAskedAt - limitedAt).toBeGreaterThanOrEqual(700);
     expect(statSync(join(agent.dir, 'prompt-a1-analyze-1.txt')).mtimeMs).toBeGreaterThanOrEqual(resumedAt - 5);
-    expect(events.filter((e) => e.type === 'wait').map((e) => (e as { untilMs: number | null }).untilMs === null)).toEqual([false, true]);
-    expect(events.find((e) => e.type === 'output')).toMatchObject({ lines: [expect.stringMatching(/^waiting 1 s for scripted-agent's rate limit to reset \(until \d\d:\d\d:\d\d, the reset time it announced\)$/)] });
+    expect(
+      events.filter((e) => e.type === 'wait').map((e) => (e as { untilMs: number | null }).untilMs === null),
+    ).toEqual([false, true]);
+    expect(events.find((e) => e.type === 'output')).toMatchObject({
+      lines: [
+        expect.stringMatching(
+          /^waiting 1 s for scripted-agent's rate limit to reset \(until \d\d:\d\d:\d\d, the reset time it announced\)$/,
+        ),
+      ],
+    });
   });
 
   it('ends the wait at once when the user stops', async () => {
@@ -137,7 +187,10 @@ describe('a rate limit with no other agent to ask', () => {
       unavailable: cooldowns.unavailable,
       onCall: (call) => cooldowns.record(call),
       resetAt: (a) => cooldowns.resetAt(a),
-      waitForReset: makeResetWaiter({ emit: (e) => e.type === 'wait' && e.untilMs !== null && setTimeout(() => controller.abort(), 100), iteration: 1 }),
+      waitForReset: makeResetWaiter({
+        emit: (e) => e.type === 'wait' && e.untilMs !== null && setTimeout(() => controller.abort(), 100),
+        iteration: 1,
+      }),
     };
     const started = Date.now();
     const outcome = await analyzeWithChain(chainOf(agent), { ...request(), signal: controller.signal }, hooks);
@@ -148,9 +201,16 @@ describe('a rate limit with no other agent to ask', () => {
   });
 
   it('is waited out for the fix too', async () => {
-    const agent = scenario({ fix: [{ rateLimitOnceSec: 1, edits: [{ file: 'src/math.js', search: 'a - b', replace: 'a + b' }] }] });
+    const agent = scenario({
+      fix: [{ rateLimitOnceSec: 1, edits: [{ file: 'src/math.js', search: 'a - b', replace: 'a + b' }] }],
+    });
     const cooldowns = await Cooldowns.load(session);
-    const hooks: ChainHooks = { unavailable: cooldowns.unavailable, onCall: (call) => cooldowns.record(call), resetAt: (a) => cooldowns.resetAt(a), waitForReset: makeResetWaiter({ emit: () => {}, iteration: 1 }) };
+    const hooks: ChainHooks = {
+      unavailable: cooldowns.unavailable,
+      onCall: (call) => cooldowns.record(call),
+      resetAt: (a) => cooldowns.resetAt(a),
+      waitForReset: makeResetWaiter({ emit: () => {}, iteration: 1 }),
+    };
     const attempt = await fixWithChain(chainOf(agent), request({ FIXCYCLE_ROLE: 'fix' }), async () => {}, hooks);
     expect(attempt.agent).toBe('scripted-agent');
     expect(attempt.calls.map((c) => c.classification)).toEqual(['rate_limited', 'ok']);

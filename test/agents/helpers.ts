@@ -11,7 +11,8 @@ import type { ResolvedAgent } from '../../src/engine/agents/run-agent.js';
 /** The stand-ins for the AI CLIs, put first on PATH by the tests. */
 export const FAKE_CLIS = fileURLToPath(new URL('../fixtures/fake-clis/', import.meta.url));
 
-export const MATH_SOURCE = 'export function add(a, b) {\n  return a - b;\n}\n\nexport function mul(a, b) {\n  return a * b;\n}\n';
+export const MATH_SOURCE =
+  'export function add(a, b) {\n  return a - b;\n}\n\nexport function mul(a, b) {\n  return a * b;\n}\n';
 export const MATH_TEST = `import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { add, mul } from '../src/math.js';
@@ -41,7 +42,12 @@ function git(cwd: string, ...args: string[]): string {
 /** A real git repository with a small node:test suite (src/math.js, test/math.test.js) committed on main. */
 export function makeRepo(files: Record<string, string> = {}): string {
   const dir = tempDir('fixcycle-repo-');
-  const all = { 'package.json': '{ "name": "demo", "type": "module", "scripts": { "test": "node --test" } }\n', 'src/math.js': MATH_SOURCE, 'test/math.test.js': MATH_TEST, ...files };
+  const all = {
+    'package.json': '{ "name": "demo", "type": "module", "scripts": { "test": "node --test" } }\n',
+    'src/math.js': MATH_SOURCE,
+    'test/math.test.js': MATH_TEST,
+    ...files,
+  };
   for (const [path, content] of Object.entries(all)) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), content);

@@ -7,8 +7,22 @@ import { runAgent, type ResolvedAgent } from '../../src/engine/agents/run-agent.
 import { builtIn, cleanup, makeRepo, tempDir } from './helpers.js';
 
 const FAILURES = {
-  total: 2, passed: 1, failed: 1, skipped: 0, pass_rate: 50, errors: [],
-  failures: [{ id: 'test/math.test.js::adds two numbers', name: 'adds two numbers', file: 'test/math.test.js', message: 'Expected values to be strictly equal:\n\n-1 !== 5\n', criticality: 'medium', criticality_source: 'default' }],
+  total: 2,
+  passed: 1,
+  failed: 1,
+  skipped: 0,
+  pass_rate: 50,
+  errors: [],
+  failures: [
+    {
+      id: 'test/math.test.js::adds two numbers',
+      name: 'adds two numbers',
+      file: 'test/math.test.js',
+      message: 'Expected values to be strictly equal:\n\n-1 !== 5\n',
+      criticality: 'medium',
+      criticality_source: 'default',
+    },
+  ],
 };
 
 let repo: string;
@@ -37,7 +51,12 @@ function startFix(agent: ResolvedAgent, signal?: AbortSignal) {
   let ready!: () => void;
   const waiting = new Promise<void>((resolve) => (ready = resolve));
   const call = runAgent(agent, {
-    role: 'fix', prompt: 'fix it', cwd: repo, env, timeoutMs: 30_000, signal,
+    role: 'fix',
+    prompt: 'fix it',
+    cwd: repo,
+    env,
+    timeoutMs: 30_000,
+    signal,
     onLines: (lines) => {
       shown.push(...lines);
       if (lines.some((l) => l.includes('Waiting for your changes'))) ready();
@@ -59,10 +78,19 @@ describe('the manual agent', () => {
     writeFileSync(join(repo, 'src', 'math.js'), 'export function add(a, b) {\n  return a +');
     await sleep(150);
     const lastSave = Date.now();
-    writeFileSync(join(repo, 'src', 'math.js'), 'export function add(a, b) {\n  return a + b;\n}\n\nexport function mul(a, b) {\n  return a * b;\n}\n');
+    writeFileSync(
+      join(repo, 'src', 'math.js'),
+      'export function add(a, b) {\n  return a + b;\n}\n\nexport function mul(a, b) {\n  return a * b;\n}\n',
+    );
 
     const result = await call;
-    expect(result).toMatchObject({ agent: 'manual', role: 'fix', classification: 'ok', exitCode: 0, detail: 'you changed 1 file: src/math.js' });
+    expect(result).toMatchObject({
+      agent: 'manual',
+      role: 'fix',
+      classification: 'ok',
+      exitCode: 0,
+      detail: 'you changed 1 file: src/math.js',
+    });
     expect(Date.now() - lastSave).toBeGreaterThanOrEqual(300);
   });
 
@@ -79,8 +107,13 @@ describe('the manual agent', () => {
   it('works as the fix agent of a chain, the way the loop calls it', async () => {
     let ready!: () => void;
     const waiting = new Promise<void>((resolve) => (ready = resolve));
-    const onLines = (lines: string[]): void => void (lines.some((l) => l.includes('Waiting for your changes')) && ready());
-    const attempt = fixWithChain([manual()], { prompt: 'fix it', cwd: repo, env, timeoutMs: 30_000, onLines }, async () => undefined);
+    const onLines = (lines: string[]): void =>
+      void (lines.some((l) => l.includes('Waiting for your changes')) && ready());
+    const attempt = fixWithChain(
+      [manual()],
+      { prompt: 'fix it', cwd: repo, env, timeoutMs: 30_000, onLines },
+      async () => undefined,
+    );
     await waiting;
     writeFileSync(join(repo, 'src', 'fixed.js'), 'export {};\n');
     const done = await attempt;
@@ -102,7 +135,16 @@ describe('the manual agent', () => {
   });
 
   it('fails the analysis clearly without test results', async () => {
-    const result = await runAgent(builtIn('manual'), { role: 'analyze', prompt: '', cwd: repo, env: {}, timeoutMs: 5000 });
-    expect(result).toMatchObject({ classification: 'failed', detail: expect.stringMatching(/FIXCYCLE_TEST_RESULTS is not set/) });
+    const result = await runAgent(builtIn('manual'), {
+      role: 'analyze',
+      prompt: '',
+      cwd: repo,
+      env: {},
+      timeoutMs: 5000,
+    });
+    expect(result).toMatchObject({
+      classification: 'failed',
+      detail: expect.stringMatching(/FIXCYCLE_TEST_RESULTS is not set/),
+    });
   });
 });

@@ -23,18 +23,28 @@ interface Capture {
 
 function capture(cli: string, scenario: string): Capture {
   const meta = JSON.parse(readFileSync(`${DIR}${cli}/${scenario}.json`, 'utf8')) as Omit<Capture, 'stdout' | 'stderr'>;
-  return { ...meta, stdout: readFileSync(`${DIR}${cli}/${scenario}.stdout`, 'utf8'), stderr: readFileSync(`${DIR}${cli}/${scenario}.stderr`, 'utf8') };
+  return {
+    ...meta,
+    stdout: readFileSync(`${DIR}${cli}/${scenario}.stdout`, 'utf8'),
+    stderr: readFileSync(`${DIR}${cli}/${scenario}.stderr`, 'utf8'),
+  };
 }
 
 function interpret(cli: string, scenario: string, timedOut = false) {
   const c = capture(cli, scenario);
-  return builtIn(cli).adapter.interpret({ exitCode: c.exitCode, timedOut, stdout: c.stdout.trimEnd(), stderr: c.stderr.trimEnd() });
+  return builtIn(cli).adapter.interpret({
+    exitCode: c.exitCode,
+    timedOut,
+    stdout: c.stdout.trimEnd(),
+    stderr: c.stderr.trimEnd(),
+  });
 }
 
 function activities(cli: string, scenario: string): AgentActivity[] {
   const c = capture(cli, scenario);
   const adapter = builtIn(cli).adapter;
-  const read = (text: string, stream: 'stdout' | 'stderr') => text.split('\n').flatMap((line) => adapter.activity!(line, stream));
+  const read = (text: string, stream: 'stdout' | 'stderr') =>
+    text.split('\n').flatMap((line) => adapter.activity!(line, stream));
   return [...read(c.stdout, 'stdout'), ...read(c.stderr, 'stderr')];
 }
 
@@ -73,9 +83,15 @@ const EXPECTED: Record<string, Record<string, Expected>> = {
     '500': { classification: 'failed', detail: /^API server error: post .* failed with status 500/ },
     '503': { classification: 'rate_limited', detail: /failed with status 503.*\[API overloaded\]$/ },
     '529': { classification: 'rate_limited', detail: /failed with status 529.*\[API overloaded\]$/ },
-    '401': { classification: 'auth_error', detail: /^not authenticated: \[API Error: 401 Incorrect API key provided\.\]/ },
+    '401': {
+      classification: 'auth_error',
+      detail: /^not authenticated: \[API Error: 401 Incorrect API key provided\.\]/,
+    },
     drop: { classification: 'failed', detail: /^API unreachable: \[API Error: Connection error\./ },
-    'drop-mid-stream': { classification: 'failed', detail: /^API unreachable: \[API Error: terminated \(cause: other side closed\)\]/ },
+    'drop-mid-stream': {
+      classification: 'failed',
+      detail: /^API unreachable: \[API Error: terminated \(cause: other side closed\)\]/,
+    },
     hang: { classification: 'timeout', detail: /^API request timed out: \[API Error: Request timeout after 20s/ },
   },
 };
@@ -91,17 +107,26 @@ describe.each(Object.keys(EXPECTED))('the real %s output, replayed', (cli) => {
     expect(r.tokens).toBeGreaterThan(0);
     expect(activities(cli, 'analyze-success').filter((a) => a.kind === 'usage')).toHaveLength(1);
     // One row of the output pane per message: its first line, not the whole plan.
-    expect(activities(cli, 'analyze-success').find((a) => a.kind === 'text')).toEqual({ kind: 'text', text: 'The add function subtracts.' });
+    expect(activities(cli, 'analyze-success').find((a) => a.kind === 'text')).toEqual({
+      kind: 'text',
+      text: 'The add function subtracts.',
+    });
   });
 
   it('shows each refused write of the analysis as a denied tool call', () => {
-    const denied = activities(cli, 'analyze-writes').filter((a): a is Extract<AgentActivity, { kind: 'tool' }> => a.kind === 'tool' && a.denied === true);
-    expect(new Set(denied.map((a) => a.action))).toEqual(new Set(['write', 'edit', 'run', ...(cli === 'gemini' ? [] : ['other'])]));
+    const denied = activities(cli, 'analyze-writes').filter(
+      (a): a is Extract<AgentActivity, { kind: 'tool' }> => a.kind === 'tool' && a.denied === true,
+    );
+    expect(new Set(denied.map((a) => a.action))).toEqual(
+      new Set(['write', 'edit', 'run', ...(cli === 'gemini' ? [] : ['other'])]),
+    );
     expect(interpret(cli, 'analyze-writes').classification).toBe('ok');
   });
 
   it('shows the read and the edit of a fix, and its final message', () => {
-    const tools = activities(cli, 'fix-edit').filter((a): a is Extract<AgentActivity, { kind: 'tool' }> => a.kind === 'tool');
+    const tools = activities(cli, 'fix-edit').filter(
+      (a): a is Extract<AgentActivity, { kind: 'tool' }> => a.kind === 'tool',
+    );
     expect(tools.map((a) => a.action)).toEqual(['read', 'edit']);
     expect(tools[1]!.target).toMatch(/src\/math\.js$/);
     expect(interpret(cli, 'fix-edit')).toMatchObject({ classification: 'ok', finalText: 'Fixed add.' });
@@ -147,7 +172,9 @@ describe('gemini streamed events', () => {
   });
 
   it('exits with the HTTP status modulo 256, which fixcycle never reads as a meaning', () => {
-    expect([429, 401, 500, 503, 529].map((s) => capture('gemini', String(s)).exitCode)).toEqual([173, 145, 244, 247, 17]);
+    expect([429, 401, 500, 503, 529].map((s) => capture('gemini', String(s)).exitCode)).toEqual([
+      173, 145, 244, 247, 17,
+    ]);
   });
 });
 
@@ -159,7 +186,9 @@ describe('claude streamed events', () => {
   });
 
   it('reports the error of a failed call as an error activity', () => {
-    expect(activities('claude', '401').filter((a) => a.kind === 'error')).toEqual([{ kind: 'error', detail: expect.stringMatching(/Invalid API key/) }]);
+    expect(activities('claude', '401').filter((a) => a.kind === 'error')).toEqual([
+      { kind: 'error', detail: expect.stringMatching(/Invalid API key/) },
+    ]);
   });
 });
 
@@ -170,7 +199,9 @@ describe('the plan in an earlier message', () => {
     const result = JSON.parse(lines.at(-1)!) as Record<string, unknown>;
     const assistant = JSON.parse(lines[1]!) as { message: { content: { type: string; text: string }[] } };
     const done = { ...assistant, message: { ...assistant.message, content: [{ type: 'text', text: 'Done.' }] } };
-    const stdout = [...lines.slice(0, -1), JSON.stringify(done), JSON.stringify({ ...result, result: 'Done.' })].join('\n');
+    const stdout = [...lines.slice(0, -1), JSON.stringify(done), JSON.stringify({ ...result, result: 'Done.' })].join(
+      '\n',
+    );
     const r = builtIn('claude').adapter.interpret({ exitCode: 0, timedOut: false, stdout, stderr: '' });
     const plan = extractPlan(r.finalText);
     expect(plan.ok && plan.plan.modification_points).toEqual(['src/math.js:add:1-3']);
@@ -178,7 +209,9 @@ describe('the plan in an earlier message', () => {
   });
 
   it('is not looked for when the final message has one', () => {
-    expect(interpret('claude', 'analyze-writes').finalText).toBe(JSON.parse(capture('claude', 'analyze-writes').stdout.trimEnd().split('\n').at(-1)!).result);
+    expect(interpret('claude', 'analyze-writes').finalText).toBe(
+      JSON.parse(capture('claude', 'analyze-writes').stdout.trimEnd().split('\n').at(-1)!).result,
+    );
   });
 });
 
@@ -187,6 +220,9 @@ describe("qwen's retries, made visible by the OpenAI SDK's log (OPENAI_LOG=info)
     const retries = activities('qwen', '429-openai-log').filter((a) => a.kind === 'retry');
     expect(retries.length).toBeGreaterThanOrEqual(5);
     expect(retries[0]).toEqual({ kind: 'retry', detail: 'API call failed (HTTP 429)' });
-    expect(interpret('qwen', '429-openai-log')).toMatchObject({ classification: 'rate_limited', detail: expect.stringMatching(/failed with status 429/) });
+    expect(interpret('qwen', '429-openai-log')).toMatchObject({
+      classification: 'rate_limited',
+      detail: expect.stringMatching(/failed with status 429/),
+    });
   });
 });

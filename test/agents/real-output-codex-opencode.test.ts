@@ -14,12 +14,20 @@ function fixture(cli: string, name: string, optional = false): string {
 }
 
 function activities(adapter: AgentAdapter, stdout: string, stderr = ''): AgentActivity[] {
-  const lines = [...stdout.split('\n').map((l) => [l, 'stdout'] as const), ...stderr.split('\n').map((l) => [l, 'stderr'] as const)];
+  const lines = [
+    ...stdout.split('\n').map((l) => [l, 'stdout'] as const),
+    ...stderr.split('\n').map((l) => [l, 'stderr'] as const),
+  ];
   return lines.flatMap(([line, stream]) => adapter.activity!(line, stream));
 }
 
 function interpret(adapter: AgentAdapter, cli: string, name: string, exitCode: number) {
-  return adapter.interpret({ exitCode, timedOut: false, stdout: fixture(cli, `${name}.stdout.jsonl`), stderr: fixture(cli, `${name}.stderr.txt`, true) });
+  return adapter.interpret({
+    exitCode,
+    timedOut: false,
+    stdout: fixture(cli, `${name}.stdout.jsonl`),
+    stderr: fixture(cli, `${name}.stderr.txt`, true),
+  });
 }
 
 describe('codex 0.169 --json as activities', () => {
@@ -43,7 +51,12 @@ describe('codex 0.169 --json as activities', () => {
   it('shows nothing for writes its read-only sandbox refused, and reads the plan', () => {
     const stdout = fixture('codex', 'analyze-writes-refused.stdout.jsonl');
     expect(activities(codexAdapter, stdout).filter((a) => a.kind === 'tool')).toEqual([]);
-    const result = codexAdapter.interpret({ exitCode: 0, timedOut: false, stdout, stderr: fixture('codex', 'analyze-writes-refused.stderr.txt') });
+    const result = codexAdapter.interpret({
+      exitCode: 0,
+      timedOut: false,
+      stdout,
+      stderr: fixture('codex', 'analyze-writes-refused.stderr.txt'),
+    });
     expect(result.classification).toBe('ok');
     const plan = extractPlan(result.finalText);
     expect(plan.ok && plan.plan.modification_points).toEqual(['src/math.js:add:2']);
@@ -68,7 +81,12 @@ describe('codex 0.169 failures as classifications', () => {
   });
 
   it('reads a missing API key variable as an authentication problem', () => {
-    const stdout = ['{"type":"thread.started","thread_id":"t"}', '{"type":"turn.started"}', '{"type":"error","message":"Missing environment variable: `STUB_API_KEY`."}', '{"type":"turn.failed","error":{"message":"Missing environment variable: `STUB_API_KEY`."}}'].join('\n');
+    const stdout = [
+      '{"type":"thread.started","thread_id":"t"}',
+      '{"type":"turn.started"}',
+      '{"type":"error","message":"Missing environment variable: `STUB_API_KEY`."}',
+      '{"type":"turn.failed","error":{"message":"Missing environment variable: `STUB_API_KEY`."}}',
+    ].join('\n');
     const result = codexAdapter.interpret({ exitCode: 1, timedOut: false, stdout, stderr: '' });
     expect(result).toMatchObject({ classification: 'auth_error' });
     expect(result.detail).toMatch(/STUB_API_KEY.*set the API key/);
@@ -77,7 +95,11 @@ describe('codex 0.169 failures as classifications', () => {
 
 describe('opencode 1.18 --format json as activities', () => {
   it('shows the file it reads, the edit, the command, its answer and tokens per step', () => {
-    const seen = activities(opencodeAdapter, fixture('opencode', 'fix-read-edit-bash.stdout.jsonl'), fixture('opencode', 'fix-read-edit-bash.stderr-info.txt'));
+    const seen = activities(
+      opencodeAdapter,
+      fixture('opencode', 'fix-read-edit-bash.stdout.jsonl'),
+      fixture('opencode', 'fix-read-edit-bash.stderr-info.txt'),
+    );
     expect(seen.filter((a) => a.kind !== 'usage')).toEqual([
       { kind: 'tool', tool: 'read', action: 'read', target: '/tmp/ab/repo/src/math.js' },
       { kind: 'tool', tool: 'edit', action: 'edit', target: '/tmp/ab/repo/src/math.js' },
@@ -103,7 +125,8 @@ describe('opencode 1.18 --format json as activities', () => {
   });
 
   it('does not count the failed session-title request as a retry of the answer', () => {
-    const title = 'timestamp=2026-11-23T06:29:00.000Z level=ERROR run=1 message="stream error" providerID=gateway modelID=m session.id=ses_1 small=true agent=title mode=primary error.error="AI_APICallError: Incorrect API key provided"';
+    const title =
+      'timestamp=2026-11-23T06:29:00.000Z level=ERROR run=1 message="stream error" providerID=gateway modelID=m session.id=ses_1 small=true agent=title mode=primary error.error="AI_APICallError: Incorrect API key provided"';
     expect(opencodeActivity(title, 'stderr')).toEqual([]);
   });
 });
@@ -120,7 +143,10 @@ describe('opencode 1.18 outcomes as classifications', () => {
   });
 
   it('reads a run stopped before its final error line from the errors it logged', () => {
-    const stderr = fixture('opencode', '401.stderr.txt').split('\n').filter((l) => l.includes('stream error')).join('\n');
+    const stderr = fixture('opencode', '401.stderr.txt')
+      .split('\n')
+      .filter((l) => l.includes('stream error'))
+      .join('\n');
     const result = opencodeAdapter.interpret({ exitCode: null, timedOut: false, stdout: '', stderr });
     expect(result.classification).toBe('auth_error');
     expect(result.detail).toMatch(/Incorrect API key provided/);
@@ -139,7 +165,17 @@ describe('opencode 1.18 outcomes as classifications', () => {
   });
 
   it('accepts a successful fix with its tokens and cost', () => {
-    const result = opencodeAdapter.interpret({ exitCode: 0, timedOut: false, stdout: fixture('opencode', 'fix-read-edit-bash.stdout.jsonl'), stderr: fixture('opencode', 'fix-read-edit-bash.stderr-info.txt') });
-    expect(result).toMatchObject({ classification: 'ok', finalText: 'Fixed add() in src/math.js.', tokens: 480, costUsd: 0 });
+    const result = opencodeAdapter.interpret({
+      exitCode: 0,
+      timedOut: false,
+      stdout: fixture('opencode', 'fix-read-edit-bash.stdout.jsonl'),
+      stderr: fixture('opencode', 'fix-read-edit-bash.stderr-info.txt'),
+    });
+    expect(result).toMatchObject({
+      classification: 'ok',
+      finalText: 'Fixed add() in src/math.js.',
+      tokens: 480,
+      costUsd: 0,
+    });
   });
 });

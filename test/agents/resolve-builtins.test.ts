@@ -22,8 +22,16 @@ afterAll(() => cleanup(some, none));
 
 describe('resolving built-in agents', () => {
   it('resolves --agent claude and a config chain of built-ins', () => {
-    expect(resolveAgents({ agentNames: ['claude'] }, {}).map((a) => [a.spec.name, a.adapter.name])).toEqual([['claude', 'claude']]);
-    const chain = resolveAgents({}, { chain: ['gemini', 'claude'], agents: { claude: { adapter: 'claude', model: 'sonnet', command: '--max-turns 30', timeoutSec: 600 } } });
+    expect(resolveAgents({ agentNames: ['claude'] }, {}).map((a) => [a.spec.name, a.adapter.name])).toEqual([
+      ['claude', 'claude'],
+    ]);
+    const chain = resolveAgents(
+      {},
+      {
+        chain: ['gemini', 'claude'],
+        agents: { claude: { adapter: 'claude', model: 'sonnet', command: '--max-turns 30', timeoutSec: 600 } },
+      },
+    );
     expect(chain.map((a) => a.spec)).toEqual([
       { name: 'gemini', adapter: 'gemini', command: [] },
       { name: 'claude', adapter: 'claude', command: ['--max-turns', '30'], model: 'sonnet', timeoutMs: 600_000 },
@@ -32,7 +40,9 @@ describe('resolving built-in agents', () => {
 
   it('gives aider the fix role only, and refuses it the analysis', () => {
     expect(resolveAgents({ agentNames: ['aider'] }, {})[0]!.spec.roles).toEqual(['fix']);
-    expect(() => resolveAgents({}, { agents: { a: { adapter: 'aider', roles: ['analyze'] } } })).toThrow(/the aider adapter cannot take the analyze role/);
+    expect(() => resolveAgents({}, { agents: { a: { adapter: 'aider', roles: ['analyze'] } } })).toThrow(
+      /the aider adapter cannot take the analyze role/,
+    );
   });
 
   it('resolves --agent manual without any CLI', () => {

@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentCall } from '../../src/engine/agents/agent.js';
 import { bestCandidate } from '../../src/engine/agents/plan-choice.js';
-import { analysisWords, makePlanJudge, parseModificationPoint, repeatedRootCause, unjudgedAgents } from '../../src/engine/agents/triggers.js';
+import {
+  analysisWords,
+  makePlanJudge,
+  parseModificationPoint,
+  repeatedRootCause,
+  unjudgedAgents,
+} from '../../src/engine/agents/triggers.js';
 import type { FixHistoryEntry, FixPlan } from '../../src/engine/session/schema.js';
 import { builtIn, cleanup, makeRepo } from './helpers.js';
 
@@ -15,11 +21,27 @@ const plan = (fields: Partial<FixPlan> = {}): FixPlan => ({
   ...fields,
 });
 const call = (p: FixPlan, agent = 'gemini'): AgentCall => ({
-  agent, role: 'analyze', exitCode: 0, timedOut: false, durationMs: 1, classification: 'ok', finalText: JSON.stringify(p), stdout: '', stderr: '',
+  agent,
+  role: 'analyze',
+  exitCode: 0,
+  timedOut: false,
+  durationMs: 1,
+  classification: 'ok',
+  finalText: JSON.stringify(p),
+  stdout: '',
+  stderr: '',
 });
 const history = (iteration: number, cause: string): FixHistoryEntry => ({
-  iteration, agent: 'gemini', strategy: 'conservative', root_causes: [cause], modification_points: [], files_changed: ['src/math.js'],
-  pass_rate_before: 50, pass_rate_after: 50, outcome: 'no_change', at: '2026-01-01T00:00:00Z',
+  iteration,
+  agent: 'gemini',
+  strategy: 'conservative',
+  root_causes: [cause],
+  modification_points: [],
+  files_changed: ['src/math.js'],
+  pass_rate_before: 50,
+  pass_rate_after: 50,
+  outcome: 'no_change',
+  at: '2026-01-01T00:00:00Z',
 });
 
 let repo: string;
@@ -28,7 +50,8 @@ beforeAll(() => {
 });
 afterAll(() => cleanup(repo));
 
-const judge = (ctx: Partial<Parameters<typeof makePlanJudge>[0]> = {}) => makePlanJudge({ repo, iteration: 1, history: [], ...ctx });
+const judge = (ctx: Partial<Parameters<typeof makePlanJudge>[0]> = {}) =>
+  makePlanJudge({ repo, iteration: 1, history: [], ...ctx });
 
 describe('the soft signals on a valid plan', () => {
   it('finds nothing to say about a detailed plan that points into an existing file', () => {
@@ -59,17 +82,31 @@ describe('the soft signals on a valid plan', () => {
   });
 
   it('notes the same root cause three iterations in a row, worded a little differently, and names it', () => {
-    const past = [history(1, 'add subtracts its second argument instead of adding it'), history(2, 'The add function subtracts its second argument instead of adding it.')];
+    const past = [
+      history(1, 'add subtracts its second argument instead of adding it'),
+      history(2, 'The add function subtracts its second argument instead of adding it.'),
+    ];
     const judged = judge({ iteration: 3, history: past })(plan(), call(plan()));
     expect(judged.warnings).toEqual([expect.stringMatching(/same root cause 3 iterations in a row/)]);
     expect(judged.repeatedCause).toBe('add subtracts its second argument instead of adding it');
   });
 
   it('does not count a root cause seen twice with a gap, or only once before', () => {
-    const gap = [history(1, 'add subtracts its second argument instead of adding it'), history(3, 'add subtracts its second argument instead of adding it')];
+    const gap = [
+      history(1, 'add subtracts its second argument instead of adding it'),
+      history(3, 'add subtracts its second argument instead of adding it'),
+    ];
     expect(repeatedRootCause(plan(), gap, 4)).toBeNull();
-    expect(repeatedRootCause(plan(), [history(2, 'add subtracts its second argument instead of adding it')], 3)).toBeNull();
-    expect(repeatedRootCause(plan(), [history(1, 'mul overflows for large numbers'), history(2, 'mul overflows for large numbers')], 3)).toBeNull();
+    expect(
+      repeatedRootCause(plan(), [history(2, 'add subtracts its second argument instead of adding it')], 3),
+    ).toBeNull();
+    expect(
+      repeatedRootCause(
+        plan(),
+        [history(1, 'mul overflows for large numbers'), history(2, 'mul overflows for large numbers')],
+        3,
+      ),
+    ).toBeNull();
   });
 
   it('does not judge the manual agent, whose plan is the failures themselves', () => {
@@ -88,9 +125,15 @@ describe('choosing among plans with warnings', () => {
   };
 
   it('takes the highest confidence, then the most concrete, then the first asked', () => {
-    expect(bestCandidate([candidate(0.6, ['src/math.js:add:1-3'], 1), candidate(0.8, ['the add function'], 2)]).agent).toBe('agent2');
-    expect(bestCandidate([candidate(0.7, ['the add function'], 1), candidate(0.7, ['src/math.js'], 2)]).agent).toBe('agent2');
-    expect(bestCandidate([candidate(0.7, ['src/math.js'], 1), candidate(0.7, ['src/math.js'], 2)]).agent).toBe('agent1');
+    expect(
+      bestCandidate([candidate(0.6, ['src/math.js:add:1-3'], 1), candidate(0.8, ['the add function'], 2)]).agent,
+    ).toBe('agent2');
+    expect(bestCandidate([candidate(0.7, ['the add function'], 1), candidate(0.7, ['src/math.js'], 2)]).agent).toBe(
+      'agent2',
+    );
+    expect(bestCandidate([candidate(0.7, ['src/math.js'], 1), candidate(0.7, ['src/math.js'], 2)]).agent).toBe(
+      'agent1',
+    );
   });
 });
 
@@ -111,6 +154,8 @@ describe('reading a plan', () => {
 
   it('counts the words of the analysis without the JSON keys', () => {
     const p = plan({ approach: 'one two three', root_causes: ['four five'] });
-    expect(analysisWords('Some prose first.\n' + JSON.stringify({ root_causes: p.root_causes, approach: p.approach }), p)).toBe(8);
+    expect(
+      analysisWords('Some prose first.\n' + JSON.stringify({ root_causes: p.root_causes, approach: p.approach }), p),
+    ).toBe(8);
   });
 });

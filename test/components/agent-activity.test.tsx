@@ -24,13 +24,18 @@ const FIX: AgentActivity[] = [
 
 function withActivities() {
   const store = runningStore();
-  for (const activity of FIX) store.getState().apply({ type: 'agent-activity', iteration: 2, agent: 'codex', role: 'fix', activity });
+  for (const activity of FIX)
+    store.getState().apply({ type: 'agent-activity', iteration: 2, agent: 'codex', role: 'fix', activity });
   return store;
 }
 
 describe.each(SIZES)('agent activity at $name', ({ columns, rows }) => {
   it('shows in the output pane what the agent does, as it does it, one line each', async () => {
-    const view = renderTui(<OutputPane width={columns} height={12} focused />, { columns, rows, store: withActivities() });
+    const view = renderTui(<OutputPane width={columns} height={12} focused />, {
+      columns,
+      rows,
+      store: withActivities(),
+    });
     unmount = view.unmount;
     const text = await view.waitFor('Fixed toCents');
     const lines = view.lines();
@@ -38,7 +43,9 @@ describe.each(SIZES)('agent activity at $name', ({ columns, rows }) => {
     expect(lines.some((l) => l.startsWith('codex: ✎ edit src/money.js'))).toBe(true);
     expect(lines.some((l) => l.startsWith('codex: $ npm test'))).toBe(true);
     expect(lines.some((l) => l.startsWith('codex: ↻ retry in 30 s: exceeded retry'))).toBe(true);
-    expect(text).toContain(columns >= 100 ? "codex: $ sed -i 's/a/b/' src/money.js (refused)" : "codex: $ sed -i 's/a/b/'");
+    expect(text).toContain(
+      columns >= 100 ? "codex: $ sed -i 's/a/b/' src/money.js (refused)" : "codex: $ sed -i 's/a/b/'",
+    );
     expect(text).toContain('codex: » Fixed toCents');
     // Running totals are for the iteration row, not the pane.
     expect(text).not.toContain('480');
@@ -47,9 +54,31 @@ describe.each(SIZES)('agent activity at $name', ({ columns, rows }) => {
 
   it('shows the tokens and cost of a finished call in its iteration row where there is room', () => {
     const store = runningStore();
-    store.getState().apply({ type: 'agent', iteration: 1, agent: 'claude', role: 'analyze', status: 'finished', classification: 'ok', tokens: 12_345, costUsd: 0.0421 });
-    store.getState().apply({ type: 'agent', iteration: 1, agent: 'claude', role: 'fix', status: 'finished', classification: 'ok', tokens: 655, costUsd: 0.01 });
-    const view = renderTui(<IterationTable width={columns} rows={6} compact={columns < 80} focused />, { columns, rows, store });
+    store.getState().apply({
+      type: 'agent',
+      iteration: 1,
+      agent: 'claude',
+      role: 'analyze',
+      status: 'finished',
+      classification: 'ok',
+      tokens: 12_345,
+      costUsd: 0.0421,
+    });
+    store.getState().apply({
+      type: 'agent',
+      iteration: 1,
+      agent: 'claude',
+      role: 'fix',
+      status: 'finished',
+      classification: 'ok',
+      tokens: 655,
+      costUsd: 0.01,
+    });
+    const view = renderTui(<IterationTable width={columns} rows={6} compact={columns < 80} focused />, {
+      columns,
+      rows,
+      store,
+    });
     unmount = view.unmount;
     const row1 = view.lines().find((l) => /^[› ] 1 /.test(l)) ?? '';
     if (columns >= 120) {
@@ -74,15 +103,26 @@ describe.each(SIZES)('agent activity at $name', ({ columns, rows }) => {
 });
 
 describe('agent activity headless', () => {
-  const line = (activity: AgentActivity) => plainLine({ type: 'agent-activity', iteration: 1, agent: 'opencode', role: 'analyze', activity });
+  const line = (activity: AgentActivity) =>
+    plainLine({ type: 'agent-activity', iteration: 1, agent: 'opencode', role: 'analyze', activity });
 
   it('prints one line per tool call, retry and error', () => {
-    expect(line({ kind: 'tool', tool: 'read', action: 'read', target: 'src/math.js' })).toBe('[agent] opencode: › read src/math.js');
-    expect(line({ kind: 'tool', tool: 'edit', action: 'edit', target: 'src/math.js', denied: true })).toBe('[agent] opencode: ✎ edit src/math.js (refused)');
-    expect(line({ kind: 'tool', tool: 'bash', action: 'run', target: 'npm test' })).toBe('[agent] opencode: $ npm test');
-    expect(line({ kind: 'tool', tool: 'grep', action: 'search', target: 'toCents' })).toBe('[agent] opencode: ⌕ search toCents');
+    expect(line({ kind: 'tool', tool: 'read', action: 'read', target: 'src/math.js' })).toBe(
+      '[agent] opencode: › read src/math.js',
+    );
+    expect(line({ kind: 'tool', tool: 'edit', action: 'edit', target: 'src/math.js', denied: true })).toBe(
+      '[agent] opencode: ✎ edit src/math.js (refused)',
+    );
+    expect(line({ kind: 'tool', tool: 'bash', action: 'run', target: 'npm test' })).toBe(
+      '[agent] opencode: $ npm test',
+    );
+    expect(line({ kind: 'tool', tool: 'grep', action: 'search', target: 'toCents' })).toBe(
+      '[agent] opencode: ⌕ search toCents',
+    );
     expect(line({ kind: 'retry', detail: 'Rate limit reached' })).toBe('[agent] opencode: ↻ retry: Rate limit reached');
-    expect(line({ kind: 'error', detail: 'Incorrect API key provided' })).toBe('[agent] opencode: ✗ Incorrect API key provided');
+    expect(line({ kind: 'error', detail: 'Incorrect API key provided' })).toBe(
+      '[agent] opencode: ✗ Incorrect API key provided',
+    );
   });
 
   it('leaves the prose and running totals to the TUI and --json', () => {
@@ -91,6 +131,18 @@ describe('agent activity headless', () => {
   });
 
   it('adds tokens and cost to the line of a finished call', () => {
-    expect(plainLine({ type: 'agent', iteration: 1, agent: 'opencode', role: 'fix', status: 'finished', classification: 'ok', durationMs: 5800, tokens: 480, costUsd: 0.0123 })).toBe('[agent] opencode (fix): ok in 5.8 s (480 tokens · $0.01)');
+    expect(
+      plainLine({
+        type: 'agent',
+        iteration: 1,
+        agent: 'opencode',
+        role: 'fix',
+        status: 'finished',
+        classification: 'ok',
+        durationMs: 5800,
+        tokens: 480,
+        costUsd: 0.0123,
+      }),
+    ).toBe('[agent] opencode (fix): ok in 5.8 s (480 tokens · $0.01)');
   });
 });

@@ -18,7 +18,12 @@ const STATES = {
   'degraded agent': scenarios.degradedStore,
 };
 
-function show(store: ReturnType<typeof scenarios.pendingStore>, columns: number, rows: number, env: NodeJS.ProcessEnv = {}) {
+function show(
+  store: ReturnType<typeof scenarios.pendingStore>,
+  columns: number,
+  rows: number,
+  env: NodeJS.ProcessEnv = {},
+) {
   const view = renderTui(<App onQuit={() => {}} />, { columns, rows, store, controls: new RecordingControls(), env });
   unmount = view.unmount;
   return view;

@@ -12,7 +12,12 @@ afterEach(() => unmount?.());
 
 describe('ApprovalBanner', () => {
   it('asks for approval with the pass rate, what is left and the keys', () => {
-    const view = renderTui(<ApprovalBanner width={120} />, { columns: 120, rows: 40, store: awaitingApprovalStore(), controls: new RecordingControls() });
+    const view = renderTui(<ApprovalBanner width={120} />, {
+      columns: 120,
+      rows: 40,
+      store: awaitingApprovalStore(),
+      controls: new RecordingControls(),
+    });
     unmount = view.unmount;
     const [first, second] = view.lines();
     expect(first).toBe('? Partial success awaiting approval: pass rate 96.5%, 1 low-criticality failure left');
@@ -23,13 +28,23 @@ describe('ApprovalBanner', () => {
     const store = awaitingApprovalStore();
     const state = store.getState().state!;
     store.getState().apply({ type: 'state', state: { ...state, iterations: [] } });
-    const view = renderTui(<ApprovalBanner width={120} />, { columns: 120, rows: 40, store, controls: new RecordingControls() });
+    const view = renderTui(<ApprovalBanner width={120} />, {
+      columns: 120,
+      rows: 40,
+      store,
+      controls: new RecordingControls(),
+    });
     unmount = view.unmount;
     expect(view.lines()[1]).toBe('  a approves and finishes · q leaves (the session stays resumable)');
   });
 
   it('tells a watcher where approval happens', () => {
-    const view = renderTui(<ApprovalBanner width={120} />, { columns: 120, rows: 40, store: awaitingApprovalStore(), controls: null });
+    const view = renderTui(<ApprovalBanner width={120} />, {
+      columns: 120,
+      rows: 40,
+      store: awaitingApprovalStore(),
+      controls: null,
+    });
     unmount = view.unmount;
     expect(view.text()).toContain('fixcycle run --resume-session WFS-test-checkout --yes');
   });
@@ -47,12 +62,16 @@ describe('DoneBanner', () => {
     unmount = view.unmount;
     const [first, second] = view.lines();
     expect(first).toBe('✗ Failure · pass rate 72% · exit code 1');
-    expect(second).toContain('max iterations reached (5) with 1 high-criticality failure · report: .workflow/active/WFS-test-checkout');
+    expect(second).toContain(
+      'max iterations reached (5) with 1 high-criticality failure · report: .workflow/active/WFS-test-checkout',
+    );
   });
 
   it('tells how to resume an interrupted session', () => {
     const store = runningStore();
-    store.getState().apply({ type: 'done', outcome: 'interrupted', reason: 'stopped by the user', exitCode: 130, passRate: 82.5 });
+    store
+      .getState()
+      .apply({ type: 'done', outcome: 'interrupted', reason: 'stopped by the user', exitCode: 130, passRate: 82.5 });
     const view = renderTui(<DoneBanner width={120} />, { columns: 120, rows: 40, store });
     unmount = view.unmount;
     expect(view.text()).toContain('‖ Interrupted · pass rate 82.5% · exit code 130');
@@ -70,7 +89,11 @@ describe('DoneBanner', () => {
 
 describe('ConfirmPrompt', () => {
   it('asks the question with its y/n', () => {
-    const view = renderTui(<ConfirmPrompt width={120} />, { columns: 120, rows: 40, ui: { confirm: { kind: 'rollback', prompt: 'Roll back iteration 2 (1bd3769)?' } } });
+    const view = renderTui(<ConfirmPrompt width={120} />, {
+      columns: 120,
+      rows: 40,
+      ui: { confirm: { kind: 'rollback', prompt: 'Roll back iteration 2 (1bd3769)?' } },
+    });
     unmount = view.unmount;
     expect(view.text()).toBe(' Roll back iteration 2 (1bd3769)? [y/n] ');
   });
@@ -84,7 +107,18 @@ for (const size of SIZES) {
         <DoneBanner width={size.columns} />
         <ConfirmPrompt width={size.columns} />
       </>,
-      { columns: size.columns, rows: size.rows, store: awaitingApprovalStore(), controls: new RecordingControls(), ui: { confirm: { kind: 'quit', prompt: 'Stop the loop after the current step and leave? The session stays resumable.' } } },
+      {
+        columns: size.columns,
+        rows: size.rows,
+        store: awaitingApprovalStore(),
+        controls: new RecordingControls(),
+        ui: {
+          confirm: {
+            kind: 'quit',
+            prompt: 'Stop the loop after the current step and leave? The session stays resumable.',
+          },
+        },
+      },
     );
     unmount = view.unmount;
     expect(view.lines()).toHaveLength(3);

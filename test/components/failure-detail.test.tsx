@@ -16,35 +16,90 @@ afterEach(() => unmount?.());
 
 const ROOT = '/work/shop';
 const SOURCES: Record<string, string> = {
-  'src/money.js': ['export function toCents(amount) {', '  return Math.floor(amount * 100);', '}', '', 'export function format(cents) {', '  return `${toCents(cents / 100)}`;', '}', ''].join('\n'),
-  'src/catalogue/pagination/windows/page-window-of-items.js': ['export function pageWindow(items, page) {', '  const size = items.length / 0;', '  return items.slice(page * size, size);', '}', ''].join('\n'),
+  'src/money.js': [
+    'export function toCents(amount) {',
+    '  return Math.floor(amount * 100);',
+    '}',
+    '',
+    'export function format(cents) {',
+    '  return `${toCents(cents / 100)}`;',
+    '}',
+    '',
+  ].join('\n'),
+  'src/catalogue/pagination/windows/page-window-of-items.js': [
+    'export function pageWindow(items, page) {',
+    '  const size = items.length / 0;',
+    '  return items.slice(page * size, size);',
+    '}',
+    '',
+  ].join('\n'),
 };
 const BASE = 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678';
 
 // Failures as node --test reports them: the message, then the stack through the project's code.
-const withStack = (f: Failure, frames: string[]): Failure => ({ ...f, stack: frames.map((at) => `    at ${at}`).join('\n') });
+const withStack = (f: Failure, frames: string[]): Failure => ({
+  ...f,
+  stack: frames.map((at) => `    at ${at}`).join('\n'),
+});
 const FAILURES = [
-  withStack(failure('formats a price with cents', 'AssertionError: expected 1999 to equal 2000\n\n1999 !== 2000\n'), ['toCents (file:///work/shop/src/money.js:2:15)', 'TestContext.<anonymous> (file:///work/shop/test/app.test.js:5:3)']),
-  withStack(failure('formats euros', 'AssertionError: expected 499 to equal 500'), ['toCents (file:///work/shop/src/money.js:2:15)', 'format (file:///work/shop/src/money.js:6:12)', 'TestContext.<anonymous> (file:///work/shop/test/app.test.js:9:3)']),
-  withStack(failure('paginates', 'TypeError: Cannot read properties of undefined (reading "length")', 'high'), ['pageWindow (file:///work/shop/src/catalogue/pagination/windows/page-window-of-items.js:3:16)', 'TestContext.<anonymous> (file:///work/shop/test/app.test.js:14:3)']),
+  withStack(failure('formats a price with cents', 'AssertionError: expected 1999 to equal 2000\n\n1999 !== 2000\n'), [
+    'toCents (file:///work/shop/src/money.js:2:15)',
+    'TestContext.<anonymous> (file:///work/shop/test/app.test.js:5:3)',
+  ]),
+  withStack(failure('formats euros', 'AssertionError: expected 499 to equal 500'), [
+    'toCents (file:///work/shop/src/money.js:2:15)',
+    'format (file:///work/shop/src/money.js:6:12)',
+    'TestContext.<anonymous> (file:///work/shop/test/app.test.js:9:3)',
+  ]),
+  withStack(failure('paginates', 'TypeError: Cannot read properties of undefined (reading "length")', 'high'), [
+    'pageWindow (file:///work/shop/src/catalogue/pagination/windows/page-window-of-items.js:3:16)',
+    'TestContext.<anonymous> (file:///work/shop/test/app.test.js:14:3)',
+  ]),
 ];
 
 /** The suspects the engine's own ranking gives these failures: their stacks, and toCents' line changed since BASE. */
 async function localization(): Promise<Localization> {
-  const functions = new Map(await Promise.all(Object.entries(SOURCES).map(async ([file, text]) => [file, await functionsOf(file, text)] as const)));
-  const input: RankInput = { spectrum: null, frames: sourceFrames(FAILURES, ROOT), changed: new Map([['src/money.js', new Set([2])]]), changeBase: BASE, functions };
-  return { suspects: rankFunctions(input, scoreLines(input)), used: ['stack', 'change'], notes: ['coverage: not measured (turned off)'], changeBase: BASE, durationMs: 1400 };
+  const functions = new Map(
+    await Promise.all(
+      Object.entries(SOURCES).map(async ([file, text]) => [file, await functionsOf(file, text)] as const),
+    ),
+  );
+  const input: RankInput = {
+    spectrum: null,
+    frames: sourceFrames(FAILURES, ROOT),
+    changed: new Map([['src/money.js', new Set([2])]]),
+    changeBase: BASE,
+    functions,
+  };
+  return {
+    suspects: rankFunctions(input, scoreLines(input)),
+    used: ['stack', 'change'],
+    notes: ['coverage: not measured (turned off)'],
+    changeBase: BASE,
+    durationMs: 1400,
+  };
 }
 
 async function shop(withSuspects = true) {
   const store = createFixcycleStore({ flushMs: 1 });
-  store.getState().apply({ type: 'session', sessionId: 'WFS-test-shop', sessionDir: `${ROOT}/.workflow/active/WFS-test-shop`, repo: ROOT, chain: ['claude'], testCommand: 'node --test', resumed: false });
+  store.getState().apply({
+    type: 'session',
+    sessionId: 'WFS-test-shop',
+    sessionDir: `${ROOT}/.workflow/active/WFS-test-shop`,
+    repo: ROOT,
+    chain: ['claude'],
+    testCommand: 'node --test',
+    resumed: false,
+  });
   store.getState().apply({ type: 'results', iteration: 1, results: results(92.5, FAILURES) });
   if (withSuspects) store.getState().apply({ type: 'suspects', iteration: 1, localization: await localization() });
   return store;
 }
 
-async function app(store: ReturnType<typeof createFixcycleStore>, size: { columns: number; rows: number } = { columns: 120, rows: 40 }) {
+async function app(
+  store: ReturnType<typeof createFixcycleStore>,
+  size: { columns: number; rows: number } = { columns: 120, rows: 40 },
+) {
   const view = renderTui(<App onQuit={vi.fn()} />, { ...size, store, controls: new RecordingControls() });
   unmount = view.unmount;
   await view.press(KEYS.shiftTab);
@@ -94,7 +149,9 @@ describe('the failure group view', () => {
     const store = await shop(false);
     const t = await app(store);
     await t.press(KEYS.enter);
-    expect(await t.waitFor('Failure group 1 of 2')).toContain('None ranked for these failures yet: fixcycle ranks them before each analysis');
+    expect(await t.waitFor('Failure group 1 of 2')).toContain(
+      'None ranked for these failures yet: fixcycle ranks them before each analysis',
+    );
     store.getState().apply({ type: 'results', iteration: 2, results: results(97.5, [FAILURES[0]!]) });
     expect(await t.waitFor('no longer among the current failures')).toContain('the latest run fixed or regrouped it');
   });

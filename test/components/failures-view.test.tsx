@@ -26,12 +26,32 @@ describe('FailuresView', () => {
 
   it('lists the suspects ranked for the failures, with the evidence of each, until the next results', () => {
     const store = runningStore();
-    const suspect = (fn: string, start: number, score: number, scores: Record<string, number>) => ({ file: 'src/money.js', function: fn, startLine: start, endLine: start + 4, score, lines: [start + 1], scores, evidence: [] });
-    store.getState().apply({ type: 'suspects', iteration: 1, localization: { suspects: [suspect('toCents', 3, 0.7, { change: 1, coverage: 1 }), suspect('format', 12, 0.2, { coverage: 1 })], used: ['change', 'coverage'], notes: [], durationMs: 10 } });
+    const suspect = (fn: string, start: number, score: number, scores: Record<string, number>) => ({
+      file: 'src/money.js',
+      function: fn,
+      startLine: start,
+      endLine: start + 4,
+      score,
+      lines: [start + 1],
+      scores,
+      evidence: [],
+    });
+    store.getState().apply({
+      type: 'suspects',
+      iteration: 1,
+      localization: {
+        suspects: [suspect('toCents', 3, 0.7, { change: 1, coverage: 1 }), suspect('format', 12, 0.2, { coverage: 1 })],
+        used: ['change', 'coverage'],
+        notes: [],
+        durationMs: 10,
+      },
+    });
     const text = show(store, 120, 12).text();
     expect(text).toMatch(/suspects\s+1\. src\/money\.js:toCents:3-7\s+0\.70 change\+coverage/);
     expect(text).toMatch(/2\. src\/money\.js:format:12-16\s+0\.20 coverage/);
-    store.getState().apply({ type: 'results', iteration: 1, results: results(0, [failure('adds', 'AssertionError: nope')]) });
+    store
+      .getState()
+      .apply({ type: 'results', iteration: 1, results: results(0, [failure('adds', 'AssertionError: nope')]) });
     expect(show(store, 120, 12).text()).not.toContain('suspects');
   });
 
@@ -54,7 +74,14 @@ describe('FailuresView', () => {
 
   it('lists run errors before any test failure', () => {
     const store = createFixcycleStore();
-    store.getState().apply({ type: 'results', iteration: 1, results: { ...results(0, [failure('adds', 'AssertionError: nope')]), errors: [{ message: "SyntaxError: Unexpected token '}'", file: 'src/money.js' }] } });
+    store.getState().apply({
+      type: 'results',
+      iteration: 1,
+      results: {
+        ...results(0, [failure('adds', 'AssertionError: nope')]),
+        errors: [{ message: "SyntaxError: Unexpected token '}'", file: 'src/money.js' }],
+      },
+    });
     const lines = show(store).lines();
     expect(lines[0]).toContain('1 in 1 group, 1 run error');
     expect(lines[1]).toMatch(/^ {2}error\s+SyntaxError: Unexpected token/);
@@ -63,7 +90,18 @@ describe('FailuresView', () => {
 
   it('scrolls when the groups do not fit, and says which lines show', () => {
     const store = createFixcycleStore();
-    const many = Array.from({ length: 8 }, (_, i) => failure(`case ${i}`, ['TypeError: x is not a function', 'RangeError: Invalid array length', 'timeout of 2000ms exceeded', 'ENOENT: no such file'][i % 4]!, i % 2 ? 'high' : 'low'));
+    const many = Array.from({ length: 8 }, (_, i) =>
+      failure(
+        `case ${i}`,
+        [
+          'TypeError: x is not a function',
+          'RangeError: Invalid array length',
+          'timeout of 2000ms exceeded',
+          'ENOENT: no such file',
+        ][i % 4]!,
+        i % 2 ? 'high' : 'low',
+      ),
+    );
     store.getState().apply({ type: 'results', iteration: 1, results: results(80, many) });
     const text = show(store, 120, 4, { failuresTop: 2 }).text();
     expect(text).toContain('3-6 of 8 lines');

@@ -18,7 +18,11 @@ describe('HelpOverlay', () => {
   });
 
   it('scrolls when the screen is short, and says so', () => {
-    const view = renderTui(<HelpOverlay width={60} height={17} />, { columns: 60, rows: 20, ui: { help: true, helpTop: 3 } });
+    const view = renderTui(<HelpOverlay width={60} height={17} />, {
+      columns: 60,
+      rows: 20,
+      ui: { help: true, helpTop: 3 },
+    });
     unmount = view.unmount;
     expect(view.text()).toMatch(/Keys · 4-19 of \d+ · j\/k scroll · esc closes/);
     expect(view.lines()).toHaveLength(17);
@@ -26,7 +30,10 @@ describe('HelpOverlay', () => {
 
   for (const size of SIZES) {
     it(`never draws wider than the terminal at ${size.name}`, () => {
-      const view = renderTui(<HelpOverlay width={size.columns} height={size.rows - 3} />, { columns: size.columns, rows: size.rows });
+      const view = renderTui(<HelpOverlay width={size.columns} height={size.rows - 3} />, {
+        columns: size.columns,
+        rows: size.rows,
+      });
       unmount = view.unmount;
       expect(overflowing(view.text(), size.columns)).toEqual([]);
     });

@@ -13,17 +13,45 @@ afterEach(() => unmount?.());
 
 const sessionDir = join(repo.dir, '.workflow/active/WFS-test-detail');
 repo.commit('initial', { 'src/money.js': 'export const toCents = (a) => Math.floor(a * 100);\n' });
-const sha = repo.commit('test-cycle: iteration 2 - conservative strategy (pass: 82% → 92%)', { 'src/money.js': 'export const toCents = (a) => Math.round(a * 100);\n' });
-repo.write('.workflow/active/WFS-test-detail/.process/iteration-2-analysis.md', '# Iteration 2 analysis\n\n## Root causes\n- toCents truncates\tinstead of rounding\n');
+const sha = repo.commit('test-cycle: iteration 2 - conservative strategy (pass: 82% → 92%)', {
+  'src/money.js': 'export const toCents = (a) => Math.round(a * 100);\n',
+});
+repo.write(
+  '.workflow/active/WFS-test-detail/.process/iteration-2-analysis.md',
+  '# Iteration 2 analysis\n\n## Root causes\n- toCents truncates\tinstead of rounding\n',
+);
 repo.write(
   '.workflow/active/WFS-test-detail/.task/IMPL-fix-2.json',
-  JSON.stringify({ id: 'IMPL-fix-2', title: 'Fix toCents rounding', context: { fix_strategy: { strategy: 'conservative', strategy_reason: 'iterations 1-2', approach: 'round to the nearest cent', confidence_score: 0.85, root_causes: ['toCents truncates'], modification_points: ['src/money.js:toCents:1'], affected_tests: ['toCents > rounds'] } } }),
+  JSON.stringify({
+    id: 'IMPL-fix-2',
+    title: 'Fix toCents rounding',
+    context: {
+      fix_strategy: {
+        strategy: 'conservative',
+        strategy_reason: 'iterations 1-2',
+        approach: 'round to the nearest cent',
+        confidence_score: 0.85,
+        root_causes: ['toCents truncates'],
+        modification_points: ['src/money.js:toCents:1'],
+        affected_tests: ['toCents > rounds'],
+      },
+    },
+  }),
 );
 
 describe('IterationDetail', () => {
   it("shows the iteration's analysis, fix plan and the files its commit changed", async () => {
-    const lines = await loadIterationDetail({ sessionDir, repo: repo.dir, iteration: 2, entry: { iteration: 2, commit: sha } });
-    const view = renderTui(<IterationDetail lines={lines} width={120} height={38} />, { columns: 120, rows: 40, ui: { detail: { iteration: 2, top: 0 } } });
+    const lines = await loadIterationDetail({
+      sessionDir,
+      repo: repo.dir,
+      iteration: 2,
+      entry: { iteration: 2, commit: sha },
+    });
+    const view = renderTui(<IterationDetail lines={lines} width={120} height={38} />, {
+      columns: 120,
+      rows: 40,
+      ui: { detail: { iteration: 2, top: 0 } },
+    });
     unmount = view.unmount;
     const text = view.text();
     expect(text).toContain('▸ Iteration 2 · esc closes');
@@ -40,7 +68,11 @@ describe('IterationDetail', () => {
 
   it('says what is not written yet instead of failing', async () => {
     const lines = await loadIterationDetail({ sessionDir, repo: repo.dir, iteration: 3, entry: { iteration: 3 } });
-    const view = renderTui(<IterationDetail lines={lines} width={120} height={38} />, { columns: 120, rows: 40, ui: { detail: { iteration: 3, top: 0 } } });
+    const view = renderTui(<IterationDetail lines={lines} width={120} height={38} />, {
+      columns: 120,
+      rows: 40,
+      ui: { detail: { iteration: 3, top: 0 } },
+    });
     unmount = view.unmount;
     expect(view.text().match(/\(not written yet\)/g)).toHaveLength(2);
     expect(view.text()).toContain('(no fix commit for this iteration)');
@@ -54,8 +86,17 @@ describe('IterationDetail', () => {
 
   for (const size of SIZES) {
     it(`scrolls within ${size.name} and says which lines show`, async () => {
-      const lines = await loadIterationDetail({ sessionDir, repo: repo.dir, iteration: 2, entry: { iteration: 2, commit: sha } });
-      const view = renderTui(<IterationDetail lines={lines} width={size.columns} height={8} />, { columns: size.columns, rows: size.rows, ui: { detail: { iteration: 2, top: 2 } } });
+      const lines = await loadIterationDetail({
+        sessionDir,
+        repo: repo.dir,
+        iteration: 2,
+        entry: { iteration: 2, commit: sha },
+      });
+      const view = renderTui(<IterationDetail lines={lines} width={size.columns} height={8} />, {
+        columns: size.columns,
+        rows: size.rows,
+        ui: { detail: { iteration: 2, top: 2 } },
+      });
       unmount = view.unmount;
       expect(view.lines()).toHaveLength(8);
       expect(view.text()).toMatch(new RegExp(`Iteration 2 · 3-9 of ${lines.length} · esc closes`));

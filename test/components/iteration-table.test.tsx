@@ -1,14 +1,26 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { IterationTable } from '../../src/components/iteration-table.js';
 import { overflowing, renderTui } from '../tui/render.js';
-import { degradedStore, fallbackStore, pendingStore, regressionStore, runningStore, stuckStore } from '../tui/scenarios.js';
+import {
+  degradedStore,
+  fallbackStore,
+  pendingStore,
+  regressionStore,
+  runningStore,
+  stuckStore,
+} from '../tui/scenarios.js';
 import { SIZES } from './sizes.js';
 
 let unmount: (() => void) | undefined;
 afterEach(() => unmount?.());
 
 function show(store: ReturnType<typeof pendingStore>, columns: number, rows = 6, ui = {}) {
-  const view = renderTui(<IterationTable width={columns} rows={rows} compact={columns < 80} focused />, { columns, rows: 40, store, ui });
+  const view = renderTui(<IterationTable width={columns} rows={rows} compact={columns < 80} focused />, {
+    columns,
+    rows: 40,
+    store,
+    ui,
+  });
   unmount = view.unmount;
   return view;
 }

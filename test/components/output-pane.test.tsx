@@ -16,9 +16,18 @@ function storeWith(lines: string[]) {
 
 const numbered = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`);
 
-function show(lines: string[], options: { columns?: number; height?: number; ui?: object; env?: NodeJS.ProcessEnv } = {}) {
+function show(
+  lines: string[],
+  options: { columns?: number; height?: number; ui?: object; env?: NodeJS.ProcessEnv } = {},
+) {
   const columns = options.columns ?? 120;
-  const view = renderTui(<OutputPane width={columns} height={options.height ?? 10} focused />, { columns, rows: 40, store: storeWith(lines), ui: options.ui, env: options.env });
+  const view = renderTui(<OutputPane width={columns} height={options.height ?? 10} focused />, {
+    columns,
+    rows: 40,
+    store: storeWith(lines),
+    ui: options.ui,
+    env: options.env,
+  });
   unmount = view.unmount;
   return view;
 }
@@ -64,7 +73,10 @@ describe('OutputPane', () => {
   });
 
   it('cuts long lines and drops escape sequences that would tear the screen', async () => {
-    const view = show(['x'.repeat(10_000), 'before\x1b[2J\x1b[1;1Hafter\x1b]0;title\x07!', 'a\tb', 'progress 10%\rprogress 100%'], { columns: 60 });
+    const view = show(
+      ['x'.repeat(10_000), 'before\x1b[2J\x1b[1;1Hafter\x1b]0;title\x07!', 'a\tb', 'progress 10%\rprogress 100%'],
+      { columns: 60 },
+    );
     const text = await view.waitFor('progress 100%');
     expect(text).toContain('beforeafter!');
     expect(text).toContain('a       b');

@@ -1,7 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { PhaseTree } from '../../src/components/phase-tree.js';
 import { overflowing, renderTui } from '../tui/render.js';
-import { awaitingApprovalStore, degradedStore, fallbackStore, failureStore, pendingStore, regressionStore, runningStore } from '../tui/scenarios.js';
+import {
+  awaitingApprovalStore,
+  degradedStore,
+  fallbackStore,
+  failureStore,
+  pendingStore,
+  regressionStore,
+  runningStore,
+} from '../tui/scenarios.js';
 import { SIZES } from './sizes.js';
 
 let unmount: (() => void) | undefined;

@@ -8,9 +8,18 @@ import { NARROW_SIZES, SIZES } from './sizes.js';
 let unmount: (() => void) | undefined;
 afterEach(() => unmount?.());
 
-function show(store: ReturnType<typeof pendingStore>, options: { columns?: number; controls?: RecordingControls | null; ui?: object } = {}) {
+function show(
+  store: ReturnType<typeof pendingStore>,
+  options: { columns?: number; controls?: RecordingControls | null; ui?: object } = {},
+) {
   const columns = options.columns ?? 120;
-  const view = renderTui(<StatusLine width={columns} compact={columns < 80} />, { columns, rows: 40, store, controls: options.controls === undefined ? new RecordingControls() : options.controls, ui: options.ui });
+  const view = renderTui(<StatusLine width={columns} compact={columns < 80} />, {
+    columns,
+    rows: 40,
+    store,
+    controls: options.controls === undefined ? new RecordingControls() : options.controls,
+    ui: options.ui,
+  });
   unmount = view.unmount;
   return view;
 }
@@ -64,11 +73,20 @@ describe('StatusLine', () => {
 
   it('counts down while fixcycle waits out a rate limit', () => {
     const store = runningStore();
-    store.getState().apply({ type: 'wait', iteration: 1, agent: 'claude', untilMs: Date.now() + 42_000, waitMs: 42_000, reason: "claude's rate limit to reset" });
+    store.getState().apply({
+      type: 'wait',
+      iteration: 1,
+      agent: 'claude',
+      untilMs: Date.now() + 42_000,
+      waitMs: 42_000,
+      reason: "claude's rate limit to reset",
+    });
     const text = show(store).text();
     expect(text).toMatch(/│ claude rate-limited: waiting 4[12]s · \? help · q quit$/);
     unmount?.();
-    store.getState().apply({ type: 'wait', iteration: 1, agent: 'claude', untilMs: null, reason: "claude's rate limit to reset" });
+    store
+      .getState()
+      .apply({ type: 'wait', iteration: 1, agent: 'claude', untilMs: null, reason: "claude's rate limit to reset" });
     expect(show(store).text()).not.toContain('rate-limited');
   });
 
@@ -95,14 +113,24 @@ describe('StatusLine', () => {
   describe('in a narrow pane', () => {
     const waitingStore = () => {
       const store = runningStore();
-      store.getState().apply({ type: 'wait', iteration: 1, agent: 'claude', untilMs: Date.now() + 600_000, reason: "claude's rate limit to reset" });
+      store.getState().apply({
+        type: 'wait',
+        iteration: 1,
+        agent: 'claude',
+        untilMs: Date.now() + 600_000,
+        reason: "claude's rate limit to reset",
+      });
       return store;
     };
     const cases = [
       ['working', () => runningStore(), {}],
       ['awaiting approval', () => awaitingApprovalStore(), {}],
       ['done', () => failureStore(), {}],
-      ['showing a message', () => runningStore(), { ui: { message: { text: 'No committed fix to roll back yet: wait for the first commit', tone: 'warn' } } }],
+      [
+        'showing a message',
+        () => runningStore(),
+        { ui: { message: { text: 'No committed fix to roll back yet: wait for the first commit', tone: 'warn' } } },
+      ],
       ['waiting out a rate limit', waitingStore, {}],
       ['in watch mode', () => runningStore(), { controls: null }],
     ] as const;
@@ -121,7 +149,8 @@ describe('StatusLine', () => {
       const text = show(runningStore(), { columns: 60 }).text();
       expect(text).toMatch(/^WFS-test-checkout · \d+s │ /);
       const hints = text.split(' │ ')[1]!.split(' · ');
-      for (const hint of hints) expect(['r roll back', 'p pause', 'f hold', 'enter open', 'tab focus', '? help', 'q quit']).toContain(hint);
+      for (const hint of hints)
+        expect(['r roll back', 'p pause', 'f hold', 'enter open', 'tab focus', '? help', 'q quit']).toContain(hint);
       expect(hints.slice(-2)).toEqual(['? help', 'q quit']);
     });
 

@@ -16,13 +16,26 @@ describe('StrategyBadge', () => {
   });
 
   it('gives each strategy its own color, and none under NO_COLOR', () => {
-    const colored = renderTui(<StrategyBadge withReason={false} />, { columns: 120, rows: 40, store: regressionStore() });
+    const colored = renderTui(<StrategyBadge withReason={false} />, {
+      columns: 120,
+      rows: 40,
+      store: regressionStore(),
+    });
     expect(colored.lastFrame()).toContain('\x1b[35m');
     colored.unmount();
-    const conservative = renderTui(<StrategyBadge withReason={false} />, { columns: 120, rows: 40, store: runningStore() });
+    const conservative = renderTui(<StrategyBadge withReason={false} />, {
+      columns: 120,
+      rows: 40,
+      store: runningStore(),
+    });
     expect(conservative.lastFrame()).toContain('\x1b[34m');
     conservative.unmount();
-    const mono = renderTui(<StrategyBadge />, { columns: 120, rows: 40, store: regressionStore(), env: { NO_COLOR: '1' } });
+    const mono = renderTui(<StrategyBadge />, {
+      columns: 120,
+      rows: 40,
+      store: regressionStore(),
+      env: { NO_COLOR: '1' },
+    });
     unmount = mono.unmount;
     expect(hasColor(mono.lastFrame())).toBe(false);
     expect(mono.text()).toContain('[surgical]');
@@ -38,7 +51,13 @@ describe('StrategyBadge', () => {
 describe('Header', () => {
   for (const size of SIZES) {
     it(`keeps the badge in view at ${size.name}`, () => {
-      const view = renderTui(<Header width={size.columns} compact={size.columns < 80} />, { columns: size.columns, rows: size.rows, store: regressionStore(), title: 'DEMO — scripted demo agent, no AI', demo: true });
+      const view = renderTui(<Header width={size.columns} compact={size.columns < 80} />, {
+        columns: size.columns,
+        rows: size.rows,
+        store: regressionStore(),
+        title: 'DEMO — scripted demo agent, no AI',
+        demo: true,
+      });
       unmount = view.unmount;
       expect(view.text()).toContain('[surgical]');
       expect(view.text()).toContain('DEMO');
@@ -48,7 +67,13 @@ describe('Header', () => {
 
   for (const size of NARROW_SIZES) {
     it(`shortens the strategy's reason but never its name at ${size.name}`, () => {
-      const view = renderTui(<Header width={size.columns} compact />, { columns: size.columns, rows: size.rows, store: regressionStore(), title: 'DEMO — scripted demo agent, no AI', demo: true });
+      const view = renderTui(<Header width={size.columns} compact />, {
+        columns: size.columns,
+        rows: size.rows,
+        store: regressionStore(),
+        title: 'DEMO — scripted demo agent, no AI',
+        demo: true,
+      });
       unmount = view.unmount;
       expect(view.text()).toMatch(/\[surgical\] iteration 2 re/);
       expect(overflowing(view.text(), size.columns)).toEqual([]);
@@ -57,7 +82,15 @@ describe('Header', () => {
 
   it('keeps the whole strategy name even when a long session id crowds a wide header', () => {
     const store = regressionStore();
-    store.getState().apply({ type: 'session', sessionId: 'WFS-test-a-very-long-session-name-that-goes-on-and-on-forever', sessionDir: '/tmp/x', repo: '/tmp', chain: ['claude'], testCommand: 'npm test', resumed: false });
+    store.getState().apply({
+      type: 'session',
+      sessionId: 'WFS-test-a-very-long-session-name-that-goes-on-and-on-forever',
+      sessionDir: '/tmp/x',
+      repo: '/tmp',
+      chain: ['claude'],
+      testCommand: 'npm test',
+      resumed: false,
+    });
     const view = renderTui(<Header width={80} compact={false} />, { columns: 80, rows: 24, store, title: 'fixcycle' });
     unmount = view.unmount;
     expect(view.text()).toContain('[surgical]');
@@ -65,7 +98,12 @@ describe('Header', () => {
   });
 
   it('labels a demo and shows the session id when wide', () => {
-    const view = renderTui(<Header width={120} compact={false} />, { columns: 120, rows: 40, store: runningStore(), demo: true });
+    const view = renderTui(<Header width={120} compact={false} />, {
+      columns: 120,
+      rows: 40,
+      store: runningStore(),
+      demo: true,
+    });
     unmount = view.unmount;
     expect(view.text()).toMatch(/^fixcycle DEMO +WFS-test-checkout +\[conservative\]/);
   });

@@ -41,14 +41,24 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const entries = (JSON.parse(readFileSync(here('./projects.json'), 'utf8')) as Entry[]).filter((e) => e.quick);
 
 async function loadModules(): Promise<CorpusModules> {
-  const prepareModule = (await import(pathToFileURL(here('../../scripts/corpus/prepare.mjs')).href)) as Pick<CorpusModules, 'prepare'>;
-  const runModule = (await import(pathToFileURL(here('../../scripts/corpus/run-project.mjs')).href)) as Pick<CorpusModules, 'runProject' | 'sameRunner'>;
+  const prepareModule = (await import(pathToFileURL(here('../../scripts/corpus/prepare.mjs')).href)) as Pick<
+    CorpusModules,
+    'prepare'
+  >;
+  const runModule = (await import(pathToFileURL(here('../../scripts/corpus/run-project.mjs')).href)) as Pick<
+    CorpusModules,
+    'runProject' | 'sameRunner'
+  >;
   return { prepare: prepareModule.prepare, runProject: runModule.runProject, sameRunner: runModule.sameRunner };
 }
 
 /** The tool a corpus project's runner needs that does not run here (`cargo --version`), or null. */
 function missingToolFor(runner: string): string | null {
-  const probe: Record<string, [string, string[]]> = { cargo: ['cargo', ['--version']], go: ['go', ['version']], pytest: ['python3', ['-m', 'pytest', '--version']] };
+  const probe: Record<string, [string, string[]]> = {
+    cargo: ['cargo', ['--version']],
+    go: ['go', ['version']],
+    pytest: ['python3', ['-m', 'pytest', '--version']],
+  };
   const found = probe[runner];
   return found ? missingTool(found) : null;
 }
@@ -79,11 +89,20 @@ describe('the corpus of published projects (quick ones)', () => {
       const tool = missingToolFor(entry.runner);
       if (tool) ctx.skip(`${entry.name} needs ${tool}`);
       const row = await modules.runProject(entry);
-      expect(modules.sameRunner(row.found.runner, entry.runner), `runner ${entry.runner} found, not ${row.found.runner} (${row.found.from ?? row.found.error})`).toBe(true);
-      expect({ exit: row.clean.processExit, agentCalls: row.clean.agentCalls.length, reason: row.clean.reason }).toEqual({ exit: 0, agentCalls: 0, reason: row.clean.reason });
+      expect(
+        modules.sameRunner(row.found.runner, entry.runner),
+        `runner ${entry.runner} found, not ${row.found.runner} (${row.found.from ?? row.found.error})`,
+      ).toBe(true);
+      expect({
+        exit: row.clean.processExit,
+        agentCalls: row.clean.agentCalls.length,
+        reason: row.clean.reason,
+      }).toEqual({ exit: 0, agentCalls: 0, reason: row.clean.reason });
       expect(counts(row.clean.last), `unbroken counts (${entry.expected.unit})`).toEqual(entry.expected.fixed);
       expect(counts(row.broken.first), `broken counts (${entry.expected.unit})`).toEqual(entry.expected.broken);
-      expect({ outcome: row.broken.outcome, exit: row.broken.processExit }, `broken run: ${row.broken.reason}`).toEqual({ outcome: 'success', exit: 0 });
+      expect({ outcome: row.broken.outcome, exit: row.broken.processExit }, `broken run: ${row.broken.reason}`).toEqual(
+        { outcome: 'success', exit: 0 },
+      );
       expect(counts(row.broken.last), `fixed counts (${entry.expected.unit})`).toEqual(entry.expected.fixed);
     }, 900_000);
   }

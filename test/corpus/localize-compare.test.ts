@@ -17,11 +17,24 @@ interface Row {
   ratio?: number;
   skipped?: string;
 }
-const load = async <T>(path: string) => (await import(pathToFileURL(fileURLToPath(new URL(path, import.meta.url))).href)) as T;
-const { flagsOf, compareMetrics } = await load<{ flagsOf(row: Row): string[]; compareMetrics(rows: Row[]): Record<string, number> }>('../../scripts/corpus/localize-compare.mjs');
-const { summariseRun } = await load<{ summariseRun(events: object[]): { iterations: number; localizeMs: number } }>('../../scripts/corpus/events.mjs');
+const load = async <T>(path: string) =>
+  (await import(pathToFileURL(fileURLToPath(new URL(path, import.meta.url))).href)) as T;
+const { flagsOf, compareMetrics } = await load<{
+  flagsOf(row: Row): string[];
+  compareMetrics(rows: Row[]): Record<string, number>;
+}>('../../scripts/corpus/localize-compare.mjs');
+const { summariseRun } = await load<{ summariseRun(events: object[]): { iterations: number; localizeMs: number } }>(
+  '../../scripts/corpus/events.mjs',
+);
 
-const side = (over: Partial<Side> = {}): Side => ({ exit: 0, outcome: 'success', passRate: 100, iterations: 1, seconds: 10, ...over });
+const side = (over: Partial<Side> = {}): Side => ({
+  exit: 0,
+  outcome: 'success',
+  passRate: 100,
+  iterations: 1,
+  seconds: 10,
+  ...over,
+});
 const row = (name: string, on: Side, off: Side): Row => ({ name, on, off, ratio: on.seconds / off.seconds });
 
 describe('the localization on/off comparison', () => {
@@ -36,8 +49,16 @@ describe('the localization on/off comparison', () => {
   });
 
   it('gives the worst ratio and the count of changed outcomes over the compared projects, skipped ones left out', () => {
-    const rows = [row('a', side({ seconds: 12 }), side()), row('b', side({ iterations: 3 }), side()), { name: 'c', skipped: 'cargo --version does not run here' }];
-    expect(compareMetrics(rows)).toEqual({ localization_loop_ratio_max: 1.2, localization_outcome_changes: 1, localization_loop_projects: 2 });
+    const rows = [
+      row('a', side({ seconds: 12 }), side()),
+      row('b', side({ iterations: 3 }), side()),
+      { name: 'c', skipped: 'cargo --version does not run here' },
+    ];
+    expect(compareMetrics(rows)).toEqual({
+      localization_loop_ratio_max: 1.2,
+      localization_outcome_changes: 1,
+      localization_loop_projects: 2,
+    });
     expect(compareMetrics([{ name: 'c', skipped: 'x' }])).toEqual({});
   });
 

@@ -42,7 +42,14 @@ describe('the scripted demo agent', () => {
 
     for (const [index, step] of expected.entries()) {
       const iteration = index + 1;
-      const analysis = await callAgent({ agentCmd: demo.agentCmd, repo: demo.repo, sessionDir, role: 'analyze', iteration, results });
+      const analysis = await callAgent({
+        agentCmd: demo.agentCmd,
+        repo: demo.repo,
+        sessionDir,
+        role: 'analyze',
+        iteration,
+        results,
+      });
       expect(analysis.exitCode, analysis.stderr).toBe(0);
       expect(analysis.stderr).toContain('demo agent:');
       const plan = readPlan(analysis.stdout);
@@ -51,7 +58,15 @@ describe('the scripted demo agent', () => {
       expect(plan.confidence_score).toBe(0.85);
       expect(plan.affected_tests).toHaveLength(step.fixes);
 
-      const fix = await callAgent({ agentCmd: demo.agentCmd, repo: demo.repo, sessionDir, role: 'fix', iteration, results, plan });
+      const fix = await callAgent({
+        agentCmd: demo.agentCmd,
+        repo: demo.repo,
+        sessionDir,
+        role: 'fix',
+        iteration,
+        results,
+        plan,
+      });
       expect(fix.exitCode, fix.stderr).toBe(0);
       expect(fix.stdout).toContain('demo agent: changed');
 
@@ -64,7 +79,10 @@ describe('the scripted demo agent', () => {
     }
 
     expect(results.pass_rate).toBe(100);
-    const changed = (await execa('git', ['status', '--porcelain'], { cwd: demo.repo })).stdout.split('\n').map((line) => line.slice(3)).sort();
+    const changed = (await execa('git', ['status', '--porcelain'], { cwd: demo.repo })).stdout
+      .split('\n')
+      .map((line) => line.slice(3))
+      .sort();
     expect(changed).toEqual(['src/money.js', 'src/paginate.js', 'src/query.js']);
   });
 
@@ -72,19 +90,38 @@ describe('the scripted demo agent', () => {
     const slug = join(demo.repo, 'src', 'slug.js');
     await writeFile(slug, (await readFile(slug, 'utf8')).replace(".replace(/[\\u0300-\\u036f]/g, '')", ''));
     const results = await runDemoSuite(demo.repo);
-    const unknownOnly: DemoResults = { ...results, failures: results.failures.filter((failure) => failure.id.startsWith('slugify')) };
+    const unknownOnly: DemoResults = {
+      ...results,
+      failures: results.failures.filter((failure) => failure.id.startsWith('slugify')),
+    };
     expect(unknownOnly.failures.length).toBeGreaterThan(0);
 
-    const analysis = await callAgent({ agentCmd: demo.agentCmd, repo: demo.repo, sessionDir, role: 'analyze', iteration: 1, results: unknownOnly });
+    const analysis = await callAgent({
+      agentCmd: demo.agentCmd,
+      repo: demo.repo,
+      sessionDir,
+      role: 'analyze',
+      iteration: 1,
+      results: unknownOnly,
+    });
 
     expect(analysis.exitCode).toBe(1);
     expect(analysis.stdout).toBe('');
-    expect(analysis.stderr).toMatch(/demo agent: none of the \d+ failing test\(s\) match a bug this scripted demo agent knows/);
+    expect(analysis.stderr).toMatch(
+      /demo agent: none of the \d+ failing test\(s\) match a bug this scripted demo agent knows/,
+    );
   });
 
   it('refuses to plan when nothing fails', async () => {
     const results: DemoResults = { total: 41, passed: 41, failed: 0, skipped: 0, pass_rate: 100, failures: [] };
-    const analysis = await callAgent({ agentCmd: demo.agentCmd, repo: demo.repo, sessionDir, role: 'analyze', iteration: 1, results });
+    const analysis = await callAgent({
+      agentCmd: demo.agentCmd,
+      repo: demo.repo,
+      sessionDir,
+      role: 'analyze',
+      iteration: 1,
+      results,
+    });
 
     expect(analysis.exitCode).toBe(1);
     expect(analysis.stderr).toContain('demo agent: no failing tests in the test results: nothing to plan');
@@ -92,26 +129,66 @@ describe('the scripted demo agent', () => {
 
   it('exits 1 and leaves the file alone when the code to fix is no longer there', async () => {
     const results = initial;
-    const plan = readPlan((await callAgent({ agentCmd: demo.agentCmd, repo: demo.repo, sessionDir, role: 'analyze', iteration: 1, results })).stdout);
+    const plan = readPlan(
+      (
+        await callAgent({
+          agentCmd: demo.agentCmd,
+          repo: demo.repo,
+          sessionDir,
+          role: 'analyze',
+          iteration: 1,
+          results,
+        })
+      ).stdout,
+    );
     const query = join(demo.repo, 'src', 'query.js');
-    const edited = (await readFile(query, 'utf8')).replace('export function parseQuery(search) {', 'export function parseQuery(search = "") {');
+    const edited = (await readFile(query, 'utf8')).replace(
+      'export function parseQuery(search) {',
+      'export function parseQuery(search = "") {',
+    );
     await writeFile(query, edited);
 
-    const fix = await callAgent({ agentCmd: demo.agentCmd, repo: demo.repo, sessionDir, role: 'fix', iteration: 1, results, plan });
+    const fix = await callAgent({
+      agentCmd: demo.agentCmd,
+      repo: demo.repo,
+      sessionDir,
+      role: 'fix',
+      iteration: 1,
+      results,
+      plan,
+    });
 
     expect(fix.exitCode).toBe(1);
-    expect(fix.stderr).toContain('demo agent: cannot apply the fix: src/query.js does not contain the expected code exactly once');
+    expect(fix.stderr).toContain(
+      'demo agent: cannot apply the fix: src/query.js does not contain the expected code exactly once',
+    );
     expect(await readFile(query, 'utf8')).toBe(edited);
   });
 
   it('exits 1 on a plan whose modification points it does not know', async () => {
     const results = initial;
-    const plan = { root_causes: ['x'], modification_points: ['src/slug.js:slugify:5'], affected_tests: [], confidence_score: 0.9, approach: 'x' };
+    const plan = {
+      root_causes: ['x'],
+      modification_points: ['src/slug.js:slugify:5'],
+      affected_tests: [],
+      confidence_score: 0.9,
+      approach: 'x',
+    };
 
-    const fix = await callAgent({ agentCmd: demo.agentCmd, repo: demo.repo, sessionDir, role: 'fix', iteration: 1, results, plan });
+    const fix = await callAgent({
+      agentCmd: demo.agentCmd,
+      repo: demo.repo,
+      sessionDir,
+      role: 'fix',
+      iteration: 1,
+      results,
+      plan,
+    });
 
     expect(fix.exitCode).toBe(1);
-    expect(fix.stderr).toContain("demo agent: the plan's modification points (src/slug.js:slugify:5) are not a fix this scripted demo agent knows");
+    expect(fix.stderr).toContain(
+      "demo agent: the plan's modification points (src/slug.js:slugify:5) are not a fix this scripted demo agent knows",
+    );
     expect((await execa('git', ['status', '--porcelain'], { cwd: demo.repo })).stdout).toBe('');
   });
 

@@ -4,7 +4,10 @@ import { runDemoSuite, type DemoResults } from './demo-suite.js';
 
 // The three injected bugs and the tests each one breaks: a crash, a rounding bug, an off-by-one.
 const BROKEN_BY = {
-  crash: ['parseQuery > returns an empty object when there is no query at all', 'getParam > returns undefined for a URL without a query'],
+  crash: [
+    'parseQuery > returns an empty object when there is no query at all',
+    'getParam > returns undefined for a URL without a query',
+  ],
   rounding: [
     'formatMoney > formats a price with cents',
     'formatMoney > formats euros and pounds',
@@ -41,7 +44,8 @@ describe('the demo project', () => {
 
   it('shows each bug by its own kind of failure', () => {
     const messageOf = (id: string) => results.failures.find((failure) => failure.id === id)?.message ?? '';
-    for (const id of BROKEN_BY.crash) expect(messageOf(id)).toContain("Cannot read properties of undefined (reading 'startsWith')");
+    for (const id of BROKEN_BY.crash)
+      expect(messageOf(id)).toContain("Cannot read properties of undefined (reading 'startsWith')");
     expect(messageOf(BROKEN_BY.rounding[0]!)).toContain("'$19.98'");
     expect(messageOf(BROKEN_BY.offByOne[0]!)).toContain('deep-equal');
   });

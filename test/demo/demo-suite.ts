@@ -43,17 +43,25 @@ function failureMessage(failure: unknown): string {
 /** Runs `node --test` with the JUnit reporter in `repo` and turns the report into test results. */
 export async function runDemoSuite(repo: string): Promise<DemoResults> {
   const run = await execa('node', ['--test', '--test-reporter=junit'], { cwd: repo, reject: false });
-  const report = xml.parse(run.stdout) as { testsuites?: { testsuite?: { name: string; testcase?: JUnitCase[] }[]; testcase?: JUnitCase[] } };
+  const report = xml.parse(run.stdout) as {
+    testsuites?: { testsuite?: { name: string; testcase?: JUnitCase[] }[]; testcase?: JUnitCase[] };
+  };
   const cases: { id: string; test: JUnitCase }[] = [];
   for (const suite of report.testsuites?.testsuite ?? []) {
     for (const test of suite.testcase ?? []) cases.push({ id: `${suite.name} > ${test.name}`, test });
   }
   for (const test of report.testsuites?.testcase ?? []) cases.push({ id: test.name, test });
-  if (cases.length === 0) throw new Error(`no tests in the JUnit report (exit ${run.exitCode}):\n${run.stderr || run.stdout}`);
+  if (cases.length === 0)
+    throw new Error(`no tests in the JUnit report (exit ${run.exitCode}):\n${run.stderr || run.stdout}`);
 
   const failures = cases
     .filter(({ test }) => test.failure !== undefined)
-    .map(({ id, test }) => ({ id, name: test.name, message: failureMessage(test.failure), criticality: 'medium' as const }));
+    .map(({ id, test }) => ({
+      id,
+      name: test.name,
+      message: failureMessage(test.failure),
+      criticality: 'medium' as const,
+    }));
   const skipped = cases.filter(({ test }) => test.skipped !== undefined).length;
   const passed = cases.length - failures.length - skipped;
   return {

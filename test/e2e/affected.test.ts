@@ -3,7 +3,17 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error a plain ES module shared with the bench, without type declarations
 import { generateModules } from '../fixtures/generate-modules.mjs';
-import { agentCmd, git, makeRepo, readJson, removeRepos, runCli, scenario, sessionDir, state } from '../helpers/repo.js';
+import {
+  agentCmd,
+  git,
+  makeRepo,
+  readJson,
+  removeRepos,
+  runCli,
+  scenario,
+  sessionDir,
+  state,
+} from '../helpers/repo.js';
 import { plan } from './plans.js';
 
 afterAll(removeRepos);
@@ -18,7 +28,9 @@ describe('affected tests during iterations', { timeout: 180_000 }, () => {
     git(repo, 'add', '-A');
     git(repo, 'commit', '-q', '-m', 'modules');
     const agent = scenario({
-      analyze: [{ plan: plan('value39 adds 40 instead of its own offset 39', 'src/m39.js:value39:1-3', 'return x + 39') }],
+      analyze: [
+        { plan: plan('value39 adds 40 instead of its own offset 39', 'src/m39.js:value39:1-3', 'return x + 39') },
+      ],
       fix: [{ edits: [{ file: 'src/m39.js', search: 'x + 40', replace: 'x + 39' }] }],
     });
     const run = await runCli(repo, ['run', '--headless', '--agent-cmd', agentCmd(agent.path)]);
@@ -29,7 +41,11 @@ describe('affected tests during iterations', { timeout: 180_000 }, () => {
     expect(ran).toHaveLength(6);
     expect(ran.every((id) => /value(39|40|41)\b/.test(id))).toBe(true);
     // Success came from a full run, not from the affected one.
-    expect(readJson(join(sessionDir(repo), '.process/test-results.json'))).toMatchObject({ scope: 'full', total: 120, pass_rate: 100 });
+    expect(readJson(join(sessionDir(repo), '.process/test-results.json'))).toMatchObject({
+      scope: 'full',
+      total: 120,
+      pass_rate: 100,
+    });
     expect(run.stdout).toMatch(/\[validation\] done: pass 100% \(120\/120\)/);
   });
 });

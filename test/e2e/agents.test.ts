@@ -1,7 +1,20 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { agentCmd, CLI, execa, git, makeRepo, readJson, removeRepos, ROOT, runCli, scenario, sessionDir, state } from '../helpers/repo.js';
+import {
+  agentCmd,
+  CLI,
+  execa,
+  git,
+  makeRepo,
+  readJson,
+  removeRepos,
+  ROOT,
+  runCli,
+  scenario,
+  sessionDir,
+  state,
+} from '../helpers/repo.js';
 import { attempts, editAdd, editMultiply, planMultiply } from './plans.js';
 
 afterAll(removeRepos);
@@ -32,16 +45,29 @@ describe('the guard against fixing by cheating, through the whole loop', () => {
     expect(history[2].reason).toMatch(/assert/i);
     // Each rejected fix was reverted before the next iteration, and never committed.
     expect(readFileSync(join(repo, 'test/calc.test.js'), 'utf8')).toBe(original);
-    expect(git(repo, 'log', '--format=%s').split('\n').filter((s) => s.startsWith('test-cycle:'))).toHaveLength(2);
+    expect(
+      git(repo, 'log', '--format=%s')
+        .split('\n')
+        .filter((s) => s.startsWith('test-cycle:')),
+    ).toHaveLength(2);
     expect(agent.prompt('agent', 'analyze', 2)).toMatch(/rejected/);
-    expect(state(repo).iterations.slice(0, 3).map((i: any) => i.result)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect(
+      state(repo)
+        .iterations.slice(0, 3)
+        .map((i: any) => i.result),
+    ).toEqual(['rejected', 'rejected', 'rejected']);
   });
 });
 
 describe('built-in AI CLIs through the whole loop', () => {
   const fakeBin = join(ROOT, 'test/fixtures/fake-clis');
-  const MATH = { 'package.json': '{"type":"module","scripts":{"test":"node --test"}}', 'src/math.js': 'export function add(a, b) {\n  return a - b;\n}\n\nexport function mul(a, b) {\n  return a * b + 1;\n}\n' };
-  const TESTS = "import { it } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add, mul } from '../src/math.js';\n\nit('adds two numbers', () => assert.equal(add(2, 3), 5));\nit('multiplies two numbers', () => assert.equal(mul(2, 3), 6));\nit('adds zero', () => assert.equal(add(1, 0), 1));\n";
+  const MATH = {
+    'package.json': '{"type":"module","scripts":{"test":"node --test"}}',
+    'src/math.js':
+      'export function add(a, b) {\n  return a - b;\n}\n\nexport function mul(a, b) {\n  return a * b + 1;\n}\n',
+  };
+  const TESTS =
+    "import { it } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add, mul } from '../src/math.js';\n\nit('adds two numbers', () => assert.equal(add(2, 3), 5));\nit('multiplies two numbers', () => assert.equal(mul(2, 3), 6));\nit('adds zero', () => assert.equal(add(1, 0), 1));\n";
 
   it('falls back from a rate-limited gemini to claude and keeps gemini cooling down on the next iteration', async () => {
     const repo = makeRepo(null, { ...MATH, 'test/math.test.js': TESTS });
@@ -52,14 +78,33 @@ describe('built-in AI CLIs through the whole loop', () => {
       FAKE_CLAUDE_MODE: 'success',
       FAKE_CLI_LOG: log,
       // claude's fix repairs add() but not mul(): a second iteration follows.
-      FAKE_CLI_EDIT: JSON.stringify([{ path: 'src/math.js', content: 'export function add(a, b) {\n  return a + b;\n}\n\nexport function mul(a, b) {\n  return a * b + 1;\n}\n' }]),
+      FAKE_CLI_EDIT: JSON.stringify([
+        {
+          path: 'src/math.js',
+          content:
+            'export function add(a, b) {\n  return a + b;\n}\n\nexport function mul(a, b) {\n  return a * b + 1;\n}\n',
+        },
+      ]),
       FORCE_COLOR: '0',
     };
-    const run = await execa(process.execPath, [CLI, 'run', '--headless', '--agent', 'gemini,claude', '--max-iterations', '2'], { cwd: repo, env, reject: false, timeout: 120_000 });
+    const run = await execa(
+      process.execPath,
+      [CLI, 'run', '--headless', '--agent', 'gemini,claude', '--max-iterations', '2'],
+      { cwd: repo, env, reject: false, timeout: 120_000 },
+    );
     expect(run.exitCode, run.stdout + run.stderr).toBe(1);
     expect(run.stdout).toMatch(/gemini \(analyze\): rate_limited/);
-    const calls = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    expect(calls.map((c: any) => `${c.cli} ${c.role}`)).toEqual(['gemini analyze', 'claude analyze', 'claude fix', 'claude analyze', 'claude fix']);
+    const calls = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(calls.map((c: any) => `${c.cli} ${c.role}`)).toEqual([
+      'gemini analyze',
+      'claude analyze',
+      'claude fix',
+      'claude analyze',
+      'claude fix',
+    ]);
     expect(existsSync(join(sessionDir(repo), '.process/agent-cooldowns.json'))).toBe(true);
     expect(state(repo).iterations[0]).toMatchObject({ result: 'improved', pass_rate_before: 33.33, pass_rate: 66.67 });
   });
@@ -67,8 +112,17 @@ describe('built-in AI CLIs through the whole loop', () => {
 
 describe('the manual agent', () => {
   it('waits while a person fixes the code, then re-tests and finishes', async () => {
-    const repo = makeRepo(CALC, { 'src/calc.js': readFileSync(join(ROOT, 'test/fixtures', CALC, 'src/calc.js'), 'utf8').replace('return a * b + 1;', 'return a * b;') });
-    const child = execa(process.execPath, [CLI, ...base, '--agent', 'manual'], { cwd: repo, reject: false, env: { FORCE_COLOR: '0' } });
+    const repo = makeRepo(CALC, {
+      'src/calc.js': readFileSync(join(ROOT, 'test/fixtures', CALC, 'src/calc.js'), 'utf8').replace(
+        'return a * b + 1;',
+        'return a * b;',
+      ),
+    });
+    const child = execa(process.execPath, [CLI, ...base, '--agent', 'manual'], {
+      cwd: repo,
+      reject: false,
+      env: { FORCE_COLOR: '0' },
+    });
     const end = Date.now() + 60_000;
     const waiting = () => {
       try {
@@ -114,7 +168,14 @@ describe('agent command failures', () => {
     expect(state(repo).outcome_reason).toMatch(/budget reached: 2 of 2 agent calls/);
     expect(run.stdout).toMatch(/\[done\] failure — stopped: /);
 
-    const more = await runCli(repo, [...base, '--agent-cmd', agentCmd(agent.path), '--resume-session', '--budget', '10 calls']);
+    const more = await runCli(repo, [
+      ...base,
+      '--agent-cmd',
+      agentCmd(agent.path),
+      '--resume-session',
+      '--budget',
+      '10 calls',
+    ]);
     expect(more.exitCode, more.stdout + more.stderr).toBe(0);
     expect(agent.calls()).toHaveLength(4);
     expect(state(repo)).toMatchObject({ status: 'completed', current_iteration: 2 });

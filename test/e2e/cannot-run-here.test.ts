@@ -6,7 +6,15 @@ import { agentCmd, git, makeRepo, removeRepos, ROOT, runCli, scenario, sessionDi
 afterAll(removeRepos);
 
 const headless = ['run', '--headless'];
-const plan = { plan: { root_causes: ['add() subtracts'], modification_points: ['src/math.js:add:1'], affected_tests: [], confidence_score: 0.9, approach: 'add' } };
+const plan = {
+  plan: {
+    root_causes: ['add() subtracts'],
+    modification_points: ['src/math.js:add:1'],
+    affected_tests: [],
+    confidence_score: 0.9,
+    approach: 'add',
+  },
+};
 const fixAdd = { edits: [{ file: 'src/math.js', search: 'a - b', replace: 'a + b' }] };
 
 /** A node:test project whose `npm test` runs a part that cannot run here, as @sinonjs/fake-timers' does. */
@@ -15,7 +23,8 @@ function project(scripts: Record<string, string>, add = 'a - b', extra: Record<s
     '.gitignore': 'node_modules\n',
     'package.json': JSON.stringify({ name: 'p', private: true, scripts }),
     'src/math.js': `exports.add = (a, b) => ${add};\n`,
-    'test/math.test.js': "const test = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('../src/math.js');\ntest('adds', () => assert.strictEqual(add(2, 3), 5));\ntest('adds zero', () => assert.strictEqual(add(2, 0), 2));\n",
+    'test/math.test.js':
+      "const test = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('../src/math.js');\ntest('adds', () => assert.strictEqual(add(2, 3), 5));\ntest('adds zero', () => assert.strictEqual(add(2, 0), 2));\n",
     ...extra,
   });
   symlinkSync(join(ROOT, 'node_modules'), join(repo, 'node_modules'));
@@ -23,7 +32,11 @@ function project(scripts: Record<string, string>, add = 'a - b', extra: Record<s
 }
 
 // fake-timers: `npm run test-node && npm run test-headless`, the headless part a browser run (mochify).
-const FAKE_TIMERS = { test: 'npm run test-node && npm run test-headless', 'test-node': 'node --test', 'test-headless': 'mochify-not-installed --driver puppeteer' };
+const FAKE_TIMERS = {
+  test: 'npm run test-node && npm run test-headless',
+  'test-node': 'node --test',
+  'test-headless': 'mochify-not-installed --driver puppeteer',
+};
 
 describe('a part of the test command that cannot run here', { timeout: 180_000 }, () => {
   it('stops a broken project before any agent call, naming the part, quoting its words, and saying how to leave it out', async () => {
@@ -33,12 +46,16 @@ describe('a part of the test command that cannot run here', { timeout: 180_000 }
     expect(run.exitCode, run.stdout + run.stderr).toBe(1);
     expect(agent.calls()).toEqual([]);
     expect(git(repo, 'log', '--format=%s')).toBe('initial');
-    expect(run.stdout).toMatch(/\[done\] failure — the test command's part `npm run test-headless` \(run after the tests\) cannot run on this machine: it failed without a failing test and needs a program that is not here, which no change to the code can fix, so no agent is asked: install what it needs, or leave the part out with "skipParts": \["test-headless"\] in fixcycle\.config\.json/);
+    expect(run.stdout).toMatch(
+      /\[done\] failure — the test command's part `npm run test-headless` \(run after the tests\) cannot run on this machine: it failed without a failing test and needs a program that is not here, which no change to the code can fix, so no agent is asked: install what it needs, or leave the part out with "skipParts": \["test-headless"\] in fixcycle\.config\.json/,
+    );
     expect(state(repo)).toMatchObject({ status: 'failed', stopped_by: 'no_test_ran' });
     // The runner's own words, whole, in the log and in the failure report.
     expect(run.stdout).toMatch(/its own words:\n {2}sh: \d+: mochify-not-installed: not found/);
     const report = readFileSync(join(sessionDir(repo), '.summaries/failure-report.md'), 'utf8');
-    expect(report).toMatch(/- error outside tests: the test command's part `npm run test-headless` \(run after the tests\) cannot run on this machine[^\n]*\n {4}its own words:\n {6}sh: \d+: mochify-not-installed: not found/);
+    expect(report).toMatch(
+      /- error outside tests: the test command's part `npm run test-headless` \(run after the tests\) cannot run on this machine[^\n]*\n {4}its own words:\n {6}sh: \d+: mochify-not-installed: not found/,
+    );
   });
 
   it('stops an unbroken project the same way, and skipParts in the config leaves the part out: then it ends at once, exit 0', async () => {
@@ -62,21 +79,34 @@ describe('a part of the test command that cannot run here', { timeout: 180_000 }
   it('a service that refuses the connection before the tests: the part is named and its error quoted; no agent call', async () => {
     // A pretest that waits for a database, as projects testing against a service do; nothing listens on port 9.
     const repo = project({ pretest: 'node scripts/wait-for-db.js', test: 'node --test' }, 'a - b', {
-      'scripts/wait-for-db.js': "const net = require('node:net');\nconst socket = net.connect(9, '127.0.0.1');\nsocket.on('connect', () => socket.end());\n",
+      'scripts/wait-for-db.js':
+        "const net = require('node:net');\nconst socket = net.connect(9, '127.0.0.1');\nsocket.on('connect', () => socket.end());\n",
     });
     const agent = scenario({ analyze: [plan], fix: [fixAdd] });
     const run = await runCli(repo, [...headless, '--agent-cmd', agentCmd(agent.path)]);
     expect(run.exitCode, run.stdout + run.stderr).toBe(1);
     expect(agent.calls()).toEqual([]);
-    expect(run.stdout).toMatch(/\[done\] failure — no test ran: the test command's part `node scripts\/wait-for-db\.js` \(run before the tests\) cannot run on this machine: [^\n]*needs a connection that is not here[^\n]*"skipParts": \["node scripts\/wait-for-db\.js"\]/);
+    expect(run.stdout).toMatch(
+      /\[done\] failure — no test ran: the test command's part `node scripts\/wait-for-db\.js` \(run before the tests\) cannot run on this machine: [^\n]*needs a connection that is not here[^\n]*"skipParts": \["node scripts\/wait-for-db\.js"\]/,
+    );
     expect(run.stdout).toMatch(/its own words:\n[\s\S]*Error: connect ECONNREFUSED 127\.0\.0\.1:9/);
   });
 
   it('a part that fails a test is no such stop, even when its output names a refused connection', async () => {
     const repo = project({ test: 'node --test && node --test test-client/' }, 'a + b', {
-      'test-client/client.test.js': "const test = require('node:test');\nconst assert = require('node:assert');\ntest('reports a refused connection', () => assert.strictEqual('connect ECONNREFUSED 127.0.0.1:9', 'retrying'));\n",
+      'test-client/client.test.js':
+        "const test = require('node:test');\nconst assert = require('node:assert');\ntest('reports a refused connection', () => assert.strictEqual('connect ECONNREFUSED 127.0.0.1:9', 'retrying'));\n",
     });
-    const agent = scenario({ analyze: [plan], fix: [{ edits: [{ file: 'test-client/client.test.js', search: "'retrying'", replace: "'connect ECONNREFUSED 127.0.0.1:9'" }] }] });
+    const agent = scenario({
+      analyze: [plan],
+      fix: [
+        {
+          edits: [
+            { file: 'test-client/client.test.js', search: "'retrying'", replace: "'connect ECONNREFUSED 127.0.0.1:9'" },
+          ],
+        },
+      ],
+    });
     const run = await runCli(repo, [...headless, '--agent-cmd', agentCmd(agent.path), '--max-iterations', '1']);
     expect(run.stdout).not.toMatch(/cannot run on this machine/);
     expect(agent.calls()[0]).toMatch(/^agent analyze 1/);
@@ -84,13 +114,18 @@ describe('a part of the test command that cannot run here', { timeout: 180_000 }
 
   it('a test that needs a terminal: the unbroken project stops at once naming it; in a broken one the agent never sees it, fixes the rest, then the same stop', async () => {
     // inquirer's "No exception when using tty other than process.stdin" opens /dev/tty; fixcycle's runs have no terminal.
-    const tty = { 'test/tty.test.js': "const test = require('node:test');\nconst fs = require('node:fs');\ntest('reads keys from the terminal', () => fs.closeSync(fs.openSync('/dev/tty', 'r')));\n" };
+    const tty = {
+      'test/tty.test.js':
+        "const test = require('node:test');\nconst fs = require('node:fs');\ntest('reads keys from the terminal', () => fs.closeSync(fs.openSync('/dev/tty', 'r')));\n",
+    };
     const clean = project({ test: 'node --test' }, 'a + b', tty);
     const idle = scenario({ analyze: [plan], fix: [fixAdd] });
     const stopped = await runCli(clean, [...headless, '--agent-cmd', agentCmd(idle.path)]);
     expect(stopped.exitCode, stopped.stdout + stopped.stderr).toBe(1);
     expect(idle.calls()).toEqual([]);
-    expect(stopped.stdout).toMatch(/the test `[^`]*reads keys from the terminal` cannot run on this machine: it fails only because a terminal \(\/dev\/tty\) is not here/);
+    expect(stopped.stdout).toMatch(
+      /the test `[^`]*reads keys from the terminal` cannot run on this machine: it fails only because a terminal \(\/dev\/tty\) is not here/,
+    );
     expect(stopped.stdout).toMatch(/ENXIO: no such device or address, open '\/dev\/tty'/);
 
     const broken = project({ test: 'node --test' }, 'a - b', tty);
@@ -101,6 +136,10 @@ describe('a part of the test command that cannot run here', { timeout: 180_000 }
     expect(agent.prompt('agent', 'analyze', 1)).toMatch(/adds/);
     expect(agent.prompt('agent', 'analyze', 1)).not.toMatch(/reads keys from the terminal/);
     expect(git(broken, 'log', '--format=%s').split('\n')[0]).toMatch(/^test-cycle: iteration 1 /);
-    expect(state(broken)).toMatchObject({ status: 'failed', stopped_by: 'no_test_ran', outcome_reason: expect.stringMatching(/reads keys from the terminal` cannot run on this machine/) });
+    expect(state(broken)).toMatchObject({
+      status: 'failed',
+      stopped_by: 'no_test_ran',
+      outcome_reason: expect.stringMatching(/reads keys from the terminal` cannot run on this machine/),
+    });
   });
 });

@@ -8,7 +8,11 @@ afterAll(removeRepos);
 
 const CALC = 'projects-loop/calc';
 const base = ['run', '--headless', '--json', '--test-cmd', 'node --test', '--max-iterations', '1'];
-const events = (stdout: string): any[] => stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+const events = (stdout: string): any[] =>
+  stdout
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l));
 
 describe('suspects in the loop', () => {
   it('ranks suspects before the analysis: in the prompt, the failures JSON, the analysis record and the --json events', async () => {
@@ -47,6 +51,8 @@ describe('suspects in the loop', () => {
     const elsewhere = { plan: { ...planAdd.plan, modification_points: ['src/format.js:pad:1-3'] } };
     const agent = scenario({ analyze: [elsewhere], fix: [{ edits: [editAdd] }] });
     await runCli(repo, [...base, '--agent-cmd', agentCmd(agent.path)]);
-    expect(readFileSync(join(sessionDir(repo), '.process/iteration-1-analysis.md'), 'utf8')).toMatch(/modification points fall outside every suspect/);
+    expect(readFileSync(join(sessionDir(repo), '.process/iteration-1-analysis.md'), 'utf8')).toMatch(
+      /modification points fall outside every suspect/,
+    );
   }, 120_000);
 });

@@ -21,7 +21,8 @@ function linted(lint = `node ${PRETTIER} --check "**/*.{js,md,json,yml}" && node
     'eslint.config.js': 'module.exports = [{ files: ["**/*.js"], rules: { "no-unused-vars": "error" } }];\n',
     'README.md': '# p\n\nA project whose lint checks the whole tree.\n',
     'src/math.js': 'exports.add = (a, b) => a + b;\n',
-    'test/math.test.js': 'const test = require("node:test");\nconst assert = require("node:assert");\nconst { add } = require("../src/math.js");\n\ntest("adds", () => assert.strictEqual(add(2, 3), 5));\n',
+    'test/math.test.js':
+      'const test = require("node:test");\nconst assert = require("node:assert");\nconst { add } = require("../src/math.js");\n\ntest("adds", () => assert.strictEqual(add(2, 3), 5));\n',
   });
   symlinkSync(join(ROOT, 'node_modules'), join(repo, 'node_modules'));
   return repo;
@@ -38,7 +39,9 @@ describe("fixcycle's own files never change what the user's command says", { tim
     expect(agent.calls()).toEqual([]);
     expect(run.stdout).toMatch(/after the tests: `npm run lint` passed/);
     // The session is there, with its Markdown and JSON, and the same lint still passes with it; so does a second run.
-    expect(readFileSync(join(sessionDir(repo), '.summaries/session-summary.md'), 'utf8')).toMatch(/^# Test-fix session/);
+    expect(readFileSync(join(sessionDir(repo), '.summaries/session-summary.md'), 'utf8')).toMatch(
+      /^# Test-fix session/,
+    );
     const again = await execa('npm', ['run', 'lint'], { cwd: repo, reject: false });
     expect(again.exitCode, again.stdout + again.stderr).toBe(0);
     const second = await runCli(repo, ['run', '--headless', '--agent-cmd', agentCmd(agent.path)]);
@@ -48,7 +51,10 @@ describe("fixcycle's own files never change what the user's command says", { tim
     expect(realpathSync(join(repo, '.workflow'))).toBe(realpathSync(join(repo, '.git', 'fixcycle', '.workflow')));
     expect(git(repo, 'status', '--porcelain')).toBe('');
     // The files themselves are not formatted as prettier wants: only where they live keeps them out of the check.
-    const direct = await execa('node', [PRETTIER, '--check', join(sessionDir(repo), '.summaries/session-summary.md')], { cwd: repo, reject: false });
+    const direct = await execa('node', [PRETTIER, '--check', join(sessionDir(repo), '.summaries/session-summary.md')], {
+      cwd: repo,
+      reject: false,
+    });
     expect(direct.exitCode).not.toBe(0);
   });
 

@@ -9,7 +9,9 @@ export const plan = (cause: string, point: string, approach = 'correct the arith
 });
 
 export const planAdd = { plan: plan('add() subtracts instead of adding', 'src/calc.js:add:1-3', 'return a + b') };
-export const planMultiply = { plan: plan('multiply() adds 1 to the product', 'src/calc.js:multiply:5-7', 'return a * b') };
+export const planMultiply = {
+  plan: plan('multiply() adds 1 to the product', 'src/calc.js:multiply:5-7', 'return a * b'),
+};
 
 export const editAdd = { file: 'src/calc.js', search: 'return a - b;', replace: 'return a + b;' };
 export const editMultiply = { file: 'src/calc.js', search: 'return a * b + 1;', replace: 'return a * b;' };
@@ -29,4 +31,5 @@ const DIAGNOSES = [
 ];
 
 /** `n` analyses of the calc fixture, each with a different root cause, as an agent trying new ideas gives. */
-export const attempts = (n: number) => DIAGNOSES.slice(0, n).map((cause) => ({ plan: plan(cause, 'src/calc.js:add:1-3') }));
+export const attempts = (n: number) =>
+  DIAGNOSES.slice(0, n).map((cause) => ({ plan: plan(cause, 'src/calc.js:add:1-3') }));

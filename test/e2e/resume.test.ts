@@ -2,7 +2,19 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { agentCmd, CLI, execa, git, makeRepo, readJson, removeRepos, runCli, scenario, sessionDir, state } from '../helpers/repo.js';
+import {
+  agentCmd,
+  CLI,
+  execa,
+  git,
+  makeRepo,
+  readJson,
+  removeRepos,
+  runCli,
+  scenario,
+  sessionDir,
+  state,
+} from '../helpers/repo.js';
 import { editAdd, editMultiply, planAdd, planMultiply } from './plans.js';
 
 afterAll(removeRepos);
@@ -10,8 +22,12 @@ afterAll(removeRepos);
 const CALC = 'projects-loop/calc';
 const base = ['run', '--headless', '--test-cmd', 'node --test'];
 /** percent() floors instead of rounding: one failing test of 20, 95%. */
-const PERCENT_FLOORS = { 'src/format.js': "export function pad(value, width) {\n  return String(value).padStart(width, '0');\n}\n\nexport function percent(ratio) {\n  return `${Math.floor(ratio * 100)}%`;\n}\n" };
-const FIXED_CALC = "export function add(a, b) {\n  return a + b;\n}\n\nexport function multiply(a, b) {\n  return a * b;\n}\n\nexport function divide(a, b) {\n  if (b === 0) throw new Error('division by zero');\n  return a / b;\n}\n";
+const PERCENT_FLOORS = {
+  'src/format.js':
+    "export function pad(value, width) {\n  return String(value).padStart(width, '0');\n}\n\nexport function percent(ratio) {\n  return `${Math.floor(ratio * 100)}%`;\n}\n",
+};
+const FIXED_CALC =
+  "export function add(a, b) {\n  return a + b;\n}\n\nexport function multiply(a, b) {\n  return a * b;\n}\n\nexport function divide(a, b) {\n  if (b === 0) throw new Error('division by zero');\n  return a / b;\n}\n";
 
 async function waitFor(check: () => boolean, what: string, ms = 30_000): Promise<void> {
   const end = Date.now() + ms;
@@ -41,7 +57,9 @@ describe('partial success', () => {
     expect(first.stdout).toMatch(/partial success at 95%.*--resume-session WFS-test-\S+ --yes/);
     expect(state(repo)).toMatchObject({ status: 'awaiting_approval', next_action: 'await_approval' });
     const results = readJson(join(sessionDir(repo), '.process/test-results.json'));
-    expect(results.failures).toEqual([expect.objectContaining({ name: 'shows 0.999 as 100%', criticality: 'low', criticality_source: 'config' })]);
+    expect(results.failures).toEqual([
+      expect.objectContaining({ name: 'shows 0.999 as 100%', criticality: 'low', criticality_source: 'config' }),
+    ]);
     expect(agent.calls()).toEqual([]);
 
     const second = await runCli(repo, [...base, '--agent-cmd', agentCmd(agent.path), '--resume-session', '--yes']);
@@ -60,7 +78,18 @@ describe('partial success', () => {
   it('does not stop at 95% when the failure is not low criticality', async () => {
     const repo = makeRepo(CALC, { ...PERCENT_FLOORS, 'src/calc.js': FIXED_CALC });
     const fixPercent = { edits: [{ file: 'src/format.js', search: 'Math.floor', replace: 'Math.round' }] };
-    const agent = scenario({ analyze: [{ plan: { ...planAdd.plan, root_causes: ['percent floors'], modification_points: ['src/format.js:percent:5-7'] } }], fix: [fixPercent] });
+    const agent = scenario({
+      analyze: [
+        {
+          plan: {
+            ...planAdd.plan,
+            root_causes: ['percent floors'],
+            modification_points: ['src/format.js:percent:5-7'],
+          },
+        },
+      ],
+      fix: [fixPercent],
+    });
     const run = await runCli(repo, [...base, '--agent-cmd', agentCmd(agent.path)]);
     expect(run.exitCode, run.stdout + run.stderr).toBe(0);
     expect(state(repo)).toMatchObject({ status: 'completed', current_iteration: 1 });
@@ -70,8 +99,14 @@ describe('partial success', () => {
 describe('resume', () => {
   it('continues after kill -9 in the middle of a fix, without losing or repeating an iteration', async () => {
     const repo = makeRepo(CALC);
-    const agent = scenario({ analyze: [planAdd, planMultiply], fix: [{ sleepOnceMs: 60_000, edits: [editAdd] }, { edits: [editMultiply] }] });
-    const child = execa(process.execPath, [CLI, ...base, '--agent-cmd', agentCmd(agent.path)], { cwd: repo, reject: false });
+    const agent = scenario({
+      analyze: [planAdd, planMultiply],
+      fix: [{ sleepOnceMs: 60_000, edits: [editAdd] }, { edits: [editMultiply] }],
+    });
+    const child = execa(process.execPath, [CLI, ...base, '--agent-cmd', agentCmd(agent.path)], {
+      cwd: repo,
+      reject: false,
+    });
     await waitFor(() => agent.calls().includes('agent fix 1 conservative'), 'the fix to start');
     child.kill('SIGKILL');
     await child;
@@ -85,10 +120,20 @@ describe('resume', () => {
     const resumed = await runCli(repo, [...base, '--agent-cmd', agentCmd(agent.path), '--resume-session']);
     expect(resumed.exitCode, resumed.stdout + resumed.stderr).toBe(0);
     expect(resumed.stdout).toMatch(/resuming WFS-test-/);
-    expect(agent.calls()).toEqual(['agent analyze 1 conservative', 'agent fix 1 conservative', 'agent fix 1 conservative', 'agent analyze 2 conservative', 'agent fix 2 conservative']);
+    expect(agent.calls()).toEqual([
+      'agent analyze 1 conservative',
+      'agent fix 1 conservative',
+      'agent fix 1 conservative',
+      'agent analyze 2 conservative',
+      'agent fix 2 conservative',
+    ]);
     const s = state(repo);
     expect(s.iterations.map((i: any) => i.iteration)).toEqual([1, 2]);
-    expect(git(repo, 'log', '--format=%s').split('\n').filter((m) => m.startsWith('test-cycle: iteration 1 '))).toHaveLength(1);
+    expect(
+      git(repo, 'log', '--format=%s')
+        .split('\n')
+        .filter((m) => m.startsWith('test-cycle: iteration 1 ')),
+    ).toHaveLength(1);
     expect(readJson(join(sessionDir(repo), '.process/fix-history.json')).map((h: any) => h.iteration)).toEqual([1, 2]);
   });
 
@@ -102,8 +147,14 @@ describe('resume', () => {
       `it('waits for a slow dependency', async () => { if (existsSync('.slow-once')) { rmSync('.slow-once'); await new Promise((r) => setTimeout(r, 60_000)); } });`,
     ].join('\n');
     const repo = makeRepo(CALC, { 'test/slow.test.js': slowTest, '.gitignore': '.slow-once\n' });
-    const agent = scenario({ analyze: [planAdd, planMultiply], fix: [{ edits: [editAdd], write: { '.slow-once': '' } }, { edits: [editMultiply] }] });
-    const child = execa(process.execPath, [CLI, ...base, '--agent-cmd', agentCmd(agent.path)], { cwd: repo, reject: false });
+    const agent = scenario({
+      analyze: [planAdd, planMultiply],
+      fix: [{ edits: [editAdd], write: { '.slow-once': '' } }, { edits: [editMultiply] }],
+    });
+    const child = execa(process.execPath, [CLI, ...base, '--agent-cmd', agentCmd(agent.path)], {
+      cwd: repo,
+      reject: false,
+    });
     await waitFor(() => {
       try {
         return state(repo).next_action === 'retest' && !existsSync(join(repo, '.slow-once'));
@@ -115,12 +166,23 @@ describe('resume', () => {
     await child;
     // The hung test runner is in its own process group, which kill -9 of fixcycle does not reach.
     await execa('pkill', ['-9', '-f', join(repo, 'test')], { reject: false });
-    expect(git(repo, 'log', '--format=%s').split('\n').filter((m) => m.startsWith('test-cycle: iteration 1 '))).toHaveLength(0);
+    expect(
+      git(repo, 'log', '--format=%s')
+        .split('\n')
+        .filter((m) => m.startsWith('test-cycle: iteration 1 ')),
+    ).toHaveLength(0);
 
     const resumed = await runCli(repo, [...base, '--agent-cmd', agentCmd(agent.path), '--resume-session']);
     expect(resumed.exitCode, resumed.stdout + resumed.stderr).toBe(0);
-    expect(agent.calls().filter((c) => c.includes(' 1 '))).toEqual(['agent analyze 1 conservative', 'agent fix 1 conservative']);
-    expect(git(repo, 'log', '--format=%s').split('\n').filter((m) => m.startsWith('test-cycle: iteration 1 '))).toHaveLength(1);
+    expect(agent.calls().filter((c) => c.includes(' 1 '))).toEqual([
+      'agent analyze 1 conservative',
+      'agent fix 1 conservative',
+    ]);
+    expect(
+      git(repo, 'log', '--format=%s')
+        .split('\n')
+        .filter((m) => m.startsWith('test-cycle: iteration 1 ')),
+    ).toHaveLength(1);
     expect(state(repo).iterations.map((i: any) => [i.iteration, i.result])).toEqual([
       [1, 'improved'],
       [2, 'improved'],
@@ -136,7 +198,9 @@ describe('resume', () => {
       const run = await runCli(repo, [...base, '--agent-cmd', 'true', '--resume-session']);
       expect(run.exitCode).toBe(2);
       expect(run.stderr.trim().split('\n')).toHaveLength(1);
-      expect(run.stderr).toMatch(/iteration-state\.json is not (valid JSON|an iteration state).*start a new session without --resume-session/);
+      expect(run.stderr).toMatch(
+        /iteration-state\.json is not (valid JSON|an iteration state).*start a new session without --resume-session/,
+      );
       expect(readFileSync(file, 'utf8')).toBe(content);
     }
   });
@@ -144,7 +208,10 @@ describe('resume', () => {
   it('refuses to drive a session that another live process holds', async () => {
     const repo = makeRepo(CALC);
     const agent = scenario({ analyze: [planAdd], fix: [{ sleepMs: 60_000 }] });
-    const child = execa(process.execPath, [CLI, ...base, '--agent-cmd', agentCmd(agent.path)], { cwd: repo, reject: false });
+    const child = execa(process.execPath, [CLI, ...base, '--agent-cmd', agentCmd(agent.path)], {
+      cwd: repo,
+      reject: false,
+    });
     await waitFor(() => agent.calls().includes('agent fix 1 conservative'), 'the fix to start');
     const second = await runCli(repo, [...base, '--agent-cmd', agentCmd(agent.path), '--resume-session']);
     expect(second.exitCode).toBe(2);
@@ -176,7 +243,11 @@ describe('Ctrl-C during the first test run', () => {
     await waitFor(() => !alive(testPid), 'the test process to be gone', 5000);
     expect(state(repo).status).toBe('interrupted');
     expect(existsSync(join(sessionDir(repo), '.lock'))).toBe(false);
-    const resumed = await execa(process.execPath, [CLI, ...base, '--agent-cmd', 'true', '--resume-session'], { cwd: repo, reject: false, env: { FORCE_COLOR: '0', FIXCYCLE_TEST_FAST: '1' } });
+    const resumed = await execa(process.execPath, [CLI, ...base, '--agent-cmd', 'true', '--resume-session'], {
+      cwd: repo,
+      reject: false,
+      env: { FORCE_COLOR: '0', FIXCYCLE_TEST_FAST: '1' },
+    });
     expect(resumed.exitCode, resumed.stdout + resumed.stderr).toBe(0);
     expect(resumed.stdout).toMatch(/initial test run/);
     expect(state(repo).status).toBe('completed');
@@ -188,11 +259,20 @@ describe('a hung test command', () => {
     const marker = `fixcycle-hang-${process.pid}-${Date.now() % 100000}`;
     const repo = makeRepo(CALC, {
       'src/calc.js': FIXED_CALC,
-      'src/wait.js': 'export async function settle(flag) {\n  while (flag) await new Promise((r) => setTimeout(r, 50));\n  return "done";\n}\n',
+      'src/wait.js':
+        'export async function settle(flag) {\n  while (flag) await new Promise((r) => setTimeout(r, 50));\n  return "done";\n}\n',
       'test/wait.test.js': `import { it } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { spawn } from 'node:child_process';\nimport { settle } from '../src/wait.js';\n\nspawn('sh', ['-c', 'sleep 300 # ${marker}'], { stdio: 'ignore' }).unref();\nit('settles', async () => assert.equal(await settle(true), 'done'));\n`,
     });
     const agent = scenario({
-      analyze: [{ plan: { ...planAdd.plan, root_causes: ['settle() waits while the flag is set'], modification_points: ['src/wait.js:settle:1-4'] } }],
+      analyze: [
+        {
+          plan: {
+            ...planAdd.plan,
+            root_causes: ['settle() waits while the flag is set'],
+            modification_points: ['src/wait.js:settle:1-4'],
+          },
+        },
+      ],
       fix: [{ edits: [{ file: 'src/wait.js', search: 'while (flag)', replace: 'while (!flag)' }] }],
     });
     const run = await runCli(repo, [...base, '--agent-cmd', agentCmd(agent.path), '--test-timeout', '4s']);

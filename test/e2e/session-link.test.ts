@@ -40,7 +40,8 @@ while (!existsSync(${JSON.stringify(release)}) && Date.now() < until) Atomics.wa
     'package.json': `${JSON.stringify({ name: 'p', private: true, scripts: { test: 'node --test && node hold.js' } }, null, 2)}\n`,
     'hold.js': hold,
     'src/math.js': 'exports.add = (a, b) => a + b;\n',
-    'test/math.test.js': 'const test = require("node:test");\nconst assert = require("node:assert");\nconst { add } = require("../src/math.js");\n\ntest("adds", () => assert.strictEqual(add(2, 3), 5));\n',
+    'test/math.test.js':
+      'const test = require("node:test");\nconst assert = require("node:assert");\nconst { add } = require("../src/math.js");\n\ntest("adds", () => assert.strictEqual(add(2, 3), 5));\n',
     ...extra,
   });
   return { repo, held, release };
@@ -54,13 +55,19 @@ async function until(check: () => boolean, what: string, timeoutMs = 30_000): Pr
   }
 }
 
-const away = (repo: string): string[] => readdirSync(join(repo, '.git', 'fixcycle')).filter((n) => n.startsWith('.workflow-link-away-'));
+const away = (repo: string): string[] =>
+  readdirSync(join(repo, '.git', 'fixcycle')).filter((n) => n.startsWith('.workflow-link-away-'));
 
 describe("the session link while the user's command runs", { timeout: 120_000 }, () => {
   it('a pane in another process, started before the first run, follows the session while the link is out of the tree', async () => {
     const { repo, held, release } = holdingRepo();
     const agent = scenario({ analyze: [], fix: [] });
-    term = spawnInPty(process.execPath, [CLI, 'watch', '-C', repo], { columns: 120, rows: 30, cwd: repo, env: terminalEnv() });
+    term = spawnInPty(process.execPath, [CLI, 'watch', '-C', repo], {
+      columns: 120,
+      rows: 30,
+      cwd: repo,
+      env: terminalEnv(),
+    });
     await term.waitFor('Waiting for a session in');
     const run = runCli(repo, ['run', '--headless', '--session-name', 'held', '--agent-cmd', agentCmd(agent.path)]);
     await until(() => existsSync(held), 'the user command to run');
@@ -82,7 +89,11 @@ describe("the session link while the user's command runs", { timeout: 120_000 },
   it('a run killed while the link is out loses nothing; a pane started next puts the link back, and the session resumes', async () => {
     const { repo, held, release } = holdingRepo();
     const agent = scenario({ analyze: [], fix: [] });
-    const run = execa(process.execPath, [CLI, 'run', '--headless', '--session-name', 'crash', '--agent-cmd', agentCmd(agent.path)], { cwd: repo, reject: false });
+    const run = execa(
+      process.execPath,
+      [CLI, 'run', '--headless', '--session-name', 'crash', '--agent-cmd', agentCmd(agent.path)],
+      { cwd: repo, reject: false },
+    );
     await until(() => existsSync(held), 'the user command to run');
     // The link waits in the git directory, named after the run; git sees nothing.
     expect(away(repo)).toEqual([`.workflow-link-away-${run.pid}`]);
@@ -94,12 +105,24 @@ describe("the session link while the user's command runs", { timeout: 120_000 },
     const kept = join(repo, '.git/fixcycle/.workflow/active/WFS-test-crash');
     expect(existsSync(join(kept, 'workflow-session.json'))).toBe(true);
     expect(existsSync(join(kept, '.process/test-output.log'))).toBe(true);
-    term = spawnInPty(process.execPath, [CLI, 'watch', '-C', repo], { columns: 120, rows: 30, cwd: repo, env: terminalEnv() });
+    term = spawnInPty(process.execPath, [CLI, 'watch', '-C', repo], {
+      columns: 120,
+      rows: 30,
+      cwd: repo,
+      env: terminalEnv(),
+    });
     await until(() => pathKind(join(repo, '.workflow')) === 'link', 'the pane to put the link back', 10_000);
     expect(away(repo)).toEqual([]);
     term.kill();
     await term.exited;
-    const resumed = await runCli(repo, ['run', '--headless', '--resume-session', 'crash', '--agent-cmd', agentCmd(agent.path)]);
+    const resumed = await runCli(repo, [
+      'run',
+      '--headless',
+      '--resume-session',
+      'crash',
+      '--agent-cmd',
+      agentCmd(agent.path),
+    ]);
     expect(resumed.exitCode, resumed.stdout + resumed.stderr).toBe(0);
     expect(agent.calls()).toEqual([]);
     expect(pathKind(join(repo, '.workflow'))).toBe('link');
@@ -109,7 +132,11 @@ describe("the session link while the user's command runs", { timeout: 120_000 },
   it('Ctrl-C while the link is out: the run puts it back as it ends', async () => {
     const { repo, held } = holdingRepo();
     const agent = scenario({ analyze: [], fix: [] });
-    const run = execa(process.execPath, [CLI, 'run', '--headless', '--session-name', 'interrupted', '--agent-cmd', agentCmd(agent.path)], { cwd: repo, reject: false });
+    const run = execa(
+      process.execPath,
+      [CLI, 'run', '--headless', '--session-name', 'interrupted', '--agent-cmd', agentCmd(agent.path)],
+      { cwd: repo, reject: false },
+    );
     await until(() => existsSync(held), 'the user command to run');
     expect(pathKind(join(repo, '.workflow'))).toBe('nothing');
     run.kill('SIGINT');
@@ -122,13 +149,18 @@ describe("the session link while the user's command runs", { timeout: 120_000 },
   it('a reader that goes away (run --headless | head -1) stops the run at its next line as Ctrl-C does: no EPIPE crash, the link back, the session resumable', async () => {
     // A process learns that its reader left only when it next writes (as with SIGPIPE), so the project fails and
     // the analysis hangs: the run has lines to write after the reader leaves, and cannot finish on its own first.
-    const failing = 'const test = require("node:test");\nconst assert = require("node:assert");\nconst { add } = require("../src/math.js");\n\ntest("adds", () => assert.strictEqual(add(2, 3), 6));\n';
+    const failing =
+      'const test = require("node:test");\nconst assert = require("node:assert");\nconst { add } = require("../src/math.js");\n\ntest("adds", () => assert.strictEqual(add(2, 3), 6));\n';
     const { repo, held, release } = holdingRepo({
       'package.json': `${JSON.stringify({ name: 'p', private: true, scripts: { test: 'node hold.js && node --test' } }, null, 2)}\n`,
       'test/math.test.js': failing,
     });
     const agent = scenario({ analyze: [{ sleepMs: 60_000 }], fix: [] });
-    const run = execa(process.execPath, [CLI, 'run', '--headless', '--session-name', 'piped', '--agent-cmd', agentCmd(agent.path)], { cwd: repo, reject: false, buffer: false, stdout: 'pipe', stderr: 'pipe', env: { FORCE_COLOR: '0' } });
+    const run = execa(
+      process.execPath,
+      [CLI, 'run', '--headless', '--session-name', 'piped', '--agent-cmd', agentCmd(agent.path)],
+      { cwd: repo, reject: false, buffer: false, stdout: 'pipe', stderr: 'pipe', env: { FORCE_COLOR: '0' } },
+    );
     let stderr = '';
     run.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     let ended = false;
@@ -151,11 +183,20 @@ describe("the session link while the user's command runs", { timeout: 120_000 },
   });
 
   it('a command whose work is done ends with its own exit code when its reader is already gone, not killed by its own SIGTERM', async () => {
-    const repo = makeRepo(null, { 'package.json': '{"scripts":{"test":"node --test"}}\n', 'test/ok.test.js': "require('node:test')('ok', () => {});\n" });
+    const repo = makeRepo(null, {
+      'package.json': '{"scripts":{"test":"node --test"}}\n',
+      'test/ok.test.js': "require('node:test')('ok', () => {});\n",
+    });
     const agent = scenario({ analyze: [], fix: [] });
     expect((await runCli(repo, ['run', '--headless', '--agent-cmd', agentCmd(agent.path)])).exitCode).toBe(0);
     // `fixcycle status | true`, with the reader gone before the first line is written.
-    const status = execa(process.execPath, [CLI, 'status'], { cwd: repo, reject: false, buffer: false, stdout: 'pipe', stderr: 'pipe' });
+    const status = execa(process.execPath, [CLI, 'status'], {
+      cwd: repo,
+      reject: false,
+      buffer: false,
+      stdout: 'pipe',
+      stderr: 'pipe',
+    });
     status.stdout!.destroy();
     let stderr = '';
     status.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -171,11 +212,20 @@ describe("the session link while the user's command runs", { timeout: 120_000 },
     writeFileSync(join(repo, '.workflow/active/WFS-ccw/workflow-session.json'), '{"session_id":"WFS-ccw"}\n');
     writeFileSync(release, '');
     const agent = scenario({ analyze: [], fix: [] });
-    const run = await runCli(repo, ['run', '--headless', '--session-name', 'plain', '--agent-cmd', agentCmd(agent.path)]);
+    const run = await runCli(repo, [
+      'run',
+      '--headless',
+      '--session-name',
+      'plain',
+      '--agent-cmd',
+      agentCmd(agent.path),
+    ]);
     expect(run.exitCode, run.stdout + run.stderr).toBe(0);
     expect(JSON.parse(readFileSync(held, 'utf8'))).toEqual({ workflow: 'folder' });
     expect(pathKind(join(repo, '.workflow'))).toBe('folder');
-    expect(readFileSync(join(repo, '.workflow/active/WFS-ccw/workflow-session.json'), 'utf8')).toBe('{"session_id":"WFS-ccw"}\n');
+    expect(readFileSync(join(repo, '.workflow/active/WFS-ccw/workflow-session.json'), 'utf8')).toBe(
+      '{"session_id":"WFS-ccw"}\n',
+    );
     expect(existsSync(join(repo, '.workflow/active/WFS-test-plain/.process/iteration-state.json'))).toBe(true);
     expect(existsSync(join(repo, '.git/fixcycle/.workflow'))).toBe(false);
     expect(git(repo, 'status', '--porcelain')).toBe('');

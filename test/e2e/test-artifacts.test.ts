@@ -19,8 +19,18 @@ test('records the run', () => {
 describe('files the test command writes', () => {
   it('are never taken for part of a fix: the fix is checked and committed with the files the agent changed', async () => {
     const repo = makeRepo('projects-loop/calc', { 'test/artifact.test.js': WRITES_ARTIFACT });
-    const agent = scenario({ analyze: [planAdd, planMultiply], fix: [{ edits: [editAdd] }, { edits: [editMultiply] }] });
-    const run = await runCli(repo, ['run', '--headless', '--test-cmd', 'node --test', '--agent-cmd', agentCmd(agent.path)]);
+    const agent = scenario({
+      analyze: [planAdd, planMultiply],
+      fix: [{ edits: [editAdd] }, { edits: [editMultiply] }],
+    });
+    const run = await runCli(repo, [
+      'run',
+      '--headless',
+      '--test-cmd',
+      'node --test',
+      '--agent-cmd',
+      agentCmd(agent.path),
+    ]);
     expect(run.exitCode, run.stdout + run.stderr).toBe(0);
     expect(state(repo).iterations.map((i: any) => i.files_changed)).toEqual([['src/calc.js'], ['src/calc.js']]);
     const committed = await execa('git', ['log', '--name-only', '--format=%s', '-2'], { cwd: repo });
@@ -41,9 +51,22 @@ if (process.env.NODE_V8_COVERAGE) {
 
 describe("files localization's coverage run writes", () => {
   it('are test artifacts too: never taken for part of the fix', async () => {
-    const repo = makeRepo('projects-loop/calc', { 'mark-run.js': MARK_COVERAGE_RUN, 'test/calc.test.js': `import '../mark-run.js';\n${CALC_TESTS}` });
-    const agent = scenario({ analyze: [planAdd, planMultiply], fix: [{ edits: [editAdd] }, { edits: [editMultiply] }] });
-    const run = await runCli(repo, ['run', '--headless', '--test-cmd', 'node --test', '--agent-cmd', agentCmd(agent.path)]);
+    const repo = makeRepo('projects-loop/calc', {
+      'mark-run.js': MARK_COVERAGE_RUN,
+      'test/calc.test.js': `import '../mark-run.js';\n${CALC_TESTS}`,
+    });
+    const agent = scenario({
+      analyze: [planAdd, planMultiply],
+      fix: [{ edits: [editAdd] }, { edits: [editMultiply] }],
+    });
+    const run = await runCli(repo, [
+      'run',
+      '--headless',
+      '--test-cmd',
+      'node --test',
+      '--agent-cmd',
+      agentCmd(agent.path),
+    ]);
     expect(run.exitCode, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toMatch(/\[suspects\]/);
     expect(existsSync(join(repo, 'reports/coverage-run.txt'))).toBe(true);

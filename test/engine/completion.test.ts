@@ -1,10 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { decideCompletion, degradedInARow, shouldStopDegraded, type CompletionInput } from '../../src/engine/decisions/completion.js';
+import {
+  decideCompletion,
+  degradedInARow,
+  shouldStopDegraded,
+  type CompletionInput,
+} from '../../src/engine/decisions/completion.js';
 
 const low = { criticality: 'low' as const };
 const medium = { criticality: 'medium' as const };
 const high = { criticality: 'high' as const };
-const base: CompletionInput = { passRate: 50, failures: [medium], errorCount: 0, iteration: 1, maxIterations: 10, fullRun: true };
+const base: CompletionInput = {
+  passRate: 50,
+  failures: [medium],
+  errorCount: 0,
+  iteration: 1,
+  maxIterations: 10,
+  fullRun: true,
+};
 
 describe('decideCompletion', () => {
   it.each([
@@ -23,7 +35,11 @@ describe('decideCompletion', () => {
     ['failure past max iterations', { iteration: 11, maxIterations: 10 }, 'failure'],
     ['success wins at the last iteration', { iteration: 10, passRate: 100, failures: [] }, 'success'],
     ['partial success wins at the last iteration', { iteration: 10, passRate: 96, failures: [low] }, 'partial_success'],
-    ['failure at max iterations at 96% with a medium failure', { iteration: 10, passRate: 96, failures: [medium] }, 'failure'],
+    [
+      'failure at max iterations at 96% with a medium failure',
+      { iteration: 10, passRate: 96, failures: [medium] },
+      'failure',
+    ],
   ] as const)('%s', (_name, overrides, outcome) => {
     expect(decideCompletion({ ...base, ...overrides }).outcome).toBe(outcome);
   });
@@ -52,7 +68,14 @@ describe('degraded iterations', () => {
 
   it('counts only the degraded iterations at the end, in a row', () => {
     const done = '2026-01-01T00:00:00Z';
-    expect(degradedInARow([{ degraded: true, completed_at: done }, { completed_at: done }, { degraded: true, completed_at: done }, { degraded: true, completed_at: done }])).toBe(2);
+    expect(
+      degradedInARow([
+        { degraded: true, completed_at: done },
+        { completed_at: done },
+        { degraded: true, completed_at: done },
+        { degraded: true, completed_at: done },
+      ]),
+    ).toBe(2);
     expect(degradedInARow([{ degraded: true, completed_at: done }, { completed_at: done }])).toBe(0);
     // The iteration under way does not count either way.
     expect(degradedInARow([{ degraded: true, completed_at: done }, {}])).toBe(1);

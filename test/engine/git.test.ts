@@ -26,9 +26,17 @@ describe('Repo', () => {
     writeFileSync(join(dir, 'left by tests.log'), 'x\n');
     await import('node:fs').then((fs) => fs.mkdirSync(join(dir, 'out')));
     writeFileSync(join(dir, 'out', 'report.xml'), '<x/>\n');
-    expect(await repo.workTreeStatus()).toEqual({ head: git(dir, 'rev-parse', 'HEAD'), trackedChanges: false, untracked: ['left by tests.log', 'out/report.xml'] });
+    expect(await repo.workTreeStatus()).toEqual({
+      head: git(dir, 'rev-parse', 'HEAD'),
+      trackedChanges: false,
+      untracked: ['left by tests.log', 'out/report.xml'],
+    });
     git(dir, 'mv', 'old name.txt', 'new name.txt');
-    expect(await repo.workTreeStatus()).toEqual({ head: git(dir, 'rev-parse', 'HEAD'), trackedChanges: true, untracked: ['left by tests.log', 'out/report.xml'] });
+    expect(await repo.workTreeStatus()).toEqual({
+      head: git(dir, 'rev-parse', 'HEAD'),
+      trackedChanges: true,
+      untracked: ['left by tests.log', 'out/report.xml'],
+    });
   });
 
   it('commits a deletion', async () => {

@@ -15,13 +15,22 @@ describe('detectRegression', () => {
   });
 
   it('reports the drop and its reason', () => {
-    expect(detectRegression(90, 70)).toMatchObject({ drop: 20, reason: expect.stringMatching(/dropped 20 points \(90% → 70%\)/) });
+    expect(detectRegression(90, 70)).toMatchObject({
+      drop: 20,
+      reason: expect.stringMatching(/dropped 20 points \(90% → 70%\)/),
+    });
   });
 });
 
 describe('findStuckTests', () => {
   it('marks tests failing in the last 3 iterations in a row', () => {
-    expect(findStuckTests([['a', 'b'], ['a', 'b', 'c'], ['a', 'c']])).toEqual(['a']);
+    expect(
+      findStuckTests([
+        ['a', 'b'],
+        ['a', 'b', 'c'],
+        ['a', 'c'],
+      ]),
+    ).toEqual(['a']);
   });
   it('needs three iterations', () => {
     expect(findStuckTests([['a'], ['a']])).toEqual([]);

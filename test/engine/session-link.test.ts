@@ -34,7 +34,9 @@ describe('the session link', () => {
     expect(workflowDir(root)).toBe(kept);
     expect(activeDir(root)).toBe(join(kept, 'active'));
     // Agents are told the paths `.workflow` names.
-    expect(throughLink(root, join(kept, 'active', 'WFS-test-x', 'a.json'))).toBe(join(root, '.workflow', 'active', 'WFS-test-x', 'a.json'));
+    expect(throughLink(root, join(kept, 'active', 'WFS-test-x', 'a.json'))).toBe(
+      join(root, '.workflow', 'active', 'WFS-test-x', 'a.json'),
+    );
     const second = await withoutSessionLink(root, async () => pathKind(join(root, '.workflow')));
     expect(second).toBe('nothing');
     expect(pathKind(join(root, '.workflow'))).toBe('nothing');

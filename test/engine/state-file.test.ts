@@ -22,7 +22,15 @@ describe('reading iteration-state.json', () => {
         current_iteration: 2,
         max_iterations: 5,
         started_at: '2025-10-17T10:00:00Z',
-        iterations: [{ iteration: 1, test_results: { total: 10, passed: 7, failed: 3, failures: ['test1', 'test2', 'test3'] }, analysis_file: '.process/iteration-1-analysis.md', fix_task: 'IMPL-fix-1', result: 'partial_success' }],
+        iterations: [
+          {
+            iteration: 1,
+            test_results: { total: 10, passed: 7, failed: 3, failures: ['test1', 'test2', 'test3'] },
+            analysis_file: '.process/iteration-1-analysis.md',
+            fix_task: 'IMPL-fix-1',
+            result: 'partial_success',
+          },
+        ],
         status: 'active',
         next_action: 'execute_fix_task',
       },
@@ -36,10 +44,21 @@ describe('reading iteration-state.json', () => {
 
   it("reads the phase document's shape (flat pass_rate, no session id)", () => {
     const read = normalizeIterationState(
-      { current_task: 'IMPL-002', selected_strategy: 'aggressive', next_action: 'execute_fix_task', iterations: [{ iteration: 1, pass_rate: 70, strategy: 'conservative', failed_tests: ['a', 'b'] }] },
+      {
+        current_task: 'IMPL-002',
+        selected_strategy: 'aggressive',
+        next_action: 'execute_fix_task',
+        iterations: [{ iteration: 1, pass_rate: 70, strategy: 'conservative', failed_tests: ['a', 'b'] }],
+      },
       'WFS-test-from-folder',
     );
-    expect(read.ok && read.state).toMatchObject({ session_id: 'WFS-test-from-folder', selected_strategy: 'aggressive', current_iteration: 1, max_iterations: 10, stuck_tests: [] });
+    expect(read.ok && read.state).toMatchObject({
+      session_id: 'WFS-test-from-folder',
+      selected_strategy: 'aggressive',
+      current_iteration: 1,
+      max_iterations: 10,
+      stuck_tests: [],
+    });
   });
 
   it('keeps fields it does not know, so another tool loses nothing', () => {
@@ -51,7 +70,10 @@ describe('reading iteration-state.json', () => {
     const corrupt = await readIterationState(stateFile('{"iterations": [ {"iteration": 1, '));
     expect(corrupt).toMatchObject({ ok: false, error: expect.stringMatching(/is not valid JSON \(/) });
     const foreign = await readIterationState(stateFile('{"iterations": "many"}'));
-    expect(foreign).toMatchObject({ ok: false, error: expect.stringMatching(/is not an iteration state this version can use: iterations:/) });
+    expect(foreign).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/is not an iteration state this version can use: iterations:/),
+    });
     const missing = await readIterationState('/nonexistent/iteration-state.json');
     expect(missing).toMatchObject({ ok: false, error: expect.stringMatching(/does not exist/) });
   });

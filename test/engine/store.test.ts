@@ -17,13 +17,33 @@ describe('the store', () => {
   it('applies engine events', () => {
     const store = createFixcycleStore();
     const { apply } = store.getState();
-    apply({ type: 'session', sessionId: 'WFS-test-x', sessionDir: '/d', repo: '/r', chain: ['a', 'b'], testCommand: 'node --test', resumed: false });
+    apply({
+      type: 'session',
+      sessionId: 'WFS-test-x',
+      sessionDir: '/d',
+      repo: '/r',
+      chain: ['a', 'b'],
+      testCommand: 'node --test',
+      resumed: false,
+    });
     apply({ type: 'phase', phase: 'test', status: 'running', iteration: 0 });
     apply({ type: 'strategy', iteration: 1, strategy: 'surgical', reason: 'regressed' });
-    apply({ type: 'agent', iteration: 1, agent: 'a', role: 'analyze', status: 'finished', classification: 'rate_limited' });
+    apply({
+      type: 'agent',
+      iteration: 1,
+      agent: 'a',
+      role: 'analyze',
+      status: 'finished',
+      classification: 'rate_limited',
+    });
     apply({ type: 'await-approval', passRate: 96, failures: [] });
     const s = store.getState();
-    expect(s).toMatchObject({ sessionId: 'WFS-test-x', chain: ['a', 'b'], strategy: { strategy: 'surgical' }, awaitingApproval: { passRate: 96 } });
+    expect(s).toMatchObject({
+      sessionId: 'WFS-test-x',
+      chain: ['a', 'b'],
+      strategy: { strategy: 'surgical' },
+      awaitingApproval: { passRate: 96 },
+    });
     expect(s.phases.test.status).toBe('running');
     expect(s.agentFailures).toEqual([{ agent: 'a', classification: 'rate_limited', detail: undefined }]);
   });

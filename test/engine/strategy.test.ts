@@ -6,8 +6,18 @@ const base: StrategyInput = { iteration: 3, passRate: 70, lastRegressed: false, 
 describe('chooseStrategy', () => {
   it.each([
     ['surgical after a regression even in iteration 1', { iteration: 1, lastRegressed: true }, 'surgical', /regressed/],
-    ['surgical after a regression late, despite similar failures', { iteration: 5, passRate: 90, similarity: 0.9, lastRegressed: true }, 'surgical', /rolled back/],
-    ['conservative in iteration 1', { iteration: 1, passRate: 90, similarity: 0.95 }, 'conservative', /iteration 1 of the first 2/],
+    [
+      'surgical after a regression late, despite similar failures',
+      { iteration: 5, passRate: 90, similarity: 0.9, lastRegressed: true },
+      'surgical',
+      /rolled back/,
+    ],
+    [
+      'conservative in iteration 1',
+      { iteration: 1, passRate: 90, similarity: 0.95 },
+      'conservative',
+      /iteration 1 of the first 2/,
+    ],
     ['conservative in iteration 2', { iteration: 2 }, 'conservative', /iteration 2/],
     ['aggressive above 80% with similar failures', { passRate: 85, similarity: 0.75 }, 'aggressive', /batch fix/],
     ['conservative at exactly 80%', { passRate: 80, similarity: 0.9 }, 'conservative', /80% ≤ 80%/],
@@ -35,10 +45,14 @@ describe('chooseStrategy', () => {
   });
 
   it('does not apply the stuck rule when the base strategy already differs from the last one', () => {
-    expect(chooseStrategy({ ...base, passRate: 90, similarity: 0.9, stuckShare: 1, previous: 'conservative' }).strategy).toBe('aggressive');
+    expect(
+      chooseStrategy({ ...base, passRate: 90, similarity: 0.9, stuckShare: 1, previous: 'conservative' }).strategy,
+    ).toBe('aggressive');
   });
 
   it('prefers surgical over the stuck rule', () => {
-    expect(chooseStrategy({ ...base, lastRegressed: true, stuckShare: 1, previous: 'surgical' }).strategy).toBe('surgical');
+    expect(chooseStrategy({ ...base, lastRegressed: true, stuckShare: 1, previous: 'surgical' }).strategy).toBe(
+      'surgical',
+    );
   });
 });

@@ -36,7 +36,12 @@ interface Row {
   bad: Bad[];
   broken: { file: string; problem: string }[];
   bare: { summary: { passed: number; failed: number } | null };
-  gen: { exit: number | null; reason: string | null; coverage: { measured: boolean; reason: string | null } | null; baseline: { passed: number; failed: number } | null };
+  gen: {
+    exit: number | null;
+    reason: string | null;
+    coverage: { measured: boolean; reason: string | null } | null;
+    baseline: { passed: number; failed: number } | null;
+  };
 }
 interface TeamRow {
   exit: number | null;
@@ -79,9 +84,18 @@ describe('fixcycle gen on the generation corpus (quick projects)', () => {
   const unavailable = new Map<string, string>();
 
   beforeAll(async () => {
-    const prepareModule = (await import(pathToFileURL(here('../../scripts/gen-corpus/prepare.mjs')).href)) as Pick<Modules, 'prepare'>;
-    const runModule = (await import(pathToFileURL(here('../../scripts/gen-corpus/run-project.mjs')).href)) as Pick<Modules, 'runGen'>;
-    const teamModule = (await import(pathToFileURL(here('../../scripts/gen-corpus/run-team.mjs')).href)) as Pick<Modules, 'runTeam'>;
+    const prepareModule = (await import(pathToFileURL(here('../../scripts/gen-corpus/prepare.mjs')).href)) as Pick<
+      Modules,
+      'prepare'
+    >;
+    const runModule = (await import(pathToFileURL(here('../../scripts/gen-corpus/run-project.mjs')).href)) as Pick<
+      Modules,
+      'runGen'
+    >;
+    const teamModule = (await import(pathToFileURL(here('../../scripts/gen-corpus/run-team.mjs')).href)) as Pick<
+      Modules,
+      'runTeam'
+    >;
     modules = { prepare: prepareModule.prepare, runGen: runModule.runGen, runTeam: teamModule.runTeam };
     for (const entry of entries) {
       const missing = missingTool(entry);
@@ -92,7 +106,10 @@ describe('fixcycle gen on the generation corpus (quick projects)', () => {
       try {
         await modules.prepare(entry);
       } catch (error) {
-        unavailable.set(entry.name, `the cache cannot be built here (no registry?): ${String((error as Error).message).split('\n')[0]}`);
+        unavailable.set(
+          entry.name,
+          `the cache cannot be built here (no registry?): ${String((error as Error).message).split('\n')[0]}`,
+        );
       }
     }
     for (const [name, why] of unavailable) console.warn(`skipping gen-corpus project ${name}: ${why}`);
@@ -110,13 +127,22 @@ describe('fixcycle gen on the generation corpus (quick projects)', () => {
       const known: Known = entry.known ?? { why: '' };
       const wrong = row.bad.filter((b) => !(b.rejected && b.right && !b.committed));
       // A gap that closes fails this too: then the entry's `known` is out of date and should go.
-      expect(wrong.map((b) => b.kind), `bad generations not rejected with the right reason: ${wrong.map((b) => `${b.kind}: ${b.committed ? 'committed; ' : ''}${b.by[0] ?? 'never rejected'}`).join('; ')} (known: ${known.why})`).toEqual(known.wrongBad ?? []);
-      expect(row.real.committed / row.real.total, `real tests dropped: ${row.real.dropped.join(', ')} (${row.real.reasons.slice(0, 3).join('; ')})`).toBeGreaterThanOrEqual(known.realKeptMin ?? 0.9);
+      expect(
+        wrong.map((b) => b.kind),
+        `bad generations not rejected with the right reason: ${wrong.map((b) => `${b.kind}: ${b.committed ? 'committed; ' : ''}${b.by[0] ?? 'never rejected'}`).join('; ')} (known: ${known.why})`,
+      ).toEqual(known.wrongBad ?? []);
+      expect(
+        row.real.committed / row.real.total,
+        `real tests dropped: ${row.real.dropped.join(', ')} (${row.real.reasons.slice(0, 3).join('; ')})`,
+      ).toBeGreaterThanOrEqual(known.realKeptMin ?? 0.9);
       expect(row.broken, 'committed files that fail collection or hold no test').toEqual([]);
       expect(row.gen.coverage?.measured, `coverage by the project's tool: ${row.gen.coverage?.reason}`).toBe(true);
       expect(row.gen.exit, `gen: ${row.gen.reason}`).toBe(known.exit ?? 0);
       const counts = (c: { passed: number; failed: number } | null) => c && { passed: c.passed, failed: c.failed };
-      if (!known.baselineDiffers) expect(counts(row.gen.baseline), 'the fix loop starts from the published suite').toEqual(counts(row.bare.summary));
+      if (!known.baselineDiffers)
+        expect(counts(row.gen.baseline), 'the fix loop starts from the published suite').toEqual(
+          counts(row.bare.summary),
+        );
     }, 1_800_000);
   }
 

@@ -82,12 +82,21 @@ describe('test cases with their full path, per language', () => {
       ['test_local_type', 33],
     ]);
     // tests/test_t.py::TestOther > test_a is the other class's test_a, and test_param[2] is test_param.
-    expect(caseFor(cases, reportedPath({ id: 'tests/test_t.py::TestOther > test_a', name: 'test_a' }, 'python'))!.line).toBe(25);
-    expect(caseFor(cases, reportedPath({ id: 'tests/test_t.py::test_param[2]', name: 'test_param[2]' }, 'python'))!.line).toBe(3);
-    const out = removeCases('tests/test_t.py', text.slice(0, text.indexOf('\n\ndef test_local_type')) + '\n', [cases[0]!, cases[3]!]);
+    expect(
+      caseFor(cases, reportedPath({ id: 'tests/test_t.py::TestOther > test_a', name: 'test_a' }, 'python'))!.line,
+    ).toBe(25);
+    expect(
+      caseFor(cases, reportedPath({ id: 'tests/test_t.py::test_param[2]', name: 'test_param[2]' }, 'python'))!.line,
+    ).toBe(3);
+    const out = removeCases('tests/test_t.py', text.slice(0, text.indexOf('\n\ndef test_local_type')) + '\n', [
+      cases[0]!,
+      cases[3]!,
+    ]);
     expect(out.left).toBe(2);
     expect(out.text).not.toMatch(/parametrize|test_param|TestOther/);
-    expect(out.text).toMatch(/^import pytest\n\n\nclass TestThing:[\s\S]*def test_b\(self\):\n {8}assert helper\(self\.v\)\n\n\ndef helper\(v\):\n {4}return v\n+$/);
+    expect(out.text).toMatch(
+      /^import pytest\n\n\nclass TestThing:[\s\S]*def test_b\(self\):\n {8}assert helper\(self\.v\)\n\n\ndef helper\(v\):\n {4}return v\n+$/,
+    );
   });
 
   it('Go: test functions and their literal subtests, matched by the names go test reports', () => {
@@ -118,8 +127,16 @@ describe('test cases with their full path, per language', () => {
       '',
     ].join('\n');
     const { cases } = casesOf('m_test.go', text);
-    expect(cases.map((c) => `${c.kind} ${c.path.join('/')}`)).toEqual(['test TestAdd', 'test TestTable', 'subtest TestAdd/small_numbers', 'subtest TestAdd/big']);
-    const sub = caseFor(cases, reportedPath({ id: 'example.com/m::TestAdd/small_numbers', name: 'TestAdd/small_numbers' }, 'go'))!;
+    expect(cases.map((c) => `${c.kind} ${c.path.join('/')}`)).toEqual([
+      'test TestAdd',
+      'test TestTable',
+      'subtest TestAdd/small_numbers',
+      'subtest TestAdd/big',
+    ]);
+    const sub = caseFor(
+      cases,
+      reportedPath({ id: 'example.com/m::TestAdd/small_numbers', name: 'TestAdd/small_numbers' }, 'go'),
+    )!;
     expect(sub.path).toEqual(['TestAdd', 'small_numbers']);
     // A subtest without a literal name is its function.
     expect(caseFor(cases, ['TestTable', 'case_3'])!.path).toEqual(['TestTable']);
@@ -133,8 +150,11 @@ describe('test cases with their full path, per language', () => {
 describe('a Go file after its tests left', () => {
   it('loses the imports nothing uses any more (go would not build it), and keeps the rest', async () => {
     const { pruneGoImports } = await import('../../src/engine/gen/cases/go.js');
-    const text = 'package m\n\nimport (\n\t"os"\n\t"strconv"\n\t"testing"\n\n\tqt "github.com/frankban/quicktest"\n)\n\nfunc TestA(t *testing.T) {\n\tqt.Assert(t, 1, qt.Equals, 1)\n}\n';
-    expect(pruneGoImports(text)).toBe('package m\n\nimport (\n\t"testing"\n\n\tqt "github.com/frankban/quicktest"\n)\n\nfunc TestA(t *testing.T) {\n\tqt.Assert(t, 1, qt.Equals, 1)\n}\n');
+    const text =
+      'package m\n\nimport (\n\t"os"\n\t"strconv"\n\t"testing"\n\n\tqt "github.com/frankban/quicktest"\n)\n\nfunc TestA(t *testing.T) {\n\tqt.Assert(t, 1, qt.Equals, 1)\n}\n';
+    expect(pruneGoImports(text)).toBe(
+      'package m\n\nimport (\n\t"testing"\n\n\tqt "github.com/frankban/quicktest"\n)\n\nfunc TestA(t *testing.T) {\n\tqt.Assert(t, 1, qt.Equals, 1)\n}\n',
+    );
     expect(pruneGoImports('package m\n\nimport "os"\n\nvar x = 1\n')).toBe('package m\n\nvar x = 1\n');
   });
 });

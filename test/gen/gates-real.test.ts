@@ -28,9 +28,13 @@ function project(base: Record<string, string>, added: Record<string, string>, li
 
 const session = (repo: string) => join(activeDir(repo), readdirSync(activeDir(repo))[0]!);
 
-async function gen(repo: string): Promise<{ out: string; exitCode: number | null | undefined; state: any; agent: string; committed: string[] }> {
+async function gen(
+  repo: string,
+): Promise<{ out: string; exitCode: number | null | undefined; state: any; agent: string; committed: string[] }> {
   const agent = mkdtempSync(join(tmpdir(), 'fixcycle-gate-agent-'));
-  const run = await runCli(repo, ['gen', '--headless', '--agent-cmd', `${process.execPath} ${AGENT} ${agent}`], { timeoutMs: 420_000 });
+  const run = await runCli(repo, ['gen', '--headless', '--agent-cmd', `${process.execPath} ${AGENT} ${agent}`], {
+    timeoutMs: 420_000,
+  });
   const state = readJson(join(session(repo), '.process/gen-state.json'));
   const sha = state.gen_commit as string | null;
   const committed = sha ? git(repo, 'show', '--name-only', '--format=', sha).split('\n').filter(Boolean).sort() : [];
@@ -42,18 +46,28 @@ const rejections = (state: any): string[] => state.rejected.map((r: any) => `${r
 
 function expectRejected(state: any, test: string, reason: RegExp): void {
   const found = rejections(state).filter((r) => r.includes(`${test}:`) || r.includes(`${test}"`));
-  expect(found.some((r) => reason.test(r)), `${test} rejected for ${reason}; rejections:\n${rejections(state).join('\n')}`).toBe(true);
+  expect(
+    found.some((r) => reason.test(r)),
+    `${test} rejected for ${reason}; rejections:\n${rejections(state).join('\n')}`,
+  ).toBe(true);
 }
 
-const calcJs = (cjs: boolean) => `${cjs ? 'exports.add = add;\nexports.clamp = clamp;\n\n' : 'export '}function add(a, b) {\n  return a + b;\n}\n\n${cjs ? '' : 'export '}function clamp(value, low, high) {\n  if (value < low) return low;\n  if (value > high) return high;\n  return value;\n}\n`;
+const calcJs = (cjs: boolean) =>
+  `${cjs ? 'exports.add = add;\nexports.clamp = clamp;\n\n' : 'export '}function add(a, b) {\n  return a + b;\n}\n\n${cjs ? '' : 'export '}function clamp(value, low, high) {\n  if (value < low) return low;\n  if (value > high) return high;\n  return value;\n}\n`;
 
 describe('every gate of gen with real runners on a menu of bad generations', () => {
   it('vitest: L0 rejects imports, names, assertions, placeholders, skips and syntax; the gate finds the file breaking collection, drops flaky tests precisely and removes emptied files; 4 same titles in 4 describes get 4 verdicts', async () => {
     const repo = project(
       {
-        'package.json': JSON.stringify({ name: 'calclib', private: true, type: 'module', scripts: { test: 'vitest run' } }),
+        'package.json': JSON.stringify({
+          name: 'calclib',
+          private: true,
+          type: 'module',
+          scripts: { test: 'vitest run' },
+        }),
         'src/slug.js': "export const slug = (s) => s.trim().toLowerCase().replace(/\\s+/g, '-');\n",
-        'test/slug.test.js': "import { expect, test } from 'vitest';\nimport { slug } from '../src/slug.js';\n\ntest('slug joins words', () => {\n  expect(slug(' A b ')).toBe('a-b');\n});\n",
+        'test/slug.test.js':
+          "import { expect, test } from 'vitest';\nimport { slug } from '../src/slug.js';\n\ntest('slug joins words', () => {\n  expect(slug(' A b ')).toBe('a-b');\n});\n",
       },
       { 'src/calc.js': calcJs(false) },
       true,
@@ -73,15 +87,24 @@ describe('every gate of gen with real runners on a menu of bad generations', () 
     expectRejected(state, 'test/calc.test.js::timing > alternates', /IMPL-001\.5 .*flaky: passed \d of 5 runs/);
     expectRejected(state, 'test/calc-flaky.test.js::alternates alone', /flaky/);
     // The runner's full identity: four tests titled alike in four describes, four verdicts, four kept.
-    expect(state.kept.map((k: any) => k.test).sort()).toEqual(['test/calc.test.js::add > gives the right answer', 'test/calc.test.js::clamp above > gives the right answer', 'test/calc.test.js::clamp below > gives the right answer', 'test/calc.test.js::clamp inside > gives the right answer']);
+    expect(state.kept.map((k: any) => k.test).sort()).toEqual([
+      'test/calc.test.js::add > gives the right answer',
+      'test/calc.test.js::clamp above > gives the right answer',
+      'test/calc.test.js::clamp below > gives the right answer',
+      'test/calc.test.js::clamp inside > gives the right answer',
+    ]);
     // Only the kept tests are committed: no file without tests, nothing rejected.
     expect(committed).toEqual(['test/calc.test.js']);
     const text = readFileSync(join(repo, 'test/calc.test.js'), 'utf8');
     expect(text).not.toMatch(/without checking|is constant|is skipped|placeholder|timing|alternates/);
     expect(git(repo, 'status', '--porcelain')).toBe('');
     // The coverage round's prompt said why tests were rejected.
-    const prompts = readdirSync(agent).filter((f) => f.startsWith('prompt-generate-')).sort();
-    expect(readFileSync(join(agent, prompts.at(-1)!), 'utf8')).toMatch(/rejected: test\/calc-boot\.test\.js: does not collect/);
+    const prompts = readdirSync(agent)
+      .filter((f) => f.startsWith('prompt-generate-'))
+      .sort();
+    expect(readFileSync(join(agent, prompts.at(-1)!), 'utf8')).toMatch(
+      /rejected: test\/calc-boot\.test\.js: does not collect/,
+    );
     // vitest on the committed tree: every test file collects, the fix loop's baseline is the project's plus the kept.
     const vitest = spawnSync(join(repo, 'node_modules/.bin/vitest'), ['run'], { cwd: repo, encoding: 'utf8' });
     expect(vitest.status, vitest.stdout + vitest.stderr).toBe(0);
@@ -91,9 +114,15 @@ describe('every gate of gen with real runners on a menu of bad generations', () 
   it("node:test (fixcycle's own kind of fixture): a file left holding only imports after its flaky test went is removed, never committed", async () => {
     const repo = project(
       {
-        'package.json': JSON.stringify({ name: 'calclib', private: true, type: 'module', scripts: { test: 'node --test' } }),
+        'package.json': JSON.stringify({
+          name: 'calclib',
+          private: true,
+          type: 'module',
+          scripts: { test: 'node --test' },
+        }),
         'src/slug.js': "export const slug = (s) => s.trim().toLowerCase().replace(/\\s+/g, '-');\n",
-        'test/slug.test.js': "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { slug } from '../src/slug.js';\n\ntest('slug joins words', () => {\n  assert.equal(slug(' A b '), 'a-b');\n});\n",
+        'test/slug.test.js':
+          "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { slug } from '../src/slug.js';\n\ntest('slug joins words', () => {\n  assert.equal(slug(' A b '), 'a-b');\n});\n",
       },
       { 'src/calc.js': calcJs(false) },
     );
@@ -103,7 +132,9 @@ describe('every gate of gen with real runners on a menu of bad generations', () 
     expectRejected(state, 'alternates alone', /flaky/);
     expect(out).toMatch(/test\/calc-flaky\.test\.js removed/);
     expect(committed).toEqual(['test/calc.test.js']);
-    expect(readFileSync(join(repo, 'test/calc.test.js'), 'utf8')).not.toMatch(/timing|alternates|without checking|is constant|is skipped|placeholder/);
+    expect(readFileSync(join(repo, 'test/calc.test.js'), 'utf8')).not.toMatch(
+      /timing|alternates|without checking|is constant|is skipped|placeholder/,
+    );
     const node = spawnSync(process.execPath, ['--test'], { cwd: repo, encoding: 'utf8' });
     expect(node.status, node.stdout + node.stderr).toBe(0);
     expect(node.stdout).toMatch(/# pass 5\n# fail 0/);
@@ -115,7 +146,8 @@ describe('every gate of gen with real runners on a menu of bad generations', () 
         'package.json': JSON.stringify({ name: 'calclib', private: true, scripts: { test: 'jest' } }),
         'jest.config.js': "module.exports = { testEnvironment: 'node' };\n",
         'src/slug.js': "exports.slug = (s) => s.trim().toLowerCase().replace(/\\s+/g, '-');\n",
-        'test/slug.test.js': "const { slug } = require('../src/slug.js');\n\ntest('slug joins words', () => {\n  expect(slug(' A b ')).toBe('a-b');\n});\n",
+        'test/slug.test.js':
+          "const { slug } = require('../src/slug.js');\n\ntest('slug joins words', () => {\n  expect(slug(' A b ')).toBe('a-b');\n});\n",
       },
       { 'src/calc.js': calcJs(true) },
       true,
@@ -132,80 +164,146 @@ describe('every gate of gen with real runners on a menu of bad generations', () 
     expectRejected(state, 'test/calc-boot.test.js', /IMPL-001\.5 .*does not collect: .*calc-boot: needs a database/);
     expectRejected(state, 'test/calc.test.js::timing > alternates', /flaky/);
     expectRejected(state, 'test/calc-flaky.test.js::alternates alone', /flaky/);
-    expect(state.kept.map((k: any) => k.test).sort()).toEqual(['test/calc.test.js::add > gives the right answer', 'test/calc.test.js::clamp above > gives the right answer', 'test/calc.test.js::clamp below > gives the right answer', 'test/calc.test.js::clamp inside > gives the right answer']);
+    expect(state.kept.map((k: any) => k.test).sort()).toEqual([
+      'test/calc.test.js::add > gives the right answer',
+      'test/calc.test.js::clamp above > gives the right answer',
+      'test/calc.test.js::clamp below > gives the right answer',
+      'test/calc.test.js::clamp inside > gives the right answer',
+    ]);
     expect(committed).toEqual(['test/calc.test.js']);
-    const jest = spawnSync(process.execPath, [join(repo, 'node_modules/jest/bin/jest.js')], { cwd: repo, encoding: 'utf8' });
+    const jest = spawnSync(process.execPath, [join(repo, 'node_modules/jest/bin/jest.js')], {
+      cwd: repo,
+      encoding: 'utf8',
+    });
     expect(jest.status, jest.stdout + jest.stderr).toBe(0);
     expect(jest.stderr).toMatch(/Tests:\s+5 passed, 5 total/);
   }, 480_000);
 
   // Debian's python3 with python3-pytest and python3-coverage; a pyenv python3 on PATH is asked for the system one.
-  const pyEnv = ([{}, { PYENV_VERSION: 'system' }] as Record<string, string>[]).find((env) => spawnSync('python3', ['-c', 'import pytest, coverage'], { stdio: 'ignore', env: { ...process.env, ...env } }).status === 0);
-  it.skipIf(!pyEnv)('pytest with coverage.py (skipped without a python3 that imports pytest and coverage): L0 for Python, the module breaking collection found alone, tests named by class and parametrize id, drops per method', async () => {
-    const repo = project(
-      {
-        'slug.py': 'def slug(s):\n    return "-".join(s.lower().split())\n',
-        'tests/test_slug.py': 'from slug import slug\n\n\ndef test_slug():\n    assert slug(" A b ") == "a-b"\n',
-        'conftest.py': '',
-        'fixcycle.config.json': JSON.stringify({ testCommand: `${pyEnv?.PYENV_VERSION ? 'PYENV_VERSION=system ' : ''}python3 -m pytest` }),
-      },
-      { 'calc.py': 'def add(a, b):\n    return a + b\n\n\ndef clamp(value, low, high):\n    if value < low:\n        return low\n    if value > high:\n        return high\n    return value\n' },
-    );
-    const { out, exitCode, state, agent, committed } = await gen(repo);
-    expect(exitCode, out).toBe(0);
-    expect(readJson(join(session(repo), '.process/l0-round-1.json')).ran).toContainEqual(expect.stringMatching(/^python imports/));
-    expectRejected(state, 'tests/test_ghost.py', /IMPL-001\.3 .*export: imports \{ multiply \} from "calc", which calc\.py does not define/);
-    expectRejected(state, 'tests/test_missing.py', /IMPL-001\.3 .*import: imports "calculator", a module that does not exist/);
-    expectRejected(state, 'tests/test_syntax.py', /IMPL-001\.3 .*syntax: SyntaxError/);
-    // Named for what it is: a test without assertion, not a redundant one.
-    expectRejected(state, 'tests/test_calc.py: "test_runs_without_checking"', /no-assertion: test "test_runs_without_checking" asserts nothing/);
-    expectRejected(state, 'tests/test_calc.py: "test_is_constant"', /constant-assertion/);
-    expectRejected(state, 'tests/test_calc.py: "test_is_skipped"', /focused-or-skipped: @pytest\.mark\.skip/);
-    expectRejected(state, 'tests/test_calc.py: "test_is_a_placeholder"', /placeholder: .*only `pass`/);
-    expectRejected(state, 'tests/test_boot.py', /IMPL-001\.5 .*does not collect: .*RuntimeError: test_boot: needs a database/);
-    expectRejected(state, 'tests/test_calc.py::TestTiming > test_alternates', /flaky/);
-    expectRejected(state, 'tests/test_flaky.py::test_alternates_alone', /flaky/);
-    expect(state.kept.map((k: any) => k.test).sort()).toEqual(['tests/test_calc.py::TestAdd > test_answer', 'tests/test_calc.py::TestClamp > test_answer[above]', 'tests/test_calc.py::TestClamp > test_answer[below]', 'tests/test_calc.py::TestInside > test_answer']);
-    expect(committed).toEqual(['tests/test_calc.py']);
-    const text = readFileSync(join(repo, 'tests/test_calc.py'), 'utf8');
-    expect(text).not.toMatch(/without_checking|is_constant|is_skipped|placeholder|TestTiming/);
-    const prompts = readdirSync(agent).filter((f) => f.startsWith('prompt-generate-')).sort();
-    expect(readFileSync(join(agent, prompts[0]!), 'utf8')).not.toMatch(/modules: esm/);
-    expect(readFileSync(join(agent, prompts.at(-1)!), 'utf8')).toMatch(/rejected: tests\/test_boot\.py: does not collect/);
-    const pytest = spawnSync('python3', ['-m', 'pytest', '-q', '-p', 'no:cacheprovider'], { cwd: repo, encoding: 'utf8', env: { ...process.env, ...pyEnv } });
-    expect(pytest.status, pytest.stdout + pytest.stderr).toBe(0);
-    expect(pytest.stdout).toMatch(/\b5 passed\b/);
-  }, 480_000);
+  const pyEnv = ([{}, { PYENV_VERSION: 'system' }] as Record<string, string>[]).find(
+    (env) =>
+      spawnSync('python3', ['-c', 'import pytest, coverage'], { stdio: 'ignore', env: { ...process.env, ...env } })
+        .status === 0,
+  );
+  it.skipIf(!pyEnv)(
+    'pytest with coverage.py (skipped without a python3 that imports pytest and coverage): L0 for Python, the module breaking collection found alone, tests named by class and parametrize id, drops per method',
+    async () => {
+      const repo = project(
+        {
+          'slug.py': 'def slug(s):\n    return "-".join(s.lower().split())\n',
+          'tests/test_slug.py': 'from slug import slug\n\n\ndef test_slug():\n    assert slug(" A b ") == "a-b"\n',
+          'conftest.py': '',
+          'fixcycle.config.json': JSON.stringify({
+            testCommand: `${pyEnv?.PYENV_VERSION ? 'PYENV_VERSION=system ' : ''}python3 -m pytest`,
+          }),
+        },
+        {
+          'calc.py':
+            'def add(a, b):\n    return a + b\n\n\ndef clamp(value, low, high):\n    if value < low:\n        return low\n    if value > high:\n        return high\n    return value\n',
+        },
+      );
+      const { out, exitCode, state, agent, committed } = await gen(repo);
+      expect(exitCode, out).toBe(0);
+      expect(readJson(join(session(repo), '.process/l0-round-1.json')).ran).toContainEqual(
+        expect.stringMatching(/^python imports/),
+      );
+      expectRejected(
+        state,
+        'tests/test_ghost.py',
+        /IMPL-001\.3 .*export: imports \{ multiply \} from "calc", which calc\.py does not define/,
+      );
+      expectRejected(
+        state,
+        'tests/test_missing.py',
+        /IMPL-001\.3 .*import: imports "calculator", a module that does not exist/,
+      );
+      expectRejected(state, 'tests/test_syntax.py', /IMPL-001\.3 .*syntax: SyntaxError/);
+      // Named for what it is: a test without assertion, not a redundant one.
+      expectRejected(
+        state,
+        'tests/test_calc.py: "test_runs_without_checking"',
+        /no-assertion: test "test_runs_without_checking" asserts nothing/,
+      );
+      expectRejected(state, 'tests/test_calc.py: "test_is_constant"', /constant-assertion/);
+      expectRejected(state, 'tests/test_calc.py: "test_is_skipped"', /focused-or-skipped: @pytest\.mark\.skip/);
+      expectRejected(state, 'tests/test_calc.py: "test_is_a_placeholder"', /placeholder: .*only `pass`/);
+      expectRejected(
+        state,
+        'tests/test_boot.py',
+        /IMPL-001\.5 .*does not collect: .*RuntimeError: test_boot: needs a database/,
+      );
+      expectRejected(state, 'tests/test_calc.py::TestTiming > test_alternates', /flaky/);
+      expectRejected(state, 'tests/test_flaky.py::test_alternates_alone', /flaky/);
+      expect(state.kept.map((k: any) => k.test).sort()).toEqual([
+        'tests/test_calc.py::TestAdd > test_answer',
+        'tests/test_calc.py::TestClamp > test_answer[above]',
+        'tests/test_calc.py::TestClamp > test_answer[below]',
+        'tests/test_calc.py::TestInside > test_answer',
+      ]);
+      expect(committed).toEqual(['tests/test_calc.py']);
+      const text = readFileSync(join(repo, 'tests/test_calc.py'), 'utf8');
+      expect(text).not.toMatch(/without_checking|is_constant|is_skipped|placeholder|TestTiming/);
+      const prompts = readdirSync(agent)
+        .filter((f) => f.startsWith('prompt-generate-'))
+        .sort();
+      expect(readFileSync(join(agent, prompts[0]!), 'utf8')).not.toMatch(/modules: esm/);
+      expect(readFileSync(join(agent, prompts.at(-1)!), 'utf8')).toMatch(
+        /rejected: tests\/test_boot\.py: does not collect/,
+      );
+      const pytest = spawnSync('python3', ['-m', 'pytest', '-q', '-p', 'no:cacheprovider'], {
+        cwd: repo,
+        encoding: 'utf8',
+        env: { ...process.env, ...pyEnv },
+      });
+      expect(pytest.status, pytest.stdout + pytest.stderr).toBe(0);
+      expect(pytest.stdout).toMatch(/\b5 passed\b/);
+    },
+    480_000,
+  );
 
   const goReady = spawnSync('go', ['version'], { stdio: 'ignore' }).status === 0;
-  it.skipIf(!goReady)('go test (skipped without go on PATH): go vet in L0, a missing import and the undeclared name behind it, a file breaking the package found alone, subtests dropped alone', async () => {
-    const repo = project(
-      {
-        'go.mod': 'module example.com/calc\n\ngo 1.19\n',
-        'slug.go': 'package calc\n\nimport "strings"\n\nfunc Slug(s string) string {\n\treturn strings.Join(strings.Fields(strings.ToLower(s)), "-")\n}\n',
-        'slug_test.go': 'package calc\n\nimport "testing"\n\nfunc TestSlug(t *testing.T) {\n\tif Slug(" A b ") != "a-b" {\n\t\tt.Error("slug")\n\t}\n}\n',
-      },
-      { 'calc.go': 'package calc\n\nfunc Add(a, b int) int {\n\treturn a + b\n}\n\nfunc Clamp(value, low, high int) int {\n\tif value < low {\n\t\treturn low\n\t}\n\tif value > high {\n\t\treturn high\n\t}\n\treturn value\n}\n' },
-    );
-    const { out, exitCode, state, committed } = await gen(repo);
-    expect(exitCode, out).toBe(0);
-    // A generate call is labelled as what it is, as agent-calls.jsonl has it.
-    expect(out).toMatch(/\[agent\] gate-menu-agent \(generate\): ok/);
-    expect(out).not.toMatch(/\(fix\)/);
-    expectRejected(state, 'missing_test.go', /IMPL-001\.3 .*import: .*example\.com\/calculator/);
-    expectRejected(state, 'ghost_test.go', /IMPL-001\.3 .*export: .*Multiply/);
-    expectRejected(state, 'calc_test.go: "TestRunsWithoutChecking"', /no-assertion/);
-    expectRejected(state, 'calc_test.go: "TestIsSkipped"', /focused-or-skipped/);
-    expectRejected(state, 'calc_test.go: "TestIsAPlaceholder"', /placeholder: .*body is empty/);
-    // A file whose init panics stops the package's test binary: found by running it with the other new files aside.
-    expectRejected(state, 'boot_test.go', /IMPL-001\.5 .*does not collect: .*boot_test: needs a database/);
-    expectRejected(state, 'calc_test.go::TestClamp/alternates', /flaky/);
-    expectRejected(state, 'flaky_test.go::TestAlternatesAlone', /flaky/);
-    expect(state.kept.map((k: any) => k.test).sort()).toEqual(['calc_test.go::TestAdd', 'calc_test.go::TestClamp/above', 'calc_test.go::TestClamp/below', 'calc_test.go::TestClamp/inside']);
-    expect(committed).toEqual(['calc_test.go']);
-    const text = readFileSync(join(repo, 'calc_test.go'), 'utf8');
-    expect(text).not.toMatch(/alternates|WithoutChecking|IsSkipped|Placeholder/);
-    const go = spawnSync('go', ['test', './...'], { cwd: repo, encoding: 'utf8' });
-    expect(go.status, go.stdout + go.stderr).toBe(0);
-  }, 480_000);
+  it.skipIf(!goReady)(
+    'go test (skipped without go on PATH): go vet in L0, a missing import and the undeclared name behind it, a file breaking the package found alone, subtests dropped alone',
+    async () => {
+      const repo = project(
+        {
+          'go.mod': 'module example.com/calc\n\ngo 1.19\n',
+          'slug.go':
+            'package calc\n\nimport "strings"\n\nfunc Slug(s string) string {\n\treturn strings.Join(strings.Fields(strings.ToLower(s)), "-")\n}\n',
+          'slug_test.go':
+            'package calc\n\nimport "testing"\n\nfunc TestSlug(t *testing.T) {\n\tif Slug(" A b ") != "a-b" {\n\t\tt.Error("slug")\n\t}\n}\n',
+        },
+        {
+          'calc.go':
+            'package calc\n\nfunc Add(a, b int) int {\n\treturn a + b\n}\n\nfunc Clamp(value, low, high int) int {\n\tif value < low {\n\t\treturn low\n\t}\n\tif value > high {\n\t\treturn high\n\t}\n\treturn value\n}\n',
+        },
+      );
+      const { out, exitCode, state, committed } = await gen(repo);
+      expect(exitCode, out).toBe(0);
+      // A generate call is labelled as what it is, as agent-calls.jsonl has it.
+      expect(out).toMatch(/\[agent\] gate-menu-agent \(generate\): ok/);
+      expect(out).not.toMatch(/\(fix\)/);
+      expectRejected(state, 'missing_test.go', /IMPL-001\.3 .*import: .*example\.com\/calculator/);
+      expectRejected(state, 'ghost_test.go', /IMPL-001\.3 .*export: .*Multiply/);
+      expectRejected(state, 'calc_test.go: "TestRunsWithoutChecking"', /no-assertion/);
+      expectRejected(state, 'calc_test.go: "TestIsSkipped"', /focused-or-skipped/);
+      expectRejected(state, 'calc_test.go: "TestIsAPlaceholder"', /placeholder: .*body is empty/);
+      // A file whose init panics stops the package's test binary: found by running it with the other new files aside.
+      expectRejected(state, 'boot_test.go', /IMPL-001\.5 .*does not collect: .*boot_test: needs a database/);
+      expectRejected(state, 'calc_test.go::TestClamp/alternates', /flaky/);
+      expectRejected(state, 'flaky_test.go::TestAlternatesAlone', /flaky/);
+      expect(state.kept.map((k: any) => k.test).sort()).toEqual([
+        'calc_test.go::TestAdd',
+        'calc_test.go::TestClamp/above',
+        'calc_test.go::TestClamp/below',
+        'calc_test.go::TestClamp/inside',
+      ]);
+      expect(committed).toEqual(['calc_test.go']);
+      const text = readFileSync(join(repo, 'calc_test.go'), 'utf8');
+      expect(text).not.toMatch(/alternates|WithoutChecking|IsSkipped|Placeholder/);
+      const go = spawnSync('go', ['test', './...'], { cwd: repo, encoding: 'utf8' });
+      expect(go.status, go.stdout + go.stderr).toBe(0);
+    },
+    480_000,
+  );
 });

@@ -18,7 +18,8 @@ function featureRepo(): string {
   git(repo, 'add', '-A');
   git(repo, 'commit', '-q', '-m', 'add listutil');
   // The flaky test keeps a counter here, keyed by the repository folder.
-  for (const f of readdirSync(tmpdir()).filter((n) => n.startsWith('listlib-budget-'))) rmSync(join(tmpdir(), f), { force: true });
+  for (const f of readdirSync(tmpdir()).filter((n) => n.startsWith('listlib-budget-')))
+    rmSync(join(tmpdir(), f), { force: true });
   return repo;
 }
 
@@ -45,7 +46,11 @@ describe('fixcycle gen, end to end with a stand-in agent', () => {
 
     // Phases 1-4 wrote their files.
     const dir = sessionOf(repo);
-    expect(readJson(join(dir, 'workflow-session.json'))).toMatchObject({ type: 'test', input_mode: 'change', source_session_id: null });
+    expect(readJson(join(dir, 'workflow-session.json'))).toMatchObject({
+      type: 'test',
+      input_mode: 'change',
+      source_session_id: null,
+    });
     const pkg = readJson(join(dir, '.process/test-context-package.json'));
     expect(pkg.changed_files.map((f: any) => f.file)).toEqual(['src/listutil.js']);
     expect(pkg.changed_files[0].tests_reaching).toEqual([]);
@@ -53,12 +58,22 @@ describe('fixcycle gen, end to end with a stand-in agent', () => {
     expect(pkg.conventions.assertion_style).toMatch(/node:assert/);
     expect(pkg.coverage.files[0]).toMatchObject({ file: 'src/listutil.js', lines: 0 });
     expect(readFileSync(join(dir, '.process/TEST_ANALYSIS_RESULTS.md'), 'utf8')).toMatch(/src\/listutil.js:chunk/);
-    for (const f of ['IMPL_PLAN.md', 'TODO_LIST.md', '.task/IMPL-001.json', '.task/IMPL-001.3-validation.json', '.task/IMPL-001.5-review.json', '.task/IMPL-002.json']) expect(existsSync(join(dir, f)), f).toBe(true);
+    for (const f of [
+      'IMPL_PLAN.md',
+      'TODO_LIST.md',
+      '.task/IMPL-001.json',
+      '.task/IMPL-001.3-validation.json',
+      '.task/IMPL-001.5-review.json',
+      '.task/IMPL-002.json',
+    ])
+      expect(existsSync(join(dir, f)), f).toBe(true);
     expect(readFileSync(join(agent, 'calls.log'), 'utf8').split('\n')[0]).toBe('analyze test-analysis');
 
     // Round 1: the hallucinated import and the test without assertion are rejected by IMPL-001.3, visibly.
     expect(out).toMatch(/\[IMPL-001\.3\] failed: round 1: 2 critical finding\(s\)/);
-    expect(out).toMatch(/imports \{ flatten \} from "\.\.\/src\/listutil\.js", which src\/listutil\.js does not export/);
+    expect(out).toMatch(
+      /imports \{ flatten \} from "\.\.\/src\/listutil\.js", which src\/listutil\.js does not export/,
+    );
     expect(out).toMatch(/test "clamp handles values" asserts nothing/);
     // The findings went back to the agent in round 2's prompt.
     expect(readFileSync(join(agent, 'prompt-generate-2.txt'), 'utf8')).toMatch(/failed code validation[\s\S]*flatten/);
@@ -67,9 +82,15 @@ describe('fixcycle gen, end to end with a stand-in agent', () => {
     // IMPL-001.5: the flaky test dropped, a redundant one reported, each with its reason.
     const state = readJson(join(dir, '.process/gen-state.json'));
     const rejected = state.rejected.map((r: any) => `${r.gate} ${r.test}: ${r.reason}`);
-    expect(rejected.find((r: string) => r.includes('clamp stays within its time budget'))).toMatch(/IMPL-001\.5 .*flaky: passed 3 of 5 runs/);
+    expect(rejected.find((r: string) => r.includes('clamp stays within its time budget'))).toMatch(
+      /IMPL-001\.5 .*flaky: passed 3 of 5 runs/,
+    );
     // Redundant means a copy: no new line or branch and no assertion a kept test does not make already.
-    expect(rejected.filter((r: string) => /IMPL-001\.5 .*redundant: covers no line or branch/.test(r))).toEqual([expect.stringMatching(/clamp (returns the value when it is already in range|returns an in-range value unchanged)/)]);
+    expect(rejected.filter((r: string) => /IMPL-001\.5 .*redundant: covers no line or branch/.test(r))).toEqual([
+      expect.stringMatching(
+        /clamp (returns the value when it is already in range|returns an in-range value unchanged)/,
+      ),
+    ]);
     // The same assertion statement over another value checks something else: kept, and said to add no coverage.
     const sameShape = state.kept.find((k: any) => k.test.includes('clamp keeps a value just above the lower bound'));
     expect(sameShape?.note, JSON.stringify(state.kept)).toMatch(/adds no coverage; kept for its own assertions/);
@@ -88,7 +109,10 @@ describe('fixcycle gen, end to end with a stand-in agent', () => {
     const subjects = git(repo, 'log', '--format=%s').split('\n');
     expect(subjects[0]).toMatch(/^test-cycle: iteration 1 - conservative strategy \(pass: [\d.]+% → 100%\)/);
     expect(subjects[1]).toMatch(/^test-gen: IMPL-001 - \d+ generated test\(s\) kept/);
-    expect(git(repo, 'show', '--name-only', '--format=', 'HEAD~1').trim().split('\n').sort()).toEqual(['test/listutil-more.test.js', 'test/listutil.test.js']);
+    expect(git(repo, 'show', '--name-only', '--format=', 'HEAD~1').trim().split('\n').sort()).toEqual([
+      'test/listutil-more.test.js',
+      'test/listutil.test.js',
+    ]);
     const committed = git(repo, 'show', 'HEAD~1:test/listutil-more.test.js');
     expect(committed).not.toMatch(/time budget/);
     expect(git(repo, 'show', '--name-only', '--format=', 'HEAD').trim()).toBe('src/listutil.js');
@@ -103,49 +127,87 @@ describe('fixcycle gen, end to end with a stand-in agent', () => {
   it('--keep-redundant keeps the copy, says so, and commits it', async () => {
     const repo = featureRepo();
     const agent = agentDir();
-    const run = await runCli(repo, ['gen', '--headless', '--keep-redundant', '--agent-cmd', agentCmd(agent)], { timeoutMs: 360_000 });
+    const run = await runCli(repo, ['gen', '--headless', '--keep-redundant', '--agent-cmd', agentCmd(agent)], {
+      timeoutMs: 360_000,
+    });
     const out = run.stdout + run.stderr;
     expect(run.exitCode, out).toBe(0);
     const state = readJson(join(sessionOf(repo), '.process/gen-state.json'));
-    expect(state.rejected.some((r: any) => /redundant/.test(r.reason)), JSON.stringify(state.rejected)).toBe(false);
-    expect(state.redundant_kept).toEqual([expect.stringMatching(/clamp (returns the value when it is already in range|returns an in-range value unchanged)/)]);
-    expect(state.kept.find((k: any) => k.test === state.redundant_kept[0]).note).toMatch(/^redundant \(kept by --keep-redundant\)/);
+    expect(
+      state.rejected.some((r: any) => /redundant/.test(r.reason)),
+      JSON.stringify(state.rejected),
+    ).toBe(false);
+    expect(state.redundant_kept).toEqual([
+      expect.stringMatching(
+        /clamp (returns the value when it is already in range|returns an in-range value unchanged)/,
+      ),
+    ]);
+    expect(state.kept.find((k: any) => k.test === state.redundant_kept[0]).note).toMatch(
+      /^redundant \(kept by --keep-redundant\)/,
+    );
     const committed = git(repo, 'show', 'HEAD~1:test/listutil-more.test.js');
-    expect(committed).toMatch(/clamp returns the value when it is already in range[\s\S]*clamp returns an in-range value unchanged/);
+    expect(committed).toMatch(
+      /clamp returns the value when it is already in range[\s\S]*clamp returns an in-range value unchanged/,
+    );
   }, 420_000);
 
   it('rejects and reverts a generation that touches source, and aims one more round at the uncovered lines', async () => {
     const repo = featureRepo();
     const agent = agentDir();
-    const run = await runCli(repo, ['gen', '--headless', '--coverage-lines', '95', '--agent-cmd', agentCmd(agent, 'gap')], { timeoutMs: 360_000 });
+    const run = await runCli(
+      repo,
+      ['gen', '--headless', '--coverage-lines', '95', '--agent-cmd', agentCmd(agent, 'gap')],
+      { timeoutMs: 360_000 },
+    );
     const out = run.stdout + run.stderr;
     expect(run.exitCode, out).toBe(0);
-    expect(out).toMatch(/\[IMPL-001\] failed: round 1 rejected and reverted: the generation changed source files \(src\/listutil\.js\)/);
+    expect(out).toMatch(
+      /\[IMPL-001\] failed: round 1 rejected and reverted: the generation changed source files \(src\/listutil\.js\)/,
+    );
     // The agent's own fix was undone: the bug was still there for the fix loop to fix.
-    expect(readFileSync(join(agent, 'prompt-generate-2.txt'), 'utf8')).toMatch(/rejected and reverted[\s\S]*changed source files/);
+    expect(readFileSync(join(agent, 'prompt-generate-2.txt'), 'utf8')).toMatch(
+      /rejected and reverted[\s\S]*changed source files/,
+    );
     expect(out).toMatch(/\[IMPL-001\.5\] failed: .*below the coverage targets: one more generate round/);
     const round3 = readFileSync(join(agent, 'prompt-generate-3.txt'), 'utf8');
-    expect(round3).toMatch(/changed lines the kept tests leave uncovered[\s\S]*src\/listutil\.js: [\d.]+% lines \(target 95%\).*uncovered lines \d+/);
-    expect(out).toMatch(/\[IMPL-001\] done: round 3: gen-agent wrote 1 test file\(s\): test\/listutil-truncate\.test\.js/);
+    expect(round3).toMatch(
+      /changed lines the kept tests leave uncovered[\s\S]*src\/listutil\.js: [\d.]+% lines \(target 95%\).*uncovered lines \d+/,
+    );
+    expect(out).toMatch(
+      /\[IMPL-001\] done: round 3: gen-agent wrote 1 test file\(s\): test\/listutil-truncate\.test\.js/,
+    );
     const final = [...out.matchAll(/\[coverage\] src\/listutil\.js: lines 0% → ([\d.]+)%/g)].map((m) => Number(m[1]));
     expect(final).toHaveLength(2);
     expect(final[0]).toBeLessThan(95);
     expect(final[1]).toBeGreaterThanOrEqual(95);
     const subjects = git(repo, 'log', '--format=%s').split('\n');
     expect(subjects[0]).toMatch(/^test-cycle: iteration 1 /);
-    expect(git(repo, 'show', '--name-only', '--format=', 'HEAD~1').trim().split('\n').sort()).toEqual(['test/listutil-truncate.test.js', 'test/listutil.test.js']);
+    expect(git(repo, 'show', '--name-only', '--format=', 'HEAD~1').trim().split('\n').sort()).toEqual([
+      'test/listutil-truncate.test.js',
+      'test/listutil.test.js',
+    ]);
   }, 420_000);
 
   it('after 3 L0 rounds drops what still fails and goes on with the rest; below target it says so', async () => {
     const repo = featureRepo();
     const agent = agentDir();
-    const run = await runCli(repo, ['gen', '--headless', '--agent-cmd', agentCmd(agent, 'stubborn'), '--max-iterations', '1'], { timeoutMs: 180_000 });
+    const run = await runCli(
+      repo,
+      ['gen', '--headless', '--agent-cmd', agentCmd(agent, 'stubborn'), '--max-iterations', '1'],
+      { timeoutMs: 180_000 },
+    );
     const out = run.stdout + run.stderr;
     // Three L0 rounds, the drop, one round aimed at coverage, and its own three L0 rounds.
     expect(out.match(/\[IMPL-001\.3\] failed: round \d: 1 critical finding\(s\)/g)).toHaveLength(6);
-    expect(out.match(/IMPL-001\.3: 3 rounds used; dropped what still fails L0: test\/listutil\.test\.js: "chunk and truncate run"/g)).toHaveLength(2);
+    expect(
+      out.match(
+        /IMPL-001\.3: 3 rounds used; dropped what still fails L0: test\/listutil\.test\.js: "chunk and truncate run"/g,
+      ),
+    ).toHaveLength(2);
     expect(readFileSync(join(agent, 'calls.log'), 'utf8').match(/^generate /gm)).toHaveLength(6);
-    expect(out).toMatch(/\[IMPL-001\.5\] done: 1 kept, 0 dropped; still below target: src\/listutil\.js: [\d.]+% lines \(target 80%\)/);
+    expect(out).toMatch(
+      /\[IMPL-001\.5\] done: 1 kept, 0 dropped; still below target: src\/listutil\.js: [\d.]+% lines \(target 80%\)/,
+    );
     expect(run.exitCode, out).toBe(0);
     const committed = git(repo, 'show', 'HEAD:test/listutil.test.js');
     expect(committed).toMatch(/clamp keeps a value inside the range/);
@@ -158,14 +220,18 @@ describe('fixcycle gen, end to end with a stand-in agent', () => {
     const run = await runCli(repo, ['gen', '--headless', '--agent-cmd', agentCmd(agent, 'mute')]);
     expect(run.exitCode).toBe(1);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
-    expect(run.stderr).toMatch(/no agent produced a valid test analysis \(gen-agent: invalid_plan \(no JSON object in the answer\)\): see .*test-analysis-cli-output\.txt, then resume with `fixcycle run --resume-session WFS-test-/);
+    expect(run.stderr).toMatch(
+      /no agent produced a valid test analysis \(gen-agent: invalid_plan \(no JSON object in the answer\)\): see .*test-analysis-cli-output\.txt, then resume with `fixcycle run --resume-session WFS-test-/,
+    );
     expect(run.stdout).toMatch(/\[analysis\] failed/);
   }, 120_000);
 
   it('--plan-only stops after phase 4, and run --resume-session carries on without redoing a phase', async () => {
     const repo = featureRepo();
     const agent = agentDir();
-    const plan = await runCli(repo, ['gen', '--plan-only', '--headless', '--agent-cmd', agentCmd(agent)], { timeoutMs: 120_000 });
+    const plan = await runCli(repo, ['gen', '--plan-only', '--headless', '--agent-cmd', agentCmd(agent)], {
+      timeoutMs: 120_000,
+    });
     expect(plan.exitCode, plan.stdout + plan.stderr).toBe(0);
     expect(plan.stdout).toMatch(/--plan-only: continue with `fixcycle run --resume-session WFS-test-/);
     const dir = sessionOf(repo);
@@ -173,7 +239,9 @@ describe('fixcycle gen, end to end with a stand-in agent', () => {
     expect(existsSync(join(dir, '.process/iteration-state.json'))).toBe(false);
     expect(readFileSync(join(agent, 'calls.log'), 'utf8').trim().split('\n')).toEqual(['analyze test-analysis']);
 
-    const resumed = await runCli(repo, ['run', '--resume-session', '--headless', '--agent-cmd', agentCmd(agent)], { timeoutMs: 180_000 });
+    const resumed = await runCli(repo, ['run', '--resume-session', '--headless', '--agent-cmd', agentCmd(agent)], {
+      timeoutMs: 180_000,
+    });
     expect(resumed.exitCode, resumed.stdout + resumed.stderr).toBe(0);
     expect(resumed.stdout).toMatch(/\[analysis\] done: done earlier \(resumed\)/);
     // The analysis ran once: the resume started at IMPL-001.
@@ -186,7 +254,8 @@ describe('fixcycle gen, end to end with a stand-in agent', () => {
   it('two gens started at the same moment get a session each; one refused for a dirty tree leaves none behind', async () => {
     const repo = featureRepo();
     const agent = agentDir();
-    const gen = () => runCli(repo, ['gen', '--plan-only', '--headless', '--agent-cmd', agentCmd(agent)], { timeoutMs: 120_000 });
+    const gen = () =>
+      runCli(repo, ['gen', '--plan-only', '--headless', '--agent-cmd', agentCmd(agent)], { timeoutMs: 120_000 });
     const [first, second] = await Promise.all([gen(), gen()]);
     expect(first.exitCode, first.stdout + first.stderr).toBe(0);
     expect(second.exitCode, second.stdout + second.stderr).toBe(0);
@@ -194,7 +263,10 @@ describe('fixcycle gen, end to end with a stand-in agent', () => {
     expect(sessions).toHaveLength(2);
     for (const id of sessions) expect(existsSync(join(activeDir(repo), id, '.task/IMPL-002.json')), id).toBe(true);
 
-    writeFileSync(join(repo, 'src/listutil.js'), readFileSync(join(repo, 'src/listutil.js'), 'utf8') + '\n// work in progress\n');
+    writeFileSync(
+      join(repo, 'src/listutil.js'),
+      readFileSync(join(repo, 'src/listutil.js'), 'utf8') + '\n// work in progress\n',
+    );
     const refused = await gen();
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toMatch(/uncommitted changes \(src\/listutil\.js\).*--allow-dirty/);
@@ -204,9 +276,14 @@ describe('fixcycle gen, end to end with a stand-in agent', () => {
   it('--json prints one event per phase, each a JSON line', async () => {
     const repo = featureRepo();
     const agent = agentDir();
-    const run = await runCli(repo, ['gen', '--plan-only', '--json', '--agent-cmd', agentCmd(agent)], { timeoutMs: 120_000 });
+    const run = await runCli(repo, ['gen', '--plan-only', '--json', '--agent-cmd', agentCmd(agent)], {
+      timeoutMs: 120_000,
+    });
     expect(run.exitCode, run.stderr).toBe(0);
-    const events = run.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const events = run.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const gen = events.filter((e) => e.type === 'gen');
     for (const node of ['session', 'context', 'analysis', 'tasks']) {
       const statuses = gen.filter((e) => e.node === node).map((e) => e.status);
@@ -225,7 +302,10 @@ describe('fixcycle gen, end to end with a stand-in agent', () => {
     const agent = agentDir();
     const cases: [string[], RegExp][] = [
       [['gen', 'cover the quantum flux capacitor'], /names nothing to test/],
-      [['gen', 'WFS-impl-missing'], /session WFS-impl-missing does not exist in \.workflow\/active or \.workflow\/archives/],
+      [
+        ['gen', 'WFS-impl-missing'],
+        /session WFS-impl-missing does not exist in \.workflow\/active or \.workflow\/archives/,
+      ],
       [['gen', 'notes.md'], /notes\.md does not exist/],
     ];
     for (const [args, message] of cases) {

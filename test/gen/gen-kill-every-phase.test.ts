@@ -16,7 +16,8 @@ function featureRepo(): string {
   cpSync(join(ROOT, 'test/fixtures/projects-gen/listutil.js'), join(repo, 'src/listutil.js'));
   git(repo, 'add', '-A');
   git(repo, 'commit', '-q', '-m', 'add listutil');
-  for (const f of readdirSync(tmpdir()).filter((n) => n.startsWith('listlib-budget-'))) rmSync(join(tmpdir(), f), { force: true });
+  for (const f of readdirSync(tmpdir()).filter((n) => n.startsWith('listlib-budget-')))
+    rmSync(join(tmpdir(), f), { force: true });
   return repo;
 }
 
@@ -24,12 +25,28 @@ function featureRepo(): string {
  * Runs the real dist/cli.js until it is inside the step that writes a file matching `file` (the write is held,
  * see hold-write.mjs), then kills it with SIGKILL. Returns what it printed.
  */
-async function killInside(repo: string, agent: string, args: string[], file: string, content?: string): Promise<string> {
+async function killInside(
+  repo: string,
+  agent: string,
+  args: string[],
+  file: string,
+  content?: string,
+): Promise<string> {
   const marker = join(agent, `held-${Date.now()}`);
-  const env = { FORCE_COLOR: '0', HOLD_WRITE_FILE: file, HOLD_WRITE_MARKER: marker, ...(content ? { HOLD_WRITE_CONTENT: content } : {}) };
-  const child = execa(process.execPath, ['--import', HOLD, CLI, ...args, '--headless', '--agent-cmd', `${process.execPath} ${AGENT} ${agent}`], { cwd: repo, reject: false, env });
+  const env = {
+    FORCE_COLOR: '0',
+    HOLD_WRITE_FILE: file,
+    HOLD_WRITE_MARKER: marker,
+    ...(content ? { HOLD_WRITE_CONTENT: content } : {}),
+  };
+  const child = execa(
+    process.execPath,
+    ['--import', HOLD, CLI, ...args, '--headless', '--agent-cmd', `${process.execPath} ${AGENT} ${agent}`],
+    { cwd: repo, reject: false, env },
+  );
   const end = Date.now() + 180_000;
-  while (!existsSync(marker) && child.exitCode === null && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+  while (!existsSync(marker) && child.exitCode === null && Date.now() < end)
+    await new Promise((r) => setTimeout(r, 50));
   if (!existsSync(marker)) {
     child.kill('SIGKILL');
     const r = await child;
@@ -47,7 +64,11 @@ describe('fixcycle gen, kill -9 inside every phase and step', () => {
   it('resumes each time from the step it was in, without redoing a finished one, and loses nothing', async () => {
     const repo = featureRepo();
     const agent = mkdtempSync(join(tmpdir(), 'fixcycle-gen-agent-'));
-    const calls = (prefix: string) => readFileSync(join(agent, 'calls.log'), 'utf8').trim().split('\n').filter((c) => c.startsWith(prefix)).length;
+    const calls = (prefix: string) =>
+      readFileSync(join(agent, 'calls.log'), 'utf8')
+        .trim()
+        .split('\n')
+        .filter((c) => c.startsWith(prefix)).length;
     const state = () => readJson(join(dir(), '.process/gen-state.json'));
     const dir = () => join(activeDir(repo), readdirSync(activeDir(repo))[0]!);
 
@@ -74,7 +95,11 @@ describe('fixcycle gen, kill -9 inside every phase and step', () => {
     out = await killInside(repo, agent, RESUME, 'l0-round-1\\.json$');
     expect(out).toMatch(/\[analysis\] done: done earlier \(resumed\)/);
     expect(out).toMatch(/\[tasks\] done/);
-    expect(state()).toMatchObject({ phases_done: ['session', 'context', 'analysis', 'tasks'], step: 'validate', generate_round: 1 });
+    expect(state()).toMatchObject({
+      phases_done: ['session', 'context', 'analysis', 'tasks'],
+      step: 'validate',
+      generate_round: 1,
+    });
     expect(calls('generate')).toBe(1);
 
     // IMPL-001.5, writing the quality report: round 1 is validated again (no agent), round 2 generated once.
@@ -104,7 +129,11 @@ describe('fixcycle gen, kill -9 inside every phase and step', () => {
     const fixes = calls('fix');
     expect(fixes).toBeGreaterThan(0);
 
-    const last = await execa(process.execPath, [CLI, ...RESUME, '--headless', '--agent-cmd', `${process.execPath} ${AGENT} ${agent}`], { cwd: repo, reject: false, env: { FORCE_COLOR: '0' } });
+    const last = await execa(
+      process.execPath,
+      [CLI, ...RESUME, '--headless', '--agent-cmd', `${process.execPath} ${AGENT} ${agent}`],
+      { cwd: repo, reject: false, env: { FORCE_COLOR: '0' } },
+    );
     expect(last.exitCode, last.stdout + last.stderr).toBe(0);
     expect(state()).toMatchObject({ step: 'done', gen_commit: genCommit });
     expect(existsSync(join(dir(), '.summaries/gen-summary.md'))).toBe(true);

@@ -15,7 +15,8 @@ function featureRepo(): string {
   cpSync(join(ROOT, 'test/fixtures/projects-gen/listutil.js'), join(repo, 'src/listutil.js'));
   git(repo, 'add', '-A');
   git(repo, 'commit', '-q', '-m', 'add listutil');
-  for (const f of readdirSync(tmpdir()).filter((n) => n.startsWith('listlib-budget-'))) rmSync(join(tmpdir(), f), { force: true });
+  for (const f of readdirSync(tmpdir()).filter((n) => n.startsWith('listlib-budget-')))
+    rmSync(join(tmpdir(), f), { force: true });
   return repo;
 }
 
@@ -30,7 +31,11 @@ async function waitFor(path: string, ms = 60_000): Promise<void> {
 /** Starts fixcycle, waits until the agent hangs in `hang`, and kills fixcycle with SIGKILL. */
 async function killWhileHanging(repo: string, agent: string, args: string[], hang: string): Promise<string> {
   writeFileSync(join(agent, `hang-${hang}`), '');
-  const child = execa(process.execPath, [CLI, ...args, '--headless', '--agent-cmd', `${process.execPath} ${AGENT} ${agent}`], { cwd: repo, reject: false, env: { FORCE_COLOR: '0' } });
+  const child = execa(
+    process.execPath,
+    [CLI, ...args, '--headless', '--agent-cmd', `${process.execPath} ${AGENT} ${agent}`],
+    { cwd: repo, reject: false, env: { FORCE_COLOR: '0' } },
+  );
   await waitFor(join(agent, `hanging-${hang}`));
   child.kill('SIGKILL');
   const result = await child;
@@ -55,7 +60,11 @@ describe('fixcycle gen after kill -9', () => {
     expect(second).toMatch(/\[context\] done: done earlier \(resumed\)/);
     expect(second).not.toMatch(/measuring the coverage/);
     expect(second).toMatch(/\[analysis\] done: gen-agent/);
-    expect(readJson(join(dir, '.process/gen-state.json'))).toMatchObject({ phases_done: ['session', 'context', 'analysis', 'tasks'], step: 'generate', generate_round: 0 });
+    expect(readJson(join(dir, '.process/gen-state.json'))).toMatchObject({
+      phases_done: ['session', 'context', 'analysis', 'tasks'],
+      step: 'generate',
+      generate_round: 0,
+    });
 
     // Killed in IMPL-002 (the fix loop's analysis hangs): the generation and the gates are not redone.
     const third = await killWhileHanging(repo, agent, ['run', '--resume-session'], 'analyze-iteration-1');
@@ -64,7 +73,11 @@ describe('fixcycle gen after kill -9', () => {
     const generateCalls = calls().filter((c) => c.startsWith('generate')).length;
     expect(readJson(join(dir, '.process/gen-state.json')).step).toBe('fix');
 
-    const last = await runCli(repo, ['run', '--resume-session', '--headless', '--agent-cmd', `${process.execPath} ${AGENT} ${agent}`], { timeoutMs: 180_000 });
+    const last = await runCli(
+      repo,
+      ['run', '--resume-session', '--headless', '--agent-cmd', `${process.execPath} ${AGENT} ${agent}`],
+      { timeoutMs: 180_000 },
+    );
     expect(last.exitCode, last.stdout + last.stderr).toBe(0);
     expect(last.stdout).not.toMatch(/\[IMPL-001\]/);
     expect(calls().filter((c) => c.startsWith('generate')).length).toBe(generateCalls);

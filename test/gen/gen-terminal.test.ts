@@ -19,16 +19,23 @@ describe('fixcycle gen in a terminal', () => {
     cpSync(join(ROOT, 'test/fixtures/projects-gen/listutil.js'), join(repo, 'src/listutil.js'));
     git(repo, 'add', '-A');
     git(repo, 'commit', '-q', '-m', 'add listutil');
-    for (const f of readdirSync(tmpdir()).filter((n) => n.startsWith('listlib-budget-'))) rmSync(join(tmpdir(), f), { force: true });
+    for (const f of readdirSync(tmpdir()).filter((n) => n.startsWith('listlib-budget-')))
+      rmSync(join(tmpdir(), f), { force: true });
     const agent = mkdtempSync(join(tmpdir(), 'fixcycle-gen-agent-'));
-    term = spawnInPty(process.execPath, [CLI, 'gen', '--agent-cmd', `${process.execPath} ${join(ROOT, 'test/fixtures/agents/gen-agent.mjs')} ${agent}`], { columns: 140, rows: 50, cwd: repo });
+    term = spawnInPty(
+      process.execPath,
+      [CLI, 'gen', '--agent-cmd', `${process.execPath} ${join(ROOT, 'test/fixtures/agents/gen-agent.mjs')} ${agent}`],
+      { columns: 140, rows: 50, cwd: repo },
+    );
     let screen = await term.waitFor('IMPL-001.3 code validation (L0) round 1: 2 critical finding(s)', 120_000);
     expect(term.buffer()).toBe('alternate');
     expect(screen).toContain('✓ Phase 1-4: Test Generation');
     expect(screen).toMatch(/· critical (export|no-assertion)/);
     screen = await term.waitFor('✓ Success', 180_000);
     // IMPL-002 and phase 5 close once the loop has handed back.
-    screen = await term.waitFor((text) => text.includes('✓ IMPL-002 test & fix cycle') && text.includes('✓ Phase 5: Test Cycle Execution'));
+    screen = await term.waitFor(
+      (text) => text.includes('✓ IMPL-002 test & fix cycle') && text.includes('✓ Phase 5: Test Cycle Execution'),
+    );
     expect(screen).toMatch(/✓ coverage src\/listutil\.js lines 0% → [\d.]+% \(target 80%\)/);
     expect(screen).toMatch(/✓ IMPL-001\.5 quality gate round 2: \d+ kept, \d+ dropped/);
     expect(screen).toMatch(/✓ IMPL-002 test & fix cycle/);

@@ -9,8 +9,21 @@ let unmount: (() => void) | undefined;
 afterEach(() => unmount?.());
 
 const events: EngineEvent[] = [
-  { type: 'session', sessionId: 'WFS-test-x', sessionDir: '/tmp/x', repo: '/tmp', chain: ['claude'], testCommand: 'node --test', resumed: false },
-  ...(['session', 'context', 'analysis'] as const).map((node) => ({ type: 'gen' as const, node, status: 'done' as const, detail: `${node} finished` })),
+  {
+    type: 'session',
+    sessionId: 'WFS-test-x',
+    sessionDir: '/tmp/x',
+    repo: '/tmp',
+    chain: ['claude'],
+    testCommand: 'node --test',
+    resumed: false,
+  },
+  ...(['session', 'context', 'analysis'] as const).map((node) => ({
+    type: 'gen' as const,
+    node,
+    status: 'done' as const,
+    detail: `${node} finished`,
+  })),
   { type: 'gen', node: 'tasks', status: 'running', detail: 'writing IMPL_PLAN.md' },
 ];
 
@@ -38,8 +51,29 @@ describe('the gen phase tree', () => {
       { type: 'gen', node: 'tasks', status: 'done', detail: '4 tasks' },
       { type: 'gen', node: 'execution', status: 'running', detail: 'from generate' },
       { type: 'gen', node: 'IMPL-001', status: 'done', detail: 'round 2: agent wrote 2 test file(s)', round: 2 },
-      { type: 'gen', node: 'IMPL-001.3', status: 'failed', detail: 'round 1: 2 critical finding(s)', round: 1, findings: ['critical export test/a.test.js:3: imports { flatten }'] },
-      { type: 'gen-coverage', measured: true, files: [{ file: 'src/listutil.js', linesBefore: 0, linesAfter: 95.5, branchesBefore: 0, branchesAfter: 80, targetLines: 80, targetBranches: 70 }] },
+      {
+        type: 'gen',
+        node: 'IMPL-001.3',
+        status: 'failed',
+        detail: 'round 1: 2 critical finding(s)',
+        round: 1,
+        findings: ['critical export test/a.test.js:3: imports { flatten }'],
+      },
+      {
+        type: 'gen-coverage',
+        measured: true,
+        files: [
+          {
+            file: 'src/listutil.js',
+            linesBefore: 0,
+            linesAfter: 95.5,
+            branchesBefore: 0,
+            branchesAfter: 80,
+            targetLines: 80,
+            targetBranches: 70,
+          },
+        ],
+      },
     ]);
     const view = renderTui(<PhaseTree width={100} />, { columns: 110, rows: 40, store });
     unmount = view.unmount;
@@ -55,10 +89,28 @@ describe('the gen phase tree', () => {
 
 describe('the gen headless lines', () => {
   it('one line per phase and gate round, findings under it, and the coverage per file', () => {
-    expect(plainLine({ type: 'gen', node: 'IMPL-001.3', status: 'failed', detail: 'round 1: 1 critical finding(s)', round: 1, findings: ['critical no-assertion t.js:5: test "x" asserts nothing'] })).toBe(
+    expect(
+      plainLine({
+        type: 'gen',
+        node: 'IMPL-001.3',
+        status: 'failed',
+        detail: 'round 1: 1 critical finding(s)',
+        round: 1,
+        findings: ['critical no-assertion t.js:5: test "x" asserts nothing'],
+      }),
+    ).toBe(
       '[IMPL-001.3] failed: round 1: 1 critical finding(s)\n    - critical no-assertion t.js:5: test "x" asserts nothing',
     );
-    expect(plainLine({ type: 'gen', node: 'context', status: 'running', detail: 'measuring' })).toBe('[context] measuring...');
-    expect(plainLine({ type: 'gen-coverage', measured: false, files: [], reason: 'fixcycle cannot measure coverage for the cargo runner yet' })).toBe('[coverage] not measured: fixcycle cannot measure coverage for the cargo runner yet');
+    expect(plainLine({ type: 'gen', node: 'context', status: 'running', detail: 'measuring' })).toBe(
+      '[context] measuring...',
+    );
+    expect(
+      plainLine({
+        type: 'gen-coverage',
+        measured: false,
+        files: [],
+        reason: 'fixcycle cannot measure coverage for the cargo runner yet',
+      }),
+    ).toBe('[coverage] not measured: fixcycle cannot measure coverage for the cargo runner yet');
   });
 });

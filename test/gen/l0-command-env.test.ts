@@ -19,9 +19,12 @@ describe("L0 reads Python imports with the variables the user's test command set
     const env = runner.describe().env ?? {};
     expect(env.PYTHONPATH).toBe('lib');
     const tests = ['tests/test_calc.py', 'tests/test_ok.py'];
-    const lines = (run: Awaited<ReturnType<typeof projectChecks>>) => run.findings.map((f) => `${f.check} ${f.file}:${f.line} ${f.message}`);
+    const lines = (run: Awaited<ReturnType<typeof projectChecks>>) =>
+      run.findings.map((f) => `${f.check} ${f.file}:${f.line} ${f.message}`);
     // With the command's variables: calc resolves, and only the name it does not define is a finding.
-    expect(lines(await projectChecks(repo, tests, 60_000, undefined, 'python3', env))).toEqual(['export tests/test_calc.py:1 imports { multiply } from "calc", which lib/calc.py does not define']);
+    expect(lines(await projectChecks(repo, tests, 60_000, undefined, 'python3', env))).toEqual([
+      'export tests/test_calc.py:1 imports { multiply } from "calc", which lib/calc.py does not define',
+    ]);
     // Without them, as before: calc is no module at all, in the good file too.
     expect(lines(await projectChecks(repo, tests, 60_000, undefined, 'python3'))).toEqual([
       'import tests/test_calc.py:1 imports from "calc", a module that does not exist here',

@@ -7,7 +7,9 @@ afterAll(removeRepos);
 const constant = async (files: Record<string, string>): Promise<string[]> => {
   const repo = makeRepo(null, files);
   const findings = await staticChecks(repo, Object.keys(files), []);
-  return findings.filter((f) => f.check === 'constant-assertion').map((f) => `${f.file}:${f.line} ${f.test}: ${f.message.replace(/^test "[^"]*" /, '')}`);
+  return findings
+    .filter((f) => f.check === 'constant-assertion')
+    .map((f) => `${f.file}:${f.line} ${f.test}: ${f.message.replace(/^test "[^"]*" /, '')}`);
 };
 
 describe('L0: a value compared with itself is a constant assertion, in every language', () => {
@@ -84,7 +86,13 @@ test('real', () => {
   assert.equal(sum, sum2);
 });
 `;
-    expect(await constant({ 'package.json': '{ "type": "module" }', 'src/math.js': 'export const add = (a, b) => a + b;\n', 'test/math.test.js': js })).toEqual([
+    expect(
+      await constant({
+        'package.json': '{ "type": "module" }',
+        'src/math.js': 'export const add = (a, b) => a + b;\n',
+        'test/math.test.js': js,
+      }),
+    ).toEqual([
       'test/math.test.js:7 self expect: compares a value with itself, a constant result: expect(sum).toBe(sum);',
       'test/math.test.js:12 self assert: compares a value with itself, a constant result: assert.deepStrictEqual(out.sum, out.sum);',
       'test/math.test.js:17 self ava: compares a value with itself, a constant result: t.is(sum, sum);',
@@ -154,9 +162,12 @@ def test_unreachable():
         return
     assert False, "parse accepted a stray paren"
 `;
-    expect(await constant({ 'calc.py': 'class ParseError(Exception):\n    pass\n\ndef parse(s):\n    raise ParseError(s)\n', 'tests/test_calc.py': py })).toEqual([
-      'tests/test_calc.py:24 TestParse > test_only_a_constant: asserts on a constant: self.assertTrue(True)',
-    ]);
+    expect(
+      await constant({
+        'calc.py': 'class ParseError(Exception):\n    pass\n\ndef parse(s):\n    raise ParseError(s)\n',
+        'tests/test_calc.py': py,
+      }),
+    ).toEqual(['tests/test_calc.py:24 TestParse > test_only_a_constant: asserts on a constant: self.assertTrue(True)']);
   });
 
   it('JS: expect(true).toBe(true) beside a real expect is no finding; alone, or beside a value compared with itself, it is', async () => {

@@ -82,7 +82,22 @@ describe('what a test checks (the quality gate tells a copy from the same assert
   });
 
   it('a test asserting through a helper of its file checks its whole body: a copy is the same, other data is not', () => {
-    const checks = checksOf('tests/test_h.py', ['def test_a():', "    roundtrip('a = 1')", '', '', 'def test_b():', "    roundtrip('a = 2')", '', '', 'def test_c():', '    # the same', "    roundtrip('a = 1')"].join('\n'));
+    const checks = checksOf(
+      'tests/test_h.py',
+      [
+        'def test_a():',
+        "    roundtrip('a = 1')",
+        '',
+        '',
+        'def test_b():',
+        "    roundtrip('a = 2')",
+        '',
+        '',
+        'def test_c():',
+        '    # the same',
+        "    roundtrip('a = 1')",
+      ].join('\n'),
+    );
     expect(checks.get('test_a')).toHaveLength(1);
     expect(checks.get('test_b')).not.toEqual(checks.get('test_a'));
     expect(checks.get('test_c')).toEqual(checks.get('test_a'));
@@ -126,7 +141,12 @@ describe('what a test checks (the quality gate tells a copy from the same assert
       ].join('\n'),
     );
     expect(checks.get('TestClamp > below')).not.toEqual(checks.get('TestClamp > above'));
-    const span = { name: 'test_answer', text: 'def test_answer(value, expected):\n    assert clamp(value, 0, 10) == expected\n' };
-    expect(testChecks('python', span, 'test_answer[below]')).not.toEqual(testChecks('python', span, 'test_answer[above]'));
+    const span = {
+      name: 'test_answer',
+      text: 'def test_answer(value, expected):\n    assert clamp(value, 0, 10) == expected\n',
+    };
+    expect(testChecks('python', span, 'test_answer[below]')).not.toEqual(
+      testChecks('python', span, 'test_answer[above]'),
+    );
   });
 });

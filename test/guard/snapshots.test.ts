@@ -25,11 +25,22 @@ it('renders a list', () => {
 });
 `;
 const SNAPSHOT_FILE = '// Vitest Snapshot v1\n\nexports[`renders 1`] = `"<b>5</b>"`;\n';
-const PLAN: FixPlan = { root_causes: ['the test is wrong'], modification_points: ['test/render.test.js'], affected_tests: ['test/render.test.js::renders a list'], confidence_score: 0.9, approach: 'fix the expectation', tests_are_wrong: ['test/render.test.js::renders a list', 'test/render.test.js::renders a number'] };
+const PLAN: FixPlan = {
+  root_causes: ['the test is wrong'],
+  modification_points: ['test/render.test.js'],
+  affected_tests: ['test/render.test.js::renders a list'],
+  confidence_score: 0.9,
+  approach: 'fix the expectation',
+  tests_are_wrong: ['test/render.test.js::renders a list', 'test/render.test.js::renders a number'],
+};
 
 let repo: string;
 beforeEach(() => {
-  repo = makeRepo({ 'test/render.test.js': RENDER_TEST, 'test/__snapshots__/other.test.js.snap': SNAPSHOT_FILE, 'vitest.config.js': 'export default {\n  test: {},\n};\n' });
+  repo = makeRepo({
+    'test/render.test.js': RENDER_TEST,
+    'test/__snapshots__/other.test.js.snap': SNAPSHOT_FILE,
+    'vitest.config.js': 'export default {\n  test: {},\n};\n',
+  });
 });
 afterEach(() => cleanup(repo));
 
@@ -37,29 +48,48 @@ async function check(files: Record<string, string>, updateSnapshots = false) {
   for (const [path, content] of Object.entries(files)) writeFileSync(join(repo, path), content);
   const git = await Repo.open(repo);
   const changedFiles = await git.changedFiles();
-  return checkFix({ repo, changedFiles, diff: await git.diff(changedFiles), plan: PLAN, baselineTestFiles: ['test/render.test.js'], updateSnapshots });
+  return checkFix({
+    repo,
+    changedFiles,
+    diff: await git.diff(changedFiles),
+    plan: PLAN,
+    baselineTestFiles: ['test/render.test.js'],
+    updateSnapshots,
+  });
 }
 
 describe('snapshots are tests', () => {
   it('finds each inline snapshot argument, one line or many', () => {
-    expect(inlineSnapshotRanges(RENDER_TEST)).toEqual([[5, 5], [9, 14]]);
+    expect(inlineSnapshotRanges(RENDER_TEST)).toEqual([
+      [5, 5],
+      [9, 14],
+    ]);
   });
 
   it('rejects rewriting a multi-line inline snapshot, even where the plan says the test is wrong', async () => {
     const verdict = await check({ 'test/render.test.js': RENDER_TEST.replace('<li>2</li>', '<li>3</li>') });
     expect(verdict.ok).toBe(false);
-    expect(!verdict.ok && verdict.reasons[0]).toMatch(/^rewrites an inline snapshot in test\/render\.test\.js .*--update-snapshots.*: <li>3<\/li>$/);
+    expect(!verdict.ok && verdict.reasons[0]).toMatch(
+      /^rewrites an inline snapshot in test\/render\.test\.js .*--update-snapshots.*: <li>3<\/li>$/,
+    );
   });
 
   it('rejects a one-line inline snapshot rewritten, and one emptied for the runner to fill in again', async () => {
     const rewritten = await check({ 'test/render.test.js': RENDER_TEST.replace('`"<b>5</b>"`', '`"<b>6</b>"`') });
     expect(!rewritten.ok && rewritten.reasons[0]).toMatch(/rewrites an inline snapshot/);
-    const emptied = await check({ 'test/render.test.js': RENDER_TEST.replace(/toMatchInlineSnapshot\(`\n[\s\S]*?\n {2}`\)/, 'toMatchInlineSnapshot()') });
+    const emptied = await check({
+      'test/render.test.js': RENDER_TEST.replace(
+        /toMatchInlineSnapshot\(`\n[\s\S]*?\n {2}`\)/,
+        'toMatchInlineSnapshot()',
+      ),
+    });
     expect(!emptied.ok && emptied.reasons[0]).toMatch(/rewrites an inline snapshot/);
   });
 
   it('lets the plan fix a test around an inline snapshot when the snapshot stays', async () => {
-    const verdict = await check({ 'test/render.test.js': RENDER_TEST.replace("it('renders a list'", "it('renders a short list'") });
+    const verdict = await check({
+      'test/render.test.js': RENDER_TEST.replace("it('renders a list'", "it('renders a short list'"),
+    });
     expect(verdict).toEqual({ ok: true, testEdits: ['test/render.test.js'] });
   });
 
@@ -67,11 +97,21 @@ describe('snapshots are tests', () => {
     const file = await check({ 'test/__snapshots__/other.test.js.snap': SNAPSHOT_FILE.replace('5', '6') });
     expect(!file.ok && file.reasons[0]).toMatch(/^edits snapshot test\/__snapshots__\/other\.test\.js\.snap/);
     const config = await check({ 'vitest.config.js': 'export default {\n  test: { update: true },\n};\n' });
-    expect(!config.ok && config.reasons).toContainEqual(expect.stringMatching(/^makes the test runner update snapshots in vitest\.config\.js: test: \{ update: true \},$/));
+    expect(!config.ok && config.reasons).toContainEqual(
+      expect.stringMatching(
+        /^makes the test runner update snapshots in vitest\.config\.js: test: \{ update: true \},$/,
+      ),
+    );
   });
 
   it('allows rewriting snapshots, files and inline, in a session started with --update-snapshots', async () => {
-    const verdict = await check({ 'test/render.test.js': RENDER_TEST.replace('<li>2</li>', '<li>3</li>'), 'test/__snapshots__/other.test.js.snap': SNAPSHOT_FILE.replace('5', '6') }, true);
+    const verdict = await check(
+      {
+        'test/render.test.js': RENDER_TEST.replace('<li>2</li>', '<li>3</li>'),
+        'test/__snapshots__/other.test.js.snap': SNAPSHOT_FILE.replace('5', '6'),
+      },
+      true,
+    );
     expect(verdict).toEqual({ ok: true, testEdits: ['test/__snapshots__/other.test.js.snap', 'test/render.test.js'] });
   });
 });

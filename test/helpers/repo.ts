@@ -34,7 +34,12 @@ export function removeRepos(): void {
 }
 
 /** A scenario file for the scripted agent, in its own folder (calls.log and prompts land beside it). */
-export function scenario(steps: { analyze?: unknown[]; fix?: unknown[] }): { path: string; dir: string; calls(): string[]; prompt(name: string, role: string, n: number): string } {
+export function scenario(steps: { analyze?: unknown[]; fix?: unknown[] }): {
+  path: string;
+  dir: string;
+  calls(): string[];
+  prompt(name: string, role: string, n: number): string;
+} {
   const dir = mkdtempSync(join(tmpdir(), 'fixcycle-agent-'));
   made.push(dir);
   const path = join(dir, 'scenario.json');
@@ -60,7 +65,12 @@ export function agentCmd(scenarioPath: string, name = 'agent'): string {
 
 /** Runs the built CLI as a user would, headless. */
 export function runCli(cwd: string, args: string[], options: { timeoutMs?: number } = {}) {
-  return execa(process.execPath, [CLI, ...args], { cwd, reject: false, timeout: options.timeoutMs ?? 120_000, env: { FORCE_COLOR: '0' } });
+  return execa(process.execPath, [CLI, ...args], {
+    cwd,
+    reject: false,
+    timeout: options.timeoutMs ?? 120_000,
+    env: { FORCE_COLOR: '0' },
+  });
 }
 
 export function git(cwd: string, ...args: string[]): string {
@@ -69,7 +79,9 @@ export function git(cwd: string, ...args: string[]): string {
 
 /** The session's real folder: during a test run `.workflow` is out of the tree, and this finds it all the same. */
 export function sessionDir(repo: string): string {
-  const id = execaSync('ls', [activeDir(repo)]).stdout.trim().split('\n')[0]!;
+  const id = execaSync('ls', [activeDir(repo)])
+    .stdout.trim()
+    .split('\n')[0]!;
   return join(activeDir(repo), id);
 }
 

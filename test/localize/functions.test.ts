@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { enclosingFunction, functionsOf } from '../../src/engine/localize/functions.js';
 
-const at = async (file: string, text: string, line: number): Promise<string | undefined> => enclosingFunction(await functionsOf(file, text), line)?.name;
+const at = async (file: string, text: string, line: number): Promise<string | undefined> =>
+  enclosingFunction(await functionsOf(file, text), line)?.name;
 
 describe('function boundaries per language', () => {
   it('JavaScript (acorn): declarations, assigned expressions, methods, arrows inside calls', async () => {
@@ -27,14 +28,34 @@ describe('function boundaries per language', () => {
   });
 
   it('TypeScript, and JavaScript acorn rejects, through the TypeScript compiler', async () => {
-    const ts = ['export class Parser {', '  private depth: number = 0;', '  parse(input: string): number {', '    return input.length;', '  }', '}', 'export const twice = (n: number): number => n * 2;'].join('\n');
+    const ts = [
+      'export class Parser {',
+      '  private depth: number = 0;',
+      '  parse(input: string): number {',
+      '    return input.length;',
+      '  }',
+      '}',
+      'export const twice = (n: number): number => n * 2;',
+    ].join('\n');
     expect(await at('src/p.ts', ts, 4)).toBe('Parser.parse');
     expect(await at('src/p.ts', ts, 7)).toBe('twice');
     expect(await at('broken.js', 'function ok() {\n  return 1 +;\n}\n', 2)).toBe('ok');
   });
 
   it('Python by indentation, methods as Class.method', async () => {
-    const py = ['def first(xs):', '    return xs[0]', '', '', 'class SortedList:', '    def add(self, value):', '        self._items.append(', '            value)', '        return self', '', 'x = 1'].join('\n');
+    const py = [
+      'def first(xs):',
+      '    return xs[0]',
+      '',
+      '',
+      'class SortedList:',
+      '    def add(self, value):',
+      '        self._items.append(',
+      '            value)',
+      '        return self',
+      '',
+      'x = 1',
+    ].join('\n');
     expect(await at('m.py', py, 2)).toBe('first');
     expect(await at('m.py', py, 8)).toBe('SortedList.add');
     expect(await at('m.py', py, 9)).toBe('SortedList.add');
@@ -42,10 +63,31 @@ describe('function boundaries per language', () => {
   });
 
   it('Go functions and methods, Rust functions in impl blocks', async () => {
-    const go = ['package cmpopts', '', 'func isEmpty(x, y interface{}) bool {', '\treturn x == nil', '}', '', 'func (r *reporter) Report(s string) {', '\tif s == "}" {', '\t}', '}'].join('\n');
+    const go = [
+      'package cmpopts',
+      '',
+      'func isEmpty(x, y interface{}) bool {',
+      '\treturn x == nil',
+      '}',
+      '',
+      'func (r *reporter) Report(s string) {',
+      '\tif s == "}" {',
+      '\t}',
+      '}',
+    ].join('\n');
     expect(await at('equate.go', go, 4)).toBe('isEmpty');
     expect(await at('equate.go', go, 9)).toBe('reporter.Report');
-    const rs = ['pub struct Guard;', 'impl<T> Drop for Guard<T> {', '    fn drop(&mut self) {', '        let _ = "{";', '    }', '}', 'pub fn defer() -> u8 {', '    1', '}'].join('\n');
+    const rs = [
+      'pub struct Guard;',
+      'impl<T> Drop for Guard<T> {',
+      '    fn drop(&mut self) {',
+      '        let _ = "{";',
+      '    }',
+      '}',
+      'pub fn defer() -> u8 {',
+      '    1',
+      '}',
+    ].join('\n');
     expect(await at('src/lib.rs', rs, 4)).toBe('Guard::drop');
     expect(await at('src/lib.rs', rs, 8)).toBe('defer');
     const tests = await functionsOf('src/lib.rs', rs + '\n#[test]\nfn drops() {\n    defer();\n}\n');

@@ -10,14 +10,56 @@ afterAll(removeRepos);
 
 const project = {
   'package.json': JSON.stringify({ name: 'shop', type: 'module', scripts: { test: 'node --test' } }),
-  'src/price.js': ['export function total(items) {', '  let sum = 0;', '  for (const i of items) sum += i.price * i.qty;', '  return sum;', '}', '', 'export function discount(sum, pct) {', '  return sum - (sum * pct) / 100;', '}', ''].join('\n'),
-  'src/label.js': ['import { total } from "./price.js";', 'export function label(items) {', '  return `${items.length} items: ${total(items)}`;', '}', ''].join('\n'),
-  'test/price.test.js': ['import test from "node:test";', 'import assert from "node:assert";', 'import { total, discount } from "../src/price.js";', 'test("total", () => assert.equal(total([{ price: 2, qty: 3 }]), 6));', 'test("discount", () => assert.equal(discount(200, 10), 180));', ''].join('\n'),
-  'test/label.test.js': ['import test from "node:test";', 'import assert from "node:assert";', 'import { label } from "../src/label.js";', 'test("label", () => assert.equal(label([{ price: 1, qty: 1 }]), "1 items: 1"));', ''].join('\n'),
+  'src/price.js': [
+    'export function total(items) {',
+    '  let sum = 0;',
+    '  for (const i of items) sum += i.price * i.qty;',
+    '  return sum;',
+    '}',
+    '',
+    'export function discount(sum, pct) {',
+    '  return sum - (sum * pct) / 100;',
+    '}',
+    '',
+  ].join('\n'),
+  'src/label.js': [
+    'import { total } from "./price.js";',
+    'export function label(items) {',
+    '  return `${items.length} items: ${total(items)}`;',
+    '}',
+    '',
+  ].join('\n'),
+  'test/price.test.js': [
+    'import test from "node:test";',
+    'import assert from "node:assert";',
+    'import { total, discount } from "../src/price.js";',
+    'test("total", () => assert.equal(total([{ price: 2, qty: 3 }]), 6));',
+    'test("discount", () => assert.equal(discount(200, 10), 180));',
+    '',
+  ].join('\n'),
+  'test/label.test.js': [
+    'import test from "node:test";',
+    'import assert from "node:assert";',
+    'import { label } from "../src/label.js";',
+    'test("label", () => assert.equal(label([{ price: 1, qty: 1 }]), "1 items: 1"));',
+    '',
+  ].join('\n'),
 };
 
-const failuresOf = (tests: { id: string; name: string; file?: string; status: string; message?: string; stack?: string }[]): Failure[] =>
-  tests.filter((t) => t.status === 'failed').map((t) => ({ id: t.id, name: t.name, file: t.file, message: t.message ?? '', stack: t.stack, criticality: 'medium', criticality_source: 'default' }));
+const failuresOf = (
+  tests: { id: string; name: string; file?: string; status: string; message?: string; stack?: string }[],
+): Failure[] =>
+  tests
+    .filter((t) => t.status === 'failed')
+    .map((t) => ({
+      id: t.id,
+      name: t.name,
+      file: t.file,
+      message: t.message ?? '',
+      stack: t.stack,
+      criticality: 'medium',
+      criticality_source: 'default',
+    }));
 
 describe('localize on a real node:test project', () => {
   it('ranks the broken function first from the change since the green commit and per-file coverage spectra', async () => {
@@ -25,7 +67,10 @@ describe('localize on a real node:test project', () => {
     const runner = await resolveRunner(repo, {});
     const green = await runner.run({ cwd: repo, scope: 'full', timeoutMs: 60_000 });
     expect(green.result.tests.every((t) => t.status === 'passed')).toBe(true);
-    await recordGreenTests(repo, green.result.tests.map((t) => t.id));
+    await recordGreenTests(
+      repo,
+      green.result.tests.map((t) => t.id),
+    );
     const greenSha = git(repo, 'rev-parse', 'HEAD').trim();
 
     const file = join(repo, 'src/price.js');
@@ -59,7 +104,14 @@ describe('localize on a real node:test project', () => {
     expect(reverted.cached).toBe(true);
 
     // Without coverage and without a known change, the record says what was not used and why.
-    const bare = await localize({ root: repo, runner, failures, timeoutMs: 60_000, noCoverage: true, changeBase: null });
+    const bare = await localize({
+      root: repo,
+      runner,
+      failures,
+      timeoutMs: 60_000,
+      noCoverage: true,
+      changeBase: null,
+    });
     expect(bare.used).toEqual([]);
     expect(bare.notes.join('\n')).toMatch(/coverage: not measured/);
   }, 120_000);
@@ -71,12 +123,21 @@ describe("localization's coverage run", () => {
     // fails); each logs itself.
     const log = (what: string) => `require("fs").appendFileSync("parts.log", "${what}\\n")`;
     const repo = makeRepo(null, {
-      'package.json': JSON.stringify({ name: 'built', scripts: { pretest: 'node build.js', test: 'node --test; node after.js' } }),
+      'package.json': JSON.stringify({
+        name: 'built',
+        scripts: { pretest: 'node build.js', test: 'node --test; node after.js' },
+      }),
       'build.js': `${log('build')}; require("fs").copyFileSync("src/rate.js", "src/rate.built.js");\n`,
       'after.js': `${log('after')};\n`,
       '.gitignore': 'parts.log\nsrc/rate.built.js\n',
       'src/rate.js': ['exports.rate = function rate(n) {', '  return n * 3;', '};', ''].join('\n'),
-      'test/rate.test.js': ['const test = require("node:test");', 'const assert = require("node:assert");', 'const { rate } = require("../src/rate.built.js");', 'test("rate", () => assert.equal(rate(2), 4));', ''].join('\n'),
+      'test/rate.test.js': [
+        'const test = require("node:test");',
+        'const assert = require("node:assert");',
+        'const { rate } = require("../src/rate.built.js");',
+        'test("rate", () => assert.equal(rate(2), 4));',
+        '',
+      ].join('\n'),
     });
     const runner = await resolveRunner(repo, {});
     const run = await runner.run({ cwd: repo, scope: 'full', timeoutMs: 60_000 });

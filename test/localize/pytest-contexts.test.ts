@@ -9,26 +9,74 @@ afterAll(removeRepos);
 
 // The python3 that has pytest and coverage.py: the one on PATH, or under pyenv the system one (Debian's).
 const CANDIDATES: Record<string, string>[] = [{}, { PYENV_VERSION: 'system' }];
-const PYTHON_ENV = CANDIDATES.find((env) => spawnSync('python3', ['-c', 'import pytest, coverage'], { stdio: 'ignore', env: { ...process.env, ...env } }).status === 0) ?? null;
+const PYTHON_ENV =
+  CANDIDATES.find(
+    (env) =>
+      spawnSync('python3', ['-c', 'import pytest, coverage'], { stdio: 'ignore', env: { ...process.env, ...env } })
+        .status === 0,
+  ) ?? null;
 
 const project = {
-  'stats.py': ['def mean(xs):', '    return sum(xs) / len(xs)', '', '', 'def spread(xs):', '    lo = min(xs)', '    hi = max(xs)', '    return hi - lo + 1', ''].join('\n'),
+  'stats.py': [
+    'def mean(xs):',
+    '    return sum(xs) / len(xs)',
+    '',
+    '',
+    'def spread(xs):',
+    '    lo = min(xs)',
+    '    hi = max(xs)',
+    '    return hi - lo + 1',
+    '',
+  ].join('\n'),
   'pytest.ini': '[pytest]\ntestpaths = tests\n',
-  'tests/test_stats.py': ['from stats import mean, spread', '', '', 'def test_mean():', '    assert mean([1, 3]) == 2', '', '', 'def test_spread():', '    assert spread([1, 4]) == 3', '', '', 'def test_both():', '    assert mean([2, 2]) == 2', ''].join('\n'),
+  'tests/test_stats.py': [
+    'from stats import mean, spread',
+    '',
+    '',
+    'def test_mean():',
+    '    assert mean([1, 3]) == 2',
+    '',
+    '',
+    'def test_spread():',
+    '    assert spread([1, 4]) == 3',
+    '',
+    '',
+    'def test_both():',
+    '    assert mean([2, 2]) == 2',
+    '',
+  ].join('\n'),
 };
 
 describe('pytest: per-test spectra from coverage.py contexts', () => {
-  it.skipIf(!PYTHON_ENV)('tells each test apart: the function only the failing test runs comes first', async () => {
-    const repo = makeRepo(null, project);
-    const env = Object.entries(PYTHON_ENV ?? {}).map(([k, v]) => `${k}=${v} `).join('');
-    const runner = await resolveRunner(repo, { testCmd: `${env}python3 -m pytest` });
-    const run = await runner.run({ cwd: repo, scope: 'full', timeoutMs: 120_000 });
-    const failures: Failure[] = run.result.tests.filter((t) => t.status === 'failed').map((t) => ({ id: t.id, name: t.name, file: t.file, message: t.message ?? '', stack: t.stack, criticality: 'medium', criticality_source: 'default' }));
-    expect(failures.map((f) => f.name)).toEqual(['test_spread']);
-    const found = await localize({ root: repo, runner, failures, timeoutMs: 120_000, changeBase: null });
-    expect(found.granularity).toBe('test');
-    expect(found.suspects[0]).toMatchObject({ file: 'stats.py', function: 'spread', startLine: 5, endLine: 8 });
-    expect(found.suspects[0]!.evidence[0]).toMatch(/Ochiai 1 at line \d \(run by 1 of 1 failing and 0 of 2 passing tests\)/);
-    expect(found.suspects.find((s) => s.function === 'mean')).toBeUndefined();
-  }, 120_000);
+  it.skipIf(!PYTHON_ENV)(
+    'tells each test apart: the function only the failing test runs comes first',
+    async () => {
+      const repo = makeRepo(null, project);
+      const env = Object.entries(PYTHON_ENV ?? {})
+        .map(([k, v]) => `${k}=${v} `)
+        .join('');
+      const runner = await resolveRunner(repo, { testCmd: `${env}python3 -m pytest` });
+      const run = await runner.run({ cwd: repo, scope: 'full', timeoutMs: 120_000 });
+      const failures: Failure[] = run.result.tests
+        .filter((t) => t.status === 'failed')
+        .map((t) => ({
+          id: t.id,
+          name: t.name,
+          file: t.file,
+          message: t.message ?? '',
+          stack: t.stack,
+          criticality: 'medium',
+          criticality_source: 'default',
+        }));
+      expect(failures.map((f) => f.name)).toEqual(['test_spread']);
+      const found = await localize({ root: repo, runner, failures, timeoutMs: 120_000, changeBase: null });
+      expect(found.granularity).toBe('test');
+      expect(found.suspects[0]).toMatchObject({ file: 'stats.py', function: 'spread', startLine: 5, endLine: 8 });
+      expect(found.suspects[0]!.evidence[0]).toMatch(
+        /Ochiai 1 at line \d \(run by 1 of 1 failing and 0 of 2 passing tests\)/,
+      );
+      expect(found.suspects.find((s) => s.function === 'mean')).toBeUndefined();
+    },
+    120_000,
+  );
 });

@@ -6,7 +6,14 @@ import { sourceFrames } from '../../src/engine/localize/stack-frames.js';
 import type { Failure } from '../../src/engine/types.js';
 
 const functions = new Map([
-  ['src/a.js', [{ name: 'parse', start: 1, end: 10 }, { name: 'format', start: 12, end: 20 }, { name: 'unused', start: 22, end: 30 }]],
+  [
+    'src/a.js',
+    [
+      { name: 'parse', start: 1, end: 10 },
+      { name: 'format', start: 12, end: 20 },
+      { name: 'unused', start: 22, end: 30 },
+    ],
+  ],
   ['src/b.js', [{ name: 'helper', start: 1, end: 5 }]],
 ]);
 
@@ -25,48 +32,112 @@ describe('Ochiai spectra', () => {
 });
 
 describe('ranking per function', () => {
-  const spectrum = { ...ochiai([{ name: 't1', failed: true, lines: ['src/a.js:3', 'src/a.js:14'] }, { name: 't2', failed: false, lines: ['src/a.js:14'] }]), granularity: 'file' as const };
+  const spectrum = {
+    ...ochiai([
+      { name: 't1', failed: true, lines: ['src/a.js:3', 'src/a.js:14'] },
+      { name: 't2', failed: false, lines: ['src/a.js:14'] },
+    ]),
+    granularity: 'file' as const,
+  };
 
   it('the changed function the failing tests ran comes first; evidence says why', () => {
-    const input: RankInput = { spectrum, frames: [], changed: new Map([['src/a.js', new Set([14])]]), changeBase: 'abcdef123456', functions };
+    const input: RankInput = {
+      spectrum,
+      frames: [],
+      changed: new Map([['src/a.js', new Set([14])]]),
+      changeBase: 'abcdef123456',
+      functions,
+    };
     const ranked = rankFunctions(input, scoreLines(input));
     expect(ranked.map((s) => s.function)).toEqual(['format', 'parse']);
     expect(ranked[0]!.evidence.join(' ')).toMatch(/change: line 14 changed since abcdef1/);
-    expect(ranked[0]!.evidence.join(' ')).toMatch(/Ochiai 0.707 at line 14 \(run by 1 of 1 failing and 1 of 1 passing test files\)/);
+    expect(ranked[0]!.evidence.join(' ')).toMatch(
+      /Ochiai 0.707 at line 14 \(run by 1 of 1 failing and 1 of 1 passing test files\)/,
+    );
   });
 
   it('without the change, coverage and stack frames rank; a frame weighs by its depth', () => {
-    const input: RankInput = { spectrum, frames: [{ file: 'src/b.js', line: 2, weight: 1, test: 't1' }], changed: new Map(), functions };
+    const input: RankInput = {
+      spectrum,
+      frames: [{ file: 'src/b.js', line: 2, weight: 1, test: 't1' }],
+      changed: new Map(),
+      functions,
+    };
     const ranked = rankFunctions(input, scoreLines(input));
     expect(ranked.map((s) => s.function)).toEqual(['helper', 'parse', 'format']);
     expect(ranked[0]!.scores).toEqual({ stack: 1 });
   });
 
   it('a changed function the failing tests never ran counts half', () => {
-    const input: RankInput = { spectrum, frames: [], changed: new Map([['src/a.js', new Set([25])]]), changeBase: 'HEAD', functions };
+    const input: RankInput = {
+      spectrum,
+      frames: [],
+      changed: new Map([['src/a.js', new Set([25])]]),
+      changeBase: 'HEAD',
+      functions,
+    };
     const ranked = rankFunctions(input, scoreLines(input));
     expect(ranked.find((s) => s.function === 'unused')!.scores.change).toBe(0.5);
-    expect(ranked.find((s) => s.function === 'unused')!.evidence).toEqual(['change: line 25 changed since the last commit (uncommitted)']);
+    expect(ranked.find((s) => s.function === 'unused')!.evidence).toEqual([
+      'change: line 25 changed since the last commit (uncommitted)',
+    ]);
   });
 });
 
 describe('stack frames', () => {
-  const failure = (stack: string): Failure => ({ id: 't', name: 't', message: 'boom', stack, criticality: 'medium', criticality_source: 'default' });
+  const failure = (stack: string): Failure => ({
+    id: 't',
+    name: 't',
+    message: 'boom',
+    stack,
+    criticality: 'medium',
+    criticality_source: 'default',
+  });
 
   it('keeps the project source frames, innermost first, skipping libraries and tests; Python prints innermost last', () => {
-    const js = sourceFrames([failure('Error: boom\n    at parse (/repo/src/a.js:3:9)\n    at run (/repo/node_modules/x/index.js:1:1)\n    at Object.<anonymous> (/repo/test/a.test.js:5:3)\n    at helper (/repo/src/b.js:2:1)')], '/repo');
-    expect(js.map((f) => [f.file, f.line, f.weight])).toEqual([['src/a.js', 3, 1], ['src/b.js', 2, 1 / 3]]);
-    const py = sourceFrames([failure('tests/test_a.py:10: in test_x\n    first([])\npkg/mod.py:4: in first\n    return xs[0]\nE   IndexError')], '/repo');
+    const js = sourceFrames(
+      [
+        failure(
+          'Error: boom\n    at parse (/repo/src/a.js:3:9)\n    at run (/repo/node_modules/x/index.js:1:1)\n    at Object.<anonymous> (/repo/test/a.test.js:5:3)\n    at helper (/repo/src/b.js:2:1)',
+        ),
+      ],
+      '/repo',
+    );
+    expect(js.map((f) => [f.file, f.line, f.weight])).toEqual([
+      ['src/a.js', 3, 1],
+      ['src/b.js', 2, 1 / 3],
+    ]);
+    const py = sourceFrames(
+      [
+        failure(
+          'tests/test_a.py:10: in test_x\n    first([])\npkg/mod.py:4: in first\n    return xs[0]\nE   IndexError',
+        ),
+      ],
+      '/repo',
+    );
     expect(py.map((f) => [f.file, f.line, f.weight])).toEqual([['pkg/mod.py', 4, 1]]);
   });
 });
 
 describe('plans outside the suspects', () => {
-  const suspects = [{ file: 'src/a.js', function: 'format', startLine: 12, endLine: 20, score: 0.7, lines: [14], scores: {}, evidence: [] }];
+  const suspects = [
+    {
+      file: 'src/a.js',
+      function: 'format',
+      startLine: 12,
+      endLine: 20,
+      score: 0.7,
+      lines: [14],
+      scores: {},
+      evidence: [],
+    },
+  ];
   it('warns only when no modification point falls inside a suspect, by lines or by function', () => {
     expect(planOutsideSuspects(['src/a.js:format:14-15'], suspects)).toBeNull();
     expect(planOutsideSuspects(['src/a.js:format'], suspects)).toBeNull();
-    expect(planOutsideSuspects(['src/a.js:parse:2-3'], suspects)).toMatch(/outside every suspect.*src\/a.js:format:12-20/);
+    expect(planOutsideSuspects(['src/a.js:parse:2-3'], suspects)).toMatch(
+      /outside every suspect.*src\/a.js:format:12-20/,
+    );
     expect(planOutsideSuspects(['src/c.js'], suspects)).toMatch(/outside every suspect/);
   });
 

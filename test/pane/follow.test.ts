@@ -30,7 +30,10 @@ afterEach(() => {
 function writeSession(id: string, options: { live?: boolean; status?: string } = {}) {
   const dir = join(repo, '.workflow/active', id);
   mkdirSync(join(dir, '.process'), { recursive: true });
-  writeFileSync(join(dir, '.process/iteration-state.json'), JSON.stringify(iterationState([], { session_id: id, status: (options.status ?? 'active') as 'active' })));
+  writeFileSync(
+    join(dir, '.process/iteration-state.json'),
+    JSON.stringify(iterationState([], { session_id: id, status: (options.status ?? 'active') as 'active' })),
+  );
   if (options.live) writeFileSync(join(dir, '.lock'), JSON.stringify({ pid: process.pid }));
   else rmSync(join(dir, '.lock'), { force: true });
   return dir;
@@ -45,14 +48,23 @@ async function until(check: () => boolean, what: string) {
 }
 
 function follow() {
-  follower = followSessions({ repoRoot: repo, pollMs: 50, onSession: (id) => seen.push(id), onGone: (id) => seen.push(`gone ${id}`) });
+  follower = followSessions({
+    repoRoot: repo,
+    pollMs: 50,
+    onSession: (id) => seen.push(id),
+    onGone: (id) => seen.push(`gone ${id}`),
+  });
   return follower;
 }
 
 describe('following the sessions of a repository', () => {
   it('waits past ended sessions, shows one that starts, keeps it when it ends, switches to the next at once', async () => {
     const old = writeSession('WFS-test-old', { status: 'completed' });
-    utimesSync(join(old, '.process/iteration-state.json'), new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    utimesSync(
+      join(old, '.process/iteration-state.json'),
+      new Date(Date.now() - 60_000),
+      new Date(Date.now() - 60_000),
+    );
     await follow().scan();
     expect(seen).toEqual([]);
     writeSession('WFS-test-one', { live: true });
@@ -113,6 +125,8 @@ describe('the pane in a terminal', () => {
     delete env.TMUX_PANE;
     const result = spawnSync(process.execPath, [CLI, 'pane', '-C', repo], { env, encoding: 'utf8' });
     expect(result.status).toBe(2);
-    expect(result.stderr.trim().split('\n')).toEqual(['fixcycle pane: not inside tmux: start tmux (tmux new -s work) and run fixcycle pane there, or run fixcycle watch --follow in any terminal']);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      'fixcycle pane: not inside tmux: start tmux (tmux new -s work) and run fixcycle pane there, or run fixcycle watch --follow in any terminal',
+    ]);
   });
 });

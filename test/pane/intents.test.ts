@@ -65,9 +65,15 @@ describe('intents from panes', () => {
       expect.objectContaining({ id: two.id, applied: false, note: 'already approved by fixcycle pane %1 (pid 1)' }),
     ]);
     // The second pane reads its answer from the state and says it.
-    const pane = new IntentControls(() => ({ id: ID, dir }), 'fixcycle pane %2 (pid 2)', () => undefined);
+    const pane = new IntentControls(
+      () => ({ id: ID, dir }),
+      'fixcycle pane %2 (pid 2)',
+      () => undefined,
+    );
     pane.sent.set(two.id, 'approve');
-    expect(pane.takeAnswers(records)).toEqual([expect.objectContaining({ applied: false, note: expect.stringContaining('already approved') })]);
+    expect(pane.takeAnswers(records)).toEqual([
+      expect.objectContaining({ applied: false, note: expect.stringContaining('already approved') }),
+    ]);
     expect(pane.takeAnswers(records)).toEqual([]);
   });
 
@@ -88,7 +94,10 @@ describe('intents from panes', () => {
     watcher = watchIntents(dir, target(), (e) => events.push(e), { pollMs: 20 });
     await drain();
     const pause = await appendIntent(dir, ID, 'pause', 'pane');
-    appendFileSync(intentsPath(dir), 'this is not json\n{"id":"x","session_id":"WFS-test-now","action":"explode"}\n[1,2]\n');
+    appendFileSync(
+      intentsPath(dir),
+      'this is not json\n{"id":"x","session_id":"WFS-test-now","action":"explode"}\n[1,2]\n',
+    );
     const resume = await appendIntent(dir, ID, 'resume', 'pane');
     await drain();
     expect(records.map((r) => [r.id, r.applied])).toEqual([
@@ -121,6 +130,8 @@ describe('intents from panes', () => {
     await drain();
     await appendIntent(dir, ID, 'rollback', 'pane');
     await drain();
-    expect(records).toEqual([expect.objectContaining({ action: 'rollback', applied: false, note: 'no committed fix to roll back yet' })]);
+    expect(records).toEqual([
+      expect.objectContaining({ action: 'rollback', applied: false, note: 'no committed fix to roll back yet' }),
+    ]);
   });
 });

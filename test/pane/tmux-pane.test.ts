@@ -76,10 +76,23 @@ describe.skipIf(missing !== null)(`fixcycle pane in tmux${missing ? ` (skipped: 
     t.keys(pane.id, 'r');
     await t.waitFor(pane.id, 'Roll back iteration 1');
     t.keys(pane.id, 'y');
-    await t.until(() => stateOf('WFS-test-second').iterations[0]?.result === 'rolled_back', 'the rollback in iteration-state.json', 60_000);
+    await t.until(
+      () => stateOf('WFS-test-second').iterations[0]?.result === 'rolled_back',
+      'the rollback in iteration-state.json',
+      60_000,
+    );
     // Rolled back to 80%, the loop fixes again in iteration 2 and asks again.
-    await t.until(() => stateOf('WFS-test-second').iterations.length === 2 && stateOf('WFS-test-second').status === 'awaiting_approval', 'iteration 2 awaiting approval', 60_000);
-    await t.waitFor(pane.id, (s) => s.includes('Partial success awaiting approval') && s.includes('rolled back by user'), 30_000);
+    await t.until(
+      () =>
+        stateOf('WFS-test-second').iterations.length === 2 && stateOf('WFS-test-second').status === 'awaiting_approval',
+      'iteration 2 awaiting approval',
+      60_000,
+    );
+    await t.waitFor(
+      pane.id,
+      (s) => s.includes('Partial success awaiting approval') && s.includes('rolled back by user'),
+      30_000,
+    );
     t.keys(pane.id, 'a');
     await t.waitFor(user, (s) => s.includes('EXIT=0'), 30_000);
     const second = stateOf('WFS-test-second');

@@ -15,7 +15,12 @@ export interface Tmux {
   keys(pane: string, ...keys: string[]): void;
   screen(pane: string, history?: boolean): string;
   panes(): { id: string; active: boolean; mark: string; command: string }[];
-  waitFor(pane: string, check: string | RegExp | ((screen: string) => boolean), timeoutMs?: number, history?: boolean): Promise<string>;
+  waitFor(
+    pane: string,
+    check: string | RegExp | ((screen: string) => boolean),
+    timeoutMs?: number,
+    history?: boolean,
+  ): Promise<string>;
   until(check: () => boolean, what: string, timeoutMs?: number): Promise<void>;
   kill(): void;
 }
@@ -25,8 +30,23 @@ export function startTmux(name: string, cwd: string, columns = 180, rows = 45): 
   // CI unset: with CI set, Ink draws only its last frame.
   const env = terminalEnv({ PS1: '$ ' });
   const run = (...args: string[]) => execFileSync('tmux', ['-L', name, ...args], { env, encoding: 'utf8' }).trim();
-  run('-f', '/dev/null', 'new-session', '-d', '-s', 'main', '-x', String(columns), '-y', String(rows), '-c', cwd, 'bash --norc --noprofile');
-  const screen = (pane: string, history = false) => run('capture-pane', '-p', '-t', pane, ...(history ? ['-S', '-'] : []));
+  run(
+    '-f',
+    '/dev/null',
+    'new-session',
+    '-d',
+    '-s',
+    'main',
+    '-x',
+    String(columns),
+    '-y',
+    String(rows),
+    '-c',
+    cwd,
+    'bash --norc --noprofile',
+  );
+  const screen = (pane: string, history = false) =>
+    run('capture-pane', '-p', '-t', pane, ...(history ? ['-S', '-'] : []));
   const until = async (check: () => boolean, what: string, timeoutMs = 30_000) => {
     const deadline = Date.now() + timeoutMs;
     while (!check()) {
@@ -46,9 +66,19 @@ export function startTmux(name: string, cwd: string, columns = 180, rows = 45): 
       run('list-panes', '-t', 'main', '-F', '#{pane_id}\t#{pane_active}\t#{@fixcycle-pane}\t#{pane_current_command}')
         .split('\n')
         .map((l) => l.split('\t'))
-        .map(([id, active, mark, command]) => ({ id: id!, active: active === '1', mark: mark ?? '', command: command ?? '' })),
+        .map(([id, active, mark, command]) => ({
+          id: id!,
+          active: active === '1',
+          mark: mark ?? '',
+          command: command ?? '',
+        })),
     async waitFor(pane, check, timeoutMs = 30_000, history = false) {
-      const ok = typeof check === 'string' ? (s: string) => s.includes(check) : check instanceof RegExp ? (s: string) => check.test(s) : check;
+      const ok =
+        typeof check === 'string'
+          ? (s: string) => s.includes(check)
+          : check instanceof RegExp
+            ? (s: string) => check.test(s)
+            : check;
       let last = '';
       try {
         await until(() => ok((last = screen(pane, history))), String(check), timeoutMs);

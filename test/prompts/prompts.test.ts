@@ -1,12 +1,23 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { renderAnalysisPrompt, renderFixPrompt, PROMPT_VERSION, type PromptContext } from '../../src/engine/prompts/index.js';
+import {
+  renderAnalysisPrompt,
+  renderFixPrompt,
+  PROMPT_VERSION,
+  type PromptContext,
+} from '../../src/engine/prompts/index.js';
 import { fillTemplate, strategyRules, TEMPLATES_DIR } from '../../src/engine/prompts/templates.js';
 import type { Failure, Strategy } from '../../src/engine/types.js';
 
 const failure = (i: number, message = `Expected 5, received ${i}`): Failure => ({
-  id: `test/math.test.js::case ${i}`, name: `case ${i}`, file: 'test/math.test.js', message, stack: `at add (src/math.js:2:10)\nat test/math.test.js:${i}:3`, criticality: 'high', criticality_source: 'config',
+  id: `test/math.test.js::case ${i}`,
+  name: `case ${i}`,
+  file: 'test/math.test.js',
+  message,
+  stack: `at add (src/math.js:2:10)\nat test/math.test.js:${i}:3`,
+  criticality: 'high',
+  criticality_source: 'config',
 });
 
 const ctx = (strategy: Strategy, fields: Partial<PromptContext> = {}): PromptContext => ({
@@ -19,7 +30,20 @@ const ctx = (strategy: Strategy, fields: Partial<PromptContext> = {}): PromptCon
   errors: [{ message: "Cannot find module './missing.js'", file: 'test/io.test.js' }],
   stuckTests: ['test/math.test.js::case 1'],
   history: [
-    { iteration: 2, agent: 'gemini', strategy: 'conservative', root_causes: ['add subtracts'], modification_points: ['src/math.js:add:2'], approach: 'swap the operator', files_changed: ['src/math.js'], pass_rate_before: 80, pass_rate_after: 60, outcome: 'regressed_rolled_back', reason: 'pass rate dropped 20 points', at: '2026-01-01T00:00:00Z' },
+    {
+      iteration: 2,
+      agent: 'gemini',
+      strategy: 'conservative',
+      root_causes: ['add subtracts'],
+      modification_points: ['src/math.js:add:2'],
+      approach: 'swap the operator',
+      files_changed: ['src/math.js'],
+      pass_rate_before: 80,
+      pass_rate_after: 60,
+      outcome: 'regressed_rolled_back',
+      reason: 'pass rate dropped 20 points',
+      at: '2026-01-01T00:00:00Z',
+    },
   ],
   lastSetback: 'iteration 2 was rolled back: pass rate 80% -> 60%',
   plan: {
@@ -30,7 +54,12 @@ const ctx = (strategy: Strategy, fields: Partial<PromptContext> = {}): PromptCon
     approach: 'Return a + b.',
     tests_are_wrong: ['test/math.test.js::case 2'],
   },
-  paths: { testResults: '/s/.process/test-results.json', testOutput: '/s/.process/test-output.log', task: '/s/.task/IMPL-fix-3.json', sessionDir: '/s' },
+  paths: {
+    testResults: '/s/.process/test-results.json',
+    testOutput: '/s/.process/test-output.log',
+    task: '/s/.task/IMPL-fix-3.json',
+    sessionDir: '/s',
+  },
   ...fields,
 });
 
@@ -53,10 +82,14 @@ describe('the analysis prompt (templates/analysis.v1.md)', () => {
   it('gives the failures with messages and stacks, the stuck tests, the history and the JSON to return', () => {
     const text = renderAnalysisPrompt(ctx('surgical'));
     expect(text).toContain('iteration 3 of 10');
-    expect(text).toContain('- test/math.test.js::case 1 [criticality high]\n  Expected 5, received 1\n  stack:\n  at add (src/math.js:2:10)');
+    expect(text).toContain(
+      '- test/math.test.js::case 1 [criticality high]\n  Expected 5, received 1\n  stack:\n  at add (src/math.js:2:10)',
+    );
     expect(text).toContain("- error outside the tests (test/io.test.js):\n  Cannot find module './missing.js'");
     expect(text).toMatch(/## Stuck tests\n- test\/math.test.js::case 1\nThese have failed 3 iterations in a row/);
-    expect(text).toContain('- iteration 2 (conservative, gemini): regressed rolled back, pass rate 80% -> 60%; why: pass rate dropped 20 points');
+    expect(text).toContain(
+      '- iteration 2 (conservative, gemini): regressed rolled back, pass rate 80% -> 60%; why: pass rate dropped 20 points',
+    );
     expect(text).toContain('  approach: swap the operator');
     expect(text).toContain('Last setback: iteration 2 was rolled back: pass rate 80% -> 60%');
     expect(text).toContain('at least 100 words');
@@ -66,14 +99,21 @@ describe('the analysis prompt (templates/analysis.v1.md)', () => {
   });
 
   it('trims the failures to the budget and says how many more there are', () => {
-    const many = Array.from({ length: 200 }, (_, i) => failure(i, `Expected 5, received ${i}\n${'detail line\n'.repeat(20)}`));
+    const many = Array.from({ length: 200 }, (_, i) =>
+      failure(i, `Expected 5, received ${i}\n${'detail line\n'.repeat(20)}`),
+    );
     const text = renderAnalysisPrompt(ctx('aggressive', { failures: many }));
     expect(text.length).toBeLessThan(16_000);
     const shown = text.match(/^- test\/math.test.js::case \d+ /gm)!.length;
     expect(shown).toBeGreaterThan(10);
     expect(text).toContain(`- ... and ${200 - shown} more failing tests (see /s/.process/test-results.json)`);
     expect(text).toContain('  detail line'); // messages keep 8 lines
-    expect(text.split('\n- test/math.test.js::case 0 ')[1]!.split('\n- ')[0]!.match(/detail line/g)).toHaveLength(7);
+    expect(
+      text
+        .split('\n- test/math.test.js::case 0 ')[1]!
+        .split('\n- ')[0]!
+        .match(/detail line/g),
+    ).toHaveLength(7);
   });
 
   it('says so when there is no history and nothing stuck', () => {
@@ -101,7 +141,9 @@ describe('the fix prompt (templates/fix.v1.md)', () => {
   });
 
   it('forbids test edits when the plan names no wrong test', () => {
-    const text = renderFixPrompt(ctx('conservative', { plan: { ...ctx('conservative').plan!, tests_are_wrong: undefined } }));
+    const text = renderFixPrompt(
+      ctx('conservative', { plan: { ...ctx('conservative').plan!, tests_are_wrong: undefined } }),
+    );
     expect(text).toContain('## Tests the analysis found wrong\nNone: do not edit any test file.');
   });
 });
@@ -111,7 +153,8 @@ describe('the templates', () => {
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { files: string[] };
     expect(pkg.files).toContain('templates');
     expect(PROMPT_VERSION).toBe('v1');
-    for (const name of ['analysis', 'fix', 'strategies']) expect(readFileSync(join(TEMPLATES_DIR, `${name}.v1.md`), 'utf8')).toMatch(/version 1/);
+    for (const name of ['analysis', 'fix', 'strategies'])
+      expect(readFileSync(join(TEMPLATES_DIR, `${name}.v1.md`), 'utf8')).toMatch(/version 1/);
   });
 
   it('have one rule section per strategy', () => {
@@ -119,6 +162,8 @@ describe('the templates', () => {
   });
 
   it('refuse a placeholder fixcycle does not fill', () => {
-    expect(() => fillTemplate('Hello {{name}} and {{unknown}}', { name: 'x' }, 'templates/x.v1.md')).toThrow('templates/x.v1.md uses {{unknown}}, which fixcycle does not provide');
+    expect(() => fillTemplate('Hello {{name}} and {{unknown}}', { name: 'x' }, 'templates/x.v1.md')).toThrow(
+      'templates/x.v1.md uses {{unknown}}, which fixcycle does not provide',
+    );
   });
 });

@@ -3,8 +3,18 @@ import { renderReaskBlock } from '../../src/engine/prompts/reask.js';
 import type { FixHistoryEntry } from '../../src/engine/session/schema.js';
 
 const entry = (iteration: number, cause: string, fields: Partial<FixHistoryEntry> = {}): FixHistoryEntry => ({
-  iteration, agent: 'claude', strategy: 'conservative', root_causes: [cause], modification_points: ['lib/parse.js'], approach: 'trim the input first',
-  files_changed: ['lib/parse.js'], pass_rate_before: 60, pass_rate_after: 60, outcome: 'no_change', at: '2026-01-01T00:00:00Z', ...fields,
+  iteration,
+  agent: 'claude',
+  strategy: 'conservative',
+  root_causes: [cause],
+  modification_points: ['lib/parse.js'],
+  approach: 'trim the input first',
+  files_changed: ['lib/parse.js'],
+  pass_rate_before: 60,
+  pass_rate_after: 60,
+  outcome: 'no_change',
+  at: '2026-01-01T00:00:00Z',
+  ...fields,
 });
 
 describe('the re-ask of a stuck analysis (templates/reask.v1.md)', () => {
@@ -13,7 +23,13 @@ describe('the re-ask of a stuck analysis (templates/reask.v1.md)', () => {
     const text = renderReaskBlock(cause, [
       entry(1, 'the tokenizer mis-counts escaped quotes'),
       entry(2, cause),
-      entry(3, 'parse() drops the last field of a quoted line.', { outcome: 'regressed_rolled_back', pass_rate_after: 40, reason: 'pass rate fell 20 points', approach: 'rewrite the loop', files_changed: ['lib/parse.js', 'lib/util.js'] }),
+      entry(3, 'parse() drops the last field of a quoted line.', {
+        outcome: 'regressed_rolled_back',
+        pass_rate_after: 40,
+        reason: 'pass rate fell 20 points',
+        approach: 'rewrite the loop',
+        files_changed: ['lib/parse.js', 'lib/util.js'],
+      }),
     ]);
     expect(text).toBe(`## Asked again: this root cause was already tried
 Your answer names the same root cause as the last 2 iterations:

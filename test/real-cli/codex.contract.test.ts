@@ -25,7 +25,11 @@ describeContract({
   rateLimitWithReset: null,
   knownNoise: /could not create PATH aliases/,
   expected: {
-    'a server that never answers': { classification: 'timeout', detail: /^stalled: no progress of the model for 40 s/, why: 'codex has no timeout before response headers; the progress watchdog hands over' },
+    'a server that never answers': {
+      classification: 'timeout',
+      detail: /^stalled: no progress of the model for 40 s/,
+      why: 'codex has no timeout before response headers; the progress watchdog hands over',
+    },
   },
 });
 
@@ -41,7 +45,13 @@ async function analyze(steps: StandInStep[] | 'refused') {
   const [agent] = resolveAgents({ agentNames: ['codex'] }, {});
   const started = Date.now();
   try {
-    const result = await runAgent(agent!, { role: 'analyze', prompt: 'Find the bug.', cwd: repo, env, timeoutMs: 150_000 });
+    const result = await runAgent(agent!, {
+      role: 'analyze',
+      prompt: 'Find the bug.',
+      cwd: repo,
+      env,
+      timeoutMs: 150_000,
+    });
     return { result, ms: Date.now() - started };
   } finally {
     if (steps !== 'refused') await standIn.close();

@@ -16,8 +16,16 @@ import { activeDir } from '../../src/engine/session/paths.js';
 
 const ANALYSIS = {
   requirements: [
-    { layer: 'L1', target: 'src/listutil.js:clamp', cases: ['keeps a value inside the range', 'raises to min and lowers to max', 'throws RangeError when min > max'] },
-    { layer: 'L1', target: 'src/listutil.js:chunk', cases: ['splits into chunks of size items, the last shorter', 'throws on a size below 1'] },
+    {
+      layer: 'L1',
+      target: 'src/listutil.js:clamp',
+      cases: ['keeps a value inside the range', 'raises to min and lowers to max', 'throws RangeError when min > max'],
+    },
+    {
+      layer: 'L1',
+      target: 'src/listutil.js:chunk',
+      cases: ['splits into chunks of size items, the last shorter', 'throws on a size below 1'],
+    },
     { layer: 'L1', target: 'src/listutil.js:truncate', cases: ['keeps short text', 'cuts long text with an ellipsis'] },
   ],
   ai_issues: [{ file: 'src/listutil.js', line: 15, severity: 'warning', message: 'chunk() slices size - 1 items' }],
@@ -100,10 +108,15 @@ function callsSoFar(req: RecordedRequest, name: string): number {
 
 /** The text of the results claude sent back for the model's tool calls. */
 function toolResults(req: RecordedRequest): string {
-  return JSON.stringify(messagesOf(req).filter((m) => m.role === 'user' && Array.isArray(m.content)).flatMap((m) => (m.content as { type?: string }[]).filter((b) => b.type === 'tool_result')));
+  return JSON.stringify(
+    messagesOf(req)
+      .filter((m) => m.role === 'user' && Array.isArray(m.content))
+      .flatMap((m) => (m.content as { type?: string }[]).filter((b) => b.type === 'tool_result')),
+  );
 }
 
-const fence = (value: unknown): string => `Three small functions, none tested.\n\n\`\`\`json\n${JSON.stringify(value)}\n\`\`\``;
+const fence = (value: unknown): string =>
+  `Three small functions, none tested.\n\n\`\`\`json\n${JSON.stringify(value)}\n\`\`\``;
 
 /** A model that answers by the task the prompt names. */
 function genModel(repo: string): (req: RecordedRequest) => StandInStep {
@@ -111,15 +124,26 @@ function genModel(repo: string): (req: RecordedRequest) => StandInStep {
     const prompt = userText(req);
     // The analysis prompt names the changed file without its source: a model reads it first.
     if (prompt.includes('test analyst of fixcycle')) {
-      return callsSoFar(req, 'Read') === 0 ? { type: 'tool', name: 'Read', input: { file_path: join(repo, 'src/listutil.js') } } : { type: 'text', text: fence(ANALYSIS) };
+      return callsSoFar(req, 'Read') === 0
+        ? { type: 'tool', name: 'Read', input: { file_path: join(repo, 'src/listutil.js') } }
+        : { type: 'text', text: fence(ANALYSIS) };
     }
     if (prompt.includes('test generator of fixcycle')) {
       const files = Object.entries(TEST_FILES);
       const next = files[callsSoFar(req, 'Write')];
-      return next ? { type: 'tool', name: 'Write', input: { file_path: join(repo, next[0]), content: next[1] } } : { type: 'text', text: 'Wrote the tests.' };
+      return next
+        ? { type: 'tool', name: 'Write', input: { file_path: join(repo, next[0]), content: next[1] } }
+        : { type: 'text', text: 'Wrote the tests.' };
     }
     if (prompt.includes('analysis agent of fixcycle')) return { type: 'text', text: TERSE_PLAN };
-    if (prompt.includes('fix agent of fixcycle')) return { type: 'edit', file: join(repo, 'src/listutil.js'), old: 'list.slice(i, i + size - 1)', new: 'list.slice(i, i + size)', text: 'Fixed chunk().' };
+    if (prompt.includes('fix agent of fixcycle'))
+      return {
+        type: 'edit',
+        file: join(repo, 'src/listutil.js'),
+        old: 'list.slice(i, i + size - 1)',
+        new: 'list.slice(i, i + size)',
+        text: 'Fixed chunk().',
+      };
     return { type: 'text', text: 'Done.' };
   };
 }
@@ -145,52 +169,100 @@ afterAll(() => {
 });
 
 const missing = missingRealClis('claude');
-describe.skipIf(missing !== undefined)(`fixcycle gen --agent claude against the model-API stand-in${missing ? ` (${missing})` : ''}`, () => {
-  it('analyses, writes tests with claude\'s Write tool, keeps and commits them, and the fix loop fixes the bug they found', { timeout: 300_000 }, async () => {
-    const repo = featureRepo();
-    const standIn = await startStandIn();
-    standIn.script(genModel(repo));
-    standIns.push(standIn);
-    const home = tempDir('fixcycle-real-home-');
-    dirs.push(home);
-    const env = { ...gatewayEnv('claude', standIn, home), PWD: repo, FORCE_COLOR: '0' };
-    const run = await execa(process.execPath, [CLI, 'gen', '--agent', 'claude', '--headless', '-y'], { cwd: repo, env, extendEnv: false, reject: false, timeout: 280_000 });
-    const out = run.stdout + run.stderr;
-    expect(run.exitCode, out).toBe(0);
+describe.skipIf(missing !== undefined)(
+  `fixcycle gen --agent claude against the model-API stand-in${missing ? ` (${missing})` : ''}`,
+  () => {
+    it(
+      "analyses, writes tests with claude's Write tool, keeps and commits them, and the fix loop fixes the bug they found",
+      { timeout: 300_000 },
+      async () => {
+        const repo = featureRepo();
+        const standIn = await startStandIn();
+        standIn.script(genModel(repo));
+        standIns.push(standIn);
+        const home = tempDir('fixcycle-real-home-');
+        dirs.push(home);
+        const env = { ...gatewayEnv('claude', standIn, home), PWD: repo, FORCE_COLOR: '0' };
+        const run = await execa(process.execPath, [CLI, 'gen', '--agent', 'claude', '--headless', '-y'], {
+          cwd: repo,
+          env,
+          extendEnv: false,
+          reject: false,
+          timeout: 280_000,
+        });
+        const out = run.stdout + run.stderr;
+        expect(run.exitCode, out).toBe(0);
 
-    // Phases 1-4 wrote their files.
-    const root = activeDir(repo);
-    const dir = join(root, readdirSync(root)[0]!);
-    for (const f of ['workflow-session.json', '.process/test-context-package.json', '.process/TEST_ANALYSIS_RESULTS.md', 'IMPL_PLAN.md', 'TODO_LIST.md', '.task/IMPL-001.json', '.task/IMPL-001.3-validation.json', '.task/IMPL-001.5-review.json', '.task/IMPL-002.json', '.summaries/gen-summary.md']) {
-      expect(existsSync(join(dir, f)), f).toBe(true);
-    }
-    expect(readFileSync(join(dir, '.process/TEST_ANALYSIS_RESULTS.md'), 'utf8')).toMatch(/src\/listutil\.js:chunk/);
-    expect(out).toMatch(/\[IMPL-001\] done: round 1: claude wrote 2 test file\(s\): test\/listutil\.test\.js, test\/truncate\.test\.js/);
-    expect(out).toMatch(/\[IMPL-001\.3\] done: round 1/);
-    // Each gen call shows what claude did and what it used, as the fix loop's calls do (not claude's raw JSON lines).
-    expect(out).toMatch(/\[agent\] claude: › read src\/listutil\.js\n\[agent\] claude \(analyze\): ok in [\d.]+ s \([\d,]+ tokens · \$[\d.]+\)\n\[analysis\] done/);
-    expect(out).toMatch(/\[agent\] claude: ✎ write test\/listutil\.test\.js\n\[agent\] claude: ✎ write test\/truncate\.test\.js\n\[agent\] claude \(generate\): ok in [\d.]+ s \([\d,]+ tokens/);
-    expect(out).not.toMatch(/^\{"type":/m);
-    const after = Number(/\[coverage\] src\/listutil\.js: lines 0% → ([\d.]+)%/.exec(out)?.[1]);
-    expect(after, out).toBeGreaterThanOrEqual(80);
+        // Phases 1-4 wrote their files.
+        const root = activeDir(repo);
+        const dir = join(root, readdirSync(root)[0]!);
+        for (const f of [
+          'workflow-session.json',
+          '.process/test-context-package.json',
+          '.process/TEST_ANALYSIS_RESULTS.md',
+          'IMPL_PLAN.md',
+          'TODO_LIST.md',
+          '.task/IMPL-001.json',
+          '.task/IMPL-001.3-validation.json',
+          '.task/IMPL-001.5-review.json',
+          '.task/IMPL-002.json',
+          '.summaries/gen-summary.md',
+        ]) {
+          expect(existsSync(join(dir, f)), f).toBe(true);
+        }
+        expect(readFileSync(join(dir, '.process/TEST_ANALYSIS_RESULTS.md'), 'utf8')).toMatch(/src\/listutil\.js:chunk/);
+        expect(out).toMatch(
+          /\[IMPL-001\] done: round 1: claude wrote 2 test file\(s\): test\/listutil\.test\.js, test\/truncate\.test\.js/,
+        );
+        expect(out).toMatch(/\[IMPL-001\.3\] done: round 1/);
+        // Each gen call shows what claude did and what it used, as the fix loop's calls do (not claude's raw JSON lines).
+        expect(out).toMatch(
+          /\[agent\] claude: › read src\/listutil\.js\n\[agent\] claude \(analyze\): ok in [\d.]+ s \([\d,]+ tokens · \$[\d.]+\)\n\[analysis\] done/,
+        );
+        expect(out).toMatch(
+          /\[agent\] claude: ✎ write test\/listutil\.test\.js\n\[agent\] claude: ✎ write test\/truncate\.test\.js\n\[agent\] claude \(generate\): ok in [\d.]+ s \([\d,]+ tokens/,
+        );
+        expect(out).not.toMatch(/^\{"type":/m);
+        const after = Number(/\[coverage\] src\/listutil\.js: lines 0% → ([\d.]+)%/.exec(out)?.[1]);
+        expect(after, out).toBeGreaterThanOrEqual(80);
 
-    // The kept tests are committed as claude wrote them, then the fix loop fixed chunk() and committed that.
-    const subjects = git(repo, 'log', '--format=%s').split('\n');
-    expect(subjects[0]).toMatch(/^test-cycle: iteration 1 - /);
-    expect(subjects[1]).toMatch(/^test-gen: IMPL-001 - 5 generated test\(s\) kept, 0 rejected/);
-    expect(git(repo, 'show', '--name-only', '--format=', 'HEAD~1').trim().split('\n').sort()).toEqual(['test/listutil.test.js', 'test/truncate.test.js']);
-    for (const [file, content] of Object.entries(TEST_FILES)) expect(git(repo, 'show', `HEAD~1:${file}`)).toBe(content.trimEnd());
-    expect(readFileSync(join(repo, 'src/listutil.js'), 'utf8')).toContain('list.slice(i, i + size))');
-    expect(git(repo, 'status', '--porcelain')).toBe('');
-    expect(readJson(join(dir, '.process/iteration-state.json')).status).toBe('completed');
+        // The kept tests are committed as claude wrote them, then the fix loop fixed chunk() and committed that.
+        const subjects = git(repo, 'log', '--format=%s').split('\n');
+        expect(subjects[0]).toMatch(/^test-cycle: iteration 1 - /);
+        expect(subjects[1]).toMatch(/^test-gen: IMPL-001 - 5 generated test\(s\) kept, 0 rejected/);
+        expect(git(repo, 'show', '--name-only', '--format=', 'HEAD~1').trim().split('\n').sort()).toEqual([
+          'test/listutil.test.js',
+          'test/truncate.test.js',
+        ]);
+        for (const [file, content] of Object.entries(TEST_FILES))
+          expect(git(repo, 'show', `HEAD~1:${file}`)).toBe(content.trimEnd());
+        expect(readFileSync(join(repo, 'src/listutil.js'), 'utf8')).toContain('list.slice(i, i + size))');
+        expect(git(repo, 'status', '--porcelain')).toBe('');
+        expect(readJson(join(dir, '.process/iteration-state.json')).status).toBe('completed');
 
-    // Every answer came from the stand-in, to claude's own requests: analysis, generation, fix-loop analysis, fix.
-    const prompts = standIn.requests.filter((r) => r.method === 'POST').map(userText);
-    for (const role of ['test analyst', 'test generator', 'analysis agent', 'fix agent']) expect(prompts.some((p) => p.includes(`${role} of fixcycle`)), role).toBe(true);
-    // The read-only analysis could read the module (claude sent its source back to the model).
-    const analysis = standIn.requests.filter((r) => userText(r).includes('test analyst of fixcycle') && callsSoFar(r, 'Read') > 0);
-    expect(analysis.map(toolResults).join('')).toContain('list.slice(i, i + size - 1)');
-    const calls = readFileSync(join(dir, '.process/agent-calls.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { agent: string; role: string; classification: string });
-    expect(calls.map((c) => `${c.agent} ${c.role} ${c.classification}`)).toEqual(['claude analyze ok', 'claude generate ok', 'claude analyze ok', 'claude fix ok']);
-  });
-});
+        // Every answer came from the stand-in, to claude's own requests: analysis, generation, fix-loop analysis, fix.
+        const prompts = standIn.requests.filter((r) => r.method === 'POST').map(userText);
+        for (const role of ['test analyst', 'test generator', 'analysis agent', 'fix agent'])
+          expect(
+            prompts.some((p) => p.includes(`${role} of fixcycle`)),
+            role,
+          ).toBe(true);
+        // The read-only analysis could read the module (claude sent its source back to the model).
+        const analysis = standIn.requests.filter(
+          (r) => userText(r).includes('test analyst of fixcycle') && callsSoFar(r, 'Read') > 0,
+        );
+        expect(analysis.map(toolResults).join('')).toContain('list.slice(i, i + size - 1)');
+        const calls = readFileSync(join(dir, '.process/agent-calls.jsonl'), 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as { agent: string; role: string; classification: string });
+        expect(calls.map((c) => `${c.agent} ${c.role} ${c.classification}`)).toEqual([
+          'claude analyze ok',
+          'claude generate ok',
+          'claude analyze ok',
+          'claude fix ok',
+        ]);
+      },
+    );
+  },
+);

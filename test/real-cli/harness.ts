@@ -28,7 +28,8 @@ export function binDir(): string {
 export function findRealCli(name: RealCliName): { bin: string; version: string } | { missing: string } {
   const bin = join(binDir(), name);
   const manifest = join(realClisRoot(), 'node_modules', PACKAGES[name], 'package.json');
-  if (!existsSync(bin) || !existsSync(manifest)) return { missing: `${name} (${PACKAGES[name]}) is not installed in ${realClisRoot()}: run \`npm run real-clis\`` };
+  if (!existsSync(bin) || !existsSync(manifest))
+    return { missing: `${name} (${PACKAGES[name]}) is not installed in ${realClisRoot()}: run \`npm run real-clis\`` };
   const version = (JSON.parse(readFileSync(manifest, 'utf8')) as { version?: string }).version ?? 'unknown';
   return { bin, version };
 }
@@ -41,13 +42,22 @@ export function missingRealClis(...names: RealCliName[]): string | undefined {
 
 /** The ripgrep codex ships: opencode's grep/glob need `rg` on PATH and cannot download it offline. */
 function ripgrepDir(): string | undefined {
-  const dir = join(realClisRoot(), 'node_modules', '@openai', 'codex-linux-x64', 'vendor', 'x86_64-unknown-linux-musl', 'codex-path');
+  const dir = join(
+    realClisRoot(),
+    'node_modules',
+    '@openai',
+    'codex-linux-x64',
+    'vendor',
+    'x86_64-unknown-linux-musl',
+    'codex-path',
+  );
   return existsSync(join(dir, 'rg')) ? dir : undefined;
 }
 
 // Variables of the developer's own setup that would point a CLI elsewhere or change its behaviour. PWD goes too:
 // it names the test runner's folder, and opencode takes its project folder from it.
-const FOREIGN = /^(PWD$|OLDPWD$|ANTHROPIC_|CLAUDE_|GEMINI_|GOOGLE_|OPENAI_|CODEX_|QWEN_|OPENCODE_|XDG_|DISABLE_|API_TIMEOUT_MS$|HTTPS?_PROXY$|https?_proxy$|ALL_PROXY$|all_proxy$)/;
+const FOREIGN =
+  /^(PWD$|OLDPWD$|ANTHROPIC_|CLAUDE_|GEMINI_|GOOGLE_|OPENAI_|CODEX_|QWEN_|OPENCODE_|XDG_|DISABLE_|API_TIMEOUT_MS$|HTTPS?_PROXY$|https?_proxy$|ALL_PROXY$|all_proxy$)/;
 
 function writeJson(path: string, value: unknown): void {
   mkdirSync(join(path, '..'), { recursive: true });
@@ -57,7 +67,12 @@ function writeJson(path: string, value: unknown): void {
 /** What a user does to point each CLI at a company gateway: variables, plus user-level config files in HOME. */
 function configure(name: RealCliName, url: string, home: string): Record<string, string> {
   if (name === 'claude') {
-    return { ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: 'sk-ant-stand-in', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1' };
+    return {
+      ANTHROPIC_BASE_URL: url,
+      ANTHROPIC_API_KEY: 'sk-ant-stand-in',
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      DISABLE_AUTOUPDATER: '1',
+    };
   }
   if (name === 'gemini') {
     // Env alone selects the `gateway` auth type, which headless runs reject (exit 41): the user picks the API key.
@@ -70,7 +85,11 @@ function configure(name: RealCliName, url: string, home: string): Record<string,
     return { GOOGLE_GEMINI_BASE_URL: url, GEMINI_API_KEY: 'stand-in-key' };
   }
   if (name === 'qwen') {
-    writeJson(join(home, '.qwen', 'settings.json'), { privacy: { usageStatisticsEnabled: false }, telemetry: { enabled: false }, general: { enableAutoUpdate: false } });
+    writeJson(join(home, '.qwen', 'settings.json'), {
+      privacy: { usageStatisticsEnabled: false },
+      telemetry: { enabled: false },
+      general: { enableAutoUpdate: false },
+    });
     return { OPENAI_BASE_URL: `${url}/v1`, OPENAI_API_KEY: 'sk-stand-in', OPENAI_MODEL: 'stand-in-model' };
   }
   if (name === 'codex') {
@@ -138,9 +157,18 @@ function configure(name: RealCliName, url: string, home: string): Record<string,
  * Returns the env to run fixcycle (or the CLI) with: PATH has the real CLI's bin dir first.
  */
 export function gatewayEnv(name: RealCliName, standIn: StandIn, home: string): Record<string, string> {
-  const xdg = { XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local', 'share'), XDG_CACHE_HOME: join(home, '.cache'), XDG_STATE_HOME: join(home, '.local', 'state') };
+  const xdg = {
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_DATA_HOME: join(home, '.local', 'share'),
+    XDG_CACHE_HOME: join(home, '.cache'),
+    XDG_STATE_HOME: join(home, '.local', 'state'),
+  };
   for (const dir of Object.values(xdg)) mkdirSync(dir, { recursive: true });
-  const inherited = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined && !FOREIGN.test(entry[0])));
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined && !FOREIGN.test(entry[0]),
+    ),
+  );
   const rg = ripgrepDir();
   return {
     ...inherited,

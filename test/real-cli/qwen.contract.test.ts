@@ -15,7 +15,11 @@ describeContract({
   writeAttempts: (repo) => [
     { type: 'tool', name: 'read_file', input: { file_path: `${repo}/src/math.js` } },
     { type: 'tool', name: 'write_file', input: { file_path: `${repo}/src/new.js`, content: 'export const x = 1;\n' } },
-    { type: 'tool', name: 'edit', input: { file_path: `${repo}/src/math.js`, old_string: 'return a - b;', new_string: 'return a + b;' } },
+    {
+      type: 'tool',
+      name: 'edit',
+      input: { file_path: `${repo}/src/math.js`, old_string: 'return a - b;', new_string: 'return a + b;' },
+    },
     { type: 'tool', name: 'run_shell_command', input: { command: 'echo changed > changed.txt' } },
     { type: 'tool', name: 'exit_plan_mode', input: { plan: 'Change add().' } },
   ],
@@ -23,16 +27,23 @@ describeContract({
   rateLimitWithReset: null,
   more() {
     // 0.24's bundled rg has no execute bit: fixcycle points qwen at the machine's rg, or at its own search without one.
-    const searches = (repo: string) => [{ type: 'tool' as const, name: 'grep_search', input: { pattern: 'return a', path: repo } }, { type: 'text' as const, text: PLAN_TEXT }];
+    const searches = (repo: string) => [
+      { type: 'tool' as const, name: 'grep_search', input: { pattern: 'return a', path: repo } },
+      { type: 'text' as const, text: PLAN_TEXT },
+    ];
     it.each([
       { where: 'with rg on PATH', env: {} as Record<string, string> },
       { where: 'without rg', env: { PATH: [binDir(), process.env.PATH ?? ''].join(':') } },
-    ])('searches the repository $where, and no "Ripgrep not available" reaches stderr', async ({ env }) => {
-      const { result, activities } = await call('qwen', 'analyze', searches, { env });
-      expect(result.classification, result.detail).toBe('ok');
-      expect(activities.some((a) => a.kind === 'tool' && a.action === 'search' && !a.denied)).toBe(true);
-      expect(result.stderr).not.toMatch(/Ripgrep not available/);
-    }, TEST_TIMEOUT_MS);
+    ])(
+      'searches the repository $where, and no "Ripgrep not available" reaches stderr',
+      async ({ env }) => {
+        const { result, activities } = await call('qwen', 'analyze', searches, { env });
+        expect(result.classification, result.detail).toBe('ok');
+        expect(activities.some((a) => a.kind === 'tool' && a.action === 'search' && !a.denied)).toBe(true);
+        expect(result.stderr).not.toMatch(/Ripgrep not available/);
+      },
+      TEST_TIMEOUT_MS,
+    );
   },
   // A server that never answers: 0.15 gives up after its 20 s request timeout (`[API Error: Request timeout after
   // 20s`); 0.24 retries it (`connection timed out` in the SDK's log) until the model has made no progress for 30 s,

@@ -34,7 +34,14 @@ async function call(name: RealCliName, role: AgentRole, steps: (repo: string) =>
   standIn = await startStandIn(steps(repo));
   const [agent] = resolveAgents({ agentNames: [name] }, {});
   const env = gatewayEnv(name, standIn, home);
-  const result = await runAgent(agent!, { role, prompt: 'The test "adds two numbers" fails. Answer briefly.', cwd: repo, env, timeoutMs: 100_000, privateDir });
+  const result = await runAgent(agent!, {
+    role,
+    prompt: 'The test "adds two numbers" fails. Answer briefly.',
+    cwd: repo,
+    env,
+    timeoutMs: 100_000,
+    privateDir,
+  });
   return { result, repo, requests: standIn.requests };
 }
 
@@ -43,16 +50,28 @@ for (const name of CLIS) {
   describe.skipIf(missing !== undefined)(`real ${name} against the stand-in${missing ? ` (${missing})` : ''}`, () => {
     // Generous: opencode alone needs ~5 s idle and 40 s on a loaded 2-core machine.
     it('answers a text step in the analysis and exits 0', { timeout: 120_000 }, async () => {
-      const { result, requests } = await call(name, 'analyze', () => [{ type: 'text', text: 'add() subtracts instead of adding.' }]);
+      const { result, requests } = await call(name, 'analyze', () => [
+        { type: 'text', text: 'add() subtracts instead of adding.' },
+      ]);
       expect(result.exitCode, result.stderr).toBe(0);
       expect(result.finalText).toContain('add() subtracts instead of adding.');
       expect(requests.filter((r) => !r.auxiliary && r.method === 'POST')).toHaveLength(1);
     });
 
     it("lands an edit step through the CLI's own tools in the fix", { timeout: 120_000 }, async () => {
-      const { result, repo, requests } = await call(name, 'fix', (repo) => [{ type: 'edit', file: join(repo, 'src/math.js'), old: 'return a - b;', new: 'return a + b;', text: 'Fixed add().' }]);
+      const { result, repo, requests } = await call(name, 'fix', (repo) => [
+        {
+          type: 'edit',
+          file: join(repo, 'src/math.js'),
+          old: 'return a - b;',
+          new: 'return a + b;',
+          text: 'Fixed add().',
+        },
+      ]);
       expect(result.exitCode, result.stderr).toBe(0);
-      expect(readFileSync(join(repo, 'src/math.js'), 'utf8'), result.stderr + result.stdout.slice(-1500)).toContain('  return a + b;');
+      expect(readFileSync(join(repo, 'src/math.js'), 'utf8'), result.stderr + result.stdout.slice(-1500)).toContain(
+        '  return a + b;',
+      );
       expect(result.finalText).toContain('Fixed add().');
       expect(requests.filter((r) => !r.auxiliary && r.method === 'POST').length).toBeGreaterThanOrEqual(2);
     });

@@ -36,7 +36,12 @@ async function call(cli: string, role: AgentRole, says: string): Promise<{ resul
     prompt: 'The test "adds two numbers" fails. Find the root cause.',
     cwd: repo,
     // No codex config of the user's, no rg of the machine's: the stand-in needs neither.
-    env: { PATH: `${bin}${delimiter}${join(process.execPath, '..')}`, HOME: home, CODEX_HOME: home, RETRYING_CLI_SAYS: says },
+    env: {
+      PATH: `${bin}${delimiter}${join(process.execPath, '..')}`,
+      HOME: home,
+      CODEX_HOME: home,
+      RETRYING_CLI_SAYS: says,
+    },
     timeoutMs: 150_000,
   });
   return { result, ms: Date.now() - started };
@@ -48,23 +53,37 @@ vi.setConfig({ maxConcurrency: 20 });
 const CASES = CLIS.flatMap((cli) => ROLES.map((role) => ({ cli, role })));
 
 describe.concurrent('a CLI retrying with log lines no adapter knows, every 20 s, is handed over within 60 s', () => {
-  it.each(CASES)('$cli as $role: a refused connection is "API unreachable"', async ({ cli, role }) => {
-    const { result, ms } = await call(cli, role, 'refused');
-    expect(result.classification, result.detail).toBe('failed');
-    expect(result.detail).toMatch(/^API unreachable: .*ECONNREFUSED.*\(no progress of the model for \d+ s; killed\)$/);
-    expect(ms).toBeLessThan(HAND_OVER_MS);
-  }, TEST_TIMEOUT_MS);
+  it.each(CASES)(
+    '$cli as $role: a refused connection is "API unreachable"',
+    async ({ cli, role }) => {
+      const { result, ms } = await call(cli, role, 'refused');
+      expect(result.classification, result.detail).toBe('failed');
+      expect(result.detail).toMatch(
+        /^API unreachable: .*ECONNREFUSED.*\(no progress of the model for \d+ s; killed\)$/,
+      );
+      expect(ms).toBeLessThan(HAND_OVER_MS);
+    },
+    TEST_TIMEOUT_MS,
+  );
 
-  it.each(CLIS.map((cli) => ({ cli })))('$cli: a 429 it keeps retrying is rate_limited', async ({ cli }) => {
-    const { result, ms } = await call(cli, 'analyze', '429');
-    expect(result.classification, result.detail).toBe('rate_limited');
-    expect(ms).toBeLessThan(HAND_OVER_MS);
-  }, TEST_TIMEOUT_MS);
+  it.each(CLIS.map((cli) => ({ cli })))(
+    '$cli: a 429 it keeps retrying is rate_limited',
+    async ({ cli }) => {
+      const { result, ms } = await call(cli, 'analyze', '429');
+      expect(result.classification, result.detail).toBe('rate_limited');
+      expect(ms).toBeLessThan(HAND_OVER_MS);
+    },
+    TEST_TIMEOUT_MS,
+  );
 
-  it.each(CLIS.map((cli) => ({ cli })))('$cli: attempts that give no reason are a stall', async ({ cli }) => {
-    const { result, ms } = await call(cli, 'fix', 'nothing');
-    expect(result.classification, result.detail).toBe('timeout');
-    expect(result.detail).toMatch(/^stalled: no progress of the model for \d+ s/);
-    expect(ms).toBeLessThan(HAND_OVER_MS);
-  }, TEST_TIMEOUT_MS);
+  it.each(CLIS.map((cli) => ({ cli })))(
+    '$cli: attempts that give no reason are a stall',
+    async ({ cli }) => {
+      const { result, ms } = await call(cli, 'fix', 'nothing');
+      expect(result.classification, result.detail).toBe('timeout');
+      expect(result.detail).toMatch(/^stalled: no progress of the model for \d+ s/);
+      expect(ms).toBeLessThan(HAND_OVER_MS);
+    },
+    TEST_TIMEOUT_MS,
+  );
 });

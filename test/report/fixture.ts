@@ -18,7 +18,14 @@ export function readParsed(path: string, rootDir?: string): NormalizedResult {
 }
 
 /** The counts a summary is compared by. */
-export const countsOf = ({ passed, failed, skipped, errors, truncated, ok }: ReportSummary) => ({ passed, failed, skipped, errors, truncated, ok });
+export const countsOf = ({ passed, failed, skipped, errors, truncated, ok }: ReportSummary) => ({
+  passed,
+  failed,
+  skipped,
+  errors,
+  truncated,
+  ok,
+});
 
 /** Every report fixture with the format it must be detected as. */
 export const REPORT_FIXTURES = [

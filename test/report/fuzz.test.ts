@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { parseReport, REPORT_FORMATS, summarizeResult, type ParseOutcome, type ReportFormat } from '../../src/engine/report/index.js';
+import {
+  parseReport,
+  REPORT_FORMATS,
+  summarizeResult,
+  type ParseOutcome,
+  type ReportFormat,
+} from '../../src/engine/report/index.js';
 import { readReport, REPORT_FIXTURES } from './fixture.js';
 
 /** mulberry32: a small seeded PRNG, so a failing case can be replayed. */
@@ -16,7 +22,34 @@ function prng(seed: number): () => number {
 
 const STATUSES = new Set(['passed', 'failed', 'skipped']);
 // Pieces of real report syntax, so mutations land on what parsers care about.
-const TOKENS = ['<', '>', '</testcase>', '<testsuite name="x">', '"', '{', '}', '[', ']', ',', ':', '\n', 'ok 1', 'not ok', '1..3', '# Subtest: s', '  ---', '  ...', '&amp;', '&#xA;', '<?xml version="1.0"?>', '"Action":"fail"', '\u0000', '\uFFFD', '日本', '🚀'];
+const TOKENS = [
+  '<',
+  '>',
+  '</testcase>',
+  '<testsuite name="x">',
+  '"',
+  '{',
+  '}',
+  '[',
+  ']',
+  ',',
+  ':',
+  '\n',
+  'ok 1',
+  'not ok',
+  '1..3',
+  '# Subtest: s',
+  '  ---',
+  '  ...',
+  '&amp;',
+  '&#xA;',
+  '<?xml version="1.0"?>',
+  '"Action":"fail"',
+  '\u0000',
+  '\uFFFD',
+  '日本',
+  '🚀',
+];
 
 /** Checks an outcome is a well-formed value: a result of known shape, or a one-line error. */
 function expectWellFormed(outcome: ParseOutcome, label: string): void {
@@ -70,7 +103,9 @@ describe('report parsers under fuzzing (seeded)', () => {
     const random = prng(2);
     for (let i = 0; i < 500; i += 1) {
       const length = Math.floor(random() * 600);
-      const chars = Array.from({ length }, () => String.fromCharCode(Math.floor(random() * (random() < 0.9 ? 128 : 0xd7ff))));
+      const chars = Array.from({ length }, () =>
+        String.fromCharCode(Math.floor(random() * (random() < 0.9 ? 128 : 0xd7ff))),
+      );
       const text = chars.join('');
       for (const format of [...REPORT_FORMATS, undefined]) {
         const outcome = parseAs(text, format, `random #${i} as ${format ?? 'detected'}`);
@@ -92,7 +127,8 @@ describe('report parsers under fuzzing (seeded)', () => {
           else if (kind < 0.7) mutated = mutated.slice(0, at) + mutated.slice(at + 1 + Math.floor(random() * 40));
           else mutated = mutated.slice(0, at) + String.fromCharCode(Math.floor(random() * 256)) + mutated.slice(at + 1);
         }
-        for (const format of [...REPORT_FORMATS, undefined]) parseAs(mutated, format, `${path} mutation #${i} as ${format ?? 'detected'}`);
+        for (const format of [...REPORT_FORMATS, undefined])
+          parseAs(mutated, format, `${path} mutation #${i} as ${format ?? 'detected'}`);
       }
     }
   });

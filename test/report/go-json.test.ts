@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { parseReport, summarizeResult } from '../../src/engine/report/index.js';
 import type { NormalizedResult } from '../../src/engine/types.js';
 
-const event = (fields: Record<string, unknown>) => JSON.stringify({ Time: '2025-01-01T00:00:00Z', Package: 'ex/p', ...fields });
+const event = (fields: Record<string, unknown>) =>
+  JSON.stringify({ Time: '2025-01-01T00:00:00Z', Package: 'ex/p', ...fields });
 
 function go(lines: string[]): NormalizedResult {
   const outcome = parseReport(lines.join('\n') + '\n', 'go-json');
@@ -23,7 +24,14 @@ describe('go test -json', () => {
       event({ Action: 'fail', Elapsed: 0.02 }),
     ]);
     expect(result.tests).toEqual([
-      { id: 'ex/p::TestA', name: 'TestA', file: 'ex/p', status: 'failed', durationMs: 12, message: 'a_test.go:9: got 1, want 2' },
+      {
+        id: 'ex/p::TestA',
+        name: 'TestA',
+        file: 'ex/p',
+        status: 'failed',
+        durationMs: 12,
+        message: 'a_test.go:9: got 1, want 2',
+      },
       { id: 'ex/p::TestB', name: 'TestB', file: 'ex/p', status: 'skipped', durationMs: 0 },
     ]);
     expect(result.errors).toEqual([]);
@@ -49,7 +57,10 @@ describe('go test -json', () => {
   });
 
   it('turns a package that failed with no failing test (TestMain, init panic) into an error', () => {
-    const result = go([event({ Action: 'output', Output: 'panic: init failed\n' }), event({ Action: 'fail', Elapsed: 0 })]);
+    const result = go([
+      event({ Action: 'output', Output: 'panic: init failed\n' }),
+      event({ Action: 'fail', Elapsed: 0 }),
+    ]);
     expect(result.errors).toEqual([{ file: 'ex/p', message: 'panic: init failed' }]);
   });
 
@@ -59,17 +70,30 @@ describe('go test -json', () => {
       event({ Action: 'output', Output: 'panic: test timed out after 1s\n' }),
       event({ Action: 'fail', Elapsed: 1 }),
     ]);
-    expect(result.tests).toEqual([expect.objectContaining({ name: 'TestSlow', status: 'failed', message: 'panic: test timed out after 1s' })]);
+    expect(result.tests).toEqual([
+      expect.objectContaining({ name: 'TestSlow', status: 'failed', message: 'panic: test timed out after 1s' }),
+    ]);
   });
 
   it('reads the plain `FAIL <pkg> [build failed]` line inside the stream as an error, with the compiler lines before it', () => {
-    const result = go(['# ex/broken', 'broken.go:3:1: syntax error', 'FAIL\tex/broken [build failed]', event({ Action: 'run', Test: 'TestA' }), event({ Action: 'pass', Test: 'TestA' }), event({ Action: 'pass' })]);
+    const result = go([
+      '# ex/broken',
+      'broken.go:3:1: syntax error',
+      'FAIL\tex/broken [build failed]',
+      event({ Action: 'run', Test: 'TestA' }),
+      event({ Action: 'pass', Test: 'TestA' }),
+      event({ Action: 'pass' }),
+    ]);
     expect(result.errors).toEqual([{ file: 'ex/broken', message: 'build failed:\nbroken.go:3:1: syntax error' }]);
     expect(summarizeResult(result)).toMatchObject({ passed: 1, errors: 1, ok: false });
   });
 
   it('marks a stream that stops before a package’s result truncated and leaves unfinished tests out', () => {
-    const result = go([event({ Action: 'run', Test: 'TestA' }), event({ Action: 'pass', Test: 'TestA' }), event({ Action: 'run', Test: 'TestB' })]);
+    const result = go([
+      event({ Action: 'run', Test: 'TestA' }),
+      event({ Action: 'pass', Test: 'TestA' }),
+      event({ Action: 'run', Test: 'TestB' }),
+    ]);
     expect(result.truncated).toBe(true);
     expect(result.tests.map((t) => t.name)).toEqual(['TestA']);
     expect(summarizeResult(result).ok).toBe(false);

@@ -19,10 +19,20 @@ describe('heuristicCriticality', () => {
     // crashes: high
     ['high', { name: 'reads a user', message: "TypeError: Cannot read properties of undefined (reading 'name')" }],
     ['high', { name: 'renders', message: 'ReferenceError: foo is not defined' }],
-    ['high', { name: 'TestNilPointer', message: 'panic: runtime error: invalid memory address or nil pointer dereference' }],
+    [
+      'high',
+      { name: 'TestNilPointer', message: 'panic: runtime error: invalid memory address or nil pointer dereference' },
+    ],
     ['high', { name: 'native', message: 'Segmentation fault (core dumped)' }],
     ['high', { name: 'async', message: 'Uncaught Error: uncaught boom' }],
-    ['high', { name: 'tests::panics', message: "thread 'tests::panics' panicked at src/lib.rs:16:54:\nindex out of bounds: the len is 0 but the index is 3" }],
+    [
+      'high',
+      {
+        name: 'tests::panics',
+        message:
+          "thread 'tests::panics' panicked at src/lib.rs:16:54:\nindex out of bounds: the len is 0 but the index is 3",
+      },
+    ],
     // security and data loss: high, whatever the failure looks like
     ['high', { name: 'rejects an expired auth token', message: 'AssertionError: expected 200 to be 401' }],
     ['high', { name: 'login form', message: 'Error: Test timed out in 5000ms.' }],
@@ -42,7 +52,9 @@ describe('heuristicCriticality', () => {
   });
 
   it('does not mistake words that only contain a security word', () => {
-    expect(heuristicCriticality({ name: 'shows the author name', message: 'expected "a" to be "b"' })?.level).toBe('medium');
+    expect(heuristicCriticality({ name: 'shows the author name', message: 'expected "a" to be "b"' })?.level).toBe(
+      'medium',
+    );
   });
 
   it('returns null when nothing matches', () => {

@@ -8,12 +8,28 @@ function read(report: unknown, format: ReportFormat): NormalizedResult {
   return outcome.result;
 }
 
-const assertion = (title: string, status: string, extra: Record<string, unknown> = {}) => ({ ancestorTitles: ['s'], title, status, failureMessages: [], ...extra });
+const assertion = (title: string, status: string, extra: Record<string, unknown> = {}) => ({
+  ancestorTitles: ['s'],
+  title,
+  status,
+  failureMessages: [],
+  ...extra,
+});
 
 describe('jest and vitest JSON', () => {
   it('reads a jest suite with testExecError as an error outside tests', () => {
     const result = read(
-      { numRuntimeErrorTestSuites: 1, testResults: [{ name: '/r/a.test.js', status: 'failed', assertionResults: [], testExecError: { message: 'SyntaxError: Unexpected token' } }] },
+      {
+        numRuntimeErrorTestSuites: 1,
+        testResults: [
+          {
+            name: '/r/a.test.js',
+            status: 'failed',
+            assertionResults: [],
+            testExecError: { message: 'SyntaxError: Unexpected token' },
+          },
+        ],
+      },
       'jest-json',
     );
     expect(result.errors).toEqual([{ file: '/r/a.test.js', message: 'SyntaxError: Unexpected token' }]);
@@ -29,12 +45,26 @@ describe('jest and vitest JSON', () => {
   });
 
   it('counts a jest retried test that failed every time as failed with its retries', () => {
-    const result = read({ testResults: [{ name: 'a', status: 'failed', assertionResults: [assertion('t', 'failed', { invocations: 3, failureMessages: ['Error: no'] })] }] }, 'jest-json');
+    const result = read(
+      {
+        testResults: [
+          {
+            name: 'a',
+            status: 'failed',
+            assertionResults: [assertion('t', 'failed', { invocations: 3, failureMessages: ['Error: no'] })],
+          },
+        ],
+      },
+      'jest-json',
+    );
     expect(result.tests[0]).toMatchObject({ status: 'failed', retries: 2, message: 'Error: no' });
   });
 
   it('never counts an unknown status as a pass', () => {
-    const result = read({ numTotalTests: 1, testResults: [{ name: 'a', status: 'passed', assertionResults: [assertion('t', 'weird')] }] }, 'vitest-json');
+    const result = read(
+      { numTotalTests: 1, testResults: [{ name: 'a', status: 'passed', assertionResults: [assertion('t', 'weird')] }] },
+      'vitest-json',
+    );
     expect(result.tests[0]).toMatchObject({ status: 'failed', message: 'failed with status "weird"' });
   });
 
@@ -44,7 +74,12 @@ describe('jest and vitest JSON', () => {
         numTotalTests: 1,
         testResults: [
           { name: '/r/broken.test.ts', status: 'failed', message: 'Failed to load url ./x', assertionResults: [] },
-          { name: '/r/a.test.ts', status: 'failed', message: '', assertionResults: [assertion('t', 'failed', { failureMessages: ['AssertionError: x'] })] },
+          {
+            name: '/r/a.test.ts',
+            status: 'failed',
+            message: '',
+            assertionResults: [assertion('t', 'failed', { failureMessages: ['AssertionError: x'] })],
+          },
         ],
       },
       'vitest-json',
@@ -68,13 +103,27 @@ describe('jest and vitest JSON', () => {
 
 describe('mocha JSON', () => {
   it('reads pending tests as skipped and hook failures as errors outside tests', () => {
-    const test = (title: string, fullTitle: string, err: Record<string, unknown> = {}) => ({ title, fullTitle, file: '/r/t.js', duration: 1, currentRetry: 0, err });
+    const test = (title: string, fullTitle: string, err: Record<string, unknown> = {}) => ({
+      title,
+      fullTitle,
+      file: '/r/t.js',
+      duration: 1,
+      currentRetry: 0,
+      err,
+    });
     const result = read(
       {
         stats: { tests: 3 },
-        tests: [test('a', 'suite a'), test('b', 'suite b', { message: 'boom', stack: 'Error: boom\n    at x' }), test('c', 'suite c')],
+        tests: [
+          test('a', 'suite a'),
+          test('b', 'suite b', { message: 'boom', stack: 'Error: boom\n    at x' }),
+          test('c', 'suite c'),
+        ],
         pending: [test('c', 'suite c')],
-        failures: [test('b', 'suite b', { message: 'boom' }), test('"after each" hook for "c"', 'suite "after each" hook for "c"', { message: 'cleanup failed' })],
+        failures: [
+          test('b', 'suite b', { message: 'boom' }),
+          test('"after each" hook for "c"', 'suite "after each" hook for "c"', { message: 'cleanup failed' }),
+        ],
         passes: [test('a', 'suite a')],
       },
       'mocha-json',

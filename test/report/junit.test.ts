@@ -37,7 +37,9 @@ describe('JUnit XML', () => {
   });
 
   it('walks nested suites into the id path', () => {
-    const result = junit('<testsuites><testsuite name="outer"><testsuite name="inner"><testcase name="deep"/></testsuite></testsuite></testsuites>');
+    const result = junit(
+      '<testsuites><testsuite name="outer"><testsuite name="inner"><testcase name="deep"/></testsuite></testsuite></testsuites>',
+    );
     expect(result.tests[0]!.id).toBe('outer > inner > deep');
   });
 
@@ -67,8 +69,12 @@ describe('JUnit XML', () => {
   });
 
   it('reads every document of a concatenated stream (cargo writes one per test binary)', () => {
-    const doc = (name: string, body: string) => `<?xml version="1.0" encoding="UTF-8"?><testsuites><testsuite name="test">${body}</testsuite></testsuites>\n`;
-    const result = junit(doc('a', '<testcase classname="tests" name="one"/>') + doc('b', '<testcase classname="it" name="two"><failure type="assert"/></testcase>'));
+    const doc = (name: string, body: string) =>
+      `<?xml version="1.0" encoding="UTF-8"?><testsuites><testsuite name="test">${body}</testsuite></testsuites>\n`;
+    const result = junit(
+      doc('a', '<testcase classname="tests" name="one"/>') +
+        doc('b', '<testcase classname="it" name="two"><failure type="assert"/></testcase>'),
+    );
     expect(result.tests.map((t) => [t.id, t.status])).toEqual([
       ['tests::one', 'passed'],
       ['it::two', 'failed'],
@@ -76,7 +82,8 @@ describe('JUnit XML', () => {
   });
 
   it('marks a cut-off document truncated and keeps the test cases that were whole', () => {
-    const whole = '<?xml version="1.0"?><testsuites><testsuite name="s"><testcase name="a"/><testcase name="b"><failure message="x">long text</failure></testcase><testcase name="c"/></testsuite></testsuites>';
+    const whole =
+      '<?xml version="1.0"?><testsuites><testsuite name="s"><testcase name="a"/><testcase name="b"><failure message="x">long text</failure></testcase><testcase name="c"/></testsuite></testsuites>';
     const cut = junit(whole.slice(0, whole.indexOf('<testcase name="c"') + 12));
     expect(cut.truncated).toBe(true);
     expect(cut.tests.map((t) => t.name)).toEqual(['a', 'b']);
@@ -85,18 +92,41 @@ describe('JUnit XML', () => {
   });
 
   it('reads <testsuites/> as a whole report with no tests, which is not ok', () => {
-    expect(counts(junit('<?xml version="1.0"?>\n<testsuites/>\n'))).toEqual({ passed: 0, failed: 0, skipped: 0, errors: 0, truncated: false, ok: false });
+    expect(counts(junit('<?xml version="1.0"?>\n<testsuites/>\n'))).toEqual({
+      passed: 0,
+      failed: 0,
+      skipped: 0,
+      errors: 0,
+      truncated: false,
+      ok: false,
+    });
   });
 
   it('keeps names that look like numbers or booleans as written', () => {
-    expect(junit('<testsuite name="s"><testcase name="1e3"/><testcase name="true"/><testcase name=" padded "/></testsuite>').tests.map((t) => t.name)).toEqual(['1e3', 'true', ' padded ']);
+    expect(
+      junit(
+        '<testsuite name="s"><testcase name="1e3"/><testcase name="true"/><testcase name=" padded "/></testsuite>',
+      ).tests.map((t) => t.name),
+    ).toEqual(['1e3', 'true', ' padded ']);
   });
 
   it.each([
     ['an empty file', '', /empty/],
-    ['XML that is no JUnit', '<?xml version="1.0"?><project><name>x</name></project>', /no <testsuites> or <testsuite> root/],
-    ['a document cut before any test case', '<?xml version="1.0"?><testsuites><testsu', /cut off before its first test case/],
-    ['XML with an unclosed quote', '<testsuites><testsuite name="a><testcase name="x"/></testsuite></testsuites>', /not well-formed XML/],
+    [
+      'XML that is no JUnit',
+      '<?xml version="1.0"?><project><name>x</name></project>',
+      /no <testsuites> or <testsuite> root/,
+    ],
+    [
+      'a document cut before any test case',
+      '<?xml version="1.0"?><testsuites><testsu',
+      /cut off before its first test case/,
+    ],
+    [
+      'XML with an unclosed quote',
+      '<testsuites><testsuite name="a><testcase name="x"/></testsuite></testsuites>',
+      /not well-formed XML/,
+    ],
   ])('refuses %s with a one-line reason', (_what, xml, reason) => {
     const outcome = parseReport(xml, 'junit');
     expect(outcome.ok).toBe(false);

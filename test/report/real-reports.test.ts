@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { parseReport, parseSummaryLine, summarizeResult, type ReportSummary, type SummaryCounts } from '../../src/engine/report/index.js';
+import {
+  parseReport,
+  parseSummaryLine,
+  summarizeResult,
+  type ReportSummary,
+  type SummaryCounts,
+} from '../../src/engine/report/index.js';
 import type { NormalizedResult } from '../../src/engine/types.js';
 import { readReport } from './fixture.js';
 
@@ -15,7 +21,14 @@ function summaryOf(path: string): SummaryCounts {
   return counts;
 }
 
-const counts = ({ passed, failed, skipped, errors, truncated, ok }: ReportSummary) => ({ passed, failed, skipped, errors, truncated, ok });
+const counts = ({ passed, failed, skipped, errors, truncated, ok }: ReportSummary) => ({
+  passed,
+  failed,
+  skipped,
+  errors,
+  truncated,
+  ok,
+});
 
 // Each case: the real report, the runner's own output, what we read, and how the runner's summary line
 // counts the same run (runners differ in where they put errors outside tests and skipped tests).
@@ -24,7 +37,12 @@ describe('counts read from real reports match the runner’s own summary line', 
     const summary = summarizeResult(read('vitest/mixed.json'));
     expect(counts(summary)).toEqual({ passed: 5, failed: 2, skipped: 2, errors: 1, truncated: false, ok: false });
     const line = summaryOf('vitest/mixed.out.txt');
-    expect(line).toMatchObject({ runner: 'vitest', passed: summary.passed, failed: summary.failed, skipped: summary.skipped });
+    expect(line).toMatchObject({
+      runner: 'vitest',
+      passed: summary.passed,
+      failed: summary.failed,
+      skipped: summary.skipped,
+    });
   });
 
   it('jest JSON: a suite that failed to run is an error, numbers match the Tests: line', () => {
@@ -41,17 +59,27 @@ describe('counts read from real reports match the runner’s own summary line', 
     expect(line.failed).toBe(summary.failed + summary.errors);
   });
 
-  it.each(['node-test/mixed.xml', 'node-test/mixed.tap'])('node:test %s: the file that failed to load is an error, node counts it as a failed test', (path) => {
-    const summary = summarizeResult(read(path));
-    expect(counts(summary)).toEqual({ passed: 4, failed: 2, skipped: 2, errors: 1, truncated: false, ok: false });
-    const line = summaryOf('node-test/mixed.out.txt');
-    expect(line).toMatchObject({ runner: 'node:test', passed: summary.passed, skipped: summary.skipped });
-    expect(line.failed).toBe(summary.failed + summary.errors);
-  });
+  it.each(['node-test/mixed.xml', 'node-test/mixed.tap'])(
+    'node:test %s: the file that failed to load is an error, node counts it as a failed test',
+    (path) => {
+      const summary = summarizeResult(read(path));
+      expect(counts(summary)).toEqual({ passed: 4, failed: 2, skipped: 2, errors: 1, truncated: false, ok: false });
+      const line = summaryOf('node-test/mixed.out.txt');
+      expect(line).toMatchObject({ runner: 'node:test', passed: summary.passed, skipped: summary.skipped });
+      expect(line.failed).toBe(summary.failed + summary.errors);
+    },
+  );
 
   it('node:test TAP with a test holding subtests and names with U+2028/U+2029: read to the end, counted as node counts', () => {
     const result = read('node-test/nested.tap');
-    expect(counts(summarizeResult(result))).toEqual({ passed: 4, failed: 2, skipped: 0, errors: 0, truncated: false, ok: false });
+    expect(counts(summarizeResult(result))).toEqual({
+      passed: 4,
+      failed: 2,
+      skipped: 0,
+      errors: 0,
+      truncated: false,
+      ok: false,
+    });
     expect(summaryOf('node-test/nested.out.txt')).toMatchObject({ runner: 'node:test', passed: 4, failed: 2 });
     expect(result.tests.map((t) => [t.id, t.status])).toEqual([
       ['parent > child passes', 'passed'],
@@ -66,12 +94,24 @@ describe('counts read from real reports match the runner’s own summary line', 
   it('tape TAP: tape counts assertions and puts skipped and todo ones among its passes', () => {
     const summary = summarizeResult(read('tape/mixed.tap'));
     expect(counts(summary)).toEqual({ passed: 5, failed: 1, skipped: 2, errors: 0, truncated: false, ok: false });
-    expect(summaryOf('tape/mixed.tap')).toMatchObject({ runner: 'tape', unit: 'assertions', passed: summary.passed + summary.skipped, failed: summary.failed });
+    expect(summaryOf('tape/mixed.tap')).toMatchObject({
+      runner: 'tape',
+      unit: 'assertions',
+      passed: summary.passed + summary.skipped,
+      failed: summary.failed,
+    });
   });
 
   it('tape that crashed mid-run: the stream has no plan, so it is truncated, names the test it stopped in, and prints no summary', () => {
     const result = read('tape/crash.tap');
-    expect(counts(summarizeResult(result))).toEqual({ passed: 3, failed: 0, skipped: 0, errors: 1, truncated: true, ok: false });
+    expect(counts(summarizeResult(result))).toEqual({
+      passed: 3,
+      failed: 0,
+      skipped: 0,
+      errors: 1,
+      truncated: true,
+      ok: false,
+    });
     expect(result.errors[0]?.message).toMatch(/^the stream stops inside test "reads a property of undefined"/);
     expect(parseSummaryLine(readReport('tape/crash.tap'))).toBeNull();
   });
@@ -86,9 +126,24 @@ describe('counts read from real reports match the runner’s own summary line', 
 
   it('pytest JUnit with a collection error: one error outside tests and nothing else', () => {
     const result = read('pytest/collection-error.xml', '/tmp/fixcycle-fixtures/pytest-collect');
-    expect(counts(summarizeResult(result))).toEqual({ passed: 0, failed: 0, skipped: 0, errors: 1, truncated: false, ok: false });
-    expect(result.errors[0]).toEqual({ file: 'tests/test_broken.py', message: "collection failure: ModuleNotFoundError: No module named 'does_not_exist'" });
-    expect(summaryOf('pytest/collection-error.out.txt')).toMatchObject({ runner: 'pytest', errors: 1, passed: 0, failed: 0 });
+    expect(counts(summarizeResult(result))).toEqual({
+      passed: 0,
+      failed: 0,
+      skipped: 0,
+      errors: 1,
+      truncated: false,
+      ok: false,
+    });
+    expect(result.errors[0]).toEqual({
+      file: 'tests/test_broken.py',
+      message: "collection failure: ModuleNotFoundError: No module named 'does_not_exist'",
+    });
+    expect(summaryOf('pytest/collection-error.out.txt')).toMatchObject({
+      runner: 'pytest',
+      errors: 1,
+      passed: 0,
+      failed: 0,
+    });
   });
 
   it('go test -json: the package that did not build is an error; go’s package lines agree per package', () => {
@@ -97,22 +152,51 @@ describe('counts read from real reports match the runner’s own summary line', 
     expect(counts(summary)).toEqual({ passed: 5, failed: 3, skipped: 1, errors: 1, truncated: false, ok: false });
     const failedPackages = new Set(summary.failures.map((f) => f.file));
     const passedPackages = new Set(result.tests.map((t) => t.file).filter((p) => !failedPackages.has(p)));
-    expect(summaryOf('go/mixed.out.txt')).toEqual({ runner: 'go', unit: 'packages', passed: passedPackages.size, failed: failedPackages.size, errors: summary.errors, skipped: 0 });
+    expect(summaryOf('go/mixed.out.txt')).toEqual({
+      runner: 'go',
+      unit: 'packages',
+      passed: passedPackages.size,
+      failed: failedPackages.size,
+      errors: summary.errors,
+      skipped: 0,
+    });
   });
 
   it('cargo libtest JUnit (one document per binary): counts match cargo’s test result lines, the ignored test libtest leaves unlisted kept from its suite’s count', () => {
     const result = read('cargo/junit-concatenated.xml');
-    expect(counts(summarizeResult(result))).toEqual({ passed: 3, failed: 2, skipped: 1, errors: 0, truncated: false, ok: false });
+    expect(counts(summarizeResult(result))).toEqual({
+      passed: 3,
+      failed: 2,
+      skipped: 1,
+      errors: 0,
+      truncated: false,
+      ok: false,
+    });
     expect(summaryOf('cargo/mixed.out.txt')).toMatchObject({ runner: 'cargo', passed: 3, failed: 2, skipped: 1 });
-    expect(result.tests.filter((t) => t.status === 'skipped').map((t) => t.id)).toEqual(['test > skipped test 1 of 1 (counted by the suite, not listed)']);
+    expect(result.tests.filter((t) => t.status === 'skipped').map((t) => t.id)).toEqual([
+      'test > skipped test 1 of 1 (counted by the suite, not listed)',
+    ]);
   });
 
   it('cargo libtest JSON lines (--format json): every test with its status, counts equal to the test result lines', () => {
     const result = read('cargo/libtest-mixed.jsonl');
     expect(result.format).toBe('libtest-json');
-    expect(counts(summarizeResult(result))).toEqual({ passed: 3, failed: 2, skipped: 1, errors: 0, truncated: false, ok: false });
+    expect(counts(summarizeResult(result))).toEqual({
+      passed: 3,
+      failed: 2,
+      skipped: 1,
+      errors: 0,
+      truncated: false,
+      ok: false,
+    });
     expect(summaryOf('cargo/mixed.out.txt')).toMatchObject({ runner: 'cargo', passed: 3, failed: 2, skipped: 1 });
-    expect(result.tests.find((t) => t.id === 'tests::multiplies_wrongly')).toMatchObject({ status: 'failed', file: 'src/lib.rs', message: expect.stringMatching(/panicked at src\/lib\.rs:9:31:\nassertion `left == right` failed\n {2}left: 6\n right: 7/) });
+    expect(result.tests.find((t) => t.id === 'tests::multiplies_wrongly')).toMatchObject({
+      status: 'failed',
+      file: 'src/lib.rs',
+      message: expect.stringMatching(
+        /panicked at src\/lib\.rs:9:31:\nassertion `left == right` failed\n {2}left: 6\n right: 7/,
+      ),
+    });
     expect(result.tests.find((t) => t.id === 'tests::divides_later')?.status).toBe('skipped');
     // A stream cut inside a binary's suite is cut off.
     const cut = readReport('cargo/libtest-mixed.jsonl').split('\n').slice(0, 6).join('\n');

@@ -2,12 +2,32 @@ import { describe, expect, it } from 'vitest';
 import { summarizeResult } from '../../src/engine/report/index.js';
 import type { NormalizedResult, TestCase } from '../../src/engine/types.js';
 
-const test = (name: string, status: TestCase['status'], message?: string): TestCase => ({ id: `f::${name}`, name, file: 'f', status, ...(message ? { message } : {}) });
-const result = (tests: TestCase[], extra: Partial<NormalizedResult> = {}): NormalizedResult => ({ format: 'junit', tests, errors: [], truncated: false, ...extra });
+const test = (name: string, status: TestCase['status'], message?: string): TestCase => ({
+  id: `f::${name}`,
+  name,
+  file: 'f',
+  status,
+  ...(message ? { message } : {}),
+});
+const result = (tests: TestCase[], extra: Partial<NormalizedResult> = {}): NormalizedResult => ({
+  format: 'junit',
+  tests,
+  errors: [],
+  truncated: false,
+  ...extra,
+});
 
 describe('summarizeResult', () => {
   it('is ok when tests passed and nothing failed, errored or was cut short', () => {
-    expect(summarizeResult(result([test('a', 'passed'), test('b', 'skipped')]))).toEqual({ passed: 1, failed: 0, skipped: 1, errors: 0, truncated: false, ok: true, failures: [] });
+    expect(summarizeResult(result([test('a', 'passed'), test('b', 'skipped')]))).toEqual({
+      passed: 1,
+      failed: 0,
+      skipped: 1,
+      errors: 0,
+      truncated: false,
+      ok: true,
+      failures: [],
+    });
   });
 
   it('lists each failure with its id, file and message', () => {

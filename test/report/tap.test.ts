@@ -30,7 +30,11 @@ not ok 4 - someday # TODO
       ['later', 'skipped'],
       ['someday', 'skipped'],
     ]);
-    expect(result.tests[1]).toMatchObject({ message: 'AssertionError: expected 7, got 6\nat test/m.js:3:1', stack: 'at t (test/m.js:3:1)', file: '/repo/test/m.js' });
+    expect(result.tests[1]).toMatchObject({
+      message: 'AssertionError: expected 7, got 6\nat test/m.js:3:1',
+      stack: 'at t (test/m.js:3:1)',
+      file: '/repo/test/m.js',
+    });
     expect(result.truncated).toBe(false);
   });
 
@@ -107,7 +111,9 @@ not ok 1 - /repo/test/broken.test.js
 ok 2 - other
 1..2
 `);
-    expect(result.errors).toEqual([{ file: '/repo/test/broken.test.js', message: "Error: Cannot find module './missing'" }]);
+    expect(result.errors).toEqual([
+      { file: '/repo/test/broken.test.js', message: "Error: Cannot find module './missing'" },
+    ]);
     expect(result.tests.map((t) => t.id)).toEqual(['other']);
   });
 
@@ -125,7 +131,11 @@ ok 3 should be equal
 
 # ok
 `);
-    expect(result.tests.map((t) => t.id)).toEqual(['first > should be equal', 'first > should be equal (2)', 'second > should be equal']);
+    expect(result.tests.map((t) => t.id)).toEqual([
+      'first > should be equal',
+      'first > should be equal (2)',
+      'second > should be equal',
+    ]);
   });
 
   it.each([

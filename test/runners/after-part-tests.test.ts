@@ -10,8 +10,15 @@ afterAll(removeFixtures);
 function project(corejsFails: boolean): string {
   const dir = copyFixture('tape-passing');
   mkdirSync(join(dir, 'extra'), { recursive: true });
-  writeFileSync(join(dir, 'extra', 'shim.js'), `var test = require('tape');\ntest('shimmed', function (t) { t.equal(1, ${corejsFails ? 2 : 1}, 'with the shim'); t.end(); });\n`);
-  const scripts = { test: 'npm run tests-only && npm run test:corejs', 'tests-only': "tape 'test/**/*.js'", 'test:corejs': "tape extra/shim.js 'test/**/*.js'" };
+  writeFileSync(
+    join(dir, 'extra', 'shim.js'),
+    `var test = require('tape');\ntest('shimmed', function (t) { t.equal(1, ${corejsFails ? 2 : 1}, 'with the shim'); t.end(); });\n`,
+  );
+  const scripts = {
+    test: 'npm run tests-only && npm run test:corejs',
+    'tests-only': "tape 'test/**/*.js'",
+    'test:corejs': "tape extra/shim.js 'test/**/*.js'",
+  };
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'fixture', private: true, scripts }));
   return dir;
 }
@@ -32,7 +39,9 @@ describe('a part after the tests that runs the runner again', () => {
   it('a failure in it is a failed test, not a failed part', async () => {
     const dir = project(true);
     const run = await (await resolveRunner(dir, {})).run({ cwd: dir, scope: 'full', timeoutMs: 60_000 });
-    expect(run.result.tests.filter((t) => t.status === 'failed').map((t) => t.id)).toEqual(['test:corejs > shimmed > with the shim']);
+    expect(run.result.tests.filter((t) => t.status === 'failed').map((t) => t.id)).toEqual([
+      'test:corejs > shimmed > with the shim',
+    ]);
     expect(run.result.errors).toEqual([]);
   });
 });

@@ -31,16 +31,50 @@ const pkg = (fields: object): { 'package.json': object } => ({ 'package.json': {
 describe('runners found in published projects that fixcycle missed', () => {
   it.each<{ files: Record<string, string | object>; runner: string; from: string; args?: string[] }>([
     // node-tap 12 and 16 projects: `tap test/*.js`, `tap --100 test/*.js`, `nyc tap ...`.
-    { files: pkg({ scripts: { test: 'tap test/*.js' }, devDependencies: { tap: '^12.7.0' } }), runner: 'tap', from: 'scripts.test in package.json ("tap test/*.js")', args: ['test/*.js'] },
-    { files: pkg({ scripts: { test: 'tap --100 -j4 test/*.js' } }), runner: 'tap', from: 'scripts.test in package.json ("tap --100 -j4 test/*.js")', args: ['--100', '-j4', 'test/*.js'] },
+    {
+      files: pkg({ scripts: { test: 'tap test/*.js' }, devDependencies: { tap: '^12.7.0' } }),
+      runner: 'tap',
+      from: 'scripts.test in package.json ("tap test/*.js")',
+      args: ['test/*.js'],
+    },
+    {
+      files: pkg({ scripts: { test: 'tap --100 -j4 test/*.js' } }),
+      runner: 'tap',
+      from: 'scripts.test in package.json ("tap --100 -j4 test/*.js")',
+      args: ['--100', '-j4', 'test/*.js'],
+    },
     { files: pkg({ devDependencies: { tap: '^16.3.0' } }), runner: 'tap', from: 'tap in package.json dependencies' },
     // uvu projects: `uvu -r esm tests`, `c8 uvu tests`.
-    { files: pkg({ scripts: { test: 'uvu -r esm tests' } }), runner: 'uvu', from: 'scripts.test in package.json ("uvu -r esm tests")', args: ['-r', 'esm', 'tests'] },
-    { files: pkg({ scripts: { test: 'c8 uvu tests' } }), runner: 'uvu', from: 'scripts.test in package.json ("c8 uvu tests")', args: ['tests'] },
+    {
+      files: pkg({ scripts: { test: 'uvu -r esm tests' } }),
+      runner: 'uvu',
+      from: 'scripts.test in package.json ("uvu -r esm tests")',
+      args: ['-r', 'esm', 'tests'],
+    },
+    {
+      files: pkg({ scripts: { test: 'c8 uvu tests' } }),
+      runner: 'uvu',
+      from: 'scripts.test in package.json ("c8 uvu tests")',
+      args: ['tests'],
+    },
     { files: pkg({ devDependencies: { uvu: '^0.5.6' } }), runner: 'uvu', from: 'uvu in package.json dependencies' },
     // Python projects that test through tox, or only have a setup.py.
-    { files: { 'tox.ini': '[tox]\nenvlist = py3\n\n[testenv]\ncommands = pytest {posargs}\n', 'setup.py': 'from setuptools import setup\nsetup()\n' }, runner: 'pytest', from: 'tox.ini (pytest runs its tests)' },
-    { files: { 'setup.py': 'from setuptools import setup\nsetup(name="x", test_suite="tests")\n', 'tests/test_x.py': '' }, runner: 'pytest', from: 'setup.py (pytest runs its tests)' },
+    {
+      files: {
+        'tox.ini': '[tox]\nenvlist = py3\n\n[testenv]\ncommands = pytest {posargs}\n',
+        'setup.py': 'from setuptools import setup\nsetup()\n',
+      },
+      runner: 'pytest',
+      from: 'tox.ini (pytest runs its tests)',
+    },
+    {
+      files: {
+        'setup.py': 'from setuptools import setup\nsetup(name="x", test_suite="tests")\n',
+        'tests/test_x.py': '',
+      },
+      runner: 'pytest',
+      from: 'setup.py (pytest runs its tests)',
+    },
   ])('finds $runner from $from', ({ files, runner, from, args }) => {
     const found = detectRunner(readProject(project(files)));
     expect(found?.call.runner).toBe(runner);
@@ -52,14 +86,18 @@ describe('runners found in published projects that fixcycle missed', () => {
 describe('the message when no runner is found', () => {
   it('names the test script it could not follow instead of saying there is none', () => {
     const message = explainNoRunner(readProject(project(pkg({ scripts: { test: 'make check' } }))));
-    expect(message).toMatch(/^no test runner found in \S+: scripts\.test in package\.json \("make check"\) does not lead to one fixcycle knows \("make check" runs the tests through make, and this project has none of the runners fixcycle reads from under it/);
+    expect(message).toMatch(
+      /^no test runner found in \S+: scripts\.test in package\.json \("make check"\) does not lead to one fixcycle knows \("make check" runs the tests through make, and this project has none of the runners fixcycle reads from under it/,
+    );
     expect(message).toMatch(/pass --test-cmd "<command>" or --runner NAME$/);
     expect(message).not.toContain('no test script');
   });
 
   it('says "no test script" only when there is none, and names npm\'s placeholder', () => {
     expect(explainNoRunner(readProject(project(pkg({}))))).toContain('(no test script,');
-    expect(explainNoRunner(readProject(project(pkg({ scripts: { test: 'echo "Error: no test specified" && exit 1' } }))))).toContain("(only npm's placeholder test script,");
+    expect(
+      explainNoRunner(readProject(project(pkg({ scripts: { test: 'echo "Error: no test specified" && exit 1' } })))),
+    ).toContain("(only npm's placeholder test script,");
     expect(explainNoRunner(readProject(project({ 'README.md': '' })))).toContain('(no package.json,');
   });
 });
@@ -69,10 +107,16 @@ describe('fixcycle doctor and run --help', () => {
     const dir = copyFixture('node-test-passing');
     writeFileSync(join(dir, 'check.sh'), 'echo "3 passed, 0 failed"\n');
     const out: string[] = [];
-    const code = await runDoctorCommand(dir, { testCmd: 'sh check.sh' }, { stdout: (text) => out.push(text), stderr: (text) => out.push(`ERR ${text}`) });
+    const code = await runDoctorCommand(
+      dir,
+      { testCmd: 'sh check.sh' },
+      { stdout: (text) => out.push(text), stderr: (text) => out.push(`ERR ${text}`) },
+    );
     expect(code).toBe(0);
     const text = out.join('\n');
-    expect(text).toContain('counts from:   the output: a TAP stream if it prints one, else the summary line, else the exit code');
+    expect(text).toContain(
+      'counts from:   the output: a TAP stream if it prints one, else the summary line, else the exit code',
+    );
     expect(text).not.toMatch(/the output: the output/);
   });
 

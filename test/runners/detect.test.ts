@@ -34,13 +34,33 @@ describe('detectRunner', () => {
     { files: pkg({ devDependencies: { mocha: '11' } }), runner: 'mocha', from: 'mocha in package.json dependencies' },
     { files: pkg({ devDependencies: { tape: '5' } }), runner: 'tape', from: 'tape in package.json dependencies' },
     { files: pkg({ devDependencies: { ava: '6' } }), runner: 'ava', from: 'ava in package.json dependencies' },
-    { files: pkg({ scripts: { test: 'node --test test/' } }), runner: 'node-test', from: 'scripts.test in package.json ("node --test test/")' },
+    {
+      files: pkg({ scripts: { test: 'node --test test/' } }),
+      runner: 'node-test',
+      from: 'scripts.test in package.json ("node --test test/")',
+    },
     // The test script says what the project runs, whatever else it depends on.
-    { files: pkg({ scripts: { test: 'vitest run' }, devDependencies: { jest: '30', vitest: '4' } }), runner: 'vitest', from: 'scripts.test in package.json ("vitest run")' },
-    { files: pkg({ scripts: { test: 'echo "Error: no test specified" && exit 1' }, devDependencies: { mocha: '11' } }), runner: 'mocha', from: 'mocha in package.json dependencies' },
+    {
+      files: pkg({ scripts: { test: 'vitest run' }, devDependencies: { jest: '30', vitest: '4' } }),
+      runner: 'vitest',
+      from: 'scripts.test in package.json ("vitest run")',
+    },
+    {
+      files: pkg({ scripts: { test: 'echo "Error: no test specified" && exit 1' }, devDependencies: { mocha: '11' } }),
+      runner: 'mocha',
+      from: 'mocha in package.json dependencies',
+    },
     { files: { 'pytest.ini': '[pytest]\n' }, runner: 'pytest', from: 'pytest.ini' },
-    { files: { 'pyproject.toml': '[project]\nname = "x"\n\n[tool.pytest.ini_options]\naddopts = "-q"\n' }, runner: 'pytest', from: '[tool.pytest] in pyproject.toml' },
-    { files: { 'setup.cfg': '[metadata]\nname = x\n[tool:pytest]\n' }, runner: 'pytest', from: '[tool:pytest] in setup.cfg' },
+    {
+      files: { 'pyproject.toml': '[project]\nname = "x"\n\n[tool.pytest.ini_options]\naddopts = "-q"\n' },
+      runner: 'pytest',
+      from: '[tool.pytest] in pyproject.toml',
+    },
+    {
+      files: { 'setup.cfg': '[metadata]\nname = x\n[tool:pytest]\n' },
+      runner: 'pytest',
+      from: '[tool:pytest] in setup.cfg',
+    },
     { files: { 'tox.ini': '[tox]\n[pytest]\n' }, runner: 'pytest', from: '[pytest] in tox.ini' },
     { files: { 'conftest.py': '' }, runner: 'pytest', from: 'conftest.py' },
     { files: { 'go.mod': 'module x\n' }, runner: 'go', from: 'go.mod' },
@@ -73,18 +93,57 @@ describe('analyseCommandLine', () => {
   const facts = readProject(project(pkg({ scripts, devDependencies: { tape: '5' } })));
 
   it.each([
-    { line: 'npm test', runner: 'tape', launcher: ['tape'], args: ['test/**/*.js'], wrappers: [['nyc', '--reporter=lcov', '--reporter', 'text']] },
-    { line: 'npm run test:unit -- --bail', runner: 'jest', launcher: ['jest'], args: ['--ci', '--bail'], env: { NODE_ENV: 'test' } },
+    {
+      line: 'npm test',
+      runner: 'tape',
+      launcher: ['tape'],
+      args: ['test/**/*.js'],
+      wrappers: [['nyc', '--reporter=lcov', '--reporter', 'text']],
+    },
+    {
+      line: 'npm run test:unit -- --bail',
+      runner: 'jest',
+      launcher: ['jest'],
+      args: ['--ci', '--bail'],
+      env: { NODE_ENV: 'test' },
+    },
     { line: 'yarn test:node', runner: 'node-test', launcher: ['node'], args: ['--test', 'test/'], wrappers: [['c8']] },
-    { line: 'npm run test:built', runner: 'mocha', launcher: ['mocha'], args: ['--recursive', 'dist/test'], setup: [['npm', 'run', 'build']] },
+    {
+      line: 'npm run test:built',
+      runner: 'mocha',
+      launcher: ['mocha'],
+      args: ['--recursive', 'dist/test'],
+      setup: [['npm', 'run', 'build']],
+    },
     { line: 'pnpm run test:pnpm', runner: 'vitest', launcher: ['vitest'], args: ['run'] },
-    { line: 'npm run test:esm', runner: 'jest', launcher: ['node', '--experimental-vm-modules', 'node_modules/jest/bin/jest.js'], args: [] },
+    {
+      line: 'npm run test:esm',
+      runner: 'jest',
+      launcher: ['node', '--experimental-vm-modules', 'node_modules/jest/bin/jest.js'],
+      args: [],
+    },
     { line: 'npm run test:piped', runner: 'tape', launcher: ['tape'], args: ['test/*.js'] },
     { line: 'npm run test:or', runner: 'jest', launcher: ['jest'], args: [] },
     { line: 'npx --no-install jest --coverage', runner: 'jest', launcher: ['jest'], args: ['--coverage'] },
-    { line: 'X=1 Y="a b" vitest run src', runner: 'vitest', launcher: ['vitest'], args: ['run', 'src'], env: { X: '1', Y: 'a b' } },
-    { line: 'python3 -m pytest -x tests', runner: 'pytest', launcher: ['python3', '-m', 'pytest'], args: ['-x', 'tests'] },
-    { line: '/usr/bin/python3 -m pytest -q', runner: 'pytest', launcher: ['/usr/bin/python3', '-m', 'pytest'], args: ['-q'] },
+    {
+      line: 'X=1 Y="a b" vitest run src',
+      runner: 'vitest',
+      launcher: ['vitest'],
+      args: ['run', 'src'],
+      env: { X: '1', Y: 'a b' },
+    },
+    {
+      line: 'python3 -m pytest -x tests',
+      runner: 'pytest',
+      launcher: ['python3', '-m', 'pytest'],
+      args: ['-x', 'tests'],
+    },
+    {
+      line: '/usr/bin/python3 -m pytest -q',
+      runner: 'pytest',
+      launcher: ['/usr/bin/python3', '-m', 'pytest'],
+      args: ['-q'],
+    },
     { line: 'python3.12 -m pytest', runner: 'pytest', launcher: ['python3.12', '-m', 'pytest'], args: [] },
     { line: 'go test -race ./...', runner: 'go', launcher: ['go', 'test'], args: ['-race', './...'] },
     { line: 'cargo test --workspace', runner: 'cargo', launcher: ['cargo', 'test'], args: ['--workspace'] },
@@ -101,12 +160,17 @@ describe('analyseCommandLine', () => {
 
   it('records the path it followed for doctor', () => {
     const found = analyseCommandLine('npm test', facts);
-    expect('trail' in found && found.trail.join(' | ')).toBe(`npm test -> scripts.test: "${scripts.test}" | nyc --reporter=lcov --reporter text tape test/**/*.js -> tape`);
+    expect('trail' in found && found.trail.join(' | ')).toBe(
+      `npm test -> scripts.test: "${scripts.test}" | nyc --reporter=lcov --reporter text tape test/**/*.js -> tape`,
+    );
   });
 
   it.each([
     // make runs the tests itself; fixcycle reads mocha, jest or vitest from under it, and this project has none.
-    { line: 'make test', why: /"make test" runs the tests through make, and this project has none of the runners fixcycle reads from under it \(mocha, jest, vitest\)/ },
+    {
+      line: 'make test',
+      why: /"make test" runs the tests through make, and this project has none of the runners fixcycle reads from under it \(mocha, jest, vitest\)/,
+    },
     { line: 'npm run nothing', why: /script "nothing", which package.json does not have/ },
     { line: 'npm run loop1', why: /loop/ },
     { line: 'node scripts/run-tests.js', why: /runs a script/ },

@@ -3,7 +3,18 @@ import { readLibtestOutput } from '../../src/engine/runners/libtest-output.js';
 
 // cargo test's doctest lines as libtest prints them (once_cell 1.17: the injected bug turns 3 lines into 4, moving
 // every doctest below it; libtest runs doctests in parallel, so their order varies between runs).
-const run = (lines: string[]) => readLibtestOutput(['   Doc-tests once_cell', '', `running ${lines.length} tests`, ...lines, '', `test result: ok. ${lines.length} passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 1.00s`, ''].join('\n'))!;
+const run = (lines: string[]) =>
+  readLibtestOutput(
+    [
+      '   Doc-tests once_cell',
+      '',
+      `running ${lines.length} tests`,
+      ...lines,
+      '',
+      `test result: ok. ${lines.length} passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 1.00s`,
+      '',
+    ].join('\n'),
+  )!;
 
 describe('doctest ids', () => {
   it('leave out the line, so a doctest a fix moved keeps its id; doctests of one item are numbered in line order', () => {

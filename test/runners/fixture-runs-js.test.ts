@@ -22,29 +22,143 @@ interface Case {
 
 // Skipped counts include todo and pending tests, as the runners' own summaries do.
 const CASES: Case[] = [
-  { fixture: 'vitest-passing', runner: 'vitest', parsed: { passed: 3, failed: 0, skipped: 2, errors: 0 }, summary: { passed: 3, failed: 0, skipped: 2 } },
-  { fixture: 'vitest-failing', runner: 'vitest', parsed: { passed: 1, failed: 2, skipped: 1, errors: 0 }, summary: { passed: 1, failed: 2, skipped: 1 } },
-  { fixture: 'vitest-crashing', runner: 'vitest', parsed: { passed: 0, failed: 0, skipped: 0, errors: 1 }, summary: null, error: /wrote no report[\s\S]*failed to load config/, noReport: true },
+  {
+    fixture: 'vitest-passing',
+    runner: 'vitest',
+    parsed: { passed: 3, failed: 0, skipped: 2, errors: 0 },
+    summary: { passed: 3, failed: 0, skipped: 2 },
+  },
+  {
+    fixture: 'vitest-failing',
+    runner: 'vitest',
+    parsed: { passed: 1, failed: 2, skipped: 1, errors: 0 },
+    summary: { passed: 1, failed: 2, skipped: 1 },
+  },
+  {
+    fixture: 'vitest-crashing',
+    runner: 'vitest',
+    parsed: { passed: 0, failed: 0, skipped: 0, errors: 1 },
+    summary: null,
+    error: /wrote no report[\s\S]*failed to load config/,
+    noReport: true,
+  },
   // vitest's "Tests" line counts no test for a file that fails to import; the error is its "Failed Suites".
-  { fixture: 'vitest-import-error', runner: 'vitest', parsed: { passed: 1, failed: 0, skipped: 0, errors: 1 }, summary: { passed: 1, failed: 0, skipped: 0 }, error: /divide\.js/ },
-  { fixture: 'jest-passing', runner: 'jest', parsed: { passed: 3, failed: 0, skipped: 2, errors: 0 }, summary: { passed: 3, failed: 0, skipped: 2 } },
-  { fixture: 'jest-failing', runner: 'jest', parsed: { passed: 1, failed: 2, skipped: 1, errors: 0 }, summary: { passed: 1, failed: 2, skipped: 1 } },
-  { fixture: 'jest-crashing', runner: 'jest', parsed: { passed: 0, failed: 0, skipped: 0, errors: 1 }, summary: null, error: /wrote no report[\s\S]*broken config/, noReport: true },
-  { fixture: 'jest-import-error', runner: 'jest', parsed: { passed: 1, failed: 0, skipped: 0, errors: 1 }, summary: { passed: 1, failed: 0, skipped: 0 }, error: /divide\.js/ },
-  { fixture: 'mocha-passing', runner: 'mocha', parsed: { passed: 3, failed: 0, skipped: 2, errors: 0 }, summary: { passed: 3, failed: 0, skipped: 2 } },
-  { fixture: 'mocha-failing', runner: 'mocha', parsed: { passed: 1, failed: 2, skipped: 1, errors: 0 }, summary: { passed: 1, failed: 2, skipped: 1 } },
-  { fixture: 'mocha-crashing', runner: 'mocha', parsed: { passed: 0, failed: 0, skipped: 0, errors: 1 }, summary: null, error: /wrote no report \(exit code 3\)/, noReport: true },
-  { fixture: 'mocha-import-error', runner: 'mocha', parsed: { passed: 0, failed: 0, skipped: 0, errors: 1 }, summary: null, error: /wrote no report[\s\S]*divide\.js/, noReport: true },
+  {
+    fixture: 'vitest-import-error',
+    runner: 'vitest',
+    parsed: { passed: 1, failed: 0, skipped: 0, errors: 1 },
+    summary: { passed: 1, failed: 0, skipped: 0 },
+    error: /divide\.js/,
+  },
+  {
+    fixture: 'jest-passing',
+    runner: 'jest',
+    parsed: { passed: 3, failed: 0, skipped: 2, errors: 0 },
+    summary: { passed: 3, failed: 0, skipped: 2 },
+  },
+  {
+    fixture: 'jest-failing',
+    runner: 'jest',
+    parsed: { passed: 1, failed: 2, skipped: 1, errors: 0 },
+    summary: { passed: 1, failed: 2, skipped: 1 },
+  },
+  {
+    fixture: 'jest-crashing',
+    runner: 'jest',
+    parsed: { passed: 0, failed: 0, skipped: 0, errors: 1 },
+    summary: null,
+    error: /wrote no report[\s\S]*broken config/,
+    noReport: true,
+  },
+  {
+    fixture: 'jest-import-error',
+    runner: 'jest',
+    parsed: { passed: 1, failed: 0, skipped: 0, errors: 1 },
+    summary: { passed: 1, failed: 0, skipped: 0 },
+    error: /divide\.js/,
+  },
+  {
+    fixture: 'mocha-passing',
+    runner: 'mocha',
+    parsed: { passed: 3, failed: 0, skipped: 2, errors: 0 },
+    summary: { passed: 3, failed: 0, skipped: 2 },
+  },
+  {
+    fixture: 'mocha-failing',
+    runner: 'mocha',
+    parsed: { passed: 1, failed: 2, skipped: 1, errors: 0 },
+    summary: { passed: 1, failed: 2, skipped: 1 },
+  },
+  {
+    fixture: 'mocha-crashing',
+    runner: 'mocha',
+    parsed: { passed: 0, failed: 0, skipped: 0, errors: 1 },
+    summary: null,
+    error: /wrote no report \(exit code 3\)/,
+    noReport: true,
+  },
+  {
+    fixture: 'mocha-import-error',
+    runner: 'mocha',
+    parsed: { passed: 0, failed: 0, skipped: 0, errors: 1 },
+    summary: null,
+    error: /wrote no report[\s\S]*divide\.js/,
+    noReport: true,
+  },
   // tape counts assertions, and so does its TAP stream.
-  { fixture: 'tape-passing', runner: 'tape', parsed: { passed: 3, failed: 0, skipped: 0, errors: 0 }, summary: { passed: 3, failed: 0, skipped: 0 } },
-  { fixture: 'tape-failing', runner: 'tape', parsed: { passed: 1, failed: 2, skipped: 0, errors: 0 }, summary: { passed: 1, failed: 2, skipped: 0 } },
-  { fixture: 'tape-crashing', runner: 'tape', parsed: { passed: 1, failed: 0, skipped: 0, errors: 1 }, summary: null, error: /stops inside test "crashes"[\s\S]*uncaught in a timer/ },
-  { fixture: 'tape-import-error', runner: 'tape', parsed: { passed: 0, failed: 0, skipped: 0, errors: 1 }, summary: null, error: /wrote no report[\s\S]*divide\.js/, noReport: true },
-  { fixture: 'node-test-passing', runner: 'node-test', parsed: { passed: 3, failed: 0, skipped: 2, errors: 0 }, summary: { passed: 3, failed: 0, skipped: 2 } },
-  { fixture: 'node-test-failing', runner: 'node-test', parsed: { passed: 1, failed: 2, skipped: 1, errors: 0 }, summary: { passed: 1, failed: 2, skipped: 1 } },
+  {
+    fixture: 'tape-passing',
+    runner: 'tape',
+    parsed: { passed: 3, failed: 0, skipped: 0, errors: 0 },
+    summary: { passed: 3, failed: 0, skipped: 0 },
+  },
+  {
+    fixture: 'tape-failing',
+    runner: 'tape',
+    parsed: { passed: 1, failed: 2, skipped: 0, errors: 0 },
+    summary: { passed: 1, failed: 2, skipped: 0 },
+  },
+  {
+    fixture: 'tape-crashing',
+    runner: 'tape',
+    parsed: { passed: 1, failed: 0, skipped: 0, errors: 1 },
+    summary: null,
+    error: /stops inside test "crashes"[\s\S]*uncaught in a timer/,
+  },
+  {
+    fixture: 'tape-import-error',
+    runner: 'tape',
+    parsed: { passed: 0, failed: 0, skipped: 0, errors: 1 },
+    summary: null,
+    error: /wrote no report[\s\S]*divide\.js/,
+    noReport: true,
+  },
+  {
+    fixture: 'node-test-passing',
+    runner: 'node-test',
+    parsed: { passed: 3, failed: 0, skipped: 2, errors: 0 },
+    summary: { passed: 3, failed: 0, skipped: 2 },
+  },
+  {
+    fixture: 'node-test-failing',
+    runner: 'node-test',
+    parsed: { passed: 1, failed: 2, skipped: 1, errors: 0 },
+    summary: { passed: 1, failed: 2, skipped: 1 },
+  },
   // node:test counts a file whose process died as one failed test; fixcycle reads it as an error of that file.
-  { fixture: 'node-test-crashing', runner: 'node-test', parsed: { passed: 0, failed: 0, skipped: 0, errors: 1 }, summary: { passed: 0, failed: 1, skipped: 0 } },
-  { fixture: 'node-test-import-error', runner: 'node-test', parsed: { passed: 1, failed: 0, skipped: 0, errors: 1 }, summary: { passed: 1, failed: 1, skipped: 0 }, error: /divide\.js/ },
+  {
+    fixture: 'node-test-crashing',
+    runner: 'node-test',
+    parsed: { passed: 0, failed: 0, skipped: 0, errors: 1 },
+    summary: { passed: 0, failed: 1, skipped: 0 },
+  },
+  {
+    fixture: 'node-test-import-error',
+    runner: 'node-test',
+    parsed: { passed: 1, failed: 0, skipped: 0, errors: 1 },
+    summary: { passed: 1, failed: 1, skipped: 0 },
+    error: /divide\.js/,
+  },
 ];
 
 describe.each(CASES)('$fixture', ({ fixture, runner: expectedRunner, parsed, summary, error, noReport }) => {
@@ -56,7 +170,13 @@ describe.each(CASES)('$fixture', ({ fixture, runner: expectedRunner, parsed, sum
     const runner = await resolveRunner(dir, {});
     expect(runner.name).toBe(expectedRunner);
 
-    const run = await runner.run({ cwd: dir, scope: 'full', timeoutMs: 60_000, logFile, onLines: (lines) => streamed.push(...lines) });
+    const run = await runner.run({
+      cwd: dir,
+      scope: 'full',
+      timeoutMs: 60_000,
+      logFile,
+      onLines: (lines) => streamed.push(...lines),
+    });
 
     expect(counts(run.result)).toEqual(parsed);
     const log = readFileSync(logFile, 'utf8');

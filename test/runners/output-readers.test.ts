@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it , beforeAll} from 'vitest';
+import { afterAll, describe, expect, it, beforeAll } from 'vitest';
 import type { CommandResult } from '../../src/engine/process/run-command.js';
 import { goBuildFailures } from '../../src/engine/runners/commands/go.js';
 import { cargoCommands } from '../../src/engine/runners/commands/cargo.js';
@@ -24,7 +24,6 @@ const finished = (overrides: Partial<CommandResult>): CommandResult => ({
   outputTail: 'last words',
   ...overrides,
 });
-
 
 // readRun parses synchronously; a run loads the parsers while its command runs, a direct call loads them here.
 beforeAll(loadReportParsers);
@@ -76,8 +75,14 @@ describe('readLibtestOutput', () => {
 
 describe('goBuildFailures', () => {
   it('names each package that did not build, with the compiler errors under its header', () => {
-    const output = '# example.com/x/broken [example.com/x/broken.test]\nbroken/b_test.go:5:33: undefined: Divide\nFAIL\texample.com/x/broken [build failed]\nok  \texample.com/x/calc\t0.01s\n';
-    expect(goBuildFailures(output)).toEqual([{ file: 'example.com/x/broken', message: 'package example.com/x/broken did not build:\nbroken/b_test.go:5:33: undefined: Divide' }]);
+    const output =
+      '# example.com/x/broken [example.com/x/broken.test]\nbroken/b_test.go:5:33: undefined: Divide\nFAIL\texample.com/x/broken [build failed]\nok  \texample.com/x/calc\t0.01s\n';
+    expect(goBuildFailures(output)).toEqual([
+      {
+        file: 'example.com/x/broken',
+        message: 'package example.com/x/broken did not build:\nbroken/b_test.go:5:33: undefined: Divide',
+      },
+    ]);
   });
 });
 
@@ -87,29 +92,68 @@ describe('readRun', () => {
   it('turns a clean exit that ran no tests into an error, never 0/0 = success', () => {
     const invocation = vitest.full(dir);
     writeFileSync(invocation.report!.file, JSON.stringify({ numTotalTests: 0, testResults: [], success: true }));
-    const { result } = readRun({ commands: vitest, invocation, command: finished({}), output: '', scope: 'full', cwd: dir });
+    const { result } = readRun({
+      commands: vitest,
+      invocation,
+      command: finished({}),
+      output: '',
+      scope: 'full',
+      cwd: dir,
+    });
     expect(result.errors[0]?.message).toMatch(/ran no tests/);
   });
 
   it('turns a non-zero exit with every test passing into an error (an unhandled error, a coverage threshold)', () => {
     const invocation = vitest.full(dir);
     const passed = { ancestorTitles: [], fullName: 'a', title: 'a', status: 'passed', failureMessages: [] };
-    writeFileSync(invocation.report!.file, JSON.stringify({ numTotalTests: 1, testResults: [{ name: join(dir, 'a.test.js'), status: 'passed', message: '', assertionResults: [passed] }] }));
-    const { result, source } = readRun({ commands: vitest, invocation, command: finished({ exitCode: 1, outputTail: 'Unhandled Rejection: boom' }), output: '', scope: 'full', cwd: dir });
+    writeFileSync(
+      invocation.report!.file,
+      JSON.stringify({
+        numTotalTests: 1,
+        testResults: [{ name: join(dir, 'a.test.js'), status: 'passed', message: '', assertionResults: [passed] }],
+      }),
+    );
+    const { result, source } = readRun({
+      commands: vitest,
+      invocation,
+      command: finished({ exitCode: 1, outputTail: 'Unhandled Rejection: boom' }),
+      output: '',
+      scope: 'full',
+      cwd: dir,
+    });
     expect(source).toBe('report');
-    expect(result.errors[0]?.message).toMatch(/exited with code 1 although no test failed[\s\S]*Unhandled Rejection: boom/);
+    expect(result.errors[0]?.message).toMatch(
+      /exited with code 1 although no test failed[\s\S]*Unhandled Rejection: boom/,
+    );
   });
 
-  it("says cargo stopped at its first failing target, so the targets after it (the doc tests) were not run, not lost", () => {
+  it('says cargo stopped at its first failing target, so the targets after it (the doc tests) were not run, not lost', () => {
     const commands = cargoCommands(bareCall('cargo'));
     const invocation = commands.full(dir);
-    const stdout = 'running 2 tests\ntest tests::a ... ok\ntest tests::b ... FAILED\n\ntest result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n\n';
+    const stdout =
+      'running 2 tests\ntest tests::a ... ok\ntest tests::b ... FAILED\n\ntest result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n\n';
     writeFileSync(invocation.report!.file, stdout);
     const output = `${stdout}error: test failed, to rerun pass \`--lib\`\n`;
-    const { result } = readRun({ commands, invocation, command: finished({ exitCode: 101 }), output, scope: 'full', cwd: dir });
-    expect(result.stopped).toBe('cargo test stopped at the first failing target (--lib), so the targets after it did not run');
+    const { result } = readRun({
+      commands,
+      invocation,
+      command: finished({ exitCode: 101 }),
+      output,
+      scope: 'full',
+      cwd: dir,
+    });
+    expect(result.stopped).toBe(
+      'cargo test stopped at the first failing target (--lib), so the targets after it did not run',
+    );
     // With --no-fail-fast cargo runs every target and says so differently: nothing is left unrun.
-    const all = readRun({ commands, invocation, command: finished({ exitCode: 101 }), output: `${stdout}error: 1 target failed:\n    \`--lib\`\n`, scope: 'full', cwd: dir });
+    const all = readRun({
+      commands,
+      invocation,
+      command: finished({ exitCode: 101 }),
+      output: `${stdout}error: 1 target failed:\n    \`--lib\`\n`,
+      scope: 'full',
+      cwd: dir,
+    });
     expect(all.result.stopped).toBeUndefined();
   });
 
@@ -117,7 +161,14 @@ describe('readRun', () => {
     const commands = plainCommands(['node', 'x.js']);
     const invocation = commands.full(dir);
     writeFileSync(invocation.report!.file, 'TAP version 13\nok 1 - a\n');
-    const { result } = readRun({ commands, invocation, command: finished({ exitCode: null, timedOut: true }), output: '', scope: 'full', cwd: dir });
+    const { result } = readRun({
+      commands,
+      invocation,
+      command: finished({ exitCode: null, timedOut: true }),
+      output: '',
+      scope: 'full',
+      cwd: dir,
+    });
     expect(result.tests.map((test) => test.status)).toEqual(['passed']);
     expect(result.errors.map((error) => error.message).join('\n')).toMatch(/timed out and was killed/);
   });

@@ -36,7 +36,11 @@ describe('runCommand', () => {
     writeFileSync(log, 'earlier run\n');
     const seen: string[] = [];
     const result = await runCommand(
-      [process.execPath, '-e', "process.stdout.write('a\\nb'); setTimeout(() => { process.stdout.write('c\\n'); console.error('héllo'); process.stdout.write('no newline'); process.exit(3); }, 50);"],
+      [
+        process.execPath,
+        '-e',
+        "process.stdout.write('a\\nb'); setTimeout(() => { process.stdout.write('c\\n'); console.error('héllo'); process.stdout.write('no newline'); process.exit(3); }, 50);",
+      ],
       { cwd: dir, logFile: log, onLines: (lines) => seen.push(...lines) },
     );
     expect(result.exitCode).toBe(3);
@@ -48,7 +52,12 @@ describe('runCommand', () => {
 
   it('kills a hung command and the grandchild it started at the timeout, and keeps its output', async () => {
     const log = join(dir, 'out.log');
-    const result = await runCommand([process.execPath, writeSpawner('hang')], { cwd: dir, timeoutMs: 1500, graceMs: 500, logFile: log });
+    const result = await runCommand([process.execPath, writeSpawner('hang')], {
+      cwd: dir,
+      timeoutMs: 1500,
+      graceMs: 500,
+      logFile: log,
+    });
     expect(result.timedOut).toBe(true);
     expect(result.exitCode).toBeNull();
     expect(result.durationMs).toBeLessThan(6000);
@@ -57,7 +66,11 @@ describe('runCommand', () => {
   });
 
   it('kills the orphans a finished command left behind, without waiting for the timeout', async () => {
-    const result = await runCommand([process.execPath, writeSpawner('exit')], { cwd: dir, timeoutMs: 30_000, graceMs: 500 });
+    const result = await runCommand([process.execPath, writeSpawner('exit')], {
+      cwd: dir,
+      timeoutMs: 30_000,
+      graceMs: 500,
+    });
     expect(result.exitCode).toBe(0);
     expect(result.timedOut).toBe(false);
     expect(result.durationMs).toBeLessThan(10_000);

@@ -83,7 +83,10 @@ const VERSIONS: Version[] = [
     source: MOCHA_TEST,
     own: mochaOwn,
     broken: { passed: 1, failed: 2, skipped: 1 },
-    failing: { id: 'test/calc.test.js::calc > subtracts', message: /^AssertionError \[ERR_ASSERTION\]: Expected values to be strictly deep-equal:[\s\S]*\+ {5}3\n- {5}4/ },
+    failing: {
+      id: 'test/calc.test.js::calc > subtracts',
+      message: /^AssertionError \[ERR_ASSERTION\]: Expected values to be strictly deep-equal:[\s\S]*\+ {5}3\n- {5}4/,
+    },
   })),
   ...['tap@12', 'tap@16'].map((spec) => ({
     spec,
@@ -96,7 +99,10 @@ const VERSIONS: Version[] = [
       return { passed: own.tests - own.failed - own.skipped, failed: own.failed, skipped: own.skipped };
     },
     broken: { passed: 1, failed: 2, skipped: 1 },
-    failing: { id: 'test/calc.js::nested group', message: /^throws inside: TypeError: boom 42\n[\s\S]*\nat test\/calc\.js:5:\d+$/ },
+    failing: {
+      id: 'test/calc.js::nested group',
+      message: /^throws inside: TypeError: boom 42\n[\s\S]*\nat test\/calc\.js:5:\d+$/,
+    },
   })),
   {
     spec: 'uvu@0.5',
@@ -110,7 +116,10 @@ const VERSIONS: Version[] = [
       return { passed: summary.passed, failed: summary.failed, skipped: summary.skipped };
     },
     broken: { passed: 1, failed: 2, skipped: 1 },
-    failing: { id: 'calc.js::strings > test 1', message: /^lower case {2}\(is\)[\s\S]*\+\+b[\s\S]*--a[\s\S]*\nat tests\/calc\.js:8:/ },
+    failing: {
+      id: 'calc.js::strings > test 1',
+      message: /^lower case {2}\(is\)[\s\S]*\+\+b[\s\S]*--a[\s\S]*\nat tests\/calc\.js:8:/,
+    },
   },
 ];
 
@@ -130,7 +139,13 @@ describe.each(VERSIONS)('$spec', (version) => {
       context.skip(installed.skip);
       return;
     }
-    const dir = makeProject({ 'package.json': JSON.stringify({ name: 'p', version: '1.0.0', scripts: { test: version.script } }), [version.file]: version.source(true) }, installed.modules);
+    const dir = makeProject(
+      {
+        'package.json': JSON.stringify({ name: 'p', version: '1.0.0', scripts: { test: version.script } }),
+        [version.file]: version.source(true),
+      },
+      installed.modules,
+    );
 
     const broken = await runOnce(dir);
     expect(broken.name).toBe(version.runner);
@@ -150,6 +165,8 @@ describe.each(VERSIONS)('$spec', (version) => {
     expect(counts(fixed.run.result)).toEqual({ passed: total, failed: 0, skipped: version.broken.skipped, errors: 0 });
     expect(counts(fixed.run.result)).toEqual({ ...version.own(fixed.log), errors: 0 });
     // The tests that failed pass under the same ids: none goes missing.
-    expect(fixed.run.result.tests.map((test) => test.id).sort()).toEqual(broken.run.result.tests.map((test) => test.id).sort());
+    expect(fixed.run.result.tests.map((test) => test.id).sort()).toEqual(
+      broken.run.result.tests.map((test) => test.id).sort(),
+    );
   }, 300_000);
 });

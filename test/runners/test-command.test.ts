@@ -39,7 +39,9 @@ describe('--test-cmd', () => {
 
   it('falls back to the summary line, counting tests in a stable order', async () => {
     const dir = scriptProject('checking...\nTests: 1 failed, 3 passed, 4 total\n', 1);
-    const run = await (await resolveRunner(dir, { testCmd: 'node check.cjs' })).run({ cwd: dir, scope: 'full', timeoutMs: 30_000 });
+    const run = await (
+      await resolveRunner(dir, { testCmd: 'node check.cjs' })
+    ).run({ cwd: dir, scope: 'full', timeoutMs: 30_000 });
     expect(run.source).toBe('output');
     expect(counts(run.result)).toEqual({ passed: 3, failed: 1, skipped: 0, errors: 0 });
     expect(run.result.tests.map((test) => test.id)).toEqual(['summary#1', 'summary#2', 'summary#3', 'summary#4']);
@@ -47,12 +49,16 @@ describe('--test-cmd', () => {
 
   it('uses the exit code only as a last resort, and a failing one is never a success', async () => {
     const good = scriptProject('all good\n', 0);
-    const passed = await (await resolveRunner(good, { testCmd: 'node check.cjs' })).run({ cwd: good, scope: 'full', timeoutMs: 30_000 });
+    const passed = await (
+      await resolveRunner(good, { testCmd: 'node check.cjs' })
+    ).run({ cwd: good, scope: 'full', timeoutMs: 30_000 });
     expect(passed.source).toBe('exit-code');
     expect(counts(passed.result)).toEqual({ passed: 1, failed: 0, skipped: 0, errors: 0 });
 
     const bad = scriptProject('something broke\n', 2);
-    const failed = await (await resolveRunner(bad, { testCmd: 'node check.cjs' })).run({ cwd: bad, scope: 'full', timeoutMs: 30_000 });
+    const failed = await (
+      await resolveRunner(bad, { testCmd: 'node check.cjs' })
+    ).run({ cwd: bad, scope: 'full', timeoutMs: 30_000 });
     expect(failed.source).toBe('exit-code');
     expect(counts(failed.result)).toEqual({ passed: 0, failed: 0, skipped: 0, errors: 1 });
     expect(failed.result.errors[0]?.message).toMatch(/exit code 2[\s\S]*something broke/);
@@ -60,7 +66,9 @@ describe('--test-cmd', () => {
 
   it('refuses a command line that needs a shell, saying what to do', async () => {
     const dir = copyFixture('node-test-passing');
-    await expect(resolveRunner(dir, { testCmd: 'make build && make check' })).rejects.toThrow(/needs a shell .*package.json script/);
+    await expect(resolveRunner(dir, { testCmd: 'make build && make check' })).rejects.toThrow(
+      /needs a shell .*package.json script/,
+    );
   });
 });
 
@@ -89,8 +97,12 @@ describe('resolveRunner errors', () => {
 
   it('rejects an unknown --runner and a runner that is not installed', async () => {
     const dir = copyFixture('node-test-passing');
-    await expect(resolveRunner(dir, { runner: 'karma' })).rejects.toThrow(/unknown runner "karma": use --runner vitest\|jest/);
-    await expect(resolveRunner(dir, { runner: 'ava' })).rejects.toThrow(/"ava", which is not installed in node_modules\/.bin \(run npm install\)/);
+    await expect(resolveRunner(dir, { runner: 'karma' })).rejects.toThrow(
+      /unknown runner "karma": use --runner vitest\|jest/,
+    );
+    await expect(resolveRunner(dir, { runner: 'ava' })).rejects.toThrow(
+      /"ava", which is not installed in node_modules\/.bin \(run npm install\)/,
+    );
   });
 });
 
@@ -98,7 +110,11 @@ describe('fixcycle doctor', () => {
   it('prints the runner, where it was found, the exact commands and where counts come from', async () => {
     const dir = copyFixture('jest-failing');
     const out: string[] = [];
-    const code = await runDoctorCommand(dir, {}, { stdout: (text) => out.push(text), stderr: (text) => out.push(`ERR ${text}`) });
+    const code = await runDoctorCommand(
+      dir,
+      {},
+      { stdout: (text) => out.push(text), stderr: (text) => out.push(`ERR ${text}`) },
+    );
     expect(code).toBe(0);
     const text = out.join('\n');
     expect(text).toContain('test runner: jest');
@@ -111,7 +127,11 @@ describe('fixcycle doctor', () => {
   it('exits 2 with a one-line error when no runner resolves', async () => {
     const dir = copyFixture('node-test-passing');
     const err: string[] = [];
-    const code = await runDoctorCommand(dir, { runner: 'karma' }, { stdout: () => undefined, stderr: (text) => err.push(text) });
+    const code = await runDoctorCommand(
+      dir,
+      { runner: 'karma' },
+      { stdout: () => undefined, stderr: (text) => err.push(text) },
+    );
     expect(code).toBe(2);
     expect(err).toHaveLength(1);
     expect(err[0]).toMatch(/^fixcycle: unknown runner "karma"/);

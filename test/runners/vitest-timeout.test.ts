@@ -11,7 +11,10 @@ afterAll(removeFixtures);
 describe("vitest's timeout, as its JSON report has it", () => {
   it('is a test that timed out, with how long it ran, not STACK_TRACE_ERROR', async () => {
     const dir = copyFixture('vitest-passing');
-    writeFileSync(join(dir, 'slow.test.js'), "import { it } from 'vitest';\nit('waits too long', async () => { await new Promise((done) => setTimeout(done, 3000)); }, 300);\n");
+    writeFileSync(
+      join(dir, 'slow.test.js'),
+      "import { it } from 'vitest';\nit('waits too long', async () => { await new Promise((done) => setTimeout(done, 3000)); }, 300);\n",
+    );
     const run = await (await resolveRunner(dir, {})).run({ cwd: dir, scope: 'full', timeoutMs: 120_000 });
     const slow = run.result.tests.find((t) => t.name === 'waits too long');
     expect(slow?.status).toBe('failed');

@@ -19,7 +19,10 @@ const ALPHA = { passed: 1, failed: 2, skipped: 1, errors: 0 };
 
 function workspace(scripts: Record<string, string>, versions: boolean): string {
   const dir = assemble('npm-workspaces');
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'ws', private: true, workspaces: ['packages/*'], scripts }));
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: 'ws', private: true, workspaces: ['packages/*'], scripts }),
+  );
   writeFileSync(join(dir, 'pnpm-workspace.yaml'), "packages:\n  - 'packages/*'\n");
   for (const name of versions ? ['alpha', 'beta'] : []) {
     const file = join(dir, 'packages', name, 'package.json');
@@ -29,43 +32,69 @@ function workspace(scripts: Record<string, string>, versions: boolean): string {
 }
 
 describe('workspace managers and just, run as written', () => {
-  it.skipIf(noPnpm)(`pnpm -r test stops at the first failing package: its tests counted, the package it stopped is no crash${skipped(noPnpm)}`, async () => {
-    const dir = workspace({ test: 'pnpm -r test' }, false);
-    const runner = await resolveRunner(dir, {});
-    expect(runner.describe().full).toEqual(['pnpm', '-r', 'test']);
-    const run = await runner.run({ cwd: dir, scope: 'full', timeoutMs: 120_000 });
-    expect(counts(run.result)).toEqual(ALPHA);
-    expect(run.result.errors).toEqual([]);
-    expect(run.result.stopped).toMatch(/^pnpm -r stopped at the first failing package/);
-  }, 180_000);
+  it.skipIf(noPnpm)(
+    `pnpm -r test stops at the first failing package: its tests counted, the package it stopped is no crash${skipped(noPnpm)}`,
+    async () => {
+      const dir = workspace({ test: 'pnpm -r test' }, false);
+      const runner = await resolveRunner(dir, {});
+      expect(runner.describe().full).toEqual(['pnpm', '-r', 'test']);
+      const run = await runner.run({ cwd: dir, scope: 'full', timeoutMs: 120_000 });
+      expect(counts(run.result)).toEqual(ALPHA);
+      expect(run.result.errors).toEqual([]);
+      expect(run.result.stopped).toMatch(/^pnpm -r stopped at the first failing package/);
+    },
+    180_000,
+  );
 
-  it.skipIf(noYarn)(`yarn workspaces run test (yarn 1) stops at the first failing package too${skipped(noYarn)}`, async () => {
-    const dir = workspace({ test: 'yarn workspaces run test' }, true);
-    const run = await (await resolveRunner(dir, {})).run({ cwd: dir, scope: 'full', timeoutMs: 120_000 });
-    expect(counts(run.result)).toEqual(ALPHA);
-    expect(new Set(run.result.tests.map((t) => t.package))).toEqual(new Set(['packages/alpha']));
-    expect(run.result.stopped).toMatch(/^yarn workspaces stopped at the first failing package/);
-  }, 180_000);
+  it.skipIf(noYarn)(
+    `yarn workspaces run test (yarn 1) stops at the first failing package too${skipped(noYarn)}`,
+    async () => {
+      const dir = workspace({ test: 'yarn workspaces run test' }, true);
+      const run = await (await resolveRunner(dir, {})).run({ cwd: dir, scope: 'full', timeoutMs: 120_000 });
+      expect(counts(run.result)).toEqual(ALPHA);
+      expect(new Set(run.result.tests.map((t) => t.package))).toEqual(new Set(['packages/alpha']));
+      expect(run.result.stopped).toMatch(/^yarn workspaces stopped at the first failing package/);
+    },
+    180_000,
+  );
 
-  it.skipIf(noYarn)(`yarn workspaces that run no runner ran no test, in yarn's words (never a passing check named after the command)${skipped(noYarn)}`, async () => {
-    // yarn 1 ignores a workspace without a version, and exits 0 having run nothing.
-    const dir = workspace({ test: 'yarn workspaces run test' }, false);
-    const run = await (await resolveRunner(dir, {})).run({ cwd: dir, scope: 'full', timeoutMs: 120_000 });
-    expect(run.exitCode).toBe(0);
-    expect(run.result.tests).toEqual([]);
-    expect(run.result.errors).toHaveLength(1);
-    expect(run.result.errors[0]!.message).toMatch(/^the test command ran no tests \(yarn workspaces run test\)[\s\S]*Missing version in workspace/);
-  }, 180_000);
+  it.skipIf(noYarn)(
+    `yarn workspaces that run no runner ran no test, in yarn's words (never a passing check named after the command)${skipped(noYarn)}`,
+    async () => {
+      // yarn 1 ignores a workspace without a version, and exits 0 having run nothing.
+      const dir = workspace({ test: 'yarn workspaces run test' }, false);
+      const run = await (await resolveRunner(dir, {})).run({ cwd: dir, scope: 'full', timeoutMs: 120_000 });
+      expect(run.exitCode).toBe(0);
+      expect(run.result.tests).toEqual([]);
+      expect(run.result.errors).toHaveLength(1);
+      expect(run.result.errors[0]!.message).toMatch(
+        /^the test command ran no tests \(yarn workspaces run test\)[\s\S]*Missing version in workspace/,
+      );
+    },
+    180_000,
+  );
 
-  it.skipIf(noJust)(`just test runs the recipe as written; mocha's counts read from under it${skipped(noJust)}`, async () => {
-    const dir = assemble('make-mocha');
-    writeFileSync(join(dir, 'justfile'), 'test:\n    ./node_modules/.bin/mocha --config .config/mocha.json\n');
-    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'just-mocha', private: true, scripts: { test: 'just test' }, devDependencies: { mocha: '11' } }));
-    const runner = await resolveRunner(dir, {});
-    expect(runner.name).toBe('mocha');
-    expect(runner.describe().full).toEqual(['just', 'test']);
-    const run = await runner.run({ cwd: dir, scope: 'full', timeoutMs: 120_000 });
-    expect(counts(run.result)).toEqual(ALPHA);
-    expect(run.result.tests[0]!.id).toBe('spec/math.spec.js::math > adds');
-  }, 180_000);
+  it.skipIf(noJust)(
+    `just test runs the recipe as written; mocha's counts read from under it${skipped(noJust)}`,
+    async () => {
+      const dir = assemble('make-mocha');
+      writeFileSync(join(dir, 'justfile'), 'test:\n    ./node_modules/.bin/mocha --config .config/mocha.json\n');
+      writeFileSync(
+        join(dir, 'package.json'),
+        JSON.stringify({
+          name: 'just-mocha',
+          private: true,
+          scripts: { test: 'just test' },
+          devDependencies: { mocha: '11' },
+        }),
+      );
+      const runner = await resolveRunner(dir, {});
+      expect(runner.name).toBe('mocha');
+      expect(runner.describe().full).toEqual(['just', 'test']);
+      const run = await runner.run({ cwd: dir, scope: 'full', timeoutMs: 120_000 });
+      expect(counts(run.result)).toEqual(ALPHA);
+      expect(run.result.tests[0]!.id).toBe('spec/math.spec.js::math > adds');
+    },
+    180_000,
+  );
 });

@@ -14,16 +14,29 @@ describe('a test runner under a task or monorepo runner', () => {
   it('runs `npm test --workspaces` as written and reads each package runner’s own report, tests carrying their package', async () => {
     const dir = assemble('npm-workspaces');
     // A pretest runs before the command, without fixcycle's preload (whose file is written for the command).
-    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'npm-workspaces', private: true, workspaces: ['packages/*'], scripts: { pretest: 'node --version', test: 'npm test --workspaces' } }));
+    writeFileSync(
+      join(dir, 'package.json'),
+      JSON.stringify({
+        name: 'npm-workspaces',
+        private: true,
+        workspaces: ['packages/*'],
+        scripts: { pretest: 'node --version', test: 'npm test --workspaces' },
+      }),
+    );
     const runner = await resolveRunner(dir, {});
     expect(runner.describe().full).toEqual(['npm', 'test', '--workspaces']);
     expect(runner.describe().setup).toEqual([['node', '--version']]);
     expect(runner.detectedFrom).toContain('npm test --workspaces');
-    expect((await runnerDoctorLines(dir, {})).join('\n')).toMatch(/subset: +per package: .*\(packages\/alpha, packages\/beta\)/);
+    expect((await runnerDoctorLines(dir, {})).join('\n')).toMatch(
+      /subset: +per package: .*\(packages\/alpha, packages\/beta\)/,
+    );
     const run = await runner.run({ cwd: dir, scope: 'full', timeoutMs: 120_000 });
     // mocha in alpha: 1 passing, 2 failing, 1 pending; jest in beta: 3 passed, 1 skipped, 1 todo.
     expect(counts(run.result)).toEqual({ passed: 4, failed: 2, skipped: 3, errors: 0 });
-    expect(run.result.tests.find((t) => t.status === 'failed')).toMatchObject({ id: 'packages/alpha/test/math.spec.js::math > multiplies', package: 'packages/alpha' });
+    expect(run.result.tests.find((t) => t.status === 'failed')).toMatchObject({
+      id: 'packages/alpha/test/math.spec.js::math > multiplies',
+      package: 'packages/alpha',
+    });
     expect(new Set(run.result.tests.map((t) => t.package))).toEqual(new Set(['packages/alpha', 'packages/beta']));
     // npm runs every workspace whatever fails: nothing is left unrun.
     expect(run.result.stopped).toBeUndefined();
@@ -34,40 +47,64 @@ describe('a test runner under a task or monorepo runner', () => {
     const dir = assemble('npm-workspaces');
     const runner = await resolveRunner(dir, {});
     const failing = 'packages/alpha/test/math.spec.js::math > multiplies';
-    const alpha = await runner.run({ cwd: dir, scope: 'affected', changedFiles: ['packages/alpha/math.js'], lastFailures: [{ id: failing, file: 'packages/alpha/test/math.spec.js' }], timeoutMs: 120_000 });
+    const alpha = await runner.run({
+      cwd: dir,
+      scope: 'affected',
+      changedFiles: ['packages/alpha/math.js'],
+      lastFailures: [{ id: failing, file: 'packages/alpha/test/math.spec.js' }],
+      timeoutMs: 120_000,
+    });
     expect(alpha.selection?.files).toEqual(['packages/alpha/test/math.spec.js']);
     expect(alpha.command[0]).toBe('mocha');
     expect(counts(alpha.result)).toEqual({ passed: 1, failed: 2, skipped: 1, errors: 0 });
-    expect(alpha.result.tests.find((t) => t.id === failing)).toMatchObject({ status: 'failed', package: 'packages/alpha' });
-    const beta = await runner.run({ cwd: dir, scope: 'affected', changedFiles: ['packages/beta/math.js'], timeoutMs: 120_000 });
+    expect(alpha.result.tests.find((t) => t.id === failing)).toMatchObject({
+      status: 'failed',
+      package: 'packages/alpha',
+    });
+    const beta = await runner.run({
+      cwd: dir,
+      scope: 'affected',
+      changedFiles: ['packages/beta/math.js'],
+      timeoutMs: 120_000,
+    });
     expect(beta.command[0]).toBe('jest');
     expect(beta.result.tests.map((t) => t.id)).toContain('packages/beta/math.test.js::math > adds');
   }, 120_000);
 
-  it.skipIf(noMake)(`runs \`make test\` as written, so mocha reads the config the Makefile names${noMake ? ` (${noMake})` : ''}`, async () => {
-    const dir = assemble('make-mocha');
-    const runner = await resolveRunner(dir, {});
-    expect(runner.name).toBe('mocha');
-    expect(runner.describe().full).toEqual(['make', 'test']);
-    const run = await runner.run({ cwd: dir, scope: 'full', timeoutMs: 120_000 });
-    expect(counts(run.result)).toEqual({ passed: 1, failed: 2, skipped: 1, errors: 0 });
-    expect(run.result.tests[0]!.id).toBe('spec/math.spec.js::math > adds');
-    expect(run.result.tests[0]!.package).toBeUndefined();
-  }, 120_000);
+  it.skipIf(noMake)(
+    `runs \`make test\` as written, so mocha reads the config the Makefile names${noMake ? ` (${noMake})` : ''}`,
+    async () => {
+      const dir = assemble('make-mocha');
+      const runner = await resolveRunner(dir, {});
+      expect(runner.name).toBe('mocha');
+      expect(runner.describe().full).toEqual(['make', 'test']);
+      const run = await runner.run({ cwd: dir, scope: 'full', timeoutMs: 120_000 });
+      expect(counts(run.result)).toEqual({ passed: 1, failed: 2, skipped: 1, errors: 0 });
+      expect(run.result.tests[0]!.id).toBe('spec/math.spec.js::math > adds');
+      expect(run.result.tests[0]!.package).toBeUndefined();
+    },
+    120_000,
+  );
 
   it('names the runner under hereby, lerna, pnpm -r and turbo', async () => {
     const dir = assemble('npm-workspaces');
     // Resolving checks that the tool is installed; these runs never start it.
     const bin = join(dir, 'tools');
     mkdirSync(bin);
-    for (const tool of ['lerna', 'pnpm', 'turbo', 'hereby']) writeFileSync(join(bin, tool), '#!/bin/sh\nexit 1\n', { mode: 0o755 });
+    for (const tool of ['lerna', 'pnpm', 'turbo', 'hereby'])
+      writeFileSync(join(bin, tool), '#!/bin/sh\nexit 1\n', { mode: 0o755 });
     const path = process.env.PATH;
     process.env.PATH = `${bin}:${path}`;
     onTestFinished(() => {
       process.env.PATH = path;
     });
     const write = (file: string, json: object): void => writeFileSync(join(dir, file), JSON.stringify(json));
-    write('package.json', { name: 'r', private: true, workspaces: ['packages/*'], scripts: { test: 'lerna run test' } });
+    write('package.json', {
+      name: 'r',
+      private: true,
+      workspaces: ['packages/*'],
+      scripts: { test: 'lerna run test' },
+    });
     const lerna = await resolveRunner(dir, {});
     expect(lerna.name).toBe('mocha');
     expect(lerna.describe().full).toEqual(['lerna', 'run', 'test']);
@@ -75,11 +112,21 @@ describe('a test runner under a task or monorepo runner', () => {
     write('package.json', { name: 'r', private: true, scripts: { test: 'pnpm -r test' } });
     writeFileSync(join(dir, 'pnpm-workspace.yaml'), "packages:\n  - 'packages/*'\n");
     expect((await resolveRunner(dir, {})).describe().full).toEqual(['pnpm', '-r', 'test']);
-    write('package.json', { name: 'r', private: true, workspaces: ['packages/*'], scripts: { test: 'turbo run test' } });
+    write('package.json', {
+      name: 'r',
+      private: true,
+      workspaces: ['packages/*'],
+      scripts: { test: 'turbo run test' },
+    });
     expect((await resolveRunner(dir, {})).describe().full).toEqual(['turbo', 'run', 'test']);
     mkdirSync(join(dir, '.config'));
     writeFileSync(join(dir, '.config', 'mocha.fast.json'), '{}');
-    write('package.json', { name: 'r', private: true, scripts: { test: 'hereby test', build: 'hereby build' }, devDependencies: { mocha: '11' } });
+    write('package.json', {
+      name: 'r',
+      private: true,
+      scripts: { test: 'hereby test', build: 'hereby build' },
+      devDependencies: { mocha: '11' },
+    });
     const hereby = await resolveRunner(dir, {});
     expect(hereby.name).toBe('mocha');
     expect(hereby.describe().full).toEqual(['hereby', 'test']);
@@ -87,7 +134,10 @@ describe('a test runner under a task or monorepo runner', () => {
 
   it('treats a task run before the runner as a build step (`make build && mocha`)', async () => {
     const dir = assemble('make-mocha');
-    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'm', scripts: { test: 'make build && mocha spec' } }));
+    writeFileSync(
+      join(dir, 'package.json'),
+      JSON.stringify({ name: 'm', scripts: { test: 'make build && mocha spec' } }),
+    );
     const runner = await resolveRunner(dir, {});
     expect(runner.describe().full.slice(0, 2)).toEqual(['mocha', 'spec']);
     expect(runner.describe().setup).toEqual([['make', 'build']]);

@@ -25,11 +25,24 @@ describe('fixcycle team: concurrent waves and resuming', () => {
   it('comprehensive: two generators of one wave run at the same time in their own worktrees and both sets of tests land', async () => {
     const repo = teamRepo();
     const agent = agentDir();
-    const run = await runCli(repo, ['team', '--headless', '--pipeline', 'comprehensive', '--agent-cmd', teamAgentCmd(agent, 'standard', 1500)], { timeoutMs: 180_000 });
+    const run = await runCli(
+      repo,
+      ['team', '--headless', '--pipeline', 'comprehensive', '--agent-cmd', teamAgentCmd(agent, 'standard', 1500)],
+      { timeoutMs: 180_000 },
+    );
     const out = run.stdout + run.stderr;
     expect(run.exitCode, out).toBe(0);
     const tasks = tasksOf(teamSession(repo));
-    expect(Object.values(tasks).map((t) => `${t.id}:${t.wave}`)).toEqual(['STRATEGY-001:1', 'TESTGEN-001:2', 'TESTGEN-002:2', 'TESTRUN-001:3', 'TESTRUN-002:3', 'TESTGEN-003:4', 'TESTRUN-003:5', 'TESTANA-001:6']);
+    expect(Object.values(tasks).map((t) => `${t.id}:${t.wave}`)).toEqual([
+      'STRATEGY-001:1',
+      'TESTGEN-001:2',
+      'TESTGEN-002:2',
+      'TESTRUN-001:3',
+      'TESTRUN-002:3',
+      'TESTGEN-003:4',
+      'TESTRUN-003:5',
+      'TESTANA-001:6',
+    ]);
     expect(Object.values(tasks).every((t) => t.status === 'completed')).toBe(true);
     const gen = calls(agent).filter((c) => c.gc === '0' && (c.task === 'TESTGEN-001' || c.task === 'TESTGEN-002'));
     expect(gen).toHaveLength(2);
@@ -43,7 +56,8 @@ describe('fixcycle team: concurrent waves and resuming', () => {
     const i1 = subjects.findIndex((s) => s.startsWith('test-team: TESTGEN-001 L1 tests (tst-'));
     const i2 = subjects.findIndex((s) => s.startsWith('test-team: TESTGEN-002 L2 tests (tst-'));
     expect(i1).toBeGreaterThan(i2);
-    for (const f of ['test/slug.test.js', 'test/integration.test.js', 'test/e2e.test.js', 'test/stats.test.js']) expect(existsSync(join(repo, f)), f).toBe(true);
+    for (const f of ['test/slug.test.js', 'test/integration.test.js', 'test/e2e.test.js', 'test/stats.test.js'])
+      expect(existsSync(join(repo, f)), f).toBe(true);
     expect(git(repo, 'worktree', 'list').trim().split('\n')).toHaveLength(1);
     expect(git(repo, 'status', '--porcelain')).toBe('');
   }, 240_000);
@@ -51,11 +65,21 @@ describe('fixcycle team: concurrent waves and resuming', () => {
   it('comprehensive: the two executors of one wave measure, GC and fix at the same time in their own worktrees, and both results land', async () => {
     const repo = teamRepo({ bug: true });
     const agent = agentDir();
-    const run = await runCli(repo, ['team', '--json', '--pipeline', 'comprehensive', '--agent-cmd', teamAgentCmd(agent, 'standard', 800)], { timeoutMs: 300_000 });
+    const run = await runCli(
+      repo,
+      ['team', '--json', '--pipeline', 'comprehensive', '--agent-cmd', teamAgentCmd(agent, 'standard', 800)],
+      { timeoutMs: 300_000 },
+    );
     expect(run.exitCode, run.stderr).toBe(0);
-    const events = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; id?: string; status?: string; detail?: string });
-    const at = (id: string, check: (e: (typeof events)[number]) => boolean) => events.findIndex((e) => e.type === 'team-task' && e.id === id && check(e));
-    const working = ['TESTRUN-001', 'TESTRUN-002'].map((id) => at(id, (e) => e.status === 'running' && /^in its own worktree/.test(e.detail ?? '')));
+    const events = run.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; id?: string; status?: string; detail?: string });
+    const at = (id: string, check: (e: (typeof events)[number]) => boolean) =>
+      events.findIndex((e) => e.type === 'team-task' && e.id === id && check(e));
+    const working = ['TESTRUN-001', 'TESTRUN-002'].map((id) =>
+      at(id, (e) => e.status === 'running' && /^in its own worktree/.test(e.detail ?? '')),
+    );
     const done = ['TESTRUN-001', 'TESTRUN-002'].map((id) => at(id, (e) => e.status === 'completed'));
     // Each executor was at work in its worktree before either finished: with one after the other, the second would
     // only have started once the first completed.
@@ -67,7 +91,12 @@ describe('fixcycle team: concurrent waves and resuming', () => {
     // Their agent calls (L1's GC round and fix cycle, L2's fix cycle) ran in their worktrees and overlapped in time.
     const span = (id: string) => {
       const mine = calls(agent).filter((c) => c.cwd.includes(`/worktrees/${id}`));
-      return { n: mine.length, roles: mine.map((c) => c.role), start: Math.min(...mine.map((c) => c.start)), end: Math.max(...mine.map((c) => c.end)) };
+      return {
+        n: mine.length,
+        roles: mine.map((c) => c.role),
+        start: Math.min(...mine.map((c) => c.start)),
+        end: Math.max(...mine.map((c) => c.end)),
+      };
     };
     const l1 = span('TESTRUN-001');
     const l2 = span('TESTRUN-002');
@@ -78,22 +107,39 @@ describe('fixcycle team: concurrent waves and resuming', () => {
     // Both results landed: each layer's run file and row, the GC round's tests and the fix on the branch.
     const dir = teamSession(repo);
     const tasks = tasksOf(dir);
-    expect(Object.values(tasks).every((t) => t.status === 'completed'), JSON.stringify(tasks)).toBe(true);
-    for (const [id, layer] of [['TESTRUN-001', 'L1'], ['TESTRUN-002', 'L2']] as const) {
-      const result = JSON.parse(readFileSync(join(dir, `results/run-${layer}.json`), 'utf8')) as { pass_rate: number; coverage: number };
+    expect(
+      Object.values(tasks).every((t) => t.status === 'completed'),
+      JSON.stringify(tasks),
+    ).toBe(true);
+    for (const [id, layer] of [
+      ['TESTRUN-001', 'L1'],
+      ['TESTRUN-002', 'L2'],
+    ] as const) {
+      const result = JSON.parse(readFileSync(join(dir, `results/run-${layer}.json`), 'utf8')) as {
+        pass_rate: number;
+        coverage: number;
+      };
       expect(result.pass_rate, layer).toBe(1);
       expect(tasks[id]!.pass_rate).toBe('1');
       expect(Number(tasks[id]!.coverage_achieved)).toBeGreaterThanOrEqual(layer === 'L1' ? 80 : 60);
     }
     expect(readFileSync(join(repo, 'src/math/stats.js'), 'utf8')).toContain('(sorted[mid - 1] + sorted[mid]) / 2');
-    expect(git(repo, 'log', '--format=%s').split('\n')).toContainEqual(expect.stringMatching(/^test-team: TESTGEN-001 L1 tests \(GC round 1\)/));
+    expect(git(repo, 'log', '--format=%s').split('\n')).toContainEqual(
+      expect.stringMatching(/^test-team: TESTGEN-001 L1 tests \(GC round 1\)/),
+    );
     expect(existsSync(join(repo, 'test/stats.test.js'))).toBe(true);
     expect(git(repo, 'worktree', 'list').trim().split('\n')).toHaveLength(1);
     expect(git(repo, 'branch', '--list', 'fixcycle-team-*').trim()).toBe('');
     // The fix loops' sessions, run in the worktrees, are kept in the main tree.
     const loops = readdirSync(activeDir(repo));
-    expect(loops.some((n) => /testrun-001/.test(n)), loops.join(', ')).toBe(true);
-    expect(loops.some((n) => /testrun-002/.test(n)), loops.join(', ')).toBe(true);
+    expect(
+      loops.some((n) => /testrun-001/.test(n)),
+      loops.join(', '),
+    ).toBe(true);
+    expect(
+      loops.some((n) => /testrun-002/.test(n)),
+      loops.join(', '),
+    ).toBe(true);
     expect(git(repo, 'status', '--porcelain')).toBe('');
   }, 360_000);
 
@@ -101,8 +147,18 @@ describe('fixcycle team: concurrent waves and resuming', () => {
     const repo = teamRepo();
     const agent = agentDir();
     writeFileSync(join(agent, 'hang-TESTGEN-002'), '');
-    const child = execa(process.execPath, [CLI, 'team', '--headless', '--pipeline', 'comprehensive', '--agent-cmd', teamAgentCmd(agent)], { cwd: repo, reject: false, env: { FORCE_COLOR: '0' } });
-    await until(() => existsSync(join(agent, 'hanging-TESTGEN-002')) && existsSync(join(workflowDir(repo), '.csv-wave')) && /"TESTGEN-001",.*"completed"/.test(readFileSync(join(teamSession(repo), 'tasks.csv'), 'utf8')), 60_000);
+    const child = execa(
+      process.execPath,
+      [CLI, 'team', '--headless', '--pipeline', 'comprehensive', '--agent-cmd', teamAgentCmd(agent)],
+      { cwd: repo, reject: false, env: { FORCE_COLOR: '0' } },
+    );
+    await until(
+      () =>
+        existsSync(join(agent, 'hanging-TESTGEN-002')) &&
+        existsSync(join(workflowDir(repo), '.csv-wave')) &&
+        /"TESTGEN-001",.*"completed"/.test(readFileSync(join(teamSession(repo), 'tasks.csv'), 'utf8')),
+      60_000,
+    );
     child.kill('SIGKILL');
     await child;
     const hung = Number(readFileSync(join(agent, 'hanging-TESTGEN-002'), 'utf8'));
@@ -119,7 +175,9 @@ describe('fixcycle team: concurrent waves and resuming', () => {
     expect(existsSync(join(dir, 'wave-2.csv'))).toBe(true);
     expect(readdirSync(join(dir, 'worktrees'))).toEqual(['TESTGEN-002']);
 
-    const resumed = await runCli(repo, ['team', '--headless', '--continue', '--agent-cmd', teamAgentCmd(agent)], { timeoutMs: 180_000 });
+    const resumed = await runCli(repo, ['team', '--headless', '--continue', '--agent-cmd', teamAgentCmd(agent)], {
+      timeoutMs: 180_000,
+    });
     const out = resumed.stdout + resumed.stderr;
     expect(resumed.exitCode, out).toBe(0);
     expect(out).toMatch(/resuming tst-change-/);
@@ -130,7 +188,11 @@ describe('fixcycle team: concurrent waves and resuming', () => {
     expect(seen.filter((s) => s === 'analyze STRATEGY-001 0')).toHaveLength(1);
     expect(seen.filter((s) => s === 'generate TESTGEN-001 0')).toHaveLength(1);
     expect(seen.filter((s) => s === 'generate TESTGEN-002 0')).toHaveLength(1);
-    expect(git(repo, 'log', '--format=%s').split('\n').filter((s) => s.startsWith('test-team: TESTGEN-001 L1 tests (tst-'))).toHaveLength(1);
+    expect(
+      git(repo, 'log', '--format=%s')
+        .split('\n')
+        .filter((s) => s.startsWith('test-team: TESTGEN-001 L1 tests (tst-')),
+    ).toHaveLength(1);
     expect(git(repo, 'worktree', 'list').trim().split('\n')).toHaveLength(1);
     expect(existsSync(join(dir, 'worktrees', 'TESTGEN-002'))).toBe(false);
   }, 240_000);
@@ -142,7 +204,11 @@ describe('fixcycle team: resuming an executor wave', () => {
     const agent = agentDir();
     // L1's executor hangs in its GC round; L2's finishes its work and waits to merge after L1.
     writeFileSync(join(agent, 'hang-TESTGEN-001-gc1'), '');
-    const child = execa(process.execPath, [CLI, 'team', '--headless', '--pipeline', 'comprehensive', '--agent-cmd', teamAgentCmd(agent)], { cwd: repo, reject: false, env: { FORCE_COLOR: '0' } });
+    const child = execa(
+      process.execPath,
+      [CLI, 'team', '--headless', '--pipeline', 'comprehensive', '--agent-cmd', teamAgentCmd(agent)],
+      { cwd: repo, reject: false, env: { FORCE_COLOR: '0' } },
+    );
     await until(() => existsSync(join(agent, 'hanging-TESTGEN-001')), 90_000);
     child.kill('SIGKILL');
     await child;
@@ -154,17 +220,25 @@ describe('fixcycle team: resuming an executor wave', () => {
     const dir = teamSession(repo);
     expect(readdirSync(join(dir, 'worktrees')).sort()).toEqual(['TESTRUN-001', 'TESTRUN-002']);
     expect(git(repo, 'branch', '--list', 'fixcycle-team-*').trim().split('\n')).toHaveLength(2);
-    const killed = JSON.parse(readFileSync(join(dir, 'gc-state.json'), 'utf8')) as { rounds: Record<string, number>; started: Record<string, number> };
+    const killed = JSON.parse(readFileSync(join(dir, 'gc-state.json'), 'utf8')) as {
+      rounds: Record<string, number>;
+      started: Record<string, number>;
+    };
     expect(killed.rounds.L1).toBe(1);
     expect(killed.started).toEqual({ L1: 0, L2: 0 });
     // The main tree saw nothing of the wave: its GC round's tests were in the worktree only.
     expect(existsSync(join(repo, 'test/stats.test.js'))).toBe(false);
     expect(git(repo, 'status', '--porcelain')).toBe('');
 
-    const resumed = await runCli(repo, ['team', '--headless', '--continue', '--agent-cmd', teamAgentCmd(agent)], { timeoutMs: 180_000 });
+    const resumed = await runCli(repo, ['team', '--headless', '--continue', '--agent-cmd', teamAgentCmd(agent)], {
+      timeoutMs: 180_000,
+    });
     expect(resumed.exitCode, resumed.stdout + resumed.stderr).toBe(0);
     expect(Object.values(tasksOf(dir)).every((t) => t.status === 'completed')).toBe(true);
-    const gc = JSON.parse(readFileSync(join(dir, 'gc-state.json'), 'utf8')) as { rounds: Record<string, number>; started?: Record<string, number> };
+    const gc = JSON.parse(readFileSync(join(dir, 'gc-state.json'), 'utf8')) as {
+      rounds: Record<string, number>;
+      started?: Record<string, number>;
+    };
     expect(gc.rounds.L1).toBe(1);
     expect(gc.started ?? {}).toEqual({});
     expect(calls(agent).filter((c) => c.task === 'TESTGEN-001' && c.gc === '0')).toHaveLength(1);
@@ -179,9 +253,15 @@ describe('fixcycle team: merging worktrees', () => {
   it('a conflict when merging a worktree back re-runs the later task on the merged tree', async () => {
     const repo = teamRepo();
     const agent = agentDir();
-    const run = await runCli(repo, ['team', '--headless', '--pipeline', 'comprehensive', '--agent-cmd', teamAgentCmd(agent, 'conflict')], { timeoutMs: 180_000 });
+    const run = await runCli(
+      repo,
+      ['team', '--headless', '--pipeline', 'comprehensive', '--agent-cmd', teamAgentCmd(agent, 'conflict')],
+      { timeoutMs: 180_000 },
+    );
     const out = run.stdout + run.stderr;
-    expect(out).toMatch(/\[TESTGEN-002 generator L2 wave 2\] running: its tests conflict with an earlier task of the wave: running it again on the merged tree/);
+    expect(out).toMatch(
+      /\[TESTGEN-002 generator L2 wave 2\] running: its tests conflict with an earlier task of the wave: running it again on the merged tree/,
+    );
     const shared = readFileSync(join(repo, 'test/shared.test.js'), 'utf8');
     expect(shared).toMatch(/TESTGEN-001 shared/);
     expect(shared).toMatch(/TESTGEN-002 shared/);

@@ -12,7 +12,14 @@ export function teamRepo(options: { bug?: boolean; base?: Record<string, string>
   git(repo, 'switch', '-q', '-c', 'feature');
   cpSync(join(ROOT, 'test/fixtures/projects-team/feature'), repo, { recursive: true });
   // A real bug for the executor's fix cycle: median's even branch divides by 3.
-  if (options.bug) writeFileSync(join(repo, 'src/math/stats.js'), readFileSync(join(repo, 'src/math/stats.js'), 'utf8').replace('(sorted[mid - 1] + sorted[mid]) / 2', '(sorted[mid - 1] + sorted[mid]) / 3'));
+  if (options.bug)
+    writeFileSync(
+      join(repo, 'src/math/stats.js'),
+      readFileSync(join(repo, 'src/math/stats.js'), 'utf8').replace(
+        '(sorted[mid - 1] + sorted[mid]) / 2',
+        '(sorted[mid - 1] + sorted[mid]) / 3',
+      ),
+    );
   git(repo, 'add', '-A');
   git(repo, 'commit', '-q', '-m', 'add slug and stats');
   return repo;
@@ -22,10 +29,13 @@ export function agentDir(): string {
   return mkdtempSync(join(tmpdir(), 'fixcycle-team-agent-'));
 }
 
-export const teamAgentCmd = (dir: string, mode = 'standard', delayMs = 0) => `${process.execPath} ${TEAM_AGENT} ${dir} ${mode} ${delayMs}`;
+export const teamAgentCmd = (dir: string, mode = 'standard', delayMs = 0) =>
+  `${process.execPath} ${TEAM_AGENT} ${dir} ${mode} ${delayMs}`;
 
 /** The calls the stand-in agent saw: start and end (ms), role, task ('-' for the fix loop's), GC round, the folder it ran in. */
-export function calls(dir: string): { start: number; end: number; role: string; task: string; gc: string; cwd: string }[] {
+export function calls(
+  dir: string,
+): { start: number; end: number; role: string; task: string; gc: string; cwd: string }[] {
   let text = '';
   try {
     text = readFileSync(join(dir, 'calls.log'), 'utf8');

@@ -14,13 +14,18 @@ afterAll(() => {
   removeRepos();
 });
 
-const statuses = (dir: string) => Object.fromEntries(fromCsv(readFileSync(join(dir, 'tasks.csv'), 'utf8')).map((t) => [t.id, t.status]));
+const statuses = (dir: string) =>
+  Object.fromEntries(fromCsv(readFileSync(join(dir, 'tasks.csv'), 'utf8')).map((t) => [t.id, t.status]));
 
 describe('fixcycle team in a terminal', () => {
   it('offers the pipeline with its numbers at 60 columns, switches it by key, runs the waves, quits with q and resumes with --continue', async () => {
     const repo = teamRepo();
     const agent = agentDir();
-    term = spawnInPty(process.execPath, [CLI, 'team', '--agent-cmd', teamAgentCmd(agent, 'standard', 700)], { columns: 60, rows: 24, cwd: repo });
+    term = spawnInPty(process.execPath, [CLI, 'team', '--agent-cmd', teamAgentCmd(agent, 'standard', 700)], {
+      columns: 60,
+      rows: 24,
+      cwd: repo,
+    });
     let screen = await term.waitFor('enter to start', 60_000);
     expect(term.buffer()).toBe('alternate');
     expect(screen).toContain('standard (2 files, 2 modules: src/math, src/text)');
@@ -32,7 +37,9 @@ describe('fixcycle team in a terminal', () => {
     term.press('c');
     screen = await term.waitFor('▸ c comprehensive');
     expect(screen).toContain('comprehensive (2 files, 2 modules: src/math, src/text)');
-    expect(screen).toMatch(/▸ c comprehensive 8 tasks\n +strategy → \[gen L1 ∥ gen L2\] → \[run L1 ∥ run L2\] →\n +gen L3 → run L3 → analysis\n/);
+    expect(screen).toMatch(
+      /▸ c comprehensive 8 tasks\n +strategy → \[gen L1 ∥ gen L2\] → \[run L1 ∥ run L2\] →\n +gen L3 → run L3 → analysis\n/,
+    );
     expect(screen).toMatch(/^ {2}s standard +6 tasks/m);
     // The keys are in the help overlay too.
     term.press('?');
@@ -60,7 +67,10 @@ describe('fixcycle team in a terminal', () => {
     expect(term.buffer()).toBe('normal');
 
     const dir = teamSession(repo);
-    const record = JSON.parse(readFileSync(join(dir, 'interactive/PHASE0-result.json'), 'utf8')) as { pipeline: string; accepted_by: string };
+    const record = JSON.parse(readFileSync(join(dir, 'interactive/PHASE0-result.json'), 'utf8')) as {
+      pipeline: string;
+      accepted_by: string;
+    };
     expect(record).toMatchObject({ pipeline: 'comprehensive', accepted_by: 'user' });
     const before = statuses(dir);
     expect(before['STRATEGY-001']).toBe('completed');
@@ -68,13 +78,21 @@ describe('fixcycle team in a terminal', () => {
     const done = Object.keys(before).filter((id) => before[id] === 'completed');
     const callsBefore = calls(agent).length;
 
-    const resumed = await runCli(repo, ['team', '--headless', '--continue', '--agent-cmd', teamAgentCmd(agent)], { timeoutMs: 180_000 });
+    const resumed = await runCli(repo, ['team', '--headless', '--continue', '--agent-cmd', teamAgentCmd(agent)], {
+      timeoutMs: 180_000,
+    });
     expect(resumed.exitCode, resumed.stdout + resumed.stderr).toBe(0);
     const after = statuses(dir);
-    expect(Object.values(after).every((s) => s === 'completed'), JSON.stringify(after)).toBe(true);
+    expect(
+      Object.values(after).every((s) => s === 'completed'),
+      JSON.stringify(after),
+    ).toBe(true);
     // What was finished before the quit ran once only (a GC round of an interrupted executor calls its layer's
     // generator again, with FIXCYCLE_GC_ROUND set: that is the executor's work, not the generator task's).
-    const later = calls(agent).slice(callsBefore).filter((c) => c.gc === '0').map((c) => c.task);
+    const later = calls(agent)
+      .slice(callsBefore)
+      .filter((c) => c.gc === '0')
+      .map((c) => c.task);
     expect(later.length).toBeGreaterThan(0);
     for (const id of done) expect(later, id).not.toContain(id);
     expect(git(repo, 'status', '--porcelain')).toBe('');
@@ -83,7 +101,11 @@ describe('fixcycle team in a terminal', () => {
   it('runs to the end with both executors in fix cycles at once: the screen stays the team session until the last task', async () => {
     const repo = teamRepo({ bug: true });
     const agent = agentDir();
-    term = spawnInPty(process.execPath, [CLI, 'team', '--pipeline', 'comprehensive', '--agent-cmd', teamAgentCmd(agent)], { columns: 120, rows: 50, cwd: repo });
+    term = spawnInPty(
+      process.execPath,
+      [CLI, 'team', '--pipeline', 'comprehensive', '--agent-cmd', teamAgentCmd(agent)],
+      { columns: 120, rows: 50, cwd: repo },
+    );
     // Mid-run, the fix loops inside the executors neither end the screen nor take over its session.
     let screen = await term.waitFor(/TESTRUN-00[12] executor L[12] .*fix cycle/, 120_000);
     expect(screen).not.toMatch(/WFS-/);
@@ -100,7 +122,11 @@ describe('fixcycle team in a terminal', () => {
   it('q while the pipeline is offered leaves at once without creating a session', async () => {
     const repo = teamRepo();
     const agent = agentDir();
-    term = spawnInPty(process.execPath, [CLI, 'team', '--agent-cmd', teamAgentCmd(agent)], { columns: 60, rows: 24, cwd: repo });
+    term = spawnInPty(process.execPath, [CLI, 'team', '--agent-cmd', teamAgentCmd(agent)], {
+      columns: 60,
+      rows: 24,
+      cwd: repo,
+    });
     await term.waitFor('enter to start', 60_000);
     term.press('q');
     const exit = await term.exited;

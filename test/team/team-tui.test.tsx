@@ -9,14 +9,70 @@ let unmount: (() => void) | undefined;
 afterEach(() => unmount?.());
 
 const events: EngineEvent[] = [
-  { type: 'session', sessionId: 'tst-change-20261123', sessionDir: '/tmp/x', repo: '/tmp', chain: ['claude'], testCommand: 'node --test', resumed: false },
-  { type: 'team-task', id: 'STRATEGY-001', role: 'strategist', layer: '', wave: 1, status: 'completed', detail: 'strategy/test-strategy.md' },
-  { type: 'team-task', id: 'TESTGEN-001', role: 'generator', layer: 'L1', wave: 2, status: 'completed', detail: '1 test file(s): test/slug.test.js' },
-  { type: 'team-task', id: 'TESTGEN-002', role: 'generator', layer: 'L2', wave: 2, status: 'failed', detail: 'no agent answered' },
-  { type: 'team-task', id: 'TESTRUN-001', role: 'executor', layer: 'L1', wave: 3, status: 'running', detail: 'GC round 1/3' },
-  { type: 'team-task', id: 'TESTRUN-002', role: 'executor', layer: 'L2', wave: 3, status: 'skipped', detail: 'dependency TESTGEN-002 failed' },
+  {
+    type: 'session',
+    sessionId: 'tst-change-20261123',
+    sessionDir: '/tmp/x',
+    repo: '/tmp',
+    chain: ['claude'],
+    testCommand: 'node --test',
+    resumed: false,
+  },
+  {
+    type: 'team-task',
+    id: 'STRATEGY-001',
+    role: 'strategist',
+    layer: '',
+    wave: 1,
+    status: 'completed',
+    detail: 'strategy/test-strategy.md',
+  },
+  {
+    type: 'team-task',
+    id: 'TESTGEN-001',
+    role: 'generator',
+    layer: 'L1',
+    wave: 2,
+    status: 'completed',
+    detail: '1 test file(s): test/slug.test.js',
+  },
+  {
+    type: 'team-task',
+    id: 'TESTGEN-002',
+    role: 'generator',
+    layer: 'L2',
+    wave: 2,
+    status: 'failed',
+    detail: 'no agent answered',
+  },
+  {
+    type: 'team-task',
+    id: 'TESTRUN-001',
+    role: 'executor',
+    layer: 'L1',
+    wave: 3,
+    status: 'running',
+    detail: 'GC round 1/3',
+  },
+  {
+    type: 'team-task',
+    id: 'TESTRUN-002',
+    role: 'executor',
+    layer: 'L2',
+    wave: 3,
+    status: 'skipped',
+    detail: 'dependency TESTGEN-002 failed',
+  },
   { type: 'team-coverage', layer: 'L1', round: 1, passRate: 1, coverage: 48.1, target: 80 },
-  { type: 'team-discoveries', total: 4, malformed: 1, latest: ['test_generated TESTGEN-001: {"file":"test/slug.test.js"}', 'coverage_gap TESTRUN-001: {"file":"src/math/stats.js"}'] },
+  {
+    type: 'team-discoveries',
+    total: 4,
+    malformed: 1,
+    latest: [
+      'test_generated TESTGEN-001: {"file":"test/slug.test.js"}',
+      'coverage_gap TESTRUN-001: {"file":"src/math/stats.js"}',
+    ],
+  },
 ];
 
 describe('the team phase tree', () => {

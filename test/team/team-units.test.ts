@@ -33,16 +33,28 @@ describe('tasks.csv', () => {
 
 describe('waves', () => {
   it('computes the design waves of each pipeline by topological sort', () => {
-    const waves = (p: 'targeted' | 'standard' | 'comprehensive') => Object.fromEntries(computeWaves(pipelineTasks(p, 'x')));
+    const waves = (p: 'targeted' | 'standard' | 'comprehensive') =>
+      Object.fromEntries(computeWaves(pipelineTasks(p, 'x')));
     expect(waves('targeted')).toEqual({ 'STRATEGY-001': 1, 'TESTGEN-001': 2, 'TESTRUN-001': 3 });
-    expect(waves('comprehensive')).toEqual({ 'STRATEGY-001': 1, 'TESTGEN-001': 2, 'TESTGEN-002': 2, 'TESTRUN-001': 3, 'TESTRUN-002': 3, 'TESTGEN-003': 4, 'TESTRUN-003': 5, 'TESTANA-001': 6 });
+    expect(waves('comprehensive')).toEqual({
+      'STRATEGY-001': 1,
+      'TESTGEN-001': 2,
+      'TESTGEN-002': 2,
+      'TESTRUN-001': 3,
+      'TESTRUN-002': 3,
+      'TESTGEN-003': 4,
+      'TESTRUN-003': 5,
+      'TESTANA-001': 6,
+    });
   });
 
   it('rejects a cycle, naming it, and an unknown dependency', () => {
     const tasks = pipelineTasks('standard', 'x');
     tasks.find((t) => t.id === 'TESTGEN-001')!.deps = 'STRATEGY-001;TESTRUN-001';
     expect(() => computeWaves(tasks)).toThrow(CycleError);
-    expect(() => computeWaves(tasks)).toThrow(/cycle: (TESTGEN-001 → TESTRUN-001 → TESTGEN-001|TESTRUN-001 → TESTGEN-001 → TESTRUN-001)/);
+    expect(() => computeWaves(tasks)).toThrow(
+      /cycle: (TESTGEN-001 → TESTRUN-001 → TESTGEN-001|TESTRUN-001 → TESTGEN-001 → TESTRUN-001)/,
+    );
     const unknown = pipelineTasks('targeted', 'x');
     unknown[1]!.deps = 'NOPE-001';
     expect(() => computeWaves(unknown)).toThrow(/TESTGEN-001 depends on NOPE-001, which is not in tasks.csv/);
@@ -52,7 +64,10 @@ describe('waves', () => {
 describe('discoveries.ndjson', () => {
   it('appends only new entries (by type and key), skips and counts malformed lines, never rewrites a line', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'fixcycle-board-')), 'discoveries.ndjson');
-    writeFileSync(path, '{"ts":"t","worker":"A","type":"test_generated","data":{"file":"test/a.test.js"}}\nnot json at all\n{"type":"unknown_kind","data":{}}\n{"ts":"t","worker":"B","type":"test_generated","data":{"file":"test/a.test.js","test_count":3}}\n{"ts":"t","worker":"C","type":"coverage_gap","data":{"file":"src/x.js"}}');
+    writeFileSync(
+      path,
+      '{"ts":"t","worker":"A","type":"test_generated","data":{"file":"test/a.test.js"}}\nnot json at all\n{"type":"unknown_kind","data":{}}\n{"ts":"t","worker":"B","type":"test_generated","data":{"file":"test/a.test.js","test_count":3}}\n{"ts":"t","worker":"C","type":"coverage_gap","data":{"file":"src/x.js"}}',
+    );
     const before = readFileSync(path, 'utf8');
     const board = await readBoard(path);
     expect(board.entries.map((e) => `${e.type} ${e.worker}`)).toEqual(['test_generated A', 'coverage_gap C']);
@@ -65,7 +80,11 @@ describe('discoveries.ndjson', () => {
     expect(added).toBe(1);
     const after = readFileSync(path, 'utf8');
     expect(after.startsWith(before)).toBe(true);
-    expect((await readBoard(path)).entries.map((e) => e.type)).toEqual(['test_generated', 'coverage_gap', 'defect_found']);
+    expect((await readBoard(path)).entries.map((e) => e.type)).toEqual([
+      'test_generated',
+      'coverage_gap',
+      'defect_found',
+    ]);
   });
 });
 
@@ -79,8 +98,19 @@ describe('scope', () => {
   });
 
   it('chooses the pipeline by the design thresholds', () => {
-    const of = (files: number, modules: number) => choosePipeline({ files: Array.from({ length: files }, (_, i) => `f${i}`), modules: Array.from({ length: modules }, (_, i) => `m${i}`) }).pipeline;
-    expect([of(3, 1), of(4, 1), of(3, 2), of(10, 3), of(11, 1), of(5, 4)]).toEqual(['targeted', 'standard', 'standard', 'standard', 'comprehensive', 'comprehensive']);
+    const of = (files: number, modules: number) =>
+      choosePipeline({
+        files: Array.from({ length: files }, (_, i) => `f${i}`),
+        modules: Array.from({ length: modules }, (_, i) => `m${i}`),
+      }).pipeline;
+    expect([of(3, 1), of(4, 1), of(3, 2), of(10, 3), of(11, 1), of(5, 4)]).toEqual([
+      'targeted',
+      'standard',
+      'standard',
+      'standard',
+      'comprehensive',
+      'comprehensive',
+    ]);
   });
 
   it('reads the change against the merge base, else HEAD~1, else the staged changes', async () => {
@@ -99,7 +129,11 @@ describe('scope', () => {
     writeFileSync(join(repo, 'src/a/two.js'), 'export const two = 2;\n');
     git(repo, 'add', '-A');
     git(repo, 'commit', '-q', '-m', 'two');
-    expect(await detectScope(repo)).toMatchObject({ against: 'merge-base', files: ['src/a/two.js', 'src/b.js'], modules: ['src', 'src/a'] });
+    expect(await detectScope(repo)).toMatchObject({
+      against: 'merge-base',
+      files: ['src/a/two.js', 'src/b.js'],
+      modules: ['src', 'src/a'],
+    });
   });
 });
 
@@ -108,8 +142,17 @@ describe('team session ids', () => {
     const repo = makeRepo(null, { 'README.md': 'x\n' });
     const claim = `import { claimTeamSessionId } from ${JSON.stringify(join(ROOT, 'dist/engine/team/session.js'))};
 process.stdout.write(await claimTeamSessionId(process.argv[1], 'the change', new Date('2026-11-27T10:00:00Z')));`;
-    const ids = await Promise.all(Array.from({ length: 4 }, () => execa(process.execPath, ['--input-type=module', '-e', claim, repo]).then((r) => r.stdout)));
-    expect([...ids].sort()).toEqual(['tst-the-change-20261127', 'tst-the-change-20261127-2', 'tst-the-change-20261127-3', 'tst-the-change-20261127-4']);
+    const ids = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        execa(process.execPath, ['--input-type=module', '-e', claim, repo]).then((r) => r.stdout),
+      ),
+    );
+    expect([...ids].sort()).toEqual([
+      'tst-the-change-20261127',
+      'tst-the-change-20261127-2',
+      'tst-the-change-20261127-3',
+      'tst-the-change-20261127-4',
+    ]);
     expect(readdirSync(teamRoot(repo)).sort()).toEqual([...ids].sort());
   });
 });

@@ -12,8 +12,25 @@ function typedRepo(): string {
   const repo = teamRepo({
     base: {
       '.gitignore': 'node_modules/\n.env*\n',
-      'package.json': JSON.stringify({ name: 'teamlib', private: true, type: 'module', scripts: { test: 'node --test' }, devDependencies: { typescript: '*', '@types/node': '*' } }),
-      'tsconfig.json': JSON.stringify({ compilerOptions: { allowJs: true, checkJs: true, noEmit: true, module: 'nodenext', target: 'es2022', types: ['node'], skipLibCheck: true }, include: ['src', 'test'] }),
+      'package.json': JSON.stringify({
+        name: 'teamlib',
+        private: true,
+        type: 'module',
+        scripts: { test: 'node --test' },
+        devDependencies: { typescript: '*', '@types/node': '*' },
+      }),
+      'tsconfig.json': JSON.stringify({
+        compilerOptions: {
+          allowJs: true,
+          checkJs: true,
+          noEmit: true,
+          module: 'nodenext',
+          target: 'es2022',
+          types: ['node'],
+          skipLibCheck: true,
+        },
+        include: ['src', 'test'],
+      }),
     },
   });
   // An installed node_modules, as `npm install` leaves it (the packages themselves are fixcycle's own).
@@ -29,18 +46,30 @@ function typedRepo(): string {
 type Event = { type: string; id?: string; status?: string; detail?: string };
 
 async function comprehensive(repo: string): Promise<{ events: Event[]; dir: string }> {
-  const run = await runCli(repo, ['team', '--json', '--pipeline', 'comprehensive', '--agent-cmd', teamAgentCmd(agentDir())], { timeoutMs: 300_000 });
+  const run = await runCli(
+    repo,
+    ['team', '--json', '--pipeline', 'comprehensive', '--agent-cmd', teamAgentCmd(agentDir())],
+    { timeoutMs: 300_000 },
+  );
   expect(run.exitCode, run.stderr).toBe(0);
-  return { events: run.stdout.trim().split('\n').map((l) => JSON.parse(l) as Event), dir: teamSession(repo) };
+  return {
+    events: run.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Event),
+    dir: teamSession(repo),
+  };
 }
 
-const detailsOf = (events: Event[], id: string) => events.filter((e) => e.type === 'team-task' && e.id === id).map((e) => e.detail ?? '');
+const detailsOf = (events: Event[], id: string) =>
+  events.filter((e) => e.type === 'team-task' && e.id === id).map((e) => e.detail ?? '');
 
 describe('fixcycle team: task worktrees that can build', () => {
   it("links the main tree's node_modules into each task worktree and copies its .env files, so the L0 typecheck runs there; nothing of it is committed", async () => {
     const repo = typedRepo();
     const { events, dir } = await comprehensive(repo);
-    for (const id of ['TESTGEN-001', 'TESTGEN-002', 'TESTRUN-001', 'TESTRUN-002']) expect(detailsOf(events, id), id).toContain('in its own worktree (linked node_modules; copied .env.test)');
+    for (const id of ['TESTGEN-001', 'TESTGEN-002', 'TESTRUN-001', 'TESTRUN-002'])
+      expect(detailsOf(events, id), id).toContain('in its own worktree (linked node_modules; copied .env.test)');
     const tasks = Object.fromEntries(fromCsv(readFileSync(join(dir, 'tasks.csv'), 'utf8')).map((t) => [t.id, t]));
     expect(tasks['TESTGEN-001']!.findings).toMatch(/L0: tsc --noEmit ran, 0 warning\(s\)/);
     expect(tasks['TESTGEN-002']!.findings).toMatch(/L0: tsc --noEmit ran, 0 warning\(s\)/);
@@ -54,11 +83,25 @@ describe('fixcycle team: task worktrees that can build', () => {
     rmSync(join(repo, 'node_modules'), { recursive: true });
     const { events, dir } = await comprehensive(repo);
     const worktreeLine = detailsOf(events, 'TESTGEN-001').find((d) => d.startsWith('in its own worktree'));
-    expect(worktreeLine).toMatch(/^in its own worktree \(copied \.env\.test; missing node_modules \(package\.json has dependencies but the main tree has none installed: run your package manager there\)\)$/);
-    expect(detailsOf(events, 'TESTGEN-001').at(-1)).toMatch(/test file\(s\): .*; L0 could not run typecheck \(tsconfig\.json but no typescript in node_modules\)$/);
-    const board = readFileSync(join(dir, 'discoveries.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; worker: string; data: { description: string } });
+    expect(worktreeLine).toMatch(
+      /^in its own worktree \(copied \.env\.test; missing node_modules \(package\.json has dependencies but the main tree has none installed: run your package manager there\)\)$/,
+    );
+    expect(detailsOf(events, 'TESTGEN-001').at(-1)).toMatch(
+      /test file\(s\): .*; L0 could not run typecheck \(tsconfig\.json but no typescript in node_modules\)$/,
+    );
+    const board = readFileSync(join(dir, 'discoveries.ndjson'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; worker: string; data: { description: string } });
     const skipped = board.filter((d) => d.type === 'check_skipped');
-    expect(skipped.map((d) => d.data.description)).toEqual(expect.arrayContaining([expect.stringMatching(/^task worktree: node_modules \(package\.json has dependencies/), 'L0 typecheck (tsconfig.json but no typescript in node_modules)']));
-    expect(readFileSync(join(dir, 'context.md'), 'utf8')).toMatch(/## Checks That Could Not Run\n\n- TESTGEN-00[12]: task worktree: node_modules \(package\.json has dependencies[^\n]*\n- TESTGEN-00[12]: L0 typecheck \(tsconfig\.json but no typescript in node_modules\)\n/);
+    expect(skipped.map((d) => d.data.description)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^task worktree: node_modules \(package\.json has dependencies/),
+        'L0 typecheck (tsconfig.json but no typescript in node_modules)',
+      ]),
+    );
+    expect(readFileSync(join(dir, 'context.md'), 'utf8')).toMatch(
+      /## Checks That Could Not Run\n\n- TESTGEN-00[12]: task worktree: node_modules \(package\.json has dependencies[^\n]*\n- TESTGEN-00[12]: L0 typecheck \(tsconfig\.json but no typescript in node_modules\)\n/,
+    );
   }, 360_000);
 });

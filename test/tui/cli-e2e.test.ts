@@ -21,7 +21,8 @@ beforeAll(() => {
 afterAll(() => {
   term?.kill();
   repo.cleanup();
-  for (const suffix of ['-agent.mjs', '-calls.log']) rmSync(join(repo.dir, '..', `${repo.dir.split('/').pop()}${suffix}`), { force: true });
+  for (const suffix of ['-agent.mjs', '-calls.log'])
+    rmSync(join(repo.dir, '..', `${repo.dir.split('/').pop()}${suffix}`), { force: true });
 });
 
 const agentPath = () => join(repo.dir, '..', `${repo.dir.split('/').pop()}-agent.mjs`);
@@ -37,7 +38,11 @@ function sessionState() {
 describe('fixcycle run in a terminal', () => {
   it('shows the loop full screen; a approves, r+y rolls back, q quits, and the session files agree', async () => {
     const log = join(repo.dir, '..', `${repo.dir.split('/').pop()}-calls.log`);
-    term = spawnInPty(process.execPath, [CLI, 'run', '--test-cmd', 'node --test', '--agent-cmd', `${process.execPath} ${agentPath()} ${log}`], { columns: 120, rows: 40, cwd: repo.dir });
+    term = spawnInPty(
+      process.execPath,
+      [CLI, 'run', '--test-cmd', 'node --test', '--agent-cmd', `${process.execPath} ${agentPath()} ${log}`],
+      { columns: 120, rows: 40, cwd: repo.dir },
+    );
 
     // Iteration 1 fixes total(): 95% with only the cosmetic (low) failure, so the loop asks.
     let screen = await term.waitFor('Partial success awaiting approval: pass rate 95%');

@@ -7,7 +7,11 @@ import { awaitingApprovalStore, failureStore, pendingStore, runningStore } from 
 let unmount: (() => void) | undefined;
 afterEach(() => unmount?.());
 
-function app(store = runningStore(), controls: RecordingControls | null = new RecordingControls(), size = { columns: 120, rows: 40 }) {
+function app(
+  store = runningStore(),
+  controls: RecordingControls | null = new RecordingControls(),
+  size = { columns: 120, rows: 40 },
+) {
   const onQuit = vi.fn();
   const view = renderTui(<App onQuit={onQuit} />, { ...size, store, controls });
   unmount = view.unmount;
@@ -105,7 +109,9 @@ describe('quitting', () => {
     expect(t.controls!.calls).toEqual(['stop']);
     expect(t.status()).toContain('Stopping after the current step… q leaves now');
     expect(t.onQuit).not.toHaveBeenCalled();
-    t.store.getState().apply({ type: 'done', outcome: 'interrupted', reason: 'stopped by the user', exitCode: 130, passRate: 82.5 });
+    t.store
+      .getState()
+      .apply({ type: 'done', outcome: 'interrupted', reason: 'stopped by the user', exitCode: 130, passRate: 82.5 });
     expect(t.onQuit).toHaveBeenCalledTimes(1);
   });
 

@@ -38,7 +38,13 @@ export function terminalEnv(extra: Record<string, string | undefined> = {}): Rec
 
 export function spawnInPty(command: string, args: string[], options: PtyOptions): PtyTerminal {
   const term = new xterm.Terminal({ cols: options.columns, rows: options.rows, allowProposedApi: true, scrollback: 0 });
-  const child = pty.spawn(command, args, { name: 'xterm-256color', cols: options.columns, rows: options.rows, cwd: options.cwd, env: terminalEnv(options.env) });
+  const child = pty.spawn(command, args, {
+    name: 'xterm-256color',
+    cols: options.columns,
+    rows: options.rows,
+    cwd: options.cwd,
+    env: terminalEnv(options.env),
+  });
   let written = 0;
   child.onData((data) => {
     written += data.length;
@@ -48,7 +54,10 @@ export function spawnInPty(command: string, args: string[], options: PtyOptions)
 
   const rows = () => {
     const buffer = term.buffer.active;
-    return Array.from({ length: term.rows }, (_, i) => buffer.getLine(buffer.viewportY + i)?.translateToString(true) ?? '');
+    return Array.from(
+      { length: term.rows },
+      (_, i) => buffer.getLine(buffer.viewportY + i)?.translateToString(true) ?? '',
+    );
   };
   const screen = () => rows().join('\n');
   // xterm parses asynchronously: an empty write's callback runs once everything before it is on screen.
@@ -60,7 +69,12 @@ export function spawnInPty(command: string, args: string[], options: PtyOptions)
     screen,
     buffer: () => term.buffer.active.type,
     async waitFor(check, timeoutMs = 20_000) {
-      const ok = typeof check === 'string' ? (s: string) => s.includes(check) : check instanceof RegExp ? (s: string) => check.test(s) : check;
+      const ok =
+        typeof check === 'string'
+          ? (s: string) => s.includes(check)
+          : check instanceof RegExp
+            ? (s: string) => check.test(s)
+            : check;
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         await flushed();

@@ -105,7 +105,14 @@ export function renderTui(node: ReactNode, options: RenderOptions) {
   const stdin = new TestStdin();
   const store = options.store ?? createFixcycleStore();
   const ui: StoreApi<UiStore> = createUiStore(options.ui);
-  const value = { session: store, ui, controls: options.controls ?? null, theme: createTheme(options.env ?? {}), title: options.title ?? 'fixcycle', demo: options.demo ?? false };
+  const value = {
+    session: store,
+    ui,
+    controls: options.controls ?? null,
+    theme: createTheme(options.env ?? {}),
+    title: options.title ?? 'fixcycle',
+    demo: options.demo ?? false,
+  };
   const instance = inkRender(<TuiProvider value={value}>{node}</TuiProvider>, {
     stdout: stdout as unknown as NodeJS.WriteStream,
     stdin: stdin as unknown as NodeJS.ReadStream,
@@ -127,7 +134,9 @@ export function renderTui(node: ReactNode, options: RenderOptions) {
       if (ok(text())) return text();
       await new Promise((r) => setTimeout(r, 5));
     }
-    throw new Error(`no frame matched ${typeof check === 'string' ? JSON.stringify(check) : 'the check'}; last frame:\n${text()}`);
+    throw new Error(
+      `no frame matched ${typeof check === 'string' ? JSON.stringify(check) : 'the check'}; last frame:\n${text()}`,
+    );
   };
 
   /** Presses a key and waits for the next frame. */
@@ -145,7 +154,20 @@ export function renderTui(node: ReactNode, options: RenderOptions) {
     stdout.emit('resize');
   };
 
-  return { store, ui, stdout, stdin, lastFrame, text, lines, waitFor, press, resize, unmount: () => instance.unmount(), frames: stdout.frames };
+  return {
+    store,
+    ui,
+    stdout,
+    stdin,
+    lastFrame,
+    text,
+    lines,
+    waitFor,
+    press,
+    resize,
+    unmount: () => instance.unmount(),
+    frames: stdout.frames,
+  };
 }
 
 /** The frame's lines that are wider than the terminal (should be none: nothing may wrap). */

@@ -5,7 +5,14 @@ import type { Criticality, Failure, TestResults } from '../../src/engine/types.j
 import { createFixcycleStore } from '../../src/state/store.js';
 
 export function failure(name: string, message: string, criticality: Criticality = 'medium'): Failure {
-  return { id: `test/app.test.js::${name}`, name, file: 'test/app.test.js', message, criticality, criticality_source: 'default' };
+  return {
+    id: `test/app.test.js::${name}`,
+    name,
+    file: 'test/app.test.js',
+    message,
+    criticality,
+    criticality_source: 'default',
+  };
 }
 
 export function results(passRate: number, failures: Failure[], total = 40): TestResults {
@@ -60,7 +67,15 @@ export const FIRST: Iteration = {
   duration_ms: 65_000,
 };
 
-const session: EngineEvent = { type: 'session', sessionId: 'WFS-test-checkout', sessionDir: '/tmp/none', repo: '/tmp/none', chain: ['claude', 'codex'], testCommand: 'node --test', resumed: false };
+const session: EngineEvent = {
+  type: 'session',
+  sessionId: 'WFS-test-checkout',
+  sessionDir: '/tmp/none',
+  repo: '/tmp/none',
+  chain: ['claude', 'codex'],
+  testCommand: 'node --test',
+  resumed: false,
+};
 
 const ASSERT = 'AssertionError: expected 1999 to equal 2000';
 
@@ -77,18 +92,31 @@ export function pendingStore() {
 
 /** Iteration 2's fix is running after iteration 1 improved the pass rate. */
 export function runningStore() {
-  const failures = [failure('formats a price with cents', ASSERT), failure('formats euros', 'AssertionError: expected 499 to equal 500'), failure('paginates', 'TypeError: Cannot read properties of undefined (reading "length")', 'high')];
+  const failures = [
+    failure('formats a price with cents', ASSERT),
+    failure('formats euros', 'AssertionError: expected 499 to equal 500'),
+    failure('paginates', 'TypeError: Cannot read properties of undefined (reading "length")', 'high'),
+  ];
   return build([
     session,
     { type: 'phase', phase: 'test', status: 'done', iteration: 0, detail: 'pass 75% (30/40)' },
     { type: 'results', iteration: 1, results: results(82.5, failures) },
-    { type: 'state', state: iterationState([FIRST, { iteration: 2, strategy: 'conservative', pass_rate_before: 82.5, result: 'in_progress', step: 'fix' }]) },
+    {
+      type: 'state',
+      state: iterationState([
+        FIRST,
+        { iteration: 2, strategy: 'conservative', pass_rate_before: 82.5, result: 'in_progress', step: 'fix' },
+      ]),
+    },
     { type: 'strategy', iteration: 2, strategy: 'conservative', reason: 'iterations 1-2 start conservatively' },
     { type: 'phase', phase: 'analysis', status: 'done', iteration: 2 },
     { type: 'agent', iteration: 2, agent: 'claude', role: 'fix', status: 'started' },
     { type: 'phase', phase: 'fix', status: 'running', iteration: 2 },
     { type: 'output-reset', label: 'iteration 2: fix' },
-    { type: 'output', lines: ['claude: reading src/money.js', 'not ok 3 - formats a price with cents', 'claude: editing toCents'] },
+    {
+      type: 'output',
+      lines: ['claude: reading src/money.js', 'not ok 3 - formats a price with cents', 'claude: editing toCents'],
+    },
   ]);
 }
 
@@ -104,27 +132,67 @@ export function regressionStore() {
       state: iterationState(
         [
           FIRST,
-          { iteration: 2, strategy: 'aggressive', pass_rate_before: 82.5, pass_rate: 60, test_results: { total: 40, passed: 24, failed: 16 }, agent: 'claude', agents_tried: ['claude'], result: 'regressed_rolled_back', commit: SHA2, rollback_commit: 'abcdef0123', duration_ms: 42_000 },
+          {
+            iteration: 2,
+            strategy: 'aggressive',
+            pass_rate_before: 82.5,
+            pass_rate: 60,
+            test_results: { total: 40, passed: 24, failed: 16 },
+            agent: 'claude',
+            agents_tried: ['claude'],
+            result: 'regressed_rolled_back',
+            commit: SHA2,
+            rollback_commit: 'abcdef0123',
+            duration_ms: 42_000,
+          },
           { iteration: 3, strategy: 'surgical', pass_rate_before: 82.5, result: 'in_progress', step: 'analyze' },
         ],
         { selected_strategy: 'surgical', strategy_reason: 'iteration 2 regressed (60% < 82.5%): the narrowest fix' },
       ),
     },
-    { type: 'rollback', iteration: 2, sha: 'abcdef0123', message: 'test-cycle: rollback iteration 2', reason: 'regression detected (pass: 60% < 82.5%)' },
-    { type: 'strategy', iteration: 3, strategy: 'surgical', reason: 'iteration 2 regressed (60% < 82.5%): the narrowest fix' },
+    {
+      type: 'rollback',
+      iteration: 2,
+      sha: 'abcdef0123',
+      message: 'test-cycle: rollback iteration 2',
+      reason: 'regression detected (pass: 60% < 82.5%)',
+    },
+    {
+      type: 'strategy',
+      iteration: 3,
+      strategy: 'surgical',
+      reason: 'iteration 2 regressed (60% < 82.5%): the narrowest fix',
+    },
     { type: 'phase', phase: 'analysis', status: 'running', iteration: 3 },
   ]);
 }
 
 /** Three iterations failed the same tests: they are stuck. */
 export function stuckStore() {
-  const failures = [failure('rounds half up', ASSERT, 'high'), failure('rounds negatives', 'AssertionError: expected -1 to equal -2', 'high')];
-  const it = (n: number): Iteration => ({ iteration: n, strategy: n < 3 ? 'conservative' : 'aggressive', pass_rate: 95, pass_rate_before: 95, test_results: { total: 40, passed: 38, failed: 2 }, agent: 'claude', result: n === 3 ? 'stuck' : 'no_change', duration_ms: 30_000 });
+  const failures = [
+    failure('rounds half up', ASSERT, 'high'),
+    failure('rounds negatives', 'AssertionError: expected -1 to equal -2', 'high'),
+  ];
+  const it = (n: number): Iteration => ({
+    iteration: n,
+    strategy: n < 3 ? 'conservative' : 'aggressive',
+    pass_rate: 95,
+    pass_rate_before: 95,
+    test_results: { total: 40, passed: 38, failed: 2 },
+    agent: 'claude',
+    result: n === 3 ? 'stuck' : 'no_change',
+    duration_ms: 30_000,
+  });
   return build([
     session,
     { type: 'phase', phase: 'test', status: 'done', iteration: 0 },
     { type: 'results', iteration: 3, results: results(95, failures) },
-    { type: 'state', state: iterationState([it(1), it(2), it(3)], { stuck_tests: ['test/app.test.js::rounds half up', 'test/app.test.js::rounds negatives'] }) },
+    {
+      type: 'state',
+      state: iterationState([it(1), it(2), it(3)], {
+        stuck_tests: ['test/app.test.js::rounds half up', 'test/app.test.js::rounds negatives'],
+      }),
+    },
     { type: 'stuck', iteration: 3, tests: ['test/app.test.js::rounds half up', 'test/app.test.js::rounds negatives'] },
   ]);
 }
@@ -136,7 +204,13 @@ export function awaitingApprovalStore() {
     session,
     { type: 'phase', phase: 'test', status: 'done', iteration: 0 },
     { type: 'results', iteration: 1, results: results(96.5, failures) },
-    { type: 'state', state: iterationState([{ ...FIRST, pass_rate: 96.5 }], { status: 'awaiting_approval', next_action: 'await_approval' }) },
+    {
+      type: 'state',
+      state: iterationState([{ ...FIRST, pass_rate: 96.5 }], {
+        status: 'awaiting_approval',
+        next_action: 'await_approval',
+      }),
+    },
     { type: 'phase', phase: 'validation', status: 'done', iteration: 1 },
     { type: 'phase', phase: 'completion', status: 'running', iteration: 1, detail: 'awaiting approval' },
     { type: 'await-approval', passRate: 96.5, failures },
@@ -153,7 +227,14 @@ export function failureStore() {
     { type: 'state', state: iterationState([FIRST], { status: 'failed', current_iteration: 5 }) },
     { type: 'phase', phase: 'validation', status: 'done', iteration: 5 },
     { type: 'phase', phase: 'completion', status: 'failed', iteration: 5 },
-    { type: 'done', outcome: 'failure', reason: 'max iterations reached (5) with 1 high-criticality failure', exitCode: 1, passRate: 72, reportPath: '.workflow/active/WFS-test-checkout/.summaries/failure-report.md' },
+    {
+      type: 'done',
+      outcome: 'failure',
+      reason: 'max iterations reached (5) with 1 high-criticality failure',
+      exitCode: 1,
+      passRate: 72,
+      reportPath: '.workflow/active/WFS-test-checkout/.summaries/failure-report.md',
+    },
   ]);
 }
 
@@ -162,9 +243,30 @@ export function degradedStore() {
   return build([
     session,
     { type: 'phase', phase: 'test', status: 'done', iteration: 0 },
-    { type: 'state', state: iterationState([FIRST, { iteration: 2, strategy: 'conservative', pass_rate_before: 82.5, agents_tried: ['claude', 'codex'], degraded: true, result: 'degraded', step: 'fix' }]) },
+    {
+      type: 'state',
+      state: iterationState([
+        FIRST,
+        {
+          iteration: 2,
+          strategy: 'conservative',
+          pass_rate_before: 82.5,
+          agents_tried: ['claude', 'codex'],
+          degraded: true,
+          result: 'degraded',
+          step: 'fix',
+        },
+      ]),
+    },
     { type: 'phase', phase: 'analysis', status: 'running', iteration: 2 },
-    { type: 'agent', iteration: 2, agent: 'claude', role: 'analyze', status: 'finished', classification: 'rate_limited' },
+    {
+      type: 'agent',
+      iteration: 2,
+      agent: 'claude',
+      role: 'analyze',
+      status: 'finished',
+      classification: 'rate_limited',
+    },
     { type: 'agent', iteration: 2, agent: 'codex', role: 'analyze', status: 'finished', classification: 'timeout' },
     { type: 'phase', phase: 'analysis', status: 'failed', iteration: 2, detail: 'no usable plan (degraded)' },
   ]);
@@ -175,9 +277,30 @@ export function fallbackStore() {
   return build([
     session,
     { type: 'phase', phase: 'test', status: 'done', iteration: 0 },
-    { type: 'state', state: iterationState([FIRST, { iteration: 2, strategy: 'conservative', agents_tried: ['claude', 'codex'], agent: 'codex', result: 'improved', pass_rate: 90, pass_rate_before: 82.5 }]) },
+    {
+      type: 'state',
+      state: iterationState([
+        FIRST,
+        {
+          iteration: 2,
+          strategy: 'conservative',
+          agents_tried: ['claude', 'codex'],
+          agent: 'codex',
+          result: 'improved',
+          pass_rate: 90,
+          pass_rate_before: 82.5,
+        },
+      ]),
+    },
     { type: 'phase', phase: 'analysis', status: 'running', iteration: 2 },
-    { type: 'agent', iteration: 2, agent: 'claude', role: 'analyze', status: 'finished', classification: 'rate_limited' },
+    {
+      type: 'agent',
+      iteration: 2,
+      agent: 'claude',
+      role: 'analyze',
+      status: 'finished',
+      classification: 'rate_limited',
+    },
     { type: 'agent', iteration: 2, agent: 'codex', role: 'analyze', status: 'started' },
   ]);
 }

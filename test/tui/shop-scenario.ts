@@ -2,7 +2,8 @@
 // the agent command protocol, which reaches a partial success (95%, one low failure) in one iteration.
 // 16 tests that pass, 3 that fail because total() adds 1 (medium criticality) and 1 cosmetic test
 // (low by the config): 80% at first, 95% with only a low failure once the agent fixes total().
-export const SHOP = 'export function total(items) {\n  return items.reduce((sum, i) => sum + i.price * i.qty, 0) + 1;\n}\n';
+export const SHOP =
+  'export function total(items) {\n  return items.reduce((sum, i) => sum + i.price * i.qty, 0) + 1;\n}\n';
 export const TESTS = `import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { total } from '../src/shop.js';
@@ -23,7 +24,6 @@ if (role === 'analyze') {
   writeFileSync('src/shop.js', readFileSync('src/shop.js', 'utf8').replace(', 0) + 1;', ', 0);'));
 }
 `;
-
 
 /** The files of the shop project, for tempRepo().commit. */
 export const SHOP_FILES = {

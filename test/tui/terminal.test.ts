@@ -38,7 +38,8 @@ process.stdout.write('left the TUI\\n');
 }
 
 function start(script: string, columns = 100, rows = 30) {
-  if (!existsSync(join(DIST, 'tui/start.js'))) throw new Error('dist/tui/start.js is missing: build first with npx tsc -p tsconfig.build.json');
+  if (!existsSync(join(DIST, 'tui/start.js')))
+    throw new Error('dist/tui/start.js is missing: build first with npx tsc -p tsconfig.build.json');
   term = spawnInPty(process.execPath, [script], { columns, rows, cwd: work });
   return term;
 }
@@ -76,7 +77,9 @@ describe('the alternate screen', () => {
     await t.waitFor('Phases');
     t.resize(60, 20);
     // Ink redraws the old layout once at the new size before React catches up: wait for the settled frame.
-    const narrow = await t.waitFor((s) => !s.includes('Phases') && s.split('\n')[0]!.includes('[surgical]') && s.includes('scripted line 200'));
+    const narrow = await t.waitFor(
+      (s) => !s.includes('Phases') && s.split('\n')[0]!.includes('[surgical]') && s.includes('scripted line 200'),
+    );
     const rows = narrow.split('\n');
     expect(rows).toHaveLength(20);
     expect(rows[0]).toContain('[surgical]');
@@ -91,12 +94,23 @@ describe('fixcycle watch', () => {
     const repo = join(work, 'watched-repo');
     const dir = join(repo, '.workflow/active/WFS-test-elsewhere');
     mkdirSync(join(dir, '.process'), { recursive: true });
-    const write = (name: string, value: unknown) => writeFileSync(join(dir, '.process', name), typeof value === 'string' ? value : JSON.stringify(value));
-    write('iteration-state.json', iterationState([FIRST, { iteration: 2, strategy: 'aggressive', step: 'fix', result: 'in_progress' }], { selected_strategy: 'aggressive', strategy_reason: 'similar failures above 80%' }));
+    const write = (name: string, value: unknown) =>
+      writeFileSync(join(dir, '.process', name), typeof value === 'string' ? value : JSON.stringify(value));
+    write(
+      'iteration-state.json',
+      iterationState([FIRST, { iteration: 2, strategy: 'aggressive', step: 'fix', result: 'in_progress' }], {
+        selected_strategy: 'aggressive',
+        strategy_reason: 'similar failures above 80%',
+      }),
+    );
     write('test-results.json', results(82.5, [failure('adds', 'AssertionError: 1 !== 2')]));
     write('test-output.log', 'ok 1 - subtracts\nnot ok 2 - adds\n');
 
-    term = spawnInPty(process.execPath, [join(DIST, 'cli.js'), 'watch', '-C', repo, '--session', 'WFS-test-elsewhere'], { columns: 120, rows: 40, cwd: repo });
+    term = spawnInPty(
+      process.execPath,
+      [join(DIST, 'cli.js'), 'watch', '-C', repo, '--session', 'WFS-test-elsewhere'],
+      { columns: 120, rows: 40, cwd: repo },
+    );
     let screen = await term.waitFor('not ok 2 - adds');
     expect(screen).toContain('fixcycle watch');
     expect(screen).toContain('[aggressive] similar failures above 80%');
@@ -121,9 +135,15 @@ describe('fixcycle watch', () => {
   it('says in one line when the session asked for does not exist (with none asked for, it follows)', async () => {
     const empty = join(work, 'empty-repo');
     mkdirSync(empty, { recursive: true });
-    term = spawnInPty(process.execPath, [join(DIST, 'cli.js'), 'watch', '-C', empty, '--session', 'nope'], { columns: 120, rows: 10, cwd: empty });
+    term = spawnInPty(process.execPath, [join(DIST, 'cli.js'), 'watch', '-C', empty, '--session', 'nope'], {
+      columns: 120,
+      rows: 10,
+      cwd: empty,
+    });
     const exit = await term.exited;
     expect(exit.exitCode).toBe(2);
-    expect(term.screen().replace(/\n/g, '')).toMatch(/fixcycle watch: no session nope under .*: start one with fixcycle run/);
+    expect(term.screen().replace(/\n/g, '')).toMatch(
+      /fixcycle watch: no session nope under .*: start one with fixcycle run/,
+    );
   });
 });

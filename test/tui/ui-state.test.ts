@@ -2,19 +2,34 @@ import { describe, expect, it } from 'vitest';
 import { initialUiState, uiReducer, visibleOutputTop, type UiAction, type UiState } from '../../src/state/ui-state.js';
 import { createUiStore } from '../../src/state/ui-store.js';
 
-const run = (actions: UiAction[], from: Partial<UiState> = {}) => actions.reduce(uiReducer, { ...initialUiState, ...from });
+const run = (actions: UiAction[], from: Partial<UiState> = {}) =>
+  actions.reduce(uiReducer, { ...initialUiState, ...from });
 // 1,000 lines pushed, the last 500 kept, a 20-row pane.
 const window = { total: 1000, size: 500, height: 20 };
 
 describe('uiReducer', () => {
   it('starts on the output, following the tail, with nothing open', () => {
-    expect(initialUiState).toMatchObject({ focus: 'output', follow: true, help: false, detail: null, confirm: null, message: null, stopping: false });
+    expect(initialUiState).toMatchObject({
+      focus: 'output',
+      follow: true,
+      help: false,
+      detail: null,
+      confirm: null,
+      message: null,
+      stopping: false,
+    });
     expect(visibleOutputTop(initialUiState, window)).toBe(980);
   });
 
   it('cycles focus both ways through output, iterations and failures', () => {
     expect(run([{ type: 'focus', direction: 1 }]).focus).toBe('iterations');
-    expect(run([{ type: 'focus', direction: 1 }, { type: 'focus', direction: 1 }, { type: 'focus', direction: 1 }]).focus).toBe('output');
+    expect(
+      run([
+        { type: 'focus', direction: 1 },
+        { type: 'focus', direction: 1 },
+        { type: 'focus', direction: 1 },
+      ]).focus,
+    ).toBe('output');
     expect(run([{ type: 'focus', direction: -1 }]).focus).toBe('failures');
   });
 
@@ -40,7 +55,12 @@ describe('uiReducer', () => {
       { type: 'scroll-output', delta: 3, window },
     ]);
     expect(state.follow).toBe(true);
-    expect(run([{ type: 'scroll-output', delta: -30, window }, { type: 'scroll-output-edge', edge: 'bottom', window }]).follow).toBe(true);
+    expect(
+      run([
+        { type: 'scroll-output', delta: -30, window },
+        { type: 'scroll-output-edge', edge: 'bottom', window },
+      ]).follow,
+    ).toBe(true);
   });
 
   it('f holds the view where it is, and f again follows', () => {
@@ -58,7 +78,12 @@ describe('uiReducer', () => {
     const iterations = [1, 2, 3];
     expect(run([{ type: 'select-iteration', delta: -1, iterations }]).selected).toBe(2);
     expect(run([{ type: 'select-iteration', delta: -5, iterations }]).selected).toBe(1);
-    expect(run([{ type: 'select-iteration', delta: -1, iterations }, { type: 'select-iteration', delta: 1, iterations }]).selected).toBeNull();
+    expect(
+      run([
+        { type: 'select-iteration', delta: -1, iterations },
+        { type: 'select-iteration', delta: 1, iterations },
+      ]).selected,
+    ).toBeNull();
     expect(run([{ type: 'select-iteration-edge', edge: 'top', iterations }]).selected).toBe(1);
     expect(run([{ type: 'select-iteration', delta: 1, iterations: [] }]).selected).toBeNull();
   });
@@ -74,25 +99,49 @@ describe('uiReducer', () => {
     // The last group shows the suspects below it; going back up keeps the view until the cursor leaves it.
     expect(run([select(Infinity)])).toMatchObject({ failureGroup: 4, failuresTop: 10 });
     expect(run([select(Infinity), select(-1)])).toMatchObject({ failureGroup: 3, failuresTop: 8 });
-    expect(run([select(-Infinity)], { failureGroup: 4, failuresTop: 10 })).toMatchObject({ failureGroup: 0, failuresTop: 0 });
+    expect(run([select(-Infinity)], { failureGroup: 4, failuresTop: 10 })).toMatchObject({
+      failureGroup: 0,
+      failuresTop: 0,
+    });
     // A cursor left past the groups of a newer run starts from the last one.
     expect(run([select(-1)], { failureGroup: 9 }).failureGroup).toBe(3);
-    expect(run([{ type: 'select-failure-group', delta: 1, spans: { starts: [], lines: 2, height: 6 } }])).toEqual(initialUiState);
+    expect(run([{ type: 'select-failure-group', delta: 1, spans: { starts: [], lines: 2, height: 6 } }])).toEqual(
+      initialUiState,
+    );
   });
 
   it('scrolls the failures, the help and the iteration view within their ends', () => {
     expect(run([{ type: 'scroll-failures', delta: 50, max: 4 }]).failuresTop).toBe(4);
     expect(run([{ type: 'scroll-failures', delta: -Infinity, max: 4 }], { failuresTop: 3 }).failuresTop).toBe(0);
     expect(run([{ type: 'toggle-help' }, { type: 'scroll-help', delta: 3, max: 2 }]).helpTop).toBe(2);
-    expect(run([{ type: 'open-detail', iteration: 2 }, { type: 'scroll-detail', delta: Infinity, max: 30 }]).detail).toEqual({ iteration: 2, top: 30 });
+    expect(
+      run([
+        { type: 'open-detail', iteration: 2 },
+        { type: 'scroll-detail', delta: Infinity, max: 30 },
+      ]).detail,
+    ).toEqual({ iteration: 2, top: 30 });
     expect(run([{ type: 'scroll-detail', delta: 3, max: 30 }]).detail).toBeNull();
-    expect(run([{ type: 'open-failure-detail', failureId: 't::a' }, { type: 'scroll-detail', delta: 5, max: 3 }]).failureDetail).toEqual({ failureId: 't::a', top: 3 });
+    expect(
+      run([
+        { type: 'open-failure-detail', failureId: 't::a' },
+        { type: 'scroll-detail', delta: 5, max: 3 },
+      ]).failureDetail,
+    ).toEqual({ failureId: 't::a', top: 3 });
     expect(run([{ type: 'open-failure-detail', failureId: 't::a' }, { type: 'close' }]).failureDetail).toBeNull();
   });
 
   it('esc closes the innermost thing first: question, then iteration view, then help', () => {
-    const open = run([{ type: 'toggle-help' }, { type: 'open-detail', iteration: 1 }, { type: 'toggle-help' }, { type: 'ask', confirm: { kind: 'quit', prompt: '?' } }]);
-    expect([open.help, open.detail, open.confirm]).toEqual([true, { iteration: 1, top: 0 }, { kind: 'quit', prompt: '?' }]);
+    const open = run([
+      { type: 'toggle-help' },
+      { type: 'open-detail', iteration: 1 },
+      { type: 'toggle-help' },
+      { type: 'ask', confirm: { kind: 'quit', prompt: '?' } },
+    ]);
+    expect([open.help, open.detail, open.confirm]).toEqual([
+      true,
+      { iteration: 1, top: 0 },
+      { kind: 'quit', prompt: '?' },
+    ]);
     const once = uiReducer(open, { type: 'close' });
     expect(once.confirm).toBeNull();
     expect(once.detail).not.toBeNull();

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Key } from 'ink';
 import { groupFailures } from '../../src/tui/failure-groups.js';
-import { formatDelta, formatDuration, formatPercent, iterationRows, lastCommittedIteration } from '../../src/tui/iteration-rows.js';
+import {
+  formatDelta,
+  formatDuration,
+  formatPercent,
+  iterationRows,
+  lastCommittedIteration,
+} from '../../src/tui/iteration-rows.js';
 import { commandForKey, KEY_BINDINGS } from '../../src/tui/key-bindings.js';
 import { formatHints, keyHints } from '../../src/tui/key-hints.js';
 import { computeLayout } from '../../src/tui/layout.js';
@@ -9,7 +15,30 @@ import { isFailureLine, sanitizeLine } from '../../src/tui/sanitize-line.js';
 import { initialUiState } from '../../src/state/ui-state.js';
 import { failure, FIRST } from './scenarios.js';
 
-const key = (flags: Partial<Key> = {}): Key => ({ upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false, home: false, end: false, return: false, escape: false, ctrl: false, shift: false, tab: false, backspace: false, delete: false, meta: false, super: false, hyper: false, capsLock: false, numLock: false, ...flags }) as Key;
+const key = (flags: Partial<Key> = {}): Key =>
+  ({
+    upArrow: false,
+    downArrow: false,
+    leftArrow: false,
+    rightArrow: false,
+    pageDown: false,
+    pageUp: false,
+    home: false,
+    end: false,
+    return: false,
+    escape: false,
+    ctrl: false,
+    shift: false,
+    tab: false,
+    backspace: false,
+    delete: false,
+    meta: false,
+    super: false,
+    hyper: false,
+    capsLock: false,
+    numLock: false,
+    ...flags,
+  }) as Key;
 
 describe('commandForKey', () => {
   it('maps letters, named keys and modifiers through the one table', () => {
@@ -38,29 +67,54 @@ describe('commandForKey', () => {
 });
 
 describe('keyHints', () => {
-  const base = { ui: initialUiState, watch: false, awaitingApproval: false, done: false, paused: false, canRollback: true, hasIterations: true };
+  const base = {
+    ui: initialUiState,
+    watch: false,
+    awaitingApproval: false,
+    done: false,
+    paused: false,
+    canRollback: true,
+    hasIterations: true,
+  };
   it('shows the few keys that matter now, from the table, joined by " · "', () => {
-    expect(formatHints(keyHints(base))).toBe('r roll back · p pause · f hold · enter open · tab focus · ? help · q quit');
-    expect(formatHints(keyHints({ ...base, awaitingApproval: true, paused: true }))).toMatch(/^a approve · r roll back · p resume/);
+    expect(formatHints(keyHints(base))).toBe(
+      'r roll back · p pause · f hold · enter open · tab focus · ? help · q quit',
+    );
+    expect(formatHints(keyHints({ ...base, awaitingApproval: true, paused: true }))).toMatch(
+      /^a approve · r roll back · p resume/,
+    );
     expect(formatHints(keyHints({ ...base, watch: true }))).toBe('f hold · enter open · tab focus · ? help · q quit');
     expect(formatHints(keyHints({ ...base, ui: { ...initialUiState, stopping: true } }))).toContain('q leave now');
   });
 
   it('offers enter on a failure group only in the failures pane with groups, and scroll and close in its view', () => {
     const failures = { ...initialUiState, focus: 'failures' as const };
-    expect(formatHints(keyHints({ ...base, ui: failures, hasFailureGroups: true }))).toBe('enter suspects · r roll back · p pause · ↑/k select · tab focus · ? help · q quit');
-    expect(formatHints(keyHints({ ...base, ui: failures, hasFailureGroups: false }))).toBe('r roll back · p pause · ↑/k scroll · enter open · tab focus · ? help · q quit');
+    expect(formatHints(keyHints({ ...base, ui: failures, hasFailureGroups: true }))).toBe(
+      'enter suspects · r roll back · p pause · ↑/k select · tab focus · ? help · q quit',
+    );
+    expect(formatHints(keyHints({ ...base, ui: failures, hasFailureGroups: false }))).toBe(
+      'r roll back · p pause · ↑/k scroll · enter open · tab focus · ? help · q quit',
+    );
     expect(formatHints(keyHints({ ...base, hasFailureGroups: true }))).toContain('enter open');
-    expect(formatHints(keyHints({ ...base, ui: { ...failures, failureDetail: { failureId: 't::a', top: 0 } } }))).toBe('↑/k scroll · esc close');
+    expect(formatHints(keyHints({ ...base, ui: { ...failures, failureDetail: { failureId: 't::a', top: 0 } } }))).toBe(
+      '↑/k scroll · esc close',
+    );
   });
 });
 
 describe('computeLayout', () => {
   it('uses every row but the last, wide and compact alike', () => {
-    for (const [columns, rows] of [[120, 40], [80, 24], [60, 20], [40, 10]] as const) {
+    for (const [columns, rows] of [
+      [120, 40],
+      [80, 24],
+      [60, 20],
+      [40, 10],
+    ] as const) {
       for (const banners of [0, 2, 3]) {
         const l = computeLayout(columns, rows, banners, 3);
-        const body = l.compact ? l.phaseHeight + l.iterationsHeight + 1 + l.outputHeight : l.phaseHeight + l.iterationsHeight + l.logHeight + 1 + l.outputHeight;
+        const body = l.compact
+          ? l.phaseHeight + l.iterationsHeight + 1 + l.outputHeight
+          : l.phaseHeight + l.iterationsHeight + l.logHeight + 1 + l.outputHeight;
         expect(l.height).toBe(rows - 1);
         if (l.outputHeight > 1) expect(1 + body + banners + 1).toBe(rows - 1);
       }
@@ -88,14 +142,27 @@ describe('iterationRows', () => {
   });
 
   it('finds the fix commit a rollback would revert', () => {
-    expect(lastCommittedIteration([FIRST, { iteration: 2, commit: 'abc', result: 'regressed_rolled_back' }])?.iteration).toBe(1);
+    expect(
+      lastCommittedIteration([FIRST, { iteration: 2, commit: 'abc', result: 'regressed_rolled_back' }])?.iteration,
+    ).toBe(1);
     expect(lastCommittedIteration([{ iteration: 1 }])).toBeUndefined();
   });
 
   it('formats numbers so they read without color', () => {
     expect([formatPercent(82), formatPercent(82.53), formatPercent(undefined)]).toEqual(['82%', '82.5%', '—']);
-    expect([formatDelta(7), formatDelta(-3.5), formatDelta(0), formatDelta(undefined)]).toEqual(['+7', '−3.5', '±0', '']);
-    expect([formatDuration(850), formatDuration(42_000), formatDuration(185_000), formatDuration(3_720_000), formatDuration(200 * 3_600_000)]).toEqual(['850ms', '42s', '3m 05s', '1h 02m', '8d 8h']);
+    expect([formatDelta(7), formatDelta(-3.5), formatDelta(0), formatDelta(undefined)]).toEqual([
+      '+7',
+      '−3.5',
+      '±0',
+      '',
+    ]);
+    expect([
+      formatDuration(850),
+      formatDuration(42_000),
+      formatDuration(185_000),
+      formatDuration(3_720_000),
+      formatDuration(200 * 3_600_000),
+    ]).toEqual(['850ms', '42s', '3m 05s', '1h 02m', '8d 8h']);
   });
 });
 
@@ -114,7 +181,9 @@ describe('groupFailures', () => {
   });
 
   it('keeps unrelated messages apart', () => {
-    expect(groupFailures([failure('a', 'ENOENT: no such file'), failure('b', 'timeout of 2000ms exceeded')])).toHaveLength(2);
+    expect(
+      groupFailures([failure('a', 'ENOENT: no such file'), failure('b', 'timeout of 2000ms exceeded')]),
+    ).toHaveLength(2);
   });
 });
 
@@ -130,7 +199,16 @@ describe('sanitizeLine', () => {
   });
 
   it('recognises failure lines of the common runners', () => {
-    for (const line of ['FAIL src/a.test.ts', 'not ok 3 - adds', '  ✗ adds', '× adds', 'AssertionError: x', '  2 failing']) expect(isFailureLine(line), line).toBe(true);
-    for (const line of ['ok 3 - adds', '✓ adds', 'PASS src/a.test.ts', '# fail 0']) expect(isFailureLine(line), line).toBe(false);
+    for (const line of [
+      'FAIL src/a.test.ts',
+      'not ok 3 - adds',
+      '  ✗ adds',
+      '× adds',
+      'AssertionError: x',
+      '  2 failing',
+    ])
+      expect(isFailureLine(line), line).toBe(true);
+    for (const line of ['ok 3 - adds', '✓ adds', 'PASS src/a.test.ts', '# fail 0'])
+      expect(isFailureLine(line), line).toBe(false);
   });
 });

@@ -45,7 +45,12 @@ function start() {
 
 describe('mirrorSession', () => {
   it('mirrors the state, the results and the output of a session another process writes', async () => {
-    writeAtomic('iteration-state.json', JSON.stringify(iterationState([FIRST, { iteration: 2, strategy: 'conservative', step: 'fix', result: 'in_progress' }])));
+    writeAtomic(
+      'iteration-state.json',
+      JSON.stringify(
+        iterationState([FIRST, { iteration: 2, strategy: 'conservative', step: 'fix', result: 'in_progress' }]),
+      ),
+    );
     writeAtomic('test-results.json', JSON.stringify(results(82.5, [failure('adds', 'AssertionError: 1 !== 2')])));
     writeFileSync(join(dir, '.process/test-output.log'), 'ok 1 - subtracts\nnot ok 2 - adds\n');
     const store = start();
@@ -68,14 +73,19 @@ describe('mirrorSession', () => {
     const store = start();
     await until(() => store.getState().state !== null, 'the first state');
 
-    writeFileSync(join(dir, '.process/iteration-state.json'), '{"session_id": "WFS-test-watched", "iterations": [{"itera');
+    writeFileSync(
+      join(dir, '.process/iteration-state.json'),
+      '{"session_id": "WFS-test-watched", "iterations": [{"itera',
+    );
     await until(() => warnings.length > 0, 'a warning');
     expect(warnings[0]).toBe('iteration-state.json is half-written or not JSON: showing the last good state');
     expect(store.getState().state?.iterations).toHaveLength(1);
 
     writeAtomic('iteration-state.json', JSON.stringify({ iterations: 'not a list' }));
     await until(() => warnings.length > 1, 'a second warning');
-    expect(warnings[1]).toMatch(/^iteration-state\.json is not an iteration state \(iterations: .*\): showing the last good state$/);
+    expect(warnings[1]).toMatch(
+      /^iteration-state\.json is not an iteration state \(iterations: .*\): showing the last good state$/,
+    );
     expect(store.getState().state?.iterations).toHaveLength(1);
 
     writeAtomic('iteration-state.json', JSON.stringify(iterationState([FIRST, { iteration: 2, result: 'improved' }])));
@@ -83,22 +93,55 @@ describe('mirrorSession', () => {
     expect(warnings.at(-1)).toBeNull();
 
     writeAtomic('test-results.json', JSON.stringify({ suites: [] }));
-    await until(() => warnings.some((w) => w?.startsWith('test-results.json is not a test-results file')), 'the results warning');
+    await until(
+      () => warnings.some((w) => w?.startsWith('test-results.json is not a test-results file')),
+      'the results warning',
+    );
   });
 
   it("shows the current iteration's suspects from its failures record while the results are the failures it ranked", async () => {
     const failures = [failure('adds', 'AssertionError: 1 !== 2')];
-    const suspect = { file: 'src/math.js', function: 'add', startLine: 1, endLine: 3, score: 0.8, lines: [2], scores: { change: 1, stack: 1 }, evidence: ['change: line 2 changed since abc1234'] };
-    writeAtomic('iteration-state.json', JSON.stringify(iterationState([FIRST, { iteration: 2, strategy: 'conservative', step: 'analyze', result: 'in_progress' }])));
+    const suspect = {
+      file: 'src/math.js',
+      function: 'add',
+      startLine: 1,
+      endLine: 3,
+      score: 0.8,
+      lines: [2],
+      scores: { change: 1, stack: 1 },
+      evidence: ['change: line 2 changed since abc1234'],
+    };
+    writeAtomic(
+      'iteration-state.json',
+      JSON.stringify(
+        iterationState([FIRST, { iteration: 2, strategy: 'conservative', step: 'analyze', result: 'in_progress' }]),
+      ),
+    );
     writeAtomic('test-results.json', JSON.stringify(results(82.5, failures)));
     const store = start();
     await until(() => store.getState().results !== null, 'the results');
     expect(store.getState().suspects).toEqual([]);
     // Written by the loop once localization is done, as localize-step writes it: the results and what ranked them.
-    writeAtomic('iteration-2-failures.json', JSON.stringify({ ...results(82.5, failures), localization: { suspects: [suspect, { file: 42 }], used: ['change', 'stack'], notes: ['coverage: not measured (turned off)'], changeBase: 'abc1234', durationMs: 900 } }));
+    writeAtomic(
+      'iteration-2-failures.json',
+      JSON.stringify({
+        ...results(82.5, failures),
+        localization: {
+          suspects: [suspect, { file: 42 }],
+          used: ['change', 'stack'],
+          notes: ['coverage: not measured (turned off)'],
+          changeBase: 'abc1234',
+          durationMs: 900,
+        },
+      }),
+    );
     await until(() => store.getState().suspects.length > 0, 'the suspects');
     expect(store.getState().suspects).toEqual([suspect]);
-    expect(store.getState().localization).toMatchObject({ iteration: 2, used: ['change', 'stack'], notes: ['coverage: not measured (turned off)'] });
+    expect(store.getState().localization).toMatchObject({
+      iteration: 2,
+      used: ['change', 'stack'],
+      notes: ['coverage: not measured (turned off)'],
+    });
     // The re-test changed the failures: the record no longer speaks of them.
     writeAtomic('test-results.json', JSON.stringify(results(90, [failure('subtracts', 'AssertionError: 3 !== 1')])));
     await until(() => store.getState().results?.pass_rate === 90, 'the new results');
@@ -123,7 +166,10 @@ describe('mirrorSession', () => {
     const store = start();
     await until(() => store.getState().awaitingApproval !== null, 'the approval');
     expect(store.getState().awaitingApproval?.passRate).toBe(96.5);
-    writeAtomic('iteration-state.json', JSON.stringify(iterationState([FIRST], { status: 'failed', outcome_reason: 'max iterations reached' })));
+    writeAtomic(
+      'iteration-state.json',
+      JSON.stringify(iterationState([FIRST], { status: 'failed', outcome_reason: 'max iterations reached' })),
+    );
     await until(() => store.getState().done !== null, 'the outcome');
     expect(store.getState().done).toMatchObject({ outcome: 'failure', reason: 'max iterations reached', exitCode: 1 });
   });
@@ -131,7 +177,19 @@ describe('mirrorSession', () => {
   it("reads the design's own shape, written by another tool", async () => {
     writeAtomic(
       'iteration-state.json',
-      JSON.stringify({ session_id: 'WFS-test-user-auth', current_iteration: 1, iterations: [{ iteration: 1, test_results: { total: 10, passed: 7, failed: 3, failures: ['t1', 't2', 't3'] }, result: 'partial_success' }], status: 'active', next_action: 'execute_fix_task' }),
+      JSON.stringify({
+        session_id: 'WFS-test-user-auth',
+        current_iteration: 1,
+        iterations: [
+          {
+            iteration: 1,
+            test_results: { total: 10, passed: 7, failed: 3, failures: ['t1', 't2', 't3'] },
+            result: 'partial_success',
+          },
+        ],
+        status: 'active',
+        next_action: 'execute_fix_task',
+      }),
     );
     const store = start();
     await until(() => store.getState().state !== null, 'the state');
@@ -147,10 +205,16 @@ describe('findWatchedSession', () => {
   });
 
   it('says in one line why there is nothing to watch', async () => {
-    expect(await findWatchedSession(repo, 'other')).toEqual({ ok: false, error: `no session other under ${join(repo, '.workflow/active')}: sessions there: WFS-test-watched` });
+    expect(await findWatchedSession(repo, 'other')).toEqual({
+      ok: false,
+      error: `no session other under ${join(repo, '.workflow/active')}: sessions there: WFS-test-watched`,
+    });
     const empty = mkdtempSync(join(tmpdir(), 'fixcycle-watch-empty-'));
     try {
-      expect(await findWatchedSession(empty)).toEqual({ ok: false, error: `no session under ${join(empty, '.workflow/active')}: start one with fixcycle run, or pass -C <repo>` });
+      expect(await findWatchedSession(empty)).toEqual({
+        ok: false,
+        error: `no session under ${join(empty, '.workflow/active')}: start one with fixcycle run, or pass -C <repo>`,
+      });
     } finally {
       rmSync(empty, { recursive: true, force: true });
     }

@@ -11,8 +11,16 @@ export function findGoImports(source: string): string[] {
   let inBlock = false;
   while (i < n) {
     const c = source[i]!;
-    if (c === '/' && source[i + 1] === '/') { const end = source.indexOf('\n', i); i = end < 0 ? n : end; continue; }
-    if (c === '/' && source[i + 1] === '*') { const end = source.indexOf('*/', i + 2); i = end < 0 ? n : end + 2; continue; }
+    if (c === '/' && source[i + 1] === '/') {
+      const end = source.indexOf('\n', i);
+      i = end < 0 ? n : end;
+      continue;
+    }
+    if (c === '/' && source[i + 1] === '*') {
+      const end = source.indexOf('*/', i + 2);
+      i = end < 0 ? n : end + 2;
+      continue;
+    }
     if (c === '"' || c === '`') {
       const { value, end } = readGoString(source, i);
       if (inImport) {
@@ -22,7 +30,11 @@ export function findGoImports(source: string): string[] {
       i = end;
       continue;
     }
-    if (c === "'") { const end = source.indexOf("'", i + 2); i = end < 0 ? n : end + 1; continue; }
+    if (c === "'") {
+      const end = source.indexOf("'", i + 2);
+      i = end < 0 ? n : end + 1;
+      continue;
+    }
     if (/[A-Za-z_]/.test(c)) {
       const start = i;
       while (i < n && /\w/.test(source[i]!)) i++;
@@ -32,7 +44,10 @@ export function findGoImports(source: string): string[] {
       continue;
     }
     if (inImport && c === '(') inBlock = true;
-    else if (inBlock && c === ')') { inBlock = false; inImport = false; }
+    else if (inBlock && c === ')') {
+      inBlock = false;
+      inImport = false;
+    }
     i++;
   }
   return found;
@@ -45,7 +60,11 @@ function readGoString(source: string, start: number): { value: string; end: numb
   while (i < source.length) {
     const c = source[i]!;
     if (c === quote) return { value, end: i + 1 };
-    if (quote === '"' && c === '\\') { value += source[i + 1] ?? ''; i += 2; continue; }
+    if (quote === '"' && c === '\\') {
+      value += source[i + 1] ?? '';
+      i += 2;
+      continue;
+    }
     if (quote === '"' && c === '\n') return { value, end: i };
     value += c;
     i++;

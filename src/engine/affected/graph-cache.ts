@@ -52,7 +52,11 @@ export async function loadGraph(cacheDir: string, cwd: string): Promise<CachedGr
       const imports = specifiers.map((specifier, k): ImportEdge => {
         const target = targets[k]!;
         if (target === GLOB) return { specifier, glob: true, target: null };
-        return { specifier, glob: false, target: target === UNRESOLVED ? null : target === EXTERNAL ? '' : paths[target]! };
+        return {
+          specifier,
+          glob: false,
+          target: target === UNRESOLVED ? null : target === EXTERNAL ? '' : paths[target]!,
+        };
       });
       files.set(paths[path]!, { mtimeMs, size, imports });
     }
@@ -77,7 +81,8 @@ export async function saveGraph(cacheDir: string, cwd: string, graph: CachedGrap
   const files: StoredFile[] = [];
   for (const [path, record] of graph.files) {
     const targets = record.imports.map(({ glob, target }) =>
-      glob ? GLOB : target === null || target === undefined ? UNRESOLVED : target === '' ? EXTERNAL : indexOf(target));
+      glob ? GLOB : target === null || target === undefined ? UNRESOLVED : target === '' ? EXTERNAL : indexOf(target),
+    );
     files.push([indexOf(path), record.mtimeMs, record.size, record.imports.map((edge) => edge.specifier), targets]);
   }
   const stored: Stored = { version: VERSION, cwd, fingerprint: graph.fingerprint, paths, files };

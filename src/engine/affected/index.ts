@@ -25,13 +25,18 @@ export async function selectAffectedTests(input: AffectedTestsInput): Promise<Af
   const lastFailedFiles = input.lastFailedFiles.map((f) => toProjectPath(cwd, f));
   const testFiles = input.testFiles?.map((f) => toProjectPath(cwd, f));
   if (runner === 'cargo') return { files: 'all', reason: 'cargo tests build the whole crate; running every test.' };
-  if (runner === 'command') return { files: 'all', reason: 'a plain --test-cmd cannot run a subset; running every test.' };
+  if (runner === 'command')
+    return { files: 'all', reason: 'a plain --test-cmd cannot run a subset; running every test.' };
   if (!JS_RUNNERS.has(runner) && runner !== 'pytest' && runner !== 'go') {
     return { files: 'all', reason: `no affected-test selection for the ${runner} runner; running every test.` };
   }
 
   const trigger = findSelectAllTrigger(changedFiles);
-  if (trigger) return { files: 'all', reason: `${trigger.file} is ${trigger.kind}, which every test depends on; running every test.` };
+  if (trigger)
+    return {
+      files: 'all',
+      reason: `${trigger.file} is ${trigger.kind}, which every test depends on; running every test.`,
+    };
   if (changedFiles.length === 0 && runner !== 'go') {
     const files = existingFiles(cwd, lastFailedFiles);
     return { files, reason: `no files changed; ${count(files.length, 'test file')} failed last time.` };

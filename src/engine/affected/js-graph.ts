@@ -26,7 +26,11 @@ const REREADS_BEFORE_SAVE = 50;
  * match its cached record and that is not among `changedFiles` is not read again, and a specifier
  * is resolved again only when the files it could lead to changed.
  */
-export async function buildImportGraph(cwd: string, cacheDir: string | null, changedFiles: string[]): Promise<ImportGraph> {
+export async function buildImportGraph(
+  cwd: string,
+  cacheDir: string | null,
+  changedFiles: string[],
+): Promise<ImportGraph> {
   const [projectFiles, cached] = await Promise.all([
     listProjectFiles(cwd),
     cacheDir ? loadGraph(cacheDir, cwd) : Promise.resolve(null),
@@ -48,7 +52,11 @@ export async function buildImportGraph(cwd: string, cacheDir: string | null, cha
       continue;
     }
     const references = findModuleReferences(readFileSync(root + path, 'utf8'));
-    const imports = references.map((ref): ImportEdge => ({ specifier: ref.specifier, glob: ref.glob, target: undefined }));
+    const imports = references.map((ref): ImportEdge => ({
+      specifier: ref.specifier,
+      glob: ref.glob,
+      target: undefined,
+    }));
     // Most edits leave the imports as they were: keep where they led.
     if (old && sameImports(old.imports, imports)) imports.forEach((edge, k) => (edge.target = old.imports[k]!.target));
     else importsChanged++;
@@ -58,14 +66,20 @@ export async function buildImportGraph(cwd: string, cacheDir: string | null, cha
 
   const fingerprint = fingerprintOf(cwd, projectFiles);
   const present = new Set(projectFiles.filter((p) => !isScriptFile(p) || files.has(p)));
-  const formerImporters = cached && cached.fingerprint === fingerprint
-    ? forgetStaleTargets(files, cached, present)
-    : forgetAllTargets(files);
+  const formerImporters =
+    cached && cached.fingerprint === fingerprint ? forgetStaleTargets(files, cached, present) : forgetAllTargets(files);
   const resolved = await resolveMissing(cwd, files);
 
   const graph: CachedGraph = { fingerprint, files };
-  const stats: ImportGraph['stats'] = { files: files.size, read, resolved, cache: cacheDir ? (cached ? 'warm' : 'cold') : 'off' };
-  const fileSetChanged = cached ? files.size !== cached.files.size || [...cached.files.keys()].some((p) => !files.has(p)) : false;
+  const stats: ImportGraph['stats'] = {
+    files: files.size,
+    read,
+    resolved,
+    cache: cacheDir ? (cached ? 'warm' : 'cold') : 'off',
+  };
+  const fileSetChanged = cached
+    ? files.size !== cached.files.size || [...cached.files.keys()].some((p) => !files.has(p))
+    : false;
   // A few files re-read with their imports unchanged are cheaper to read again next time than to rewrite the cache.
   if (cacheDir && (!cached || importsChanged > 0 || resolved > 0 || fileSetChanged || read > REREADS_BEFORE_SAVE)) {
     await saveGraph(cacheDir, cwd, graph).catch((error: unknown) => {
@@ -95,7 +109,11 @@ function forgetAllTargets(files: Map<string, FileRecord>): Map<string, string[]>
  * were added, ones that led to a removed file, and ones a new file may shadow (`a.ts` added beside
  * `a/index.ts`). Returns the importers of each removed file.
  */
-function forgetStaleTargets(files: Map<string, FileRecord>, cached: CachedGraph, present: Set<string>): Map<string, string[]> {
+function forgetStaleTargets(
+  files: Map<string, FileRecord>,
+  cached: CachedGraph,
+  present: Set<string>,
+): Map<string, string[]> {
   const added = [...files.keys()].filter((p) => !cached.files.has(p));
   const addedKeys = new Set(added.flatMap(shadowKeys));
   const formerImporters = new Map<string, string[]>();

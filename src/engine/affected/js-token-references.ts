@@ -91,7 +91,10 @@ export function isTypeOnlyClause(clause: Token[]): boolean {
   let atItemStart = true;
   for (let k = 1; k < close; k++) {
     const t = clause[k]!;
-    if (t.kind === 'punct' && t.value === ',') { atItemStart = true; continue; }
+    if (t.kind === 'punct' && t.value === ',') {
+      atItemStart = true;
+      continue;
+    }
     if (!atItemStart) continue;
     atItemStart = false;
     items++;

@@ -15,8 +15,20 @@ export interface Token {
 }
 
 const KEYWORDS_BEFORE_EXPRESSION = new Set([
-  'return', 'typeof', 'instanceof', 'in', 'of', 'new', 'delete', 'void', 'throw', 'case', 'do', 'else',
-  'yield', 'await',
+  'return',
+  'typeof',
+  'instanceof',
+  'in',
+  'of',
+  'new',
+  'delete',
+  'void',
+  'throw',
+  'case',
+  'do',
+  'else',
+  'yield',
+  'await',
 ]);
 
 function isIdStart(c: number): boolean {
@@ -41,9 +53,19 @@ export function tokenize(source: string): Token[] {
     let text = '';
     while (i < n) {
       const c = source.charCodeAt(i);
-      if (c === 96) { i++; return { text, open: false }; }
-      if (c === 92) { text += source[i + 1] ?? ''; i += 2; continue; }
-      if (c === 36 && source.charCodeAt(i + 1) === 123) { i += 2; return { text, open: true }; }
+      if (c === 96) {
+        i++;
+        return { text, open: false };
+      }
+      if (c === 92) {
+        text += source[i + 1] ?? '';
+        i += 2;
+        continue;
+      }
+      if (c === 36 && source.charCodeAt(i + 1) === 123) {
+        i += 2;
+        return { text, open: true };
+      }
       text += source[i];
       i++;
     }
@@ -60,11 +82,22 @@ export function tokenize(source: string): Token[] {
 
   while (i < n) {
     const c = source.charCodeAt(i);
-    if (c <= 32) { i++; continue; }
+    if (c <= 32) {
+      i++;
+      continue;
+    }
     if (c === 47) {
       const d = source.charCodeAt(i + 1);
-      if (d === 47) { const end = source.indexOf('\n', i); i = end < 0 ? n : end; continue; }
-      if (d === 42) { const end = source.indexOf('*/', i + 2); i = end < 0 ? n : end + 2; continue; }
+      if (d === 47) {
+        const end = source.indexOf('\n', i);
+        i = end < 0 ? n : end;
+        continue;
+      }
+      if (d === 42) {
+        const end = source.indexOf('*/', i + 2);
+        i = end < 0 ? n : end + 2;
+        continue;
+      }
       if (regexAllowed()) {
         i = skipRegex(source, i + 1);
         tokens.push({ kind: 'other', value: '/re/' });
@@ -130,7 +163,11 @@ function readQuoted(source: string, start: number): { value: string; end: number
     const c = source.charCodeAt(i);
     if (c === quote) return { value, end: i + 1 };
     if (c === 10) return { value, end: i };
-    if (c === 92) { value += source[i + 1] ?? ''; i += 2; continue; }
+    if (c === 92) {
+      value += source[i + 1] ?? '';
+      i += 2;
+      continue;
+    }
     value += source[i];
     i++;
   }
@@ -143,7 +180,10 @@ function skipRegex(source: string, start: number): number {
   while (i < source.length) {
     const c = source.charCodeAt(i);
     if (c === 10) return i;
-    if (c === 92) { i += 2; continue; }
+    if (c === 92) {
+      i += 2;
+      continue;
+    }
     if (c === 91) inClass = true;
     else if (c === 93) inClass = false;
     else if (c === 47 && !inClass) {

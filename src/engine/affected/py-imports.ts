@@ -27,11 +27,29 @@ export function pythonLogicalLines(source: string): string[][] {
   };
   while (i < n) {
     const c = source[i]!;
-    if (c === '#') { const end = source.indexOf('\n', i); i = end < 0 ? n : end; continue; }
-    if (c === '\\' && source[i + 1] === '\n') { i += 2; continue; }
-    if (c === '\n') { if (depth === 0) endLine(); i++; continue; }
-    if (c === ' ' || c === '\t' || c === '\r' || c === '\f') { i++; continue; }
-    if (c === "'" || c === '"') { i = skipString(source, i); line.push('<str>'); continue; }
+    if (c === '#') {
+      const end = source.indexOf('\n', i);
+      i = end < 0 ? n : end;
+      continue;
+    }
+    if (c === '\\' && source[i + 1] === '\n') {
+      i += 2;
+      continue;
+    }
+    if (c === '\n') {
+      if (depth === 0) endLine();
+      i++;
+      continue;
+    }
+    if (c === ' ' || c === '\t' || c === '\r' || c === '\f') {
+      i++;
+      continue;
+    }
+    if (c === "'" || c === '"') {
+      i = skipString(source, i);
+      line.push('<str>');
+      continue;
+    }
     if (/[A-Za-z_\u0080-\uffff]/.test(c)) {
       const start = i;
       while (i < n && /[\w\u0080-\uffff]/.test(source[i]!)) i++;
@@ -46,7 +64,11 @@ export function pythonLogicalLines(source: string): string[][] {
     }
     if (c === '(' || c === '[' || c === '{') depth++;
     else if (c === ')' || c === ']' || c === '}') depth = Math.max(0, depth - 1);
-    if (c === ';' && depth === 0) { endLine(); i++; continue; }
+    if (c === ';' && depth === 0) {
+      endLine();
+      i++;
+      continue;
+    }
     line.push(c);
     i++;
   }
@@ -61,7 +83,10 @@ function skipString(source: string, start: number): number {
   let i = start + (triple ? 3 : 1);
   while (i < source.length) {
     const c = source[i]!;
-    if (c === '\\') { i += 2; continue; }
+    if (c === '\\') {
+      i += 2;
+      continue;
+    }
     if (triple) {
       if (source.startsWith(quote.repeat(3), i)) return i + 3;
     } else if (c === quote) {
@@ -111,7 +136,10 @@ function parseFrom(tokens: string[]): PythonImport | null {
   while (source[level] === '.') level++;
   const module = source.slice(level).join('');
   if (!/^[\w.\u0080-\uffff]*$/.test(module) || (module === '' && level === 0)) return null;
-  const names = splitOn(tokens.slice(at + 1).filter((t) => t !== '(' && t !== ')'), ',')
+  const names = splitOn(
+    tokens.slice(at + 1).filter((t) => t !== '(' && t !== ')'),
+    ',',
+  )
     .map((part) => part[0])
     .filter((name): name is string => name !== undefined && name !== '*');
   return { module, level, names };

@@ -23,7 +23,7 @@ const BY_NAME: Record<string, string> = {
   'setup.cfg': 'the Python project config',
   'setup.py': 'the Python project config',
   'tox.ini': 'the tox config',
-  'Pipfile': 'the Python dependencies',
+  Pipfile: 'the Python dependencies',
   'Pipfile.lock': 'a lockfile',
   'poetry.lock': 'a lockfile',
   'uv.lock': 'a lockfile',
@@ -35,10 +35,12 @@ const BY_NAME: Record<string, string> = {
   'Cargo.lock': 'a lockfile',
 };
 
-const RUNNER_CONFIG = /^(vitest|vite|jest|babel|ava|karma|webpack|rollup|esbuild|playwright)\.(config|workspace)\.[cm]?[jt]s(on)?$/;
+const RUNNER_CONFIG =
+  /^(vitest|vite|jest|babel|ava|karma|webpack|rollup|esbuild|playwright)\.(config|workspace)\.[cm]?[jt]s(on)?$/;
 const RUNNER_RC = /^\.(mocharc|babelrc|taprc|nycrc|c8rc)(\.[a-z]+)?$/;
 // setup.ts, setupTests.ts, jest.setup.js, vitest.global-setup.ts, test-setup.mjs, globalTeardown.ts ...
-const SETUP_FILE = /^((jest|vitest|tests?)[.\-_]?)?(global[.\-_]?)?(setup|teardown)([.\-_]?(tests?|env|files|after[.\-_]?env))?\.[cm]?[jt]sx?$/i;
+const SETUP_FILE =
+  /^((jest|vitest|tests?)[.\-_]?)?(global[.\-_]?)?(setup|teardown)([.\-_]?(tests?|env|files|after[.\-_]?env))?\.[cm]?[jt]sx?$/i;
 
 const BY_PATTERN: [RegExp, string][] = [
   [/^[tj]sconfig.*\.json$/, 'the TypeScript config'],

@@ -59,7 +59,9 @@ export async function selectGoTests(input: GoSelectionInput): Promise<AffectedSe
     if (file.split('/').includes('testdata')) testdataOf.push(pkg);
     else starts.push(pkg);
   }
-  const reached = [...new Set([...findDependents(dependencies, starts), ...testdataOf])].filter((pkg) => tested.has(pkg));
+  const reached = [...new Set([...findDependents(dependencies, starts), ...testdataOf])].filter((pkg) =>
+    tested.has(pkg),
+  );
   const lastFailed = input.lastFailedFiles.map((f) => failedPackage(f, modulePath)).filter((pkg) => packages.has(pkg));
   const selected = [...new Set([...reached, ...lastFailed])].sort().map((pkg) => (pkg === '' ? '.' : `./${pkg}`));
   const extra = lastFailed.filter((pkg) => !reached.includes(pkg)).length;
@@ -72,7 +74,10 @@ export async function selectGoTests(input: GoSelectionInput): Promise<AffectedSe
 
 /** The go tool ignores `testdata`, `vendor` and folders starting with `_` or `.`. */
 function isBuilt(file: string): boolean {
-  return !file.split('/').slice(0, -1).some((d) => d === 'testdata' || d === 'vendor' || d.startsWith('_') || d.startsWith('.'));
+  return !file
+    .split('/')
+    .slice(0, -1)
+    .some((d) => d === 'testdata' || d === 'vendor' || d.startsWith('_') || d.startsWith('.'));
 }
 
 function packageOf(file: string): string {

@@ -38,7 +38,9 @@ export async function selectJsTests(input: JsSelectionInput): Promise<AffectedSe
     if (graph.dependencies.has(file) || targets.has(file)) starts.push(file);
     else if (graph.formerImporters.has(file)) starts.push(...graph.formerImporters.get(file)!);
     else if (!isTest(file)) {
-      const why = exists ? 'is not in the import graph (no JS/TS module loads it)' : 'was deleted and no cached graph knows its importers';
+      const why = exists
+        ? 'is not in the import graph (no JS/TS module loads it)'
+        : 'was deleted and no cached graph knows its importers';
       return { files: 'all', reason: `${file} ${why}; running every test. ${graphNote(graph)}` };
     }
   }
@@ -46,7 +48,10 @@ export async function selectJsTests(input: JsSelectionInput): Promise<AffectedSe
   const reached = findDependents(graph.dependencies, starts);
   const entry = [...reached].find(isRunnerEntryFile);
   if (entry) {
-    return { files: 'all', reason: `${entry} loads ${nameFiles(starts)}, so every test may change; running every test. ${graphNote(graph)}` };
+    return {
+      files: 'all',
+      reason: `${entry} loads ${nameFiles(starts)}, so every test may change; running every test. ${graphNote(graph)}`,
+    };
   }
   const reachedTests = [...reached].filter((file) => isTest(file) && !changedTests.includes(file));
   const lastFailed = existingFiles(cwd, input.lastFailedFiles);
@@ -60,7 +65,8 @@ export async function selectJsTests(input: JsSelectionInput): Promise<AffectedSe
 }
 
 function graphNote({ stats }: ImportGraph): string {
-  const cache = stats.cache === 'warm' ? `cache warm, ${stats.read} re-read` : stats.cache === 'cold' ? 'cache cold' : 'no cache';
+  const cache =
+    stats.cache === 'warm' ? `cache warm, ${stats.read} re-read` : stats.cache === 'cold' ? 'cache cold' : 'no cache';
   const saved = stats.saveError ? `; cache not saved: ${stats.saveError}` : '';
   return `(import graph of ${count(stats.files, 'file')}, ${cache}${saved})`;
 }

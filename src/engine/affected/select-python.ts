@@ -31,7 +31,10 @@ export async function selectPythonTests(input: PythonSelectionInput): Promise<Af
     const path = join(cwd, file);
     const source = existsSync(path) ? readFileSync(path, 'utf8') : '';
     const targets = findPythonImports(source).flatMap((imp) => resolvePythonImport(file, imp, modules));
-    dependencies.set(file, targets.filter((target) => target !== file));
+    dependencies.set(
+      file,
+      targets.filter((target) => target !== file),
+    );
   }
 
   const suite = input.testFiles ? new Set(input.testFiles) : null;
@@ -40,7 +43,10 @@ export async function selectPythonTests(input: PythonSelectionInput): Promise<Af
   const changedTests: string[] = [];
   for (const file of changedFiles) {
     if (!file.endsWith('.py')) {
-      return { files: 'all', reason: `${file} is not a Python module, so no import tells which tests use it; running every test.` };
+      return {
+        files: 'all',
+        reason: `${file} is not a Python module, so no import tells which tests use it; running every test.`,
+      };
     }
     starts.push(file);
     if (isTest(file) && existsSync(join(cwd, file))) changedTests.push(file);

@@ -5,7 +5,18 @@ const TEST_NAME = /\.(test|spec)\.[cm]?[jt]sx?$/;
 const TEST_ALONE = /^test\.[cm]?[jt]sx?$/;
 const TEST_FOLDERS = new Set(['test', 'tests', '__tests__']);
 // Inside a test folder these hold support code or whole fixture projects, not the suite's tests.
-const SUPPORT_FOLDERS = new Set(['fixtures', '__fixtures__', 'fixture', 'helpers', 'helper', '__mocks__', 'mocks', 'support', 'utils', 'setup']);
+const SUPPORT_FOLDERS = new Set([
+  'fixtures',
+  '__fixtures__',
+  'fixture',
+  'helpers',
+  'helper',
+  '__mocks__',
+  'mocks',
+  'support',
+  'utils',
+  'setup',
+]);
 
 /**
  * True for a JS/TS test file by the common conventions: `*.test.*` / `*.spec.*` / `test.*` anywhere, and any

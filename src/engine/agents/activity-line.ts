@@ -21,7 +21,10 @@ export function formatActivity(activity: AgentActivity): string {
   switch (activity.kind) {
     case 'tool': {
       const mark = { read: '›', edit: '✎', write: '✎', run: '$', search: '⌕', other: '·' }[activity.action];
-      const what = activity.action === 'run' ? (activity.target ?? activity.tool) : `${activity.action === 'other' ? activity.tool : activity.action}${activity.target ? ` ${activity.target}` : ''}`;
+      const what =
+        activity.action === 'run'
+          ? (activity.target ?? activity.tool)
+          : `${activity.action === 'other' ? activity.tool : activity.action}${activity.target ? ` ${activity.target}` : ''}`;
       return `${mark} ${what.split('\n')[0]}${activity.denied ? ' (refused)' : ''}`;
     }
     case 'retry':

@@ -41,7 +41,13 @@ export interface AgentRequest {
 /** One thing an agent did, as its CLI streamed it: shown live in the output pane and headless. */
 export type AgentActivity =
   | { kind: 'text'; text: string }
-  | { kind: 'tool'; tool: string; action: 'read' | 'edit' | 'write' | 'run' | 'search' | 'other'; target?: string; denied?: boolean }
+  | {
+      kind: 'tool';
+      tool: string;
+      action: 'read' | 'edit' | 'write' | 'run' | 'search' | 'other';
+      target?: string;
+      denied?: boolean;
+    }
   | { kind: 'retry'; detail: string; waitMs?: number }
   | { kind: 'usage'; tokens?: number; costUsd?: number }
   | { kind: 'error'; detail: string };
@@ -136,5 +142,10 @@ export interface AgentAdapter {
    */
   progress?(line: string, stream: 'stdout' | 'stderr'): Progress | null;
   /** Reads the finished process: classification, final message, tokens and cost when the CLI reports them. */
-  interpret(raw: { exitCode: number | null; timedOut: boolean; stdout: string; stderr: string }): Pick<AgentCall, 'classification' | 'detail' | 'finalText' | 'tokens' | 'costUsd' | 'retryAt'>;
+  interpret(raw: {
+    exitCode: number | null;
+    timedOut: boolean;
+    stdout: string;
+    stderr: string;
+  }): Pick<AgentCall, 'classification' | 'detail' | 'finalText' | 'tokens' | 'costUsd' | 'retryAt'>;
 }

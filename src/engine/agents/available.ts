@@ -13,6 +13,8 @@ function programOf(agent: ResolvedAgent): string | null {
 export function missingProgram(agent: ResolvedAgent, cwd: string): string | null {
   const program = programOf(agent);
   if (program === null) return null;
-  const found = program.includes('/') ? existsSync(isAbsolute(program) ? program : resolve(cwd, program)) : findOnPath(program) !== null;
+  const found = program.includes('/')
+    ? existsSync(isAbsolute(program) ? program : resolve(cwd, program))
+    : findOnPath(program) !== null;
   return found ? null : `${agent.spec.name}: \`${program}\` is not installed or not on PATH`;
 }

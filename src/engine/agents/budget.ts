@@ -31,7 +31,8 @@ export function parseBudget(text: string): BudgetParse {
     else if (time) limits.minutes = Number(time[1]) * (time[2]!.toLowerCase().startsWith('h') ? 60 : 1);
     else return { ok: false, error: `--budget "${text}": cannot read "${part}"; ${HINT}` };
   }
-  if (Object.values(limits).some((v) => !(v > 0))) return { ok: false, error: `--budget "${text}": a limit must be above 0; ${HINT}` };
+  if (Object.values(limits).some((v) => !(v > 0)))
+    return { ok: false, error: `--budget "${text}": a limit must be above 0; ${HINT}` };
   return { ok: true, limits };
 }
 
@@ -85,8 +86,10 @@ export class Budget {
     const { calls, minutes, usd } = this.limits;
     const s = this.spent();
     if (calls !== undefined && s.calls >= calls) return `budget reached: ${s.calls} of ${calls} agent calls`;
-    if (minutes !== undefined && s.minutes >= minutes) return `budget reached: ${round(s.minutes, 1)} of ${minutes} agent minutes`;
-    if (usd !== undefined && s.usd >= usd) return `budget reached: $${s.usd.toFixed(2)} of $${usd.toFixed(2)} (cost reported by ${s.costedCalls} of ${s.calls} calls)`;
+    if (minutes !== undefined && s.minutes >= minutes)
+      return `budget reached: ${round(s.minutes, 1)} of ${minutes} agent minutes`;
+    if (usd !== undefined && s.usd >= usd)
+      return `budget reached: $${s.usd.toFixed(2)} of $${usd.toFixed(2)} (cost reported by ${s.costedCalls} of ${s.calls} calls)`;
     return null;
   }
 
@@ -94,7 +97,11 @@ export class Budget {
   describe(): string {
     const s = this.spent();
     const of = (limit: number | undefined, unit = ''): string => (limit !== undefined ? ` of ${unit}${limit}` : '');
-    const cost = s.costedCalls ? `, $${s.usd.toFixed(2)}${of(this.limits.usd, '$')} (reported by ${s.costedCalls} of ${s.calls} calls)` : this.limits.usd !== undefined ? ', no cost reported' : '';
+    const cost = s.costedCalls
+      ? `, $${s.usd.toFixed(2)}${of(this.limits.usd, '$')} (reported by ${s.costedCalls} of ${s.calls} calls)`
+      : this.limits.usd !== undefined
+        ? ', no cost reported'
+        : '';
     return `${s.calls}${of(this.limits.calls)} agent calls, ${round(s.minutes, 1)}${of(this.limits.minutes)} agent minutes${cost}${s.tokens ? `, ${s.tokens} tokens` : ''}`;
   }
 }

@@ -30,7 +30,11 @@ export interface ChainHooks {
   /** When a cooling agent may be asked again; null when waiting would not help (not cooling, not logged in). */
   resetAt?(agent: string): AgentReset | null;
   /** Waits until `reset.at` (a countdown on screen); says why not when it will not (too long, budget spent, stopped). */
-  waitForReset?(agent: string, reset: AgentReset, signal?: AbortSignal): Promise<{ waited: true } | { waited: false; reason: string }>;
+  waitForReset?(
+    agent: string,
+    reset: AgentReset,
+    signal?: AbortSignal,
+  ): Promise<{ waited: true } | { waited: false; reason: string }>;
   /** The text added to the prompt of a stuck analysis's one re-ask: the cause already tried and what came of it. */
   reaskPrompt?(cause: string): string | null;
   /** Holds while the user has paused; false when they stopped. */
@@ -60,7 +64,10 @@ function readPlan(call: AgentCall): FixPlan | null {
     return null;
   }
   if (read.plan.confidence_score < MIN_CONFIDENCE) {
-    Object.assign(call, { classification: 'low_confidence', detail: `confidence ${read.plan.confidence_score} < ${MIN_CONFIDENCE}` });
+    Object.assign(call, {
+      classification: 'low_confidence',
+      detail: `confidence ${read.plan.confidence_score} < ${MIN_CONFIDENCE}`,
+    });
     return null;
   }
   return read.plan;
@@ -69,9 +76,18 @@ function readPlan(call: AgentCall): FixPlan | null {
 const CLEAN: PlanJudgement = { warnings: [], concreteness: 3, repeatedCause: null };
 
 /** Runs one agent and records the call; the plan with its judgement when it gave a usable one. */
-async function ask(agent: ResolvedAgent, request: Omit<AgentRequest, 'role'>, hooks: ChainHooks, calls: AgentCall[]): Promise<PlanCandidate | null> {
+async function ask(
+  agent: ResolvedAgent,
+  request: Omit<AgentRequest, 'role'>,
+  hooks: ChainHooks,
+  calls: AgentCall[],
+): Promise<PlanCandidate | null> {
   hooks.onStart?.(agent.spec.name);
-  const call = await runAgent(agent, { ...request, role: 'analyze', timeoutMs: agent.spec.timeoutMs ?? request.timeoutMs });
+  const call = await runAgent(agent, {
+    ...request,
+    role: 'analyze',
+    timeoutMs: agent.spec.timeoutMs ?? request.timeoutMs,
+  });
   const plan = readPlan(call);
   const judgement = plan ? (hooks.judgePlan?.(plan, call) ?? CLEAN) : null;
   if (plan && judgement!.warnings.length) call.detail = `plan with warnings: ${judgement!.warnings.join('; ')}`;
@@ -84,7 +100,11 @@ async function ask(agent: ResolvedAgent, request: Omit<AgentRequest, 'role'>, ho
  * Waits out the earliest reset among `agents` when every one of them is out; the agents to ask again, or why not.
  * Only agents cooling down after a rate limit can be waited for.
  */
-async function waitForAnyReset(agents: readonly ResolvedAgent[], hooks: ChainHooks, signal: AbortSignal | undefined): Promise<{ agents: ResolvedAgent[] } | { reason: string | null }> {
+async function waitForAnyReset(
+  agents: readonly ResolvedAgent[],
+  hooks: ChainHooks,
+  signal: AbortSignal | undefined,
+): Promise<{ agents: ResolvedAgent[] } | { reason: string | null }> {
   if (!hooks.resetAt || !hooks.waitForReset) return { reason: null };
   const cooling = agents.flatMap((a) => {
     const reset = hooks.resetAt!(a.spec.name);
@@ -105,7 +125,11 @@ async function waitForAnyReset(agents: readonly ResolvedAgent[], hooks: ChainHoo
  * When every agent is out and one is cooling down after a rate limit, its reset is waited out and it is asked
  * again. A plan stuck on the root cause of the last iterations gets one re-ask before it is used.
  */
-export async function analyzeWithChain(agents: readonly ResolvedAgent[], request: Omit<AgentRequest, 'role'>, hooks: ChainHooks = {}): Promise<AnalysisOutcome> {
+export async function analyzeWithChain(
+  agents: readonly ResolvedAgent[],
+  request: Omit<AgentRequest, 'role'>,
+  hooks: ChainHooks = {},
+): Promise<AnalysisOutcome> {
   const analyzers = forRole(agents, 'analyze');
   const calls: AgentCall[] = [];
   const candidates: PlanCandidate[] = [];
@@ -123,7 +147,8 @@ export async function analyzeWithChain(agents: readonly ResolvedAgent[], request
       const candidate = await ask(agent, request, hooks, calls);
       if (request.signal?.aborted) return { plan: null, agent: null, calls, warnings: [] };
       if (!candidate) continue;
-      if (candidate.judgement.warnings.length === 0) return { plan: candidate.plan, agent: candidate.agent, calls, warnings: [] };
+      if (candidate.judgement.warnings.length === 0)
+        return { plan: candidate.plan, agent: candidate.agent, calls, warnings: [] };
       candidates.push(candidate);
       // Only an AI agent is worth asking for a better plan: the manual agent's plan is the failures themselves.
       if (!round.slice(i + 1).some((next) => free(next) && next.adapter.run === undefined)) break;
@@ -140,11 +165,24 @@ export async function analyzeWithChain(agents: readonly ResolvedAgent[], request
   if (candidates.length === 0) return { plan: null, agent: null, calls, warnings: [], ...(failure ? { failure } : {}) };
   let chosen = bestCandidate(candidates);
   const agent = analyzers.find((a) => a.spec.name === chosen.agent);
-  const extra = chosen.judgement.repeatedCause && candidates.length === 1 ? hooks.reaskPrompt?.(chosen.judgement.repeatedCause) : null;
+  const extra =
+    chosen.judgement.repeatedCause && candidates.length === 1
+      ? hooks.reaskPrompt?.(chosen.judgement.repeatedCause)
+      : null;
   if (extra && agent && free(agent) && !request.signal?.aborted) {
     const again = await ask(agent, { ...request, prompt: `${request.prompt}\n\n${extra}` }, hooks, calls);
     // The agent heard what was tried and answered anew: its second answer is the one to use.
-    if (again) chosen = { ...again, judgement: { ...again.judgement, warnings: [...again.judgement.warnings, `asked again once about the repeated root cause: ${chosen.judgement.repeatedCause!.slice(0, 120)}`] } };
+    if (again)
+      chosen = {
+        ...again,
+        judgement: {
+          ...again.judgement,
+          warnings: [
+            ...again.judgement.warnings,
+            `asked again once about the repeated root cause: ${chosen.judgement.repeatedCause!.slice(0, 120)}`,
+          ],
+        },
+      };
   }
   return { plan: chosen.plan, agent: chosen.agent, calls, warnings: chosen.judgement.warnings };
 }
@@ -173,7 +211,11 @@ export async function fixWithChain(
     for (const agent of round) {
       if (hooks.unavailable?.(agent.spec.name)) continue;
       hooks.onStart?.(agent.spec.name);
-      const call = await runAgent(agent, { ...request, role: 'fix', timeoutMs: agent.spec.timeoutMs ?? request.timeoutMs });
+      const call = await runAgent(agent, {
+        ...request,
+        role: 'fix',
+        timeoutMs: agent.spec.timeoutMs ?? request.timeoutMs,
+      });
       calls.push(call);
       await hooks.onCall?.(call);
       if (call.classification === 'ok') return { agent: agent.spec.name, calls };

@@ -26,7 +26,10 @@ export interface CliReading {
 }
 
 /** The part of an AgentCall an adapter decides. */
-export type Interpretation = Pick<AgentCall, 'classification' | 'detail' | 'finalText' | 'tokens' | 'costUsd' | 'retryAt'>;
+export type Interpretation = Pick<
+  AgentCall,
+  'classification' | 'detail' | 'finalText' | 'tokens' | 'costUsd' | 'retryAt'
+>;
 
 /** What a piece of error text says went wrong: a rate limit (quota, overload), missing authentication, or neither. */
 export function classifyErrorText(text: string): 'rate_limited' | 'auth_error' | null {
@@ -66,9 +69,11 @@ export function interpretCliRun(cli: string, raw: RawRun, reading: CliReading, n
     ...(reading.tokens !== undefined ? { tokens: reading.tokens } : {}),
     ...(reading.costUsd !== undefined ? { costUsd: reading.costUsd } : {}),
   };
-  if (raw.timedOut) return { classification: 'timeout', detail: 'timed out and was killed', finalText: reading.finalText, ...usage };
+  if (raw.timedOut)
+    return { classification: 'timeout', detail: 'timed out and was killed', finalText: reading.finalText, ...usage };
   const failed = reading.error !== undefined;
-  if (!failed && raw.exitCode === 0 && reading.structured) return { classification: 'ok', finalText: reading.finalText, ...usage };
+  if (!failed && raw.exitCode === 0 && reading.structured)
+    return { classification: 'ok', finalText: reading.finalText, ...usage };
 
   const stderr = withoutStackFrames(raw.stderr);
   const evidence = [reading.error ?? '', stderr, reading.structured ? '' : raw.stdout].filter(Boolean).join('\n');
@@ -77,14 +82,35 @@ export function interpretCliRun(cli: string, raw: RawRun, reading: CliReading, n
   const kind: ErrorKind | null = (reading.error !== undefined ? errorKind(reading.error) : null) ?? errorKind(evidence);
   const base = { finalText: reading.finalText, ...usage };
   if (kind === 'rate_limit' || kind === 'quota' || kind === 'overloaded') {
-    const retryAt = findResetTime(evidence, now) ?? (reading.retryAfterMs !== undefined ? now + reading.retryAfterMs : undefined);
+    const retryAt =
+      findResetTime(evidence, now) ?? (reading.retryAfterMs !== undefined ? now + reading.retryAfterMs : undefined);
     const precise = kind === 'rate_limit' ? '' : ` [${KIND_LABEL[kind]}]`;
-    return { classification: 'rate_limited', detail: `rate-limited: ${said}${precise}`, ...base, ...(retryAt !== undefined ? { retryAt } : {}) };
+    return {
+      classification: 'rate_limited',
+      detail: `rate-limited: ${said}${precise}`,
+      ...base,
+      ...(retryAt !== undefined ? { retryAt } : {}),
+    };
   }
-  if (kind === 'auth') return { classification: 'auth_error', detail: `not authenticated: ${said} (log in to ${cli}, then resume)`, ...base };
+  if (kind === 'auth')
+    return {
+      classification: 'auth_error',
+      detail: `not authenticated: ${said} (log in to ${cli}, then resume)`,
+      ...base,
+    };
   if (kind === 'timeout') return { classification: 'timeout', detail: `${KIND_LABEL.timeout}: ${said}`, ...base };
-  if (kind === 'connection' || kind === 'server') return { classification: 'failed', detail: `${KIND_LABEL[kind]}: ${said}`, ...base };
+  if (kind === 'connection' || kind === 'server')
+    return { classification: 'failed', detail: `${KIND_LABEL[kind]}: ${said}`, ...base };
   if (failed) return { classification: 'failed', detail: `${cli} reported an error: ${said}`, ...base };
-  if (raw.exitCode !== 0) return { classification: 'failed', detail: `exited ${raw.exitCode ?? 'by a signal'}${said ? `: ${said}` : ''}`, ...base };
-  return { classification: 'failed', detail: `unreadable output from ${cli}${said ? `: ${said}` : ' (nothing printed)'}`, ...base };
+  if (raw.exitCode !== 0)
+    return {
+      classification: 'failed',
+      detail: `exited ${raw.exitCode ?? 'by a signal'}${said ? `: ${said}` : ''}`,
+      ...base,
+    };
+  return {
+    classification: 'failed',
+    detail: `unreadable output from ${cli}${said ? `: ${said}` : ' (nothing printed)'}`,
+    ...base,
+  };
 }

@@ -23,10 +23,20 @@ export const commandAdapter: AgentAdapter = {
       const kind = classifyErrorText(`${stderr}\n${stdout}`);
       if (kind === 'rate_limited') {
         const retryAt = findResetTime(`${stderr}\n${stdout}`);
-        return { classification: 'rate_limited', detail: `rate-limited: ${said}`, finalText: stdout, ...(retryAt !== undefined ? { retryAt } : {}) };
+        return {
+          classification: 'rate_limited',
+          detail: `rate-limited: ${said}`,
+          finalText: stdout,
+          ...(retryAt !== undefined ? { retryAt } : {}),
+        };
       }
-      if (kind === 'auth_error') return { classification: 'auth_error', detail: `not authenticated: ${said}`, finalText: stdout };
-      return { classification: 'failed', detail: `exited ${exitCode ?? 'by a signal'}${said ? `: ${said}` : ''}`, finalText: stdout };
+      if (kind === 'auth_error')
+        return { classification: 'auth_error', detail: `not authenticated: ${said}`, finalText: stdout };
+      return {
+        classification: 'failed',
+        detail: `exited ${exitCode ?? 'by a signal'}${said ? `: ${said}` : ''}`,
+        finalText: stdout,
+      };
     }
     return { classification: 'ok', finalText: stdout };
   },

@@ -47,7 +47,10 @@ function parseEntries(text: string): Record<string, CooldownEntry> {
 }
 
 function clock(ms: number): string {
-  return new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+  return new Date(ms)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, ' UTC');
 }
 
 /**
@@ -135,7 +138,10 @@ export class Cooldowns {
     if (call.classification !== 'rate_limited') return;
     const strikes = (this.entries[call.agent]?.strikes ?? 0) + 1;
     const now = this.now();
-    const backoff = Math.min((this.options.defaultBackoffMs ?? DEFAULT_BACKOFF_MS) * 2 ** (strikes - 1), this.options.maxBackoffMs ?? MAX_BACKOFF_MS);
+    const backoff = Math.min(
+      (this.options.defaultBackoffMs ?? DEFAULT_BACKOFF_MS) * 2 ** (strikes - 1),
+      this.options.maxBackoffMs ?? MAX_BACKOFF_MS,
+    );
     const announced = call.retryAt !== undefined && call.retryAt > now;
     this.entries[call.agent] = {
       until: new Date(announced ? call.retryAt! : now + backoff).toISOString(),

@@ -18,12 +18,21 @@ export function httpStatuses(text: string): number[] {
 
 /** Text that says which kind, most telling first: a quota is not a passing rate limit, an auth error is not a server error. */
 const WORDS: readonly [ErrorKind, RegExp][] = [
-  ['quota', /exceeded your current quota|insufficient_quota|quota exceeded|usage limit|hit your limit|out of (extra )?usage|\blimit: 0\b|check your plan and billing/i],
-  ['auth', /unauthori[sz]ed|UNAUTHENTICATED|PERMISSION_DENIED|authentication_error|invalid (x-)?api[ _-]?key|api key not valid|incorrect api key|(set an|invalid) auth method|not logged in|please (run \/)?log ?in|(oauth )?token (has )?expired|credentials? (are |is )?(missing|invalid|not found)/i],
+  [
+    'quota',
+    /exceeded your current quota|insufficient_quota|quota exceeded|usage limit|hit your limit|out of (extra )?usage|\blimit: 0\b|check your plan and billing/i,
+  ],
+  [
+    'auth',
+    /unauthori[sz]ed|UNAUTHENTICATED|PERMISSION_DENIED|authentication_error|invalid (x-)?api[ _-]?key|api key not valid|incorrect api key|(set an|invalid) auth method|not logged in|please (run \/)?log ?in|(oauth )?token (has )?expired|credentials? (are |is )?(missing|invalid|not found)/i,
+  ],
   ['rate_limit', /rate[ _-]?limit|RESOURCE_EXHAUSTED|resource (has been )?exhausted|too many requests/i],
   ['overloaded', /overloaded|at capacity|service unavailable|UNAVAILABLE\b/i],
   ['timeout', /timed out|\btimeout\b|ETIMEDOUT|deadline exceeded/i],
-  ['connection', /ECONNREFUSED|ConnectionRefused|ECONNRESET|Unable to connect|Connection error|connection failed|connection lost|fetch failed|socket hang up|other side closed|\bterminated\b|ENOTFOUND|EAI_AGAIN|network error|EPIPE/i],
+  [
+    'connection',
+    /ECONNREFUSED|ConnectionRefused|ECONNRESET|Unable to connect|Connection error|connection failed|connection lost|fetch failed|socket hang up|other side closed|\bterminated\b|ENOTFOUND|EAI_AGAIN|network error|EPIPE/i,
+  ],
   ['server', /internal server error|server-side issue|bad gateway/i],
 ];
 
@@ -41,7 +50,9 @@ export function errorKind(text: string): ErrorKind | null {
   const words = WORDS.find(([, re]) => re.test(text))?.[0] ?? null;
   // A quota or an auth failure is named in words more reliably than by status (a 429 can be a spent quota).
   if (words === 'quota' || words === 'auth') return words;
-  const status = httpStatuses(text).map(kindOfStatus).find((k) => k !== null);
+  const status = httpStatuses(text)
+    .map(kindOfStatus)
+    .find((k) => k !== null);
   return status ?? words;
 }
 

@@ -36,7 +36,13 @@ function previousCalls(path: string): { durationMs: number; costUsd?: number; to
   return text.split('\n').flatMap((line) => {
     try {
       const c = JSON.parse(line) as { duration_ms?: number; cost_usd?: number; tokens?: number };
-      return [{ durationMs: c.duration_ms ?? 0, ...(c.cost_usd !== undefined ? { costUsd: c.cost_usd } : {}), ...(c.tokens !== undefined ? { tokens: c.tokens } : {}) }];
+      return [
+        {
+          durationMs: c.duration_ms ?? 0,
+          ...(c.cost_usd !== undefined ? { costUsd: c.cost_usd } : {}),
+          ...(c.tokens !== undefined ? { tokens: c.tokens } : {}),
+        },
+      ];
     } catch {
       return []; // a torn last line
     }
@@ -65,14 +71,26 @@ export function agentPolicies(ctx: LoopContext, options: AgentPolicyOptions = {}
         },
         judgePlan: makePlanJudge({ repo: ctx.repo.root, iteration: state.current_iteration, history, exempt }),
         resetAt: (agent) => cooldowns.resetAt(agent),
-        waitForReset: makeResetWaiter({ emit: ctx.emit, iteration: state.current_iteration, maxWaitMs: options.maxResetWaitMs, budgetExceeded: () => budget.exceeded() }),
+        waitForReset: makeResetWaiter({
+          emit: ctx.emit,
+          iteration: state.current_iteration,
+          maxWaitMs: options.maxResetWaitMs,
+          budgetExceeded: () => budget.exceeded(),
+        }),
         reaskPrompt: (cause) => renderReaskBlock(cause, history),
       };
     },
     checkFix: async ({ changedFiles, plan }) => {
       const diff = await ctx.repo.diff(changedFiles);
       const baseline = (await ctx.session.readBaseline()) ?? [];
-      const verdict = checkFix({ repo: ctx.repo.root, changedFiles, diff, plan, baselineTestFiles: baseline.flatMap((t) => (t.file ? [t.file] : [])), updateSnapshots: ctx.options.updateSnapshots ?? false });
+      const verdict = checkFix({
+        repo: ctx.repo.root,
+        changedFiles,
+        diff,
+        plan,
+        baselineTestFiles: baseline.flatMap((t) => (t.file ? [t.file] : [])),
+        updateSnapshots: ctx.options.updateSnapshots ?? false,
+      });
       return verdict.ok ? { rejected: null, testEdits: verdict.testEdits } : { rejected: verdict.reasons };
     },
     budgetExceeded: () => budget.exceeded(),

@@ -32,7 +32,11 @@ export interface ProgressWatchdog {
  * counted from the CLI's first line (or its start, when it prints nothing). Only `progress()` resets it after
  * that: a CLI's lines about its own retries and connections keep no call alive.
  */
-export function progressWatchdog(modelMs: number | undefined, toolMs: number, outer: AbortSignal | undefined): ProgressWatchdog {
+export function progressWatchdog(
+  modelMs: number | undefined,
+  toolMs: number,
+  outer: AbortSignal | undefined,
+): ProgressWatchdog {
   const controller = new AbortController();
   let stalled = false;
   let openTools = 0;

@@ -139,13 +139,18 @@ const READERS: readonly ((text: string, now: number) => number | undefined)[] = 
   },
   // "try again in 2 days 17 hours 14 minutes", "Please retry in 37.5s", "resets in 3h"
   (text, now) => {
-    const m = /(?:try again|retry|resets?|available again)\s+in\s+((?:\d+(?:\.\d+)?\s*[a-z]+[\s,]*(?:and\s+)?)+)/i.exec(text);
+    const m = /(?:try again|retry|resets?|available again)\s+in\s+((?:\d+(?:\.\d+)?\s*[a-z]+[\s,]*(?:and\s+)?)+)/i.exec(
+      text,
+    );
     const ms = m ? durationMs(m[1]!) : undefined;
     return ms !== undefined ? now + ms : undefined;
   },
   // "try again at 3:45 PM", "resets 4pm (America/Recife)", "will reset at 9am (America/Chicago)", "resets Apr 23 at 4pm (Europe/Warsaw)"
   (text, now) => {
-    const m = /(?:try again at|resets? at|resets|reset at|until)\s+([A-Za-z0-9:., ]+?)\s*(?:\(([A-Za-z_]+(?:\/[A-Za-z_+-]+){1,2}|UTC)\))?\s*(?:[.\n·]|$)/i.exec(text);
+    const m =
+      /(?:try again at|resets? at|resets|reset at|until)\s+([A-Za-z0-9:., ]+?)\s*(?:\(([A-Za-z_]+(?:\/[A-Za-z_+-]+){1,2}|UTC)\))?\s*(?:[.\n·]|$)/i.exec(
+        text,
+      );
     if (!m) return undefined;
     return clockOrDate(m[1]!, validZone(m[2]), now);
   },

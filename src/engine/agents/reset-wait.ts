@@ -58,15 +58,23 @@ export function makeResetWaiter(options: ResetWaitOptions): NonNullable<ChainHoo
     const ms = Math.max(0, reset.at - now());
     const kind = reset.announced ? 'the reset time it announced' : "fixcycle's back-off (it gave no reset time)";
     if (ms > max) {
-      return { waited: false, reason: `${agent} is rate-limited until ${wallClock(reset.at)} (in ${humanDuration(ms)}, ${kind}), longer than fixcycle waits (${humanDuration(max)}): add another agent to the chain, or resume the session later` };
+      return {
+        waited: false,
+        reason: `${agent} is rate-limited until ${wallClock(reset.at)} (in ${humanDuration(ms)}, ${kind}), longer than fixcycle waits (${humanDuration(max)}): add another agent to the chain, or resume the session later`,
+      };
     }
     const budget = options.budgetExceeded?.();
     if (budget) return { waited: false, reason: budget };
     const reason = `${agent}'s rate limit to reset`;
     options.emit({ type: 'wait', iteration: options.iteration, agent, untilMs: reset.at, waitMs: ms, reason });
-    options.emit({ type: 'output', lines: [`waiting ${humanDuration(ms)} for ${reason} (until ${wallClock(reset.at)}, ${kind})`] });
+    options.emit({
+      type: 'output',
+      lines: [`waiting ${humanDuration(ms)} for ${reason} (until ${wallClock(reset.at)}, ${kind})`],
+    });
     const finished = await sleep(ms, signal);
     options.emit({ type: 'wait', iteration: options.iteration, agent, untilMs: null, reason });
-    return finished ? { waited: true } : { waited: false, reason: 'stopped by the user while waiting for a rate limit to reset' };
+    return finished
+      ? { waited: true }
+      : { waited: false, reason: 'stopped by the user while waiting for a rate limit to reset' };
   };
 }

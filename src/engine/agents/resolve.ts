@@ -27,10 +27,15 @@ function toArgv(command: string | string[] | undefined, where: string): string[]
 
 function resolveOne(name: string, spec: Omit<AgentSpec, 'name'>, where: string): ResolvedAgent {
   const adapter = adapters.get(spec.adapter);
-  if (!adapter) throw new ConfigError(`${where}: unknown adapter "${spec.adapter}"; use one of ${knownAdapters().join(', ')}`);
-  if (spec.adapter === 'command' && spec.command.length === 0) throw new ConfigError(`${where}: agent "${name}" has no command`);
+  if (!adapter)
+    throw new ConfigError(`${where}: unknown adapter "${spec.adapter}"; use one of ${knownAdapters().join(', ')}`);
+  if (spec.adapter === 'command' && spec.command.length === 0)
+    throw new ConfigError(`${where}: agent "${name}" has no command`);
   const unsupported = spec.roles?.find((role) => adapter.roles && !adapter.roles.includes(role));
-  if (unsupported) throw new ConfigError(`${where}: the ${adapter.name} adapter cannot take the ${unsupported} role; give it roles ${JSON.stringify(adapter.roles)}`);
+  if (unsupported)
+    throw new ConfigError(
+      `${where}: the ${adapter.name} adapter cannot take the ${unsupported} role; give it roles ${JSON.stringify(adapter.roles)}`,
+    );
   const roles = spec.roles ?? adapter.roles;
   return { spec: { name, ...spec, ...(roles ? { roles } : {}) }, adapter };
 }
@@ -39,7 +44,11 @@ const INTERPRETERS = /^(node|nodejs|python3?|bash|sh|zsh|deno|bun|ruby|perl|npx|
 
 /** A readable name for a command agent: its script's or program's base name (`./my-agent.sh` -> `my-agent`). */
 function commandName(argv: readonly string[]): string {
-  const base = (path: string): string => path.split(/[\\/]/).pop()!.replace(/\.(m?js|cjs|ts|sh|py|rb|pl)$/, '');
+  const base = (path: string): string =>
+    path
+      .split(/[\\/]/)
+      .pop()!
+      .replace(/\.(m?js|cjs|ts|sh|py|rb|pl)$/, '');
   const program = base(argv[0] ?? 'agent');
   const script = argv.slice(1).find((a) => !a.startsWith('-'));
   return INTERPRETERS.test(program) && script ? base(script) : program || 'agent';
@@ -75,15 +84,21 @@ export function resolveAgents(choice: AgentChoice, config: FixcycleConfig): Reso
     const entry = config.agents?.[name];
     const where = entry ? `fixcycle.config.json: agents.${name}` : `agent "${name}"`;
     if (!entry && !adapters.has(name)) {
-      throw new ConfigError(`${where} is neither defined under "agents" in fixcycle.config.json nor a built-in (${knownAdapters().join(', ')})`);
+      throw new ConfigError(
+        `${where} is neither defined under "agents" in fixcycle.config.json nor a built-in (${knownAdapters().join(', ')})`,
+      );
     }
     const adapter = entry?.adapter ?? (entry?.command ? 'command' : name);
-    return resolveOne(name, {
-      adapter,
-      command: toArgv(entry?.command, where),
-      roles: entry?.roles,
-      model: entry?.model,
-      timeoutMs: entry?.timeoutSec ? entry.timeoutSec * 1000 : choice.timeoutMs,
-    }, where);
+    return resolveOne(
+      name,
+      {
+        adapter,
+        command: toArgv(entry?.command, where),
+        roles: entry?.roles,
+        model: entry?.model,
+        timeoutMs: entry?.timeoutSec ? entry.timeoutSec * 1000 : choice.timeoutMs,
+      },
+      where,
+    );
   });
 }

@@ -27,7 +27,8 @@ const SAID_WHY = new RegExp(`^(${KIND_LABEL.connection}|${KIND_LABEL.timeout}|${
 /** Runs one agent in one role through the agent command protocol and judges how it went. */
 export async function runAgent(agent: ResolvedAgent, request: AgentRequest): Promise<AgentCall> {
   // An agent without a CLI (manual) runs the call itself.
-  if (agent.adapter.run) return { agent: agent.spec.name, role: request.role, ...(await agent.adapter.run(agent.spec, request)) };
+  if (agent.adapter.run)
+    return { agent: agent.spec.name, role: request.role, ...(await agent.adapter.run(agent.spec, request)) };
   if (request.privateDir) return runCli(agent, request, request.privateDir);
   // No session to keep the settings in: a folder for this call alone, removed after it (symlinks inside are not followed).
   const dir = mkdtempSync(join(tmpdir(), `fixcycle-${agent.spec.name}-`));
@@ -40,7 +41,10 @@ export async function runAgent(agent: ResolvedAgent, request: AgentRequest): Pro
 
 async function runCli(agent: ResolvedAgent, request: AgentRequest, privateDir: string): Promise<AgentCall> {
   mkdirSync(privateDir, { recursive: true });
-  const command: AgentCommand = agent.adapter.buildCommand(agent.spec, request.role, { privateDir, userEnv: { ...process.env, ...request.env } });
+  const command: AgentCommand = agent.adapter.buildCommand(agent.spec, request.role, {
+    privateDir,
+    userEnv: { ...process.env, ...request.env },
+  });
   writePrivateFiles(privateDir, command.files);
   const argv = command.promptArg ? [...command.argv, request.prompt] : command.argv;
   const stdout: string[] = [];
@@ -60,7 +64,8 @@ async function runCli(agent: ResolvedAgent, request: AgentRequest, privateDir: s
   const watchAttempts = (line: string, stream: 'stdout' | 'stderr'): void => {
     if (stream === 'stdout') attemptOpen = false;
     else if (command.attemptLine?.test(line)) {
-      if (attemptOpen) onActivity({ kind: 'retry', detail: 'API unreachable: a model request got no answer and was retried' }, true);
+      if (attemptOpen)
+        onActivity({ kind: 'retry', detail: 'API unreachable: a model request got no answer and was retried' }, true);
       attemptOpen = true;
     }
   };
@@ -86,26 +91,63 @@ async function runCli(agent: ResolvedAgent, request: AgentRequest, privateDir: s
     },
     onLines: request.onLines,
   }).finally(() => watchdog.stop());
-  const raw = { exitCode: result.exitCode, timedOut: result.timedOut, stdout: stdout.join('\n'), stderr: stderr.join('\n') };
-  const base = { agent: agent.spec.name, role: request.role, exitCode: result.exitCode, timedOut: result.timedOut, durationMs: result.durationMs, stdout: raw.stdout, stderr: raw.stderr };
+  const raw = {
+    exitCode: result.exitCode,
+    timedOut: result.timedOut,
+    stdout: stdout.join('\n'),
+    stderr: stderr.join('\n'),
+  };
+  const base = {
+    agent: agent.spec.name,
+    role: request.role,
+    exitCode: result.exitCode,
+    timedOut: result.timedOut,
+    durationMs: result.durationMs,
+    stdout: raw.stdout,
+    stderr: raw.stderr,
+  };
   if (result.spawnError) {
-    return { ...base, classification: 'not_found', detail: `${result.spawnError}: install it or fix the agent's command`, finalText: '' };
+    return {
+      ...base,
+      classification: 'not_found',
+      detail: `${result.spawnError}: install it or fix the agent's command`,
+      finalText: '',
+    };
   }
   if (watchdog.stalled() && !request.signal?.aborted) {
     const seconds = Math.round(watchdog.limitMs() / 1000);
     const read = agent.adapter.interpret({ ...raw, timedOut: false });
     // What the CLI printed while the model did nothing (a 429 or a refused connection it was retrying) says more than "stalled".
-    if (read.classification === 'rate_limited' || read.classification === 'auth_error') return { ...base, ...read, timedOut: true };
-    if (read.classification !== 'ok' && SAID_WHY.test(read.detail ?? '')) return { ...base, ...read, timedOut: true, detail: `${read.detail} (no progress of the model for ${seconds} s; killed)` };
-    return { ...base, ...read, classification: 'timeout', timedOut: true, detail: `stalled: no progress of the model for ${seconds} s (retrying or hung) and was killed` };
+    if (read.classification === 'rate_limited' || read.classification === 'auth_error')
+      return { ...base, ...read, timedOut: true };
+    if (read.classification !== 'ok' && SAID_WHY.test(read.detail ?? ''))
+      return {
+        ...base,
+        ...read,
+        timedOut: true,
+        detail: `${read.detail} (no progress of the model for ${seconds} s; killed)`,
+      };
+    return {
+      ...base,
+      ...read,
+      classification: 'timeout',
+      timedOut: true,
+      detail: `stalled: no progress of the model for ${seconds} s (retrying or hung) and was killed`,
+    };
   }
   if (command.maxRetries !== undefined && retries.length > command.maxRetries && !request.signal?.aborted) {
     const read = agent.adapter.interpret({ ...raw, exitCode: raw.exitCode ?? 1, timedOut: false });
     const said = read.classification === 'ok' ? 'failed' : read.classification;
     // Only silent retries and no error the CLI reported: what the silence means says more than its exit.
     const detail = reportedRetries === 0 && said === 'failed' ? retries.at(-1) : (read.detail ?? retries.at(-1));
-    return { ...base, ...read, classification: said, detail: `${detail} (stopped after ${retries.length} attempts; the CLI would go on retrying)` };
+    return {
+      ...base,
+      ...read,
+      classification: said,
+      detail: `${detail} (stopped after ${retries.length} attempts; the CLI would go on retrying)`,
+    };
   }
-  if (result.aborted) return { ...base, classification: 'failed', detail: 'stopped by the user', finalText: raw.stdout };
+  if (result.aborted)
+    return { ...base, classification: 'failed', detail: 'stopped by the user', finalText: raw.stdout };
   return { ...base, ...agent.adapter.interpret(raw) };
 }

@@ -12,16 +12,20 @@ export const STUCK_ANALYSIS_RUN = 3;
 /** 0.85: two wordings of one root cause; "add returns a string" vs "add returns NaN" stay apart. */
 export const SAME_CAUSE_SIMILARITY = 0.85;
 
-const PLAN_KEYS = /"(root_causes|modification_points|affected_tests|confidence_score|approach|criticality|tests_are_wrong)"/g;
+const PLAN_KEYS =
+  /"(root_causes|modification_points|affected_tests|confidence_score|approach|criticality|tests_are_wrong)"/g;
 
 /** Words of the analysis: the agent's whole final message (prose and the plan's texts), the plan's JSON keys left out. */
 export function analysisWords(finalText: string, plan: FixPlan): number {
-  const text = finalText.trim() ? finalText.replace(PLAN_KEYS, ' ') : [...plan.root_causes, plan.approach, ...plan.modification_points].join(' ');
+  const text = finalText.trim()
+    ? finalText.replace(PLAN_KEYS, ' ')
+    : [...plan.root_causes, plan.approach, ...plan.modification_points].join(' ');
   return text.match(/[\p{L}\p{N}][\p{L}\p{N}_'’-]*/gu)?.length ?? 0;
 }
 
 /** A path-like word inside prose: with a folder (`lib/parse`) or an extension (`calc.js`). */
-const PATH_IN_TEXT = /(?:^|[\s`'"(])((?:[\w@.-]+\/)+[\w@.-]+|[\w@-][\w@.-]*\.[A-Za-z][A-Za-z0-9]{0,5})(?=$|[\s`'"),;:])/;
+const PATH_IN_TEXT =
+  /(?:^|[\s`'"(])((?:[\w@.-]+\/)+[\w@.-]+|[\w@-][\w@.-]*\.[A-Za-z][A-Za-z0-9]{0,5})(?=$|[\s`'"),;:])/;
 
 /**
  * A modification point as `file:function:lines` (or `file:lines`, `file:function`, `file`), or null when it
@@ -34,7 +38,13 @@ export function parseModificationPoint(point: string): { file: string; place: st
   const inText = PATH_IN_TEXT.exec(cleaned);
   if (!inText || /^(e\.g|i\.e|etc)\.?$/i.test(inText[1]!)) return null;
   const file = inText[1]!.replace(/\.$/, '');
-  const place = cleaned.replace(inText[1]!, ' ').replace(/[`'"]/g, '').replace(/\s+/g, ' ').replace(/ ([,;])/g, '$1').replace(/^[\s:,;()-]+|[\s:,;()-]+$/g, '').trim();
+  const place = cleaned
+    .replace(inText[1]!, ' ')
+    .replace(/[`'"]/g, '')
+    .replace(/\s+/g, ' ')
+    .replace(/ ([,;])/g, '$1')
+    .replace(/^[\s:,;()-]+|[\s:,;()-]+$/g, '')
+    .trim();
   return { file, place };
 }
 
@@ -71,10 +81,13 @@ export function concreteness(repo: string, plan: FixPlan): number {
 export function concretenessWarning(repo: string, plan: FixPlan): string | null {
   const parsed = plan.modification_points.map(parseModificationPoint);
   const named = parsed.filter((p): p is { file: string; place: string } => p !== null);
-  if (named.length === 0) return `no file named, only general suggestions: ${plan.modification_points.slice(0, 2).join('; ')}`;
+  if (named.length === 0)
+    return `no file named, only general suggestions: ${plan.modification_points.slice(0, 2).join('; ')}`;
   const missing = named.filter((p) => !existsInRepo(repo, p.file));
-  if (missing.length === named.length) return `${missing.map((p) => p.file).join(', ')} ${missing.length > 1 ? 'do' : 'does'} not exist in the repository`;
-  if (!named.some((p) => p.place)) return `modification points name no function or lines: ${named.map((p) => p.file).join(', ')}`;
+  if (missing.length === named.length)
+    return `${missing.map((p) => p.file).join(', ')} ${missing.length > 1 ? 'do' : 'does'} not exist in the repository`;
+  if (!named.some((p) => p.place))
+    return `modification points name no function or lines: ${named.map((p) => p.file).join(', ')}`;
   return null;
 }
 
@@ -82,9 +95,14 @@ export function concretenessWarning(repo: string, plan: FixPlan): string | null 
  * The root cause this plan shares with each of the previous STUCK_ANALYSIS_RUN - 1 iterations, or null.
  * Only consecutive iterations count: an iteration without an analysis breaks the run.
  */
-export function repeatedRootCause(plan: FixPlan, history: readonly FixHistoryEntry[], iteration: number): string | null {
+export function repeatedRootCause(
+  plan: FixPlan,
+  history: readonly FixHistoryEntry[],
+  iteration: number,
+): string | null {
   const byIteration = new Map<number, string[]>();
-  for (const entry of history) byIteration.set(entry.iteration, [...(byIteration.get(entry.iteration) ?? []), ...entry.root_causes]);
+  for (const entry of history)
+    byIteration.set(entry.iteration, [...(byIteration.get(entry.iteration) ?? []), ...entry.root_causes]);
   for (const cause of plan.root_causes) {
     let run = 1;
     for (let i = iteration - 1; i >= iteration - (STUCK_ANALYSIS_RUN - 1); i--) {
@@ -135,7 +153,10 @@ export function makePlanJudge(ctx: PlanJudgeContext): (plan: FixPlan, call: Agen
     const vague = concretenessWarning(ctx.repo, plan);
     if (vague) warnings.push(vague);
     const repeated = repeatedRootCause(plan, ctx.history, ctx.iteration);
-    if (repeated) warnings.push(`same root cause ${STUCK_ANALYSIS_RUN} iterations in a row (stuck analysis): ${repeated.slice(0, 160)}`);
+    if (repeated)
+      warnings.push(
+        `same root cause ${STUCK_ANALYSIS_RUN} iterations in a row (stuck analysis): ${repeated.slice(0, 160)}`,
+      );
     return { warnings, concreteness: level, repeatedCause: repeated };
   };
 }

@@ -30,13 +30,15 @@ const RULES: Rule[] = [
   {
     level: 'high',
     reason: 'security: the failure concerns authentication, permissions, secrets or injection',
-    subject: /\b(auth|authn|authz|authenticat\w*|authori[sz]\w*|unauthori[sz]ed|login|logout|sign[ -]?in|permissions?|privileges?|access control|injection|xss|csrf|passwords?|secrets?|token[ _-]?leaks?|sanitiz\w*)\b/i,
+    subject:
+      /\b(auth|authn|authz|authenticat\w*|authori[sz]\w*|unauthori[sz]ed|login|logout|sign[ -]?in|permissions?|privileges?|access control|injection|xss|csrf|passwords?|secrets?|token[ _-]?leaks?|sanitiz\w*)\b/i,
     text: /\b(sql injection|xss|csrf|token[ _-]?leaks?|password|unauthori[sz]ed|forbidden|permission denied|privilege escalation)\b/i,
   },
   {
     level: 'high',
     reason: 'data loss: the failure concerns corrupt, lost or deleted data',
-    subject: /\b(corrupt\w*|data[ _-]?loss|los(e|es|t|ing) data|delet(e|es|ed|ing|ion)|truncat\w* (data|tables?|files?))\b/i,
+    subject:
+      /\b(corrupt\w*|data[ _-]?loss|los(e|es|t|ing) data|delet(e|es|ed|ing|ion)|truncat\w* (data|tables?|files?))\b/i,
     text: /\b(corrupt\w*|data[ _-]?loss|lost data|deleted? (rows?|records?|files?|data))\b/i,
   },
   {

@@ -29,18 +29,28 @@ export function decideCompletion(input: CompletionInput): CompletionDecision {
   const { passRate, failures, errorCount, iteration, maxIterations, fullRun } = input;
   const clean = failures.length === 0 && errorCount === 0;
   if (passRate === 100 && clean) {
-    if (fullRun) return { outcome: 'success', reason: input.ownFailures ? `every test passes but the ${input.ownFailures} that failed before the session (the project's own)` : 'every test passes' };
+    if (fullRun)
+      return {
+        outcome: 'success',
+        reason: input.ownFailures
+          ? `every test passes but the ${input.ownFailures} that failed before the session (the project's own)`
+          : 'every test passes',
+      };
     return { outcome: 'continue', reason: 'the affected tests pass: the full suite must confirm' };
   }
   const allLow = failures.length > 0 && errorCount === 0 && failures.every((f) => f.criticality === 'low');
   if (passRate >= PARTIAL_SUCCESS_RATE && allLow && fullRun) {
-    return { outcome: 'partial_success', reason: `pass rate ${passRate}% ≥ ${PARTIAL_SUCCESS_RATE}% and the ${failures.length} remaining failure(s) are all low criticality` };
+    return {
+      outcome: 'partial_success',
+      reason: `pass rate ${passRate}% ≥ ${PARTIAL_SUCCESS_RATE}% and the ${failures.length} remaining failure(s) are all low criticality`,
+    };
   }
   if (iteration >= maxIterations) {
     return { outcome: 'failure', reason: `${maxIterations} iteration(s) done and the pass rate is ${passRate}%` };
   }
   if (passRate >= PARTIAL_SUCCESS_RATE && !allLow) {
-    const why = errorCount > 0 ? `${errorCount} error(s) outside tests` : 'failures of medium or high criticality remain';
+    const why =
+      errorCount > 0 ? `${errorCount} error(s) outside tests` : 'failures of medium or high criticality remain';
     return { outcome: 'continue', reason: `pass rate ${passRate}% but ${why}` };
   }
   return { outcome: 'continue', reason: `pass rate ${passRate}% < ${PARTIAL_SUCCESS_RATE}%` };
@@ -68,6 +78,7 @@ export function degradedInARow(iterations: readonly { degraded?: boolean; comple
  * the loop goes on while iterations and budget remain, and stops at `max` degraded iterations in a row.
  */
 export function shouldStopDegraded(inARow: number, max = MAX_DEGRADED_IN_A_ROW): { stop: boolean; reason: string } {
-  if (inARow >= max) return { stop: true, reason: `${inARow} degraded iterations in a row (the limit is ${max}, see --max-degraded)` };
+  if (inARow >= max)
+    return { stop: true, reason: `${inARow} degraded iterations in a row (the limit is ${max}, see --max-degraded)` };
   return { stop: false, reason: `${inARow} degraded iteration(s) in a row, fewer than ${max}: the loop goes on` };
 }

@@ -28,10 +28,14 @@ export interface CriticalitySources {
  * A failure's criticality and where it came from: config rules first, then flaky re-runs,
  * then heuristics, then the agent's plan, else medium.
  */
-export function resolveCriticality(test: CriticalityInput, sources: CriticalitySources): { level: Criticality; source: CriticalitySource } {
+export function resolveCriticality(
+  test: CriticalityInput,
+  sources: CriticalitySources,
+): { level: Criticality; source: CriticalitySource } {
   for (const rule of sources.rules) {
     const re = new RegExp(rule.match);
-    if (re.test(test.id) || re.test(test.name) || (test.file !== undefined && re.test(test.file))) return { level: rule.level, source: 'config' };
+    if (re.test(test.id) || re.test(test.name) || (test.file !== undefined && re.test(test.file)))
+      return { level: rule.level, source: 'config' };
   }
   if (sources.flaky?.has(test.id)) return { level: 'low', source: 'flaky' };
   const guess = sources.heuristic?.(test);

@@ -12,7 +12,16 @@ export interface RegressionCheck {
 export function detectRegression(before: number, after: number): RegressionCheck {
   const drop = Math.round((before - after) * 100) / 100;
   if (drop > REGRESSION_DROP) {
-    return { regressed: true, drop, reason: `pass rate dropped ${drop} points (${before}% → ${after}%), more than ${REGRESSION_DROP}` };
+    return {
+      regressed: true,
+      drop,
+      reason: `pass rate dropped ${drop} points (${before}% → ${after}%), more than ${REGRESSION_DROP}`,
+    };
   }
-  return { regressed: false, drop, reason: drop > 0 ? `pass rate dropped ${drop} points, within ${REGRESSION_DROP}` : `pass rate ${before}% → ${after}%` };
+  return {
+    regressed: false,
+    drop,
+    reason:
+      drop > 0 ? `pass rate dropped ${drop} points, within ${REGRESSION_DROP}` : `pass rate ${before}% → ${after}%`,
+  };
 }

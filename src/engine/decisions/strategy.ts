@@ -34,20 +34,29 @@ export interface StrategyChoice {
  */
 export function chooseStrategy(input: StrategyInput): StrategyChoice {
   if (input.lastRegressed) {
-    return { strategy: 'surgical', reason: 'the last fix regressed and was rolled back: minimal change, rollback first' };
+    return {
+      strategy: 'surgical',
+      reason: 'the last fix regressed and was rolled back: minimal change, rollback first',
+    };
   }
   const base = baseStrategy(input);
   if (input.stuckShare > 0.5 && input.previous && base.strategy === input.previous) {
     const changed: Strategy = input.previous === 'conservative' ? 'aggressive' : 'conservative';
     const share = Math.round(input.stuckShare * 100);
-    return { strategy: changed, reason: `${share}% of the failures are stuck after ${input.previous} fixes: switching to ${changed}` };
+    return {
+      strategy: changed,
+      reason: `${share}% of the failures are stuck after ${input.previous} fixes: switching to ${changed}`,
+    };
   }
   return base;
 }
 
 function baseStrategy(input: StrategyInput): StrategyChoice {
   if (input.iteration <= CONSERVATIVE_ITERATIONS) {
-    return { strategy: 'conservative', reason: `iteration ${input.iteration} of the first ${CONSERVATIVE_ITERATIONS}: one targeted fix` };
+    return {
+      strategy: 'conservative',
+      reason: `iteration ${input.iteration} of the first ${CONSERVATIVE_ITERATIONS}: one targeted fix`,
+    };
   }
   if (input.passRate > AGGRESSIVE_PASS_RATE && input.similarity > AGGRESSIVE_SIMILARITY) {
     return {

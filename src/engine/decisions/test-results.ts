@@ -1,4 +1,13 @@
-import type { Failure, NormalizedResult, NotHere, ResultSource, RunError, TestCase, TestResults, TestStatus } from '../types.js';
+import type {
+  Failure,
+  NormalizedResult,
+  NotHere,
+  ResultSource,
+  RunError,
+  TestCase,
+  TestResults,
+  TestStatus,
+} from '../types.js';
 import { resolveCriticality, type CriticalitySources } from './criticality.js';
 import { vanishedWithPassingGroup } from './vanished-tests.js';
 
@@ -26,17 +35,34 @@ function round(rate: number): number {
 /** A run with no usable tests and a failing exit is a failed run, never 0/0 = success. */
 function runErrors(input: BuildResultsInput): RunError[] {
   const errors = [...input.result.errors];
-  if (input.timedOut && !errors.some((e) => /timed out/.test(e.message))) errors.push({ message: `the test command timed out after ${Math.round(input.durationMs / 1000)} s and was killed` });
-  else if (input.result.truncated) errors.push({ message: 'the test report stops early (the runner crashed or was cut off)' });
+  if (input.timedOut && !errors.some((e) => /timed out/.test(e.message)))
+    errors.push({
+      message: `the test command timed out after ${Math.round(input.durationMs / 1000)} s and was killed`,
+    });
+  else if (input.result.truncated)
+    errors.push({ message: 'the test report stops early (the runner crashed or was cut off)' });
   const noTests = input.result.tests.length === 0;
-  if (errors.length === 0 && input.exitCode !== 0 && input.exitCode !== null && (noTests || input.source === 'exit-code')) {
+  if (
+    errors.length === 0 &&
+    input.exitCode !== 0 &&
+    input.exitCode !== null &&
+    (noTests || input.source === 'exit-code')
+  ) {
     const tail = input.outputTail.trim().split('\n').slice(-5).join('\n');
-    errors.push({ message: `the test command exited ${input.exitCode}${noTests ? ' without reporting any test' : ''}${tail ? `:\n${tail}` : ''}` });
+    errors.push({
+      message: `the test command exited ${input.exitCode}${noTests ? ' without reporting any test' : ''}${tail ? `:\n${tail}` : ''}`,
+    });
   }
   return errors;
 }
 
-function toFailure(test: { id: string; name: string; file?: string; package?: string; notHere?: NotHere }, message: string, stack: string | undefined, input: BuildResultsInput, missing = false): Failure {
+function toFailure(
+  test: { id: string; name: string; file?: string; package?: string; notHere?: NotHere },
+  message: string,
+  stack: string | undefined,
+  input: BuildResultsInput,
+  missing = false,
+): Failure {
   const { level, source } = resolveCriticality({ ...test, message, stack }, input.criticality);
   const failure: Failure = { id: test.id, name: test.name, message, criticality: level, criticality_source: source };
   if (test.file) failure.file = test.file;
@@ -63,7 +89,8 @@ export function buildTestResults(input: BuildResultsInput): TestResults {
   const groupPassed = vanishedWithPassingGroup(input.result.tests);
   const own: Failure[] = [];
   // A test that failed before the session and fails now is the project's own failure: set apart, not counted.
-  const fail = (failure: Failure): void => void (input.isOwnFailure?.(failure.id, failure.name) ? own.push(failure) : failures.push(failure));
+  const fail = (failure: Failure): void =>
+    void (input.isOwnFailure?.(failure.id, failure.name) ? own.push(failure) : failures.push(failure));
 
   for (const test of baseline) {
     const now = seen.get(test.id);
@@ -71,7 +98,8 @@ export function buildTestResults(input: BuildResultsInput): TestResults {
       if (now.status === 'passed') passed++;
       else if (now.status === 'skipped') {
         // A baseline test that is now skipped counts as not passing; one skipped from the start is left out.
-        if (input.baseline.length > 0 && !('skipped' in test && test.skipped)) failures.push(toFailure(test, 'this test is now skipped; it ran in the baseline', undefined, input, true));
+        if (input.baseline.length > 0 && !('skipped' in test && test.skipped))
+          failures.push(toFailure(test, 'this test is now skipped; it ran in the baseline', undefined, input, true));
         else skipped++;
       } else fail(toFailure(now, now.message ?? 'failed', now.stack, input));
       continue;
@@ -88,14 +116,23 @@ export function buildTestResults(input: BuildResultsInput): TestResults {
       // Not run because the command stopped at an earlier failure: not a lost test, and the agent is told why.
       failures.push(toFailure(test, `not run: ${input.result.stopped}`, undefined, input));
     } else if (input.baseline.length > 0) {
-      failures.push(toFailure(test, 'this baseline test was not reported by the run (deleted, renamed or not loaded)', undefined, input, true));
+      failures.push(
+        toFailure(
+          test,
+          'this baseline test was not reported by the run (deleted, renamed or not loaded)',
+          undefined,
+          input,
+          true,
+        ),
+      );
     }
   }
 
   // Tests that are not in the baseline do not count towards the pass rate, but a failing one is still a failure.
   const known = new Set(baseline.map((t) => t.id));
   for (const test of input.result.tests) {
-    if (!known.has(test.id) && test.status === 'failed') fail(toFailure(test, test.message ?? 'failed', test.stack, input));
+    if (!known.has(test.id) && test.status === 'failed')
+      fail(toFailure(test, test.message ?? 'failed', test.stack, input));
   }
 
   const counted = baseline.length - skipped - accountedFor - own.filter((f) => known.has(f.id)).length;

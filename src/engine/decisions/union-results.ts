@@ -15,13 +15,21 @@ export interface KnownTest {
  * run once a crash is fixed, a cargo target after the first failing one), so the counts never stop at the
  * first run's tests. Returns the same array when nothing is new.
  */
-export function knownTests(known: readonly KnownTest[], seen: readonly TestCase[]): { tests: KnownTest[]; added: KnownTest[] } {
+export function knownTests(
+  known: readonly KnownTest[],
+  seen: readonly TestCase[],
+): { tests: KnownTest[]; added: KnownTest[] } {
   const ids = new Set(known.map((test) => test.id));
   const added: KnownTest[] = [];
   for (const test of seen) {
     if (ids.has(test.id)) continue;
     ids.add(test.id);
-    added.push({ id: test.id, name: test.name, ...(test.file ? { file: test.file } : {}), ...(test.status === 'skipped' ? { skipped: true } : {}) });
+    added.push({
+      id: test.id,
+      name: test.name,
+      ...(test.file ? { file: test.file } : {}),
+      ...(test.status === 'skipped' ? { skipped: true } : {}),
+    });
   }
   return { tests: added.length > 0 ? [...known, ...added] : [...known], added };
 }

@@ -16,7 +16,9 @@ function groupOf(test: { id: string }): string | null {
  * fix lands they are gone while the test they belonged to passes whole. A test deleted with its whole group,
  * or one whose group still fails, still counts as failing (editing test files is the guard's to refuse).
  */
-export function vanishedWithPassingGroup(reported: readonly TestCase[]): (test: { id: string; file?: string }) => boolean {
+export function vanishedWithPassingGroup(
+  reported: readonly TestCase[],
+): (test: { id: string; file?: string }) => boolean {
   const ran = new Map<string, boolean>();
   for (const test of reported) {
     const group = groupOf(test);

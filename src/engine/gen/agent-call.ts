@@ -11,7 +11,10 @@ export type GenRole = 'analyze' | 'generate';
 
 function transcript(calls: readonly AgentCall[], role: GenRole): string {
   return calls
-    .map((c) => `===== ${c.agent} (${role}) exit ${c.exitCode ?? '-'} ${c.classification}${c.detail ? `: ${c.detail}` : ''} in ${c.durationMs} ms =====\n--- stdout ---\n${c.stdout}\n--- stderr ---\n${c.stderr}\n`)
+    .map(
+      (c) =>
+        `===== ${c.agent} (${role}) exit ${c.exitCode ?? '-'} ${c.classification}${c.detail ? `: ${c.detail}` : ''} in ${c.durationMs} ms =====\n--- stdout ---\n${c.stdout}\n--- stderr ---\n${c.stderr}\n`,
+    )
     .join('\n');
 }
 
@@ -21,7 +24,14 @@ function transcript(calls: readonly AgentCall[], role: GenRole): string {
  */
 export async function callChain<T>(
   ctx: GenContext,
-  request: { role: GenRole; taskId: string; taskPath: string; prompt: string; transcriptPath: string; undo?: () => Promise<void> },
+  request: {
+    role: GenRole;
+    taskId: string;
+    taskPath: string;
+    prompt: string;
+    transcriptPath: string;
+    undo?: () => Promise<void>;
+  },
   accept: (call: AgentCall) => { ok: true; value: T } | { ok: false; why: string },
 ): Promise<{ value: T | null; agent: string | null; calls: AgentCall[] }> {
   const calls: AgentCall[] = [];
@@ -38,12 +48,25 @@ export async function callChain<T>(
       role: adapterRole,
       prompt: request.prompt,
       cwd: ctx.repo.root,
-      env: { FIXCYCLE_ROLE: request.role, FIXCYCLE_TASK_ID: request.taskId, FIXCYCLE_TASK_PATH: throughLink(ctx.repo.root, request.taskPath), FIXCYCLE_SESSION_DIR: throughLink(ctx.repo.root, paths.dir), FIXCYCLE_ITERATION: '0' },
+      env: {
+        FIXCYCLE_ROLE: request.role,
+        FIXCYCLE_TASK_ID: request.taskId,
+        FIXCYCLE_TASK_PATH: throughLink(ctx.repo.root, request.taskPath),
+        FIXCYCLE_SESSION_DIR: throughLink(ctx.repo.root, paths.dir),
+        FIXCYCLE_ITERATION: '0',
+      },
       timeoutMs: agent.spec.timeoutMs ?? ctx.options.agentTimeoutMs,
       signal: ctx.signal,
       onLines: (lines) => ctx.emit({ type: 'output', lines }),
       // As in the fix loop: a CLI's streamed events become activities (`✎ write test/x.test.js`), not raw JSON lines.
-      onActivity: (activity) => ctx.emit({ type: 'agent-activity', iteration: 0, agent: agent.spec.name, role: eventRole, activity: relativeActivity(activity, ctx.repo.root) }),
+      onActivity: (activity) =>
+        ctx.emit({
+          type: 'agent-activity',
+          iteration: 0,
+          agent: agent.spec.name,
+          role: eventRole,
+          activity: relativeActivity(activity, ctx.repo.root),
+        }),
       privateDir: join(paths.processDir, 'agents', agent.spec.name),
     });
     if (call.classification === 'ok') {
@@ -52,8 +75,30 @@ export async function callChain<T>(
       else Object.assign(call, { classification: 'invalid_plan', detail: verdict.why });
     }
     calls.push(call);
-    ctx.emit({ type: 'agent', iteration: 0, agent: call.agent, role: eventRole, status: 'finished', classification: call.classification, detail: call.detail, durationMs: call.durationMs, tokens: call.tokens, costUsd: call.costUsd });
-    await ctx.session.appendAgentCall({ at: new Date().toISOString(), task: request.taskId, agent: call.agent, role: request.role, duration_ms: call.durationMs, exit_code: call.exitCode, classification: call.classification, detail: call.detail, tokens: call.tokens, cost_usd: call.costUsd });
+    ctx.emit({
+      type: 'agent',
+      iteration: 0,
+      agent: call.agent,
+      role: eventRole,
+      status: 'finished',
+      classification: call.classification,
+      detail: call.detail,
+      durationMs: call.durationMs,
+      tokens: call.tokens,
+      costUsd: call.costUsd,
+    });
+    await ctx.session.appendAgentCall({
+      at: new Date().toISOString(),
+      task: request.taskId,
+      agent: call.agent,
+      role: request.role,
+      duration_ms: call.durationMs,
+      exit_code: call.exitCode,
+      classification: call.classification,
+      detail: call.detail,
+      tokens: call.tokens,
+      cost_usd: call.costUsd,
+    });
     await ctx.hooks.onCall?.(call);
     if (result.agent || ctx.signal.aborted) break;
     await request.undo?.();

@@ -4,9 +4,24 @@ import { candidates } from '../agents/plan.js';
 /** The analysis agent's answer (phase 3). */
 export const testAnalysisSchema = z.object({
   requirements: z
-    .array(z.object({ layer: z.enum(['L1', 'L2', 'L3']), target: z.string().min(1), cases: z.array(z.string().min(1)).min(1) }))
+    .array(
+      z.object({
+        layer: z.enum(['L1', 'L2', 'L3']),
+        target: z.string().min(1),
+        cases: z.array(z.string().min(1)).min(1),
+      }),
+    )
     .min(1),
-  ai_issues: z.array(z.object({ file: z.string(), line: z.number().int().nonnegative().nullable().optional(), severity: z.enum(['critical', 'warning']), message: z.string().min(1) })).default([]),
+  ai_issues: z
+    .array(
+      z.object({
+        file: z.string(),
+        line: z.number().int().nonnegative().nullable().optional(),
+        severity: z.enum(['critical', 'warning']),
+        message: z.string().min(1),
+      }),
+    )
+    .default([]),
   summary: z.string().min(1),
 });
 export type TestAnalysis = z.infer<typeof testAnalysisSchema>;

@@ -55,7 +55,11 @@ export function parseZeroContextDiff(diff: string): Map<string, { start: number;
 function toChangedFiles(hunks: Map<string, { start: number; count: number }[]>): ChangedFile[] {
   return [...hunks]
     .filter(([file, h]) => isSourceFile(file) && h.length > 0)
-    .map(([file, h]) => ({ file, hunks: h, lines: h.flatMap((x) => Array.from({ length: x.count }, (_, i) => x.start + i)) }))
+    .map(([file, h]) => ({
+      file,
+      hunks: h,
+      lines: h.flatMap((x) => Array.from({ length: x.count }, (_, i) => x.start + i)),
+    }))
     .sort((a, b) => a.file.localeCompare(b.file));
 }
 
@@ -73,13 +77,23 @@ export async function branchChange(root: string): Promise<Change> {
     const base = await git(root, ['merge-base', main, 'HEAD']);
     if (base.ok && base.out && base.out !== head) {
       const diff = await git(root, ['diff', '-U0', '--no-color', '--no-renames', base.out, 'HEAD']);
-      return { base: base.out, head, describedAs: `the change on ${branch} since its merge base with ${main} (${base.out.slice(0, 7)})`, files: toChangedFiles(parseZeroContextDiff(diff.out)) };
+      return {
+        base: base.out,
+        head,
+        describedAs: `the change on ${branch} since its merge base with ${main} (${base.out.slice(0, 7)})`,
+        files: toChangedFiles(parseZeroContextDiff(diff.out)),
+      };
     }
   }
   const parent = await git(root, ['rev-parse', '--verify', '--quiet', 'HEAD~1']);
   const base = parent.ok ? parent.out : EMPTY_TREE;
   const diff = await git(root, ['diff', '-U0', '--no-color', '--no-renames', base, 'HEAD']);
-  return { base: parent.ok ? parent.out : null, head, describedAs: `the last commit (${head.slice(0, 7)})`, files: toChangedFiles(parseZeroContextDiff(diff.out)) };
+  return {
+    base: parent.ok ? parent.out : null,
+    head,
+    describedAs: `the last commit (${head.slice(0, 7)})`,
+    files: toChangedFiles(parseZeroContextDiff(diff.out)),
+  };
 }
 
 /** Whole files as the target (a description or a session named them): every line counts as changed. */

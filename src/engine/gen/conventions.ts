@@ -17,7 +17,10 @@ export interface TestConventions {
 }
 
 const STYLES: [RegExp, string][] = [
-  [/from ['"]node:assert|require\(['"]node:assert|from ['"]assert/, 'node:assert (assert.equal, assert.deepStrictEqual, assert.throws)'],
+  [
+    /from ['"]node:assert|require\(['"]node:assert|from ['"]assert/,
+    'node:assert (assert.equal, assert.deepStrictEqual, assert.throws)',
+  ],
   [/from ['"]vitest['"]/, 'vitest expect (expect(x).toBe(y))'],
   [/from ['"]@jest\/globals['"]|\bexpect\(/, 'expect(x).toBe(y) (jest style)'],
   [/from ['"]chai['"]|require\(['"]chai['"]\)/, 'chai (expect(x).to.equal(y))'],
@@ -35,7 +38,19 @@ function mostCommon(values: string[]): string[] {
 function namingOf(files: string[]): string {
   const names = files.map((f) => f.slice(f.lastIndexOf('/') + 1));
   const kinds = mostCommon(
-    names.map((n) => (/\.test\.[cm]?[jt]sx?$/.test(n) ? '<name>.test' + n.slice(n.lastIndexOf('.')) : /\.spec\./.test(n) ? '<name>.spec' + n.slice(n.lastIndexOf('.')) : n.startsWith('test_') ? 'test_<name>.py' : n.endsWith('_test.go') ? '<name>_test.go' : n.endsWith('_test.py') ? '<name>_test.py' : '<name>' + n.slice(n.lastIndexOf('.')))),
+    names.map((n) =>
+      /\.test\.[cm]?[jt]sx?$/.test(n)
+        ? '<name>.test' + n.slice(n.lastIndexOf('.'))
+        : /\.spec\./.test(n)
+          ? '<name>.spec' + n.slice(n.lastIndexOf('.'))
+          : n.startsWith('test_')
+            ? 'test_<name>.py'
+            : n.endsWith('_test.go')
+              ? '<name>_test.go'
+              : n.endsWith('_test.py')
+                ? '<name>_test.py'
+                : '<name>' + n.slice(n.lastIndexOf('.')),
+    ),
   );
   return kinds[0] ?? 'unknown';
 }
@@ -47,16 +62,27 @@ function namingOf(files: string[]): string {
 export async function readConventions(root: string, prefer: string[] = []): Promise<TestConventions> {
   const files = await listProjectFiles(root);
   const tests = files.filter(isTestFileProper).filter((f) => !f.startsWith('.workflow/'));
-  const helpers = files.filter((f) => isTestSide(f) && !isTestFileProper(f) && /(^|\/)(helpers?|support|utils|setup|conftest)/.test(f)).slice(0, 10);
+  const helpers = files
+    .filter((f) => isTestSide(f) && !isTestFileProper(f) && /(^|\/)(helpers?|support|utils|setup|conftest)/.test(f))
+    .slice(0, 10);
   const locations = mostCommon(tests.map((f) => dirname(f))).slice(0, 5);
-  const texts = await Promise.all(tests.slice(0, 50).map(async (f) => ({ file: f, text: await readFile(join(root, f), 'utf8').catch(() => '') })));
-  const style = STYLES.find(([re]) => texts.some((t) => re.test(t.text)))?.[1] ?? (tests.length ? 'unknown' : 'no tests yet: use the runner\'s own assertions');
+  const texts = await Promise.all(
+    tests.slice(0, 50).map(async (f) => ({ file: f, text: await readFile(join(root, f), 'utf8').catch(() => '') })),
+  );
+  const style =
+    STYLES.find(([re]) => texts.some((t) => re.test(t.text)))?.[1] ??
+    (tests.length ? 'unknown' : "no tests yet: use the runner's own assertions");
   // Module systems are a JS/TS matter: a Python or Go suite has none.
   const scripts = texts.filter((t) => /\.(m|c)?[jt]sx?$/.test(t.file));
   const esm = scripts.filter((t) => /^\s*import\s/m.test(t.text)).length;
   const cjs = scripts.filter((t) => /\brequire\(/.test(t.text)).length;
-  const pick = prefer.find((f) => tests.includes(f)) ?? [...texts].filter((t) => t.text.length > 80).sort((a, b) => a.text.length - b.text.length)[0]?.file ?? tests[0];
-  const content = pick ? (texts.find((t) => t.file === pick)?.text ?? (await readFile(join(root, pick), 'utf8').catch(() => ''))) : '';
+  const pick =
+    prefer.find((f) => tests.includes(f)) ??
+    [...texts].filter((t) => t.text.length > 80).sort((a, b) => a.text.length - b.text.length)[0]?.file ??
+    tests[0];
+  const content = pick
+    ? (texts.find((t) => t.file === pick)?.text ?? (await readFile(join(root, pick), 'utf8').catch(() => '')))
+    : '';
   return {
     test_file_count: tests.length,
     locations,

@@ -19,7 +19,12 @@ export interface DropOutcome {
  * A file left without tests goes: deleted when new, back to its committed text when it was there before.
  * A test that cannot be placed in the file takes the file with it: rejected code is never committed.
  */
-export async function dropTests(repo: Repo, file: string, paths: readonly string[][], keepFile = true): Promise<DropOutcome> {
+export async function dropTests(
+  repo: Repo,
+  file: string,
+  paths: readonly string[][],
+  keepFile = true,
+): Promise<DropOutcome> {
   const path = join(repo.root, file);
   if (!existsSync(path)) return { file, removed: [], fileGone: true };
   const text = readFileSync(path, 'utf8');
@@ -29,7 +34,12 @@ export async function dropTests(repo: Repo, file: string, paths: readonly string
     const span = caseFor(cases, p);
     if (!span) {
       await repo.restoreFiles([file]);
-      return { file, removed: [], fileGone: true, why: `"${p.join(' > ')}" could not be found in the file to remove it alone` };
+      return {
+        file,
+        removed: [],
+        fileGone: true,
+        why: `"${p.join(' > ')}" could not be found in the file to remove it alone`,
+      };
     }
     spans.push(span);
   }

@@ -1,5 +1,15 @@
 /** The nodes of the gen phase tree: phases 1-5, and the tasks under phase 5. */
-export const GEN_NODES = ['session', 'context', 'analysis', 'tasks', 'execution', 'IMPL-001', 'IMPL-001.3', 'IMPL-001.5', 'IMPL-002'] as const;
+export const GEN_NODES = [
+  'session',
+  'context',
+  'analysis',
+  'tasks',
+  'execution',
+  'IMPL-001',
+  'IMPL-001.3',
+  'IMPL-001.5',
+  'IMPL-002',
+] as const;
 export type GenNode = (typeof GEN_NODES)[number];
 
 export const GEN_NODE_TITLES: Record<GenNode, string> = {
@@ -29,5 +39,12 @@ export interface CoverageLine {
 
 /** What the gen pipeline reports, besides the loop's own events once IMPL-002 runs. */
 export type GenEvent =
-  | { type: 'gen'; node: GenNode; status: 'pending' | 'running' | 'done' | 'failed' | 'skipped'; detail?: string; round?: number; findings?: string[] }
+  | {
+      type: 'gen';
+      node: GenNode;
+      status: 'pending' | 'running' | 'done' | 'failed' | 'skipped';
+      detail?: string;
+      round?: number;
+      findings?: string[];
+    }
   | { type: 'gen-coverage'; files: CoverageLine[]; measured: boolean; reason?: string };

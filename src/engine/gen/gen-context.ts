@@ -41,6 +41,12 @@ export interface GenContext {
   save(): Promise<void>;
 }
 
-export function node(ctx: GenContext, n: GenNode, status: 'pending' | 'running' | 'done' | 'failed' | 'skipped', detail?: string, extra: { round?: number; findings?: string[] } = {}): void {
+export function node(
+  ctx: GenContext,
+  n: GenNode,
+  status: 'pending' | 'running' | 'done' | 'failed' | 'skipped',
+  detail?: string,
+  extra: { round?: number; findings?: string[] } = {},
+): void {
   ctx.emit({ type: 'gen', node: n, status, ...(detail ? { detail } : {}), ...extra });
 }

@@ -1,7 +1,13 @@
 import type { FixChecker } from '../loop/context.js';
 import type { FixPlan } from '../session/schema.js';
 
-const NO_PLAN: FixPlan = { root_causes: ['(no plan)'], modification_points: ['(no plan)'], affected_tests: [], confidence_score: 1, approach: '(no plan)' };
+const NO_PLAN: FixPlan = {
+  root_causes: ['(no plan)'],
+  modification_points: ['(no plan)'],
+  affected_tests: [],
+  confidence_score: 1,
+  approach: '(no plan)',
+};
 
 /** The plan as the guard should read it in IMPL-002: the generated test files count as named by `tests_are_wrong`. */
 export function planAllowingGenerated(plan: FixPlan | null, generated: readonly string[]): FixPlan {

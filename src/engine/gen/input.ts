@@ -20,11 +20,47 @@ export interface GenInput {
   change: Change;
 }
 
-const STOP = new Set(['the', 'and', 'for', 'with', 'new', 'cover', 'test', 'tests', 'testing', 'add', 'code', 'logic', 'that', 'this', 'from', 'into', 'all', 'its', 'of', 'module', 'function', 'functions', 'file', 'files', 'unit', 'write', 'more']);
+const STOP = new Set([
+  'the',
+  'and',
+  'for',
+  'with',
+  'new',
+  'cover',
+  'test',
+  'tests',
+  'testing',
+  'add',
+  'code',
+  'logic',
+  'that',
+  'this',
+  'from',
+  'into',
+  'all',
+  'its',
+  'of',
+  'module',
+  'function',
+  'functions',
+  'file',
+  'files',
+  'unit',
+  'write',
+  'more',
+]);
 
 /** The words of a description that could name a file, module or function. */
 function terms(description: string): string[] {
-  return [...new Set(description.toLowerCase().split(/[^a-z0-9_./-]+/).flatMap((w) => [w, ...w.split(/[./_-]/)]).filter((w) => w.length >= 3 && !STOP.has(w)))];
+  return [
+    ...new Set(
+      description
+        .toLowerCase()
+        .split(/[^a-z0-9_./-]+/)
+        .flatMap((w) => [w, ...w.split(/[./_-]/)])
+        .filter((w) => w.length >= 3 && !STOP.has(w)),
+    ),
+  ];
 }
 
 /** Source files a description names: by path, by file name, or by an identifier they declare. */
@@ -66,7 +102,10 @@ function strings(value: unknown, out: string[] = []): string[] {
 /** The source files an implementation session's completed tasks and summaries name. */
 async function sessionFiles(root: string, id: string): Promise<{ files: string[]; titles: string[] }> {
   const dir = sessionFolder(root, id);
-  if (!dir) throw new GenInputError(`session ${id} does not exist in .workflow/active or .workflow/archives: check the id (ls .workflow/active .workflow/archives)`);
+  if (!dir)
+    throw new GenInputError(
+      `session ${id} does not exist in .workflow/active or .workflow/archives: check the id (ls .workflow/active .workflow/archives)`,
+    );
   const taskDir = join(dir, '.task');
   const names = (await readdir(taskDir).catch(() => [] as string[])).filter((n) => /^IMPL-.*\.json$/.test(n));
   const completed: unknown[] = [];
@@ -78,17 +117,24 @@ async function sessionFiles(root: string, id: string): Promise<{ files: string[]
       // A task file that is not JSON names nothing.
     }
   }
-  if (completed.length === 0) throw new GenInputError(`session ${id} has no completed task in ${taskDir}: finish its implementation first, or pass a description of what to test`);
+  if (completed.length === 0)
+    throw new GenInputError(
+      `session ${id} has no completed task in ${taskDir}: finish its implementation first, or pass a description of what to test`,
+    );
   const texts = strings(completed);
   const summaries = join(dir, '.summaries');
-  for (const name of await readdir(summaries).catch(() => [] as string[])) texts.push(await readFile(join(summaries, name), 'utf8').catch(() => ''));
+  for (const name of await readdir(summaries).catch(() => [] as string[]))
+    texts.push(await readFile(join(summaries, name), 'utf8').catch(() => ''));
   const sources = new Set((await listProjectFiles(root)).filter(isSourceFile));
   const files = new Set<string>();
-  for (const text of texts) for (const token of text.split(/[\s`'"(),;[\]]+/)) {
-    const path = token.replace(/^\.\//, '').replace(/:\d+.*$/, '');
-    if (sources.has(path)) files.add(path);
-  }
-  const titles = completed.map((t) => (t as { title?: string }).title).filter((t): t is string => typeof t === 'string');
+  for (const text of texts)
+    for (const token of text.split(/[\s`'"(),;[\]]+/)) {
+      const path = token.replace(/^\.\//, '').replace(/:\d+.*$/, '');
+      if (sources.has(path)) files.add(path);
+    }
+  const titles = completed
+    .map((t) => (t as { title?: string }).title)
+    .filter((t): t is string => typeof t === 'string');
   return { files: [...files], titles };
 }
 
@@ -97,26 +143,43 @@ export async function readGenInput(root: string, raw: string | undefined): Promi
   const input = raw?.trim() || null;
   if (input && /^WFS-/.test(input)) {
     const { files, titles } = await sessionFiles(root, input);
-    if (files.length === 0) throw new GenInputError(`session ${input}'s completed tasks and summaries name no source file of this repository: pass a description of what to test instead`);
+    if (files.length === 0)
+      throw new GenInputError(
+        `session ${input}'s completed tasks and summaries name no source file of this repository: pass a description of what to test instead`,
+      );
     const change = await wholeFiles(root, files, `the files session ${input} implemented`);
-    return { mode: 'session', raw: input, description: titles.join('; ') || `the implementation of ${input}`, sourceSessionId: input, change };
+    return {
+      mode: 'session',
+      raw: input,
+      description: titles.join('; ') || `the implementation of ${input}`,
+      sourceSessionId: input,
+      change,
+    };
   }
   if (input === null) {
     const change = await branchChange(root);
-    if (change.files.length === 0) throw new GenInputError(`${change.describedAs} changes no source file to test: pass a description ("cover src/retry.ts") or a WFS- session id`);
+    if (change.files.length === 0)
+      throw new GenInputError(
+        `${change.describedAs} changes no source file to test: pass a description ("cover src/retry.ts") or a WFS- session id`,
+      );
     return { mode: 'change', raw: null, description: `Cover ${change.describedAs}`, sourceSessionId: null, change };
   }
   let description = input;
   if (input.endsWith('.md')) {
     const path = join(root, input);
     const text = await readFile(existsSync(path) ? path : input, 'utf8').catch(() => null);
-    if (text === null) throw new GenInputError(`${input} does not exist: pass the path of a markdown file holding the description, or the description itself`);
+    if (text === null)
+      throw new GenInputError(
+        `${input} does not exist: pass the path of a markdown file holding the description, or the description itself`,
+      );
     description = text.trim();
     if (!description) throw new GenInputError(`${input} is empty: write what to test in it`);
   }
   const files = await filesNamedBy(root, description);
   if (files.length === 0) {
-    throw new GenInputError(`the description names nothing to test (no source file, module or function here matches "${description.slice(0, 60)}"): name a file or function, e.g. fixcycle gen "cover src/retry.ts"`);
+    throw new GenInputError(
+      `the description names nothing to test (no source file, module or function here matches "${description.slice(0, 60)}"): name a file or function, e.g. fixcycle gen "cover src/retry.ts"`,
+    );
   }
   const change = await wholeFiles(root, files, `the code the description names`);
   return { mode: 'prompt', raw: input, description, sourceSessionId: null, change };

@@ -7,14 +7,18 @@ import type { KeptTest } from './state.js';
  * gen and fails after is gen's to answer for, as is every kept test. Runners name a test with its file or without
  * (go by package, node:test by title), so a kept test (`<file>::<path>`) is matched by its path too.
  */
-export function ownFailurePredicate(before: SuiteBefore | undefined, kept: readonly KeptTest[]): ((id: string, name: string) => boolean) | null {
+export function ownFailurePredicate(
+  before: SuiteBefore | undefined,
+  kept: readonly KeptTest[],
+): ((id: string, name: string) => boolean) | null {
   if (!before) return null;
   const failed = new Set(before.failing);
   const passed = new Set(before.passing ?? []);
   const keptIds = new Set(kept.map((k) => k.test));
   const pathOf = (id: string): string => (id.includes('::') ? id.slice(id.indexOf('::') + 2) : id);
   const keptPaths = new Set(kept.map((k) => pathOf(k.test)));
-  const isGens = (id: string, name: string): boolean => keptIds.has(id) || keptPaths.has(pathOf(id)) || keptPaths.has(name);
+  const isGens = (id: string, name: string): boolean =>
+    keptIds.has(id) || keptPaths.has(pathOf(id)) || keptPaths.has(name);
   if (failed.size === 0 && (before.errors ?? 0) === 0) return null;
   return (id, name) => failed.has(id) || (!passed.has(id) && !isGens(id, name));
 }

@@ -15,7 +15,15 @@ export function genPaths(sessionDir: string) {
     coverageBefore: join(processDir, 'coverage-before.json'),
     implPlan: join(sessionDir, 'IMPL_PLAN.md'),
     todoList: join(sessionDir, 'TODO_LIST.md'),
-    task: (id: string) => join(taskDir, id === 'IMPL-001.3' ? 'IMPL-001.3-validation.json' : id === 'IMPL-001.5' ? 'IMPL-001.5-review.json' : `${id}.json`),
+    task: (id: string) =>
+      join(
+        taskDir,
+        id === 'IMPL-001.3'
+          ? 'IMPL-001.3-validation.json'
+          : id === 'IMPL-001.5'
+            ? 'IMPL-001.5-review.json'
+            : `${id}.json`,
+      ),
     summary: join(sessionDir, '.summaries', 'gen-summary.md'),
   };
 }

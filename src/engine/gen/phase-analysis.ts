@@ -58,12 +58,27 @@ export async function analyse(ctx: GenContext): Promise<void> {
   const prompt = renderTestAnalysisPrompt(pkg, paths.contextPackage, ctx.options.layers);
   // Read-only: whatever an analysis changes is put back.
   const undo = async (): Promise<void> => ctx.repo.restoreFiles(await ctx.repo.changedFiles());
-  const outcome = await callChain(ctx, { role: 'analyze', taskId: 'test-analysis', taskPath: paths.contextPackage, prompt, transcriptPath: paths.analysisOutput, undo }, (call) => readTestAnalysis(call.finalText));
+  const outcome = await callChain(
+    ctx,
+    {
+      role: 'analyze',
+      taskId: 'test-analysis',
+      taskPath: paths.contextPackage,
+      prompt,
+      transcriptPath: paths.analysisOutput,
+      undo,
+    },
+    (call) => readTestAnalysis(call.finalText),
+  );
   await undo();
   if (!outcome.value) {
-    const tried = outcome.calls.map((c) => `${c.agent}: ${c.classification}${c.detail ? ` (${c.detail})` : ''}`).join('; ') || 'no agent available';
+    const tried =
+      outcome.calls.map((c) => `${c.agent}: ${c.classification}${c.detail ? ` (${c.detail})` : ''}`).join('; ') ||
+      'no agent available';
     node(ctx, 'analysis', 'failed', tried);
-    throw new GenPhaseError(`no agent produced a valid test analysis (${tried}): see ${paths.analysisOutput}, then resume with \`fixcycle run --resume-session ${ctx.session.id}\``);
+    throw new GenPhaseError(
+      `no agent produced a valid test analysis (${tried}): see ${paths.analysisOutput}, then resume with \`fixcycle run --resume-session ${ctx.session.id}\``,
+    );
   }
   const wanted = new Set(ctx.options.layers);
   const analysis = { ...outcome.value, requirements: outcome.value.requirements.filter((r) => wanted.has(r.layer)) };
@@ -71,5 +86,10 @@ export async function analyse(ctx: GenContext): Promise<void> {
   await writeJsonAtomic(paths.analysisJson, analysis);
   await writeTextAtomic(paths.analysis, analysisMarkdown(analysis, pkg, outcome.agent!));
   const critical = analysis.ai_issues.filter((i) => i.severity === 'critical').length;
-  node(ctx, 'analysis', 'done', `${outcome.agent}: ${analysis.requirements.length} requirement(s), ${analysis.ai_issues.length} AI issue(s)${critical ? ` (${critical} critical)` : ''}`);
+  node(
+    ctx,
+    'analysis',
+    'done',
+    `${outcome.agent}: ${analysis.requirements.length} requirement(s), ${analysis.ai_issues.length} AI issue(s)${critical ? ` (${critical} critical)` : ''}`,
+  );
 }

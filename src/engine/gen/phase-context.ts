@@ -32,15 +32,30 @@ function suiteBefore(run: TestRun): SuiteBefore {
  * The full suite before gen, once: the coverage of the changed lines it had (for the package and the summary),
  * and the tests that already fail (IMPL-002 leaves them to the project).
  */
-async function coverageBefore(ctx: GenContext, change: Change): Promise<{ measured: boolean; how?: string; reason?: string; data: CoverageData | null; suite: SuiteBefore | null }> {
-  const runFull = (runner: TestRunner): Promise<TestRun> => runner.run({ cwd: ctx.repo.root, scope: 'full', timeoutMs: ctx.options.testTimeoutMs, signal: ctx.signal, onLines: (lines) => ctx.emit({ type: 'output', lines }) });
+async function coverageBefore(
+  ctx: GenContext,
+  change: Change,
+): Promise<{ measured: boolean; how?: string; reason?: string; data: CoverageData | null; suite: SuiteBefore | null }> {
+  const runFull = (runner: TestRunner): Promise<TestRun> =>
+    runner.run({
+      cwd: ctx.repo.root,
+      scope: 'full',
+      timeoutMs: ctx.options.testTimeoutMs,
+      signal: ctx.signal,
+      onLines: (lines) => ctx.emit({ type: 'output', lines }),
+    });
   const support = coverageSupport(ctx.runner, ctx.repo.root);
   if (!support.ok) {
     node(ctx, 'context', 'running', 'running the suite before generation (full suite)');
     return { measured: false, reason: support.reason, data: null, suite: suiteBefore(await runFull(ctx.runner)) };
   }
   node(ctx, 'context', 'running', 'measuring the coverage of the changed lines (full suite)');
-  const { coverage, missing, result } = await withCoverage(ctx.runner, ctx.repo.root, change.files.map((f) => f.file), runFull);
+  const { coverage, missing, result } = await withCoverage(
+    ctx.runner,
+    ctx.repo.root,
+    change.files.map((f) => f.file),
+    runFull,
+  );
   const suite = suiteBefore(result);
   if (missing) return { measured: false, reason: missing, data: null, suite };
   return { measured: true, how: support.how, data: coverage, suite };
@@ -57,8 +72,19 @@ export async function gatherContext(ctx: GenContext, input: GenInput): Promise<v
   node(ctx, 'context', 'running', `${input.change.files.length} changed source file(s)`);
   const changed = [];
   for (const f of input.change.files) {
-    const reach = await selectAffectedTests({ cwd: root, runner: ctx.runner.name, changedFiles: [f.file], lastFailedFiles: [] });
-    changed.push({ file: f.file, lines: f.lines, hunks: f.hunks, tests_reaching: reach.files === 'all' ? 'all' : reach.files, reach_reason: reach.reason });
+    const reach = await selectAffectedTests({
+      cwd: root,
+      runner: ctx.runner.name,
+      changedFiles: [f.file],
+      lastFailedFiles: [],
+    });
+    changed.push({
+      file: f.file,
+      lines: f.lines,
+      hunks: f.hunks,
+      tests_reaching: reach.files === 'all' ? 'all' : reach.files,
+      reach_reason: reach.reason,
+    });
   }
   const prefer = changed.flatMap((c) => (Array.isArray(c.tests_reaching) ? c.tests_reaching : []));
   const conventions = await readConventions(root, prefer);
@@ -68,10 +94,20 @@ export async function gatherContext(ctx: GenContext, input: GenInput): Promise<v
   const pkg = {
     session_id: ctx.session.id,
     gathered_at: new Date().toISOString(),
-    input: { mode: input.mode, raw: input.raw, description: input.description, source_session_id: input.sourceSessionId },
+    input: {
+      mode: input.mode,
+      raw: input.raw,
+      description: input.description,
+      source_session_id: input.sourceSessionId,
+    },
     change: { described_as: input.change.describedAs, base: input.change.base, head: input.change.head },
     changed_files: changed,
-    runner: { name: ctx.runner.name, detected_from: ctx.runner.detectedFrom, command: described.full, subset: described.subset },
+    runner: {
+      name: ctx.runner.name,
+      detected_from: ctx.runner.detectedFrom,
+      command: described.full,
+      subset: described.subset,
+    },
     conventions,
     ...(before.suite ? { suite_before: before.suite } : {}),
     coverage: {
@@ -86,19 +122,38 @@ export async function gatherContext(ctx: GenContext, input: GenInput): Promise<v
   const cov = pkg.coverage.files.map((c) => `${c.file} ${c.lines ?? '-'}% lines`).join(', ');
   const own = [
     before.suite?.failed ? `; ${before.suite.failed} test(s) fail before generation (the project's own)` : '',
-    before.suite?.errors ? `; ${before.suite.errors} error(s) outside tests before generation (what could not run then is the project's own)` : '',
+    before.suite?.errors
+      ? `; ${before.suite.errors} error(s) outside tests before generation (what could not run then is the project's own)`
+      : '',
   ].join('');
-  node(ctx, 'context', 'done', `${changed.length} file(s), ${conventions.test_file_count} existing test file(s), ${ctx.runner.name}${before.measured ? `; coverage before: ${cov}` : `; ${before.reason}`}${own}`);
+  node(
+    ctx,
+    'context',
+    'done',
+    `${changed.length} file(s), ${conventions.test_file_count} existing test file(s), ${ctx.runner.name}${before.measured ? `; coverage before: ${cov}` : `; ${before.reason}`}${own}`,
+  );
 }
 
 export type ContextPackage = {
   session_id: string;
   input: { mode: string; raw: string | null; description: string; source_session_id: string | null };
   change: { described_as: string };
-  changed_files: { file: string; lines: number[]; hunks: { start: number; count: number }[]; tests_reaching: string[] | 'all'; reach_reason: string }[];
+  changed_files: {
+    file: string;
+    lines: number[];
+    hunks: { start: number; count: number }[];
+    tests_reaching: string[] | 'all';
+    reach_reason: string;
+  }[];
   runner: { name: string; command: string[] };
   conventions: import('./conventions.js').TestConventions;
   /** Absent in a session gathered before gen measured it. */
   suite_before?: SuiteBefore;
-  coverage: { measured: boolean; how?: string; reason?: string; targets: { lines: number; branches: number }; files: import('./coverage/model.js').ChangedCoverage[] };
+  coverage: {
+    measured: boolean;
+    how?: string;
+    reason?: string;
+    targets: { lines: number; branches: number };
+    files: import('./coverage/model.js').ChangedCoverage[];
+  };
 };

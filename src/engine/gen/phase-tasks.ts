@@ -26,14 +26,23 @@ function tasks(pkg: ContextPackage, analysis: TestAnalysis, o: GenOptions, sessi
       context: {
         requirements: analysis.requirements.map((r) => `[${r.layer}] ${r.target}: ${r.cases.join('; ')}`),
         focus_paths: [...files, testDir],
-        acceptance: ['only test files added or changed', `tests follow the project's conventions (${pkg.conventions.naming}, ${pkg.conventions.assertion_style})`],
+        acceptance: [
+          'only test files added or changed',
+          `tests follow the project's conventions (${pkg.conventions.naming}, ${pkg.conventions.assertion_style})`,
+        ],
         depends_on: [],
         layers: o.layers,
         findings: [],
       },
       flow_control: {
         pre_analysis: [ctxRead, analysisRead],
-        implementation_approach: [{ step: 1, title: 'Write the tests', description: `Write ${o.layers.join('/')} tests for the requirements where the project keeps its tests (${testDir})` }],
+        implementation_approach: [
+          {
+            step: 1,
+            title: 'Write the tests',
+            description: `Write ${o.layers.join('/')} tests for the requirements where the project keeps its tests (${testDir})`,
+          },
+        ],
         target_files: [testDir],
       },
     },
@@ -43,13 +52,27 @@ function tasks(pkg: ContextPackage, analysis: TestAnalysis, o: GenOptions, sessi
       status: 'pending',
       meta: { type: 'code-validation', agent: '@test-fix-agent' },
       context: {
-        requirements: ['L0: typecheck and lint where configured', 'imports resolve and named imports exist', 'no placeholder code, no mocks in source, every test asserts, no constant assertions, no focused or skipped tests'],
+        requirements: [
+          'L0: typecheck and lint where configured',
+          'imports resolve and named imports exist',
+          'no placeholder code, no mocks in source, every test asserts, no constant assertions, no focused or skipped tests',
+        ],
         focus_paths: files,
         acceptance: ['zero critical findings', 'zero compilation errors'],
         depends_on: ['IMPL-001'],
         max_rounds: o.maxL0Rounds,
       },
-      flow_control: { pre_analysis: [], implementation_approach: [{ step: 1, title: 'L0 checks', description: 'Run the checks; send findings back to IMPL-001 (generate) up to the round limit' }], target_files: [] },
+      flow_control: {
+        pre_analysis: [],
+        implementation_approach: [
+          {
+            step: 1,
+            title: 'L0 checks',
+            description: 'Run the checks; send findings back to IMPL-001 (generate) up to the round limit',
+          },
+        ],
+        target_files: [],
+      },
     },
     {
       id: 'IMPL-001.5',
@@ -57,14 +80,32 @@ function tasks(pkg: ContextPackage, analysis: TestAnalysis, o: GenOptions, sessi
       status: 'pending',
       meta: { type: 'test-quality-review', agent: '@test-fix-agent' },
       context: {
-        requirements: [`each new test collected and giving the same result ${o.stabilityRuns} runs in a row`, 'each new test covers lines the rest of the suite does not', `changed lines: ${o.coverageLines}% lines, ${o.coverageBranches}% branches`],
+        requirements: [
+          `each new test collected and giving the same result ${o.stabilityRuns} runs in a row`,
+          'each new test covers lines the rest of the suite does not',
+          `changed lines: ${o.coverageLines}% lines, ${o.coverageBranches}% branches`,
+        ],
         focus_paths: files,
-        acceptance: ['no flaky test kept', `${o.keepRedundant ? 'redundant tests reported' : 'redundant tests dropped'}`, 'coverage targets met or the gap reported by file and line'],
+        acceptance: [
+          'no flaky test kept',
+          `${o.keepRedundant ? 'redundant tests reported' : 'redundant tests dropped'}`,
+          'coverage targets met or the gap reported by file and line',
+        ],
         depends_on: ['IMPL-001.3'],
         coverage_targets: { lines: o.coverageLines, branches: o.coverageBranches },
         coverage: pkg.coverage.measured ? pkg.coverage.how : `not measured: ${pkg.coverage.reason}`,
       },
-      flow_control: { pre_analysis: [], implementation_approach: [{ step: 1, title: 'Stability, uniqueness, coverage', description: 'Run each new test repeatedly, measure what it adds, compare with the targets' }], target_files: [] },
+      flow_control: {
+        pre_analysis: [],
+        implementation_approach: [
+          {
+            step: 1,
+            title: 'Stability, uniqueness, coverage',
+            description: 'Run each new test repeatedly, measure what it adds, compare with the targets',
+          },
+        ],
+        target_files: [],
+      },
     },
     {
       id: 'IMPL-002',
@@ -72,13 +113,25 @@ function tasks(pkg: ContextPackage, analysis: TestAnalysis, o: GenOptions, sessi
       status: 'pending',
       meta: { type: 'test-fix', agent: '@test-fix-agent' },
       context: {
-        requirements: ['run the full suite', 'fix the code until the tests pass; the generated tests may be fixed too, the existing ones are protected'],
+        requirements: [
+          'run the full suite',
+          'fix the code until the tests pass; the generated tests may be fixed too, the existing ones are protected',
+        ],
         focus_paths: files,
         acceptance: ['pass rate 100%, or >= 95% with only low-criticality failures (approved)'],
         depends_on: ['IMPL-001.5'],
         max_iterations: o.maxIterations,
       },
-      flow_control: { pre_analysis: [], implementation_approach: [{ step: 1, title: 'Fix loop', description: 'fixcycle run on this session' }], target_files: files, exit_conditions: { success: 'all_tests_pass', failure: 'max_iterations_reached', max_iterations: o.maxIterations } },
+      flow_control: {
+        pre_analysis: [],
+        implementation_approach: [{ step: 1, title: 'Fix loop', description: 'fixcycle run on this session' }],
+        target_files: files,
+        exit_conditions: {
+          success: 'all_tests_pass',
+          failure: 'max_iterations_reached',
+          max_iterations: o.maxIterations,
+        },
+      },
     },
   ] as GenTask[];
 }

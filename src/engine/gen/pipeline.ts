@@ -42,7 +42,13 @@ const DEFAULT_TEST_TIMEOUT_MS = 10 * 60_000;
 const DEFAULT_AGENT_TIMEOUT_MS = 40 * 60_000;
 
 function slugOf(input: GenInput): string {
-  const words = (input.sourceSessionId ?? input.description).replace(/^WFS-/, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').split('-').filter((w) => w.length > 2).slice(0, 4);
+  const words = (input.sourceSessionId ?? input.description)
+    .replace(/^WFS-/, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .split('-')
+    .filter((w) => w.length > 2)
+    .slice(0, 4);
   const stamp = new Date().toISOString().replace(/[-:]/g, '').slice(4, 13).replace('T', '');
   return `${words.join('-') || 'change'}-${stamp}`;
 }
@@ -54,7 +60,9 @@ export function isGenSession(repoRoot: string, id: string): boolean {
 
 async function dirtyTreeError(repo: Repo): Promise<StartError> {
   const files = await repo.changedFiles();
-  return new StartError(`the working tree has uncommitted changes (${files.slice(0, 3).join(', ')}${files.length > 3 ? ', ...' : ''}): commit or stash them, or pass --allow-dirty to commit them as a checkpoint first`);
+  return new StartError(
+    `the working tree has uncommitted changes (${files.slice(0, 3).join(', ')}${files.length > 3 ? ', ...' : ''}): commit or stash them, or pass --allow-dirty to commit them as a checkpoint first`,
+  );
 }
 
 /** `fixcycle gen`: phases 1-5, resumable after any stop from gen-state.json. Returns the exit code. */
@@ -67,14 +75,20 @@ export async function runGen(options: GenRunOptions): Promise<number> {
   let id: string;
   if (options.resumeSession) {
     id = options.resumeSession;
-    if (!isGenSession(repo.root, id)) throw new StartError(`session ${id} is not a gen session: resume it with \`fixcycle run --resume-session ${id}\``);
+    if (!isGenSession(repo.root, id))
+      throw new StartError(
+        `session ${id} is not a gen session: resume it with \`fixcycle run --resume-session ${id}\``,
+      );
   } else {
     input = await readGenInput(repo.root, options.input);
     // Refused before the session folder is claimed, so a refusal leaves nothing behind.
     if (!options.allowDirty && (await repo.isDirty())) throw await dirtyTreeError(repo);
     id = newSessionId(options.sessionName ?? slugOf(input));
     if (options.sessionName) {
-      if (existsSync(new SessionFiles(repo.root, id).paths.dir)) throw new StartError(`session ${id} already exists: resume it with \`fixcycle run --resume-session ${id}\`, or pick another --session-name`);
+      if (existsSync(new SessionFiles(repo.root, id).paths.dir))
+        throw new StartError(
+          `session ${id} already exists: resume it with \`fixcycle run --resume-session ${id}\`, or pick another --session-name`,
+        );
     } else {
       // Two gen runs in the same minute get the same name from the input: the later one gets a number. Making the
       // folder is the claim, so two started at the same moment never share one.
@@ -83,7 +97,8 @@ export async function runGen(options: GenRunOptions): Promise<number> {
   }
   const session = new SessionFiles(repo.root, id);
   const resumed = Boolean(options.resumeSession);
-  if (!resumed && options.allowDirty && (await repo.isDirty())) await repo.commitAll(`fixcycle: checkpoint before test generation session ${id}`);
+  if (!resumed && options.allowDirty && (await repo.isDirty()))
+    await repo.commitAll(`fixcycle: checkpoint before test generation session ${id}`);
   await session.ensureFolders();
   const lock = await acquireLock(session.paths.lock, id);
   if (typeof lock === 'string') throw new StartError(lock);
@@ -98,10 +113,17 @@ export async function runGen(options: GenRunOptions): Promise<number> {
     // Saved before phase 1 starts: a session stopped at any point after its folder exists can be resumed.
     if (!saved) await saveGenState(session.paths.dir, state);
     if (resumed) state.plan_only = false;
-    if (!state.settings) state.settings = { coverage_lines: options.coverageLines, coverage_branches: options.coverageBranches, layers: options.layers, keep_redundant: options.keepRedundant };
+    if (!state.settings)
+      state.settings = {
+        coverage_lines: options.coverageLines,
+        coverage_branches: options.coverageBranches,
+        layers: options.layers,
+        keep_redundant: options.keepRedundant,
+      };
     const settings = state.settings;
     const runner = await genRunner(repo.root, options, config);
-    const agentTimeoutMs = options.agentTimeoutMs ?? (config.agentTimeoutSec ? config.agentTimeoutSec * 1000 : DEFAULT_AGENT_TIMEOUT_MS);
+    const agentTimeoutMs =
+      options.agentTimeoutMs ?? (config.agentTimeoutSec ? config.agentTimeoutSec * 1000 : DEFAULT_AGENT_TIMEOUT_MS);
     const agents = await genAgents(repo.root, options, config, options.emit, agentTimeoutMs);
     const { hooks, budget } = genHooks(session, options);
     const genOptions: GenOptions = {
@@ -111,16 +133,38 @@ export async function runGen(options: GenRunOptions): Promise<number> {
       keepRedundant: settings.keep_redundant,
       planOnly: options.planOnly,
       maxIterations: options.maxIterations ?? config.maxIterations ?? 10,
-      testTimeoutMs: options.testTimeoutMs ?? (config.testTimeoutSec ? config.testTimeoutSec * 1000 : DEFAULT_TEST_TIMEOUT_MS),
+      testTimeoutMs:
+        options.testTimeoutMs ?? (config.testTimeoutSec ? config.testTimeoutSec * 1000 : DEFAULT_TEST_TIMEOUT_MS),
       agentTimeoutMs,
       stabilityRuns: 5,
       maxL0Rounds: 3,
       maxCoverageRounds: 1,
     };
-    const ctx: GenContext = { repo, session, runner, agents, config, options: genOptions, state, emit: options.emit, hooks, signal: options.signal, save: () => saveGenState(session.paths.dir, state) };
-    options.emit({ type: 'session', sessionId: id, sessionDir: session.paths.dir, repo: repo.root, chain: agents.map((a) => a.spec.name), testCommand: runner.describe().full.join(' '), resumed });
+    const ctx: GenContext = {
+      repo,
+      session,
+      runner,
+      agents,
+      config,
+      options: genOptions,
+      state,
+      emit: options.emit,
+      hooks,
+      signal: options.signal,
+      save: () => saveGenState(session.paths.dir, state),
+    };
+    options.emit({
+      type: 'session',
+      sessionId: id,
+      sessionDir: session.paths.dir,
+      repo: repo.root,
+      chain: agents.map((a) => a.spec.name),
+      testCommand: runner.describe().full.join(' '),
+      resumed,
+    });
     const done = new Set(state.phases_done);
-    for (const n of ['session', 'context', 'analysis', 'tasks'] as const) if (done.has(n)) node(ctx, n, 'done', 'done earlier (resumed)');
+    for (const n of ['session', 'context', 'analysis', 'tasks'] as const)
+      if (done.has(n)) node(ctx, n, 'done', 'done earlier (resumed)');
     const finish = async (phase: GenState['phases_done'][number]): Promise<void> => {
       state.phases_done = [...new Set([...state.phases_done, phase])];
       await ctx.save();
@@ -143,7 +187,12 @@ export async function runGen(options: GenRunOptions): Promise<number> {
         agents: agents.map((a) => a.spec.name),
       });
       await finish('session');
-      node(ctx, 'session', 'done', `${id} (${input.mode} mode${input.sourceSessionId ? ` from ${input.sourceSessionId}` : ''})`);
+      node(
+        ctx,
+        'session',
+        'done',
+        `${id} (${input.mode} mode${input.sourceSessionId ? ` from ${input.sourceSessionId}` : ''})`,
+      );
     }
     if (!done.has('context')) {
       await gatherContext(ctx, input ?? (await inputAgain(repo.root, session.paths.dir)));
@@ -163,7 +212,13 @@ export async function runGen(options: GenRunOptions): Promise<number> {
     }
     if (state.plan_only) {
       node(ctx, 'execution', 'pending', `--plan-only: continue with \`fixcycle run --resume-session ${id}\``);
-      options.emit({ type: 'done', outcome: 'interrupted', reason: `plan written (--plan-only); continue with \`fixcycle run --resume-session ${id}\``, exitCode: EXIT.success, passRate: null });
+      options.emit({
+        type: 'done',
+        outcome: 'interrupted',
+        reason: `plan written (--plan-only); continue with \`fixcycle run --resume-session ${id}\``,
+        exitCode: EXIT.success,
+        passRate: null,
+      });
       return EXIT.success;
     }
     return await execute(ctx, options, release);
@@ -212,7 +267,10 @@ async function execute(ctx: GenContext, options: GenRunOptions, release: () => P
       }
       case 'done':
         node(ctx, 'execution', 'done', state.outcome ?? 'finished');
-        return loop?.exitCode ?? (state.outcome?.startsWith('success') || state.outcome?.startsWith('partial') ? EXIT.success : EXIT.failure);
+        return (
+          loop?.exitCode ??
+          (state.outcome?.startsWith('success') || state.outcome?.startsWith('partial') ? EXIT.success : EXIT.failure)
+        );
     }
   }
   return EXIT.interrupted;

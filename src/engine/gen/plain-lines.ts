@@ -5,11 +5,19 @@ export function genLine(event: GenEvent): string | null {
   if (event.type === 'gen-coverage') {
     if (!event.measured) return `[coverage] not measured: ${event.reason ?? 'no coverage tool for this runner'}`;
     return event.files
-        .map((f) => (f.note ? `[coverage] ${f.file}: ${f.note}` : `[coverage] ${f.file}: lines ${f.linesBefore ?? '-'}% → ${f.linesAfter ?? '-'}% (target ${f.targetLines}%), branches ${f.branchesBefore ?? '-'}% → ${f.branchesAfter ?? '-'}% (target ${f.targetBranches}%)`))
+      .map((f) =>
+        f.note
+          ? `[coverage] ${f.file}: ${f.note}`
+          : `[coverage] ${f.file}: lines ${f.linesBefore ?? '-'}% → ${f.linesAfter ?? '-'}% (target ${f.targetLines}%), branches ${f.branchesBefore ?? '-'}% → ${f.branchesAfter ?? '-'}% (target ${f.targetBranches}%)`,
+      )
       .join('\n');
   }
   if (event.status === 'pending' && !event.detail) return null;
   const head = `[${event.node}] ${event.status === 'running' ? `${event.detail ?? 'running'}...` : `${event.status}${event.detail ? `: ${event.detail}` : ''}`}`;
   if (event.status === 'running' || !event.findings?.length) return head;
-  return [head, ...event.findings.slice(0, 20).map((f) => `    - ${f}`), ...(event.findings.length > 20 ? [`    - ... ${event.findings.length - 20} more`] : [])].join('\n');
+  return [
+    head,
+    ...event.findings.slice(0, 20).map((f) => `    - ${f}`),
+    ...(event.findings.length > 20 ? [`    - ... ${event.findings.length - 20} more`] : []),
+  ].join('\n');
 }

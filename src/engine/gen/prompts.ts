@@ -8,7 +8,12 @@ import type { ContextPackage } from './phase-context.js';
 function changedFilesBlock(pkg: ContextPackage, root: string, withSource: boolean): string {
   return pkg.changed_files
     .map((f) => {
-      const reach = f.tests_reaching === 'all' ? 'every test (a shared file)' : f.tests_reaching.length ? f.tests_reaching.join(', ') : 'no existing test reaches it';
+      const reach =
+        f.tests_reaching === 'all'
+          ? 'every test (a shared file)'
+          : f.tests_reaching.length
+            ? f.tests_reaching.join(', ')
+            : 'no existing test reaches it';
       let text = `- ${f.file}: lines ${lineRanges(f.lines)}; tests reaching it: ${reach}`;
       if (withSource) {
         const source = (() => {
@@ -33,33 +38,56 @@ function conventionsBlock(pkg: ContextPackage): string {
     `- assertion style: ${c.assertion_style}`,
     ...(c.helpers.length ? [`- shared helpers: ${c.helpers.join(', ')}`] : []),
   ];
-  if (c.representative) lines.push(`- a representative test, ${c.representative.file}:\n\n\`\`\`\n${c.representative.content}\n\`\`\``);
+  if (c.representative)
+    lines.push(`- a representative test, ${c.representative.file}:\n\n\`\`\`\n${c.representative.content}\n\`\`\``);
   return lines.join('\n');
 }
 
 function coverageBlock(pkg: ContextPackage): string {
   if (!pkg.coverage.measured) return `Not measured: ${pkg.coverage.reason}.`;
-  return pkg.coverage.files.map((f) => `- ${f.file}: ${f.lines ?? '-'}% of changed lines, ${f.branches ?? '-'}% of their branches; uncovered: ${lineRanges(f.uncovered) || 'none'}`).join('\n');
+  return pkg.coverage.files
+    .map(
+      (f) =>
+        `- ${f.file}: ${f.lines ?? '-'}% of changed lines, ${f.branches ?? '-'}% of their branches; uncovered: ${lineRanges(f.uncovered) || 'none'}`,
+    )
+    .join('\n');
 }
 
 export function renderTestAnalysisPrompt(pkg: ContextPackage, contextPath: string, layers: string[]): string {
   return fillTemplate(
     loadTemplate('test-analysis'),
-    { description: pkg.input.description, changed_files: changedFilesBlock(pkg, '', false), conventions: conventionsBlock(pkg), coverage: coverageBlock(pkg), layers: layers.join(', '), context_path: contextPath },
+    {
+      description: pkg.input.description,
+      changed_files: changedFilesBlock(pkg, '', false),
+      conventions: conventionsBlock(pkg),
+      coverage: coverageBlock(pkg),
+      layers: layers.join(', '),
+      context_path: contextPath,
+    },
     'templates/test-analysis.v1.md',
   );
 }
 
 const RULES = [
   '- Add or change test files only (where the project keeps its tests). A change to any source file rejects and reverts the whole round.',
-  '- Import only what the modules really export; every test needs at least one assertion on the code\'s result.',
+  "- Import only what the modules really export; every test needs at least one assertion on the code's result.",
   '- No placeholders (TODO, "not implemented"), no .only/.skip, no assertions on constants, no mocks imported by source code.',
   '- A test that fails because the code is wrong is welcome: it stays for the fix loop. Do not change the code to make it pass.',
   '- Do not commit; fixcycle validates the tests (L0), runs each one 5 times, and keeps those that add coverage.',
 ].join('\n');
 
-export function renderGeneratePrompt(input: { round: number; taskPath: string; analysis: TestAnalysis; pkg: ContextPackage; root: string; feedback: string[]; feedbackKind: string }): string {
-  const requirements = input.analysis.requirements.map((r) => `- [${r.layer}] ${r.target}\n${r.cases.map((c) => `  - ${c}`).join('\n')}`).join('\n');
+export function renderGeneratePrompt(input: {
+  round: number;
+  taskPath: string;
+  analysis: TestAnalysis;
+  pkg: ContextPackage;
+  root: string;
+  feedback: string[];
+  feedbackKind: string;
+}): string {
+  const requirements = input.analysis.requirements
+    .map((r) => `- [${r.layer}] ${r.target}\n${r.cases.map((c) => `  - ${c}`).join('\n')}`)
+    .join('\n');
   const heading =
     input.feedbackKind === 'l0'
       ? '## Your last tests failed code validation (IMPL-001.3); fix these findings'
@@ -71,7 +99,15 @@ export function renderGeneratePrompt(input: { round: number; taskPath: string; a
   const feedback = input.feedback.length ? `${heading}\n${input.feedback.map((f) => `- ${f}`).join('\n')}` : '';
   return fillTemplate(
     loadTemplate('generate'),
-    { round: input.round, task_path: input.taskPath, requirements, changed_files: changedFilesBlock(input.pkg, input.root, true), conventions: conventionsBlock(input.pkg), feedback, rules: RULES },
+    {
+      round: input.round,
+      task_path: input.taskPath,
+      requirements,
+      changed_files: changedFilesBlock(input.pkg, input.root, true),
+      conventions: conventionsBlock(input.pkg),
+      feedback,
+      rules: RULES,
+    },
     'templates/generate.v1.md',
   );
 }

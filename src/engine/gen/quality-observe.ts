@@ -25,7 +25,12 @@ export interface Uncollected {
 }
 
 /** Which new file a test belongs to: its reported file, else the one new file that declares a test of its name. */
-function fileOf(root: string, t: TestCase, files: readonly string[], declared: ReadonlyMap<string, string[]>): string | null {
+function fileOf(
+  root: string,
+  t: TestCase,
+  files: readonly string[],
+  declared: ReadonlyMap<string, string[]>,
+): string | null {
   const f = t.file ? (isAbsolute(t.file) ? relative(root, t.file) : t.file).replace(/^\.\//, '') : null;
   if (f && files.includes(f)) return f;
   const byId = files.find((candidate) => t.id.startsWith(`${candidate}::`));
@@ -57,15 +62,31 @@ function collectionError(run: TestRun | null): string {
   if (!run) return 'the runner cannot run one file alone';
   // A report's message can be bare (pytest's JUnit says only "collection failure"): the output has the words.
   const text = [...run.result.errors.map((e) => e.message), run.noTestRan?.message ?? '', run.outputTail].join('\n');
-  const lines = [...new Set(text.split('\n').map((l) => l.trim()).filter(Boolean))];
-  const key = lines.filter((l) => /^E\s|^panic:|\w*Error\b.*:|error:|No test|must contain at least one test|cannot find|undefined:/.test(l));
+  const lines = [
+    ...new Set(
+      text
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean),
+    ),
+  ];
+  const key = lines.filter((l) =>
+    /^E\s|^panic:|\w*Error\b.*:|error:|No test|must contain at least one test|cannot find|undefined:/.test(l),
+  );
   return (key.length ? key : lines).slice(-3).join(' | ').slice(0, 600) || 'no test ran and the runner said nothing';
 }
 
 async function runFiles(ctx: GenContext, files: string[]): Promise<TestRun> {
   const root = ctx.repo.root;
-  const opts = { cwd: root, timeoutMs: ctx.options.testTimeoutMs, signal: ctx.signal, onLines: (lines: string[]) => ctx.emit({ type: 'output', lines }) };
-  return (await ctx.runner.runSubset?.(opts, { files, names: [] })) ?? (await ctx.runner.run({ ...opts, scope: 'full' }));
+  const opts = {
+    cwd: root,
+    timeoutMs: ctx.options.testTimeoutMs,
+    signal: ctx.signal,
+    onLines: (lines: string[]) => ctx.emit({ type: 'output', lines }),
+  };
+  return (
+    (await ctx.runner.runSubset?.(opts, { files, names: [] })) ?? (await ctx.runner.run({ ...opts, scope: 'full' }))
+  );
 }
 
 /**
@@ -74,7 +95,9 @@ async function runFiles(ctx: GenContext, files: string[]): Promise<TestRun> {
  */
 async function aside<T>(ctx: GenContext, file: string, files: readonly string[], run: () => Promise<T>): Promise<T> {
   if (!file.endsWith('_test.go')) return run();
-  const others = files.filter((f) => f !== file && f.endsWith('_test.go') && dirname(f) === dirname(file)).map((f) => join(ctx.repo.root, f));
+  const others = files
+    .filter((f) => f !== file && f.endsWith('_test.go') && dirname(f) === dirname(file))
+    .map((f) => join(ctx.repo.root, f));
   for (const f of others) renameSync(f, `${f}.fixcycle-aside`);
   try {
     return await run();
@@ -88,9 +111,15 @@ async function aside<T>(ctx: GenContext, file: string, files: readonly string[],
  * a vitest/jest suite that fails to load or holds no test), each new file runs alone: those that collect on their
  * own are innocent, the others are the culprits, each with the runner's own error.
  */
-async function findUncollected(ctx: GenContext, files: string[], first: TestRun, seen: ReadonlySet<string>): Promise<Uncollected[]> {
+async function findUncollected(
+  ctx: GenContext,
+  files: string[],
+  first: TestRun,
+  seen: ReadonlySet<string>,
+): Promise<Uncollected[]> {
   const suspects = first.result.errors.length > 0 || first.noTestRan ? files : files.filter((f) => !seen.has(f));
-  if (files.length === 1 && suspects.length === 1) return seen.has(files[0]!) ? [] : [{ file: files[0]!, error: collectionError(first) }];
+  if (files.length === 1 && suspects.length === 1)
+    return seen.has(files[0]!) ? [] : [{ file: files[0]!, error: collectionError(first) }];
   const out: Uncollected[] = [];
   const declared = declaredNames(ctx.repo.root, files);
   for (const file of suspects) {
@@ -108,7 +137,11 @@ async function findUncollected(ctx: GenContext, files: string[], first: TestRun,
  * Runs the new test files `runs` times and collects each test's results, in order, keyed by the runner's full
  * identity. Files that break collection are found first and left out of the runs.
  */
-export async function observe(ctx: GenContext, files: string[], runs: number): Promise<{ tests: Map<string, Observed>; uncollected: Uncollected[] }> {
+export async function observe(
+  ctx: GenContext,
+  files: string[],
+  runs: number,
+): Promise<{ tests: Map<string, Observed>; uncollected: Uncollected[] }> {
   const root = ctx.repo.root;
   const uncollected: Uncollected[] = [];
   let active = [...files];

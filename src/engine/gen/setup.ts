@@ -12,18 +12,32 @@ import type { SessionFiles } from '../session/session-files.js';
 import type { GenRunOptions } from './pipeline.js';
 
 /** The agents that can start, in chain order; a one-line error when none can. */
-export async function genAgents(root: string, options: GenRunOptions, config: FixcycleConfig, emit: EventSink, timeoutMs: number): Promise<ResolvedAgent[]> {
+export async function genAgents(
+  root: string,
+  options: GenRunOptions,
+  config: FixcycleConfig,
+  emit: EventSink,
+  timeoutMs: number,
+): Promise<ResolvedAgent[]> {
   if (!options.agentCmds?.length) await import('../agents/adapters/index.js');
   const resolved = resolveAgents({ agentCmds: options.agentCmds, agentNames: options.agentNames, timeoutMs }, config);
   const missing = resolved.map((agent) => missingProgram(agent, root));
   const agents = resolved.filter((_, i) => !missing[i]);
-  if (agents.length === 0) throw new StartError(`no agent can start: ${missing.filter(Boolean).join('; ')}: install it, pass --agent-cmd "<command>", or use --agent manual`);
-  for (const why of missing) if (why) emit({ type: 'log', level: 'warn', message: `${why}; the chain goes on without it` });
+  if (agents.length === 0)
+    throw new StartError(
+      `no agent can start: ${missing.filter(Boolean).join('; ')}: install it, pass --agent-cmd "<command>", or use --agent manual`,
+    );
+  for (const why of missing)
+    if (why) emit({ type: 'log', level: 'warn', message: `${why}; the chain goes on without it` });
   return agents;
 }
 
 export function genRunner(root: string, options: GenRunOptions, config: FixcycleConfig) {
-  return resolveRunner(root, { runner: options.runner ?? config.runner, testCmd: options.testCmd ?? config.testCommand, ...(config.skipParts ? { skipParts: config.skipParts } : {}) });
+  return resolveRunner(root, {
+    runner: options.runner ?? config.runner,
+    testCmd: options.testCmd ?? config.testCommand,
+    ...(config.skipParts ? { skipParts: config.skipParts } : {}),
+  });
 }
 
 /** Cool-downs after rate limits and the --budget, shared with the fix loop through the session's files. */

@@ -2,11 +2,18 @@ import { isGoTestFile, isJsTestFile, isPythonTestFile } from '../affected/test-f
 
 const SOURCE_EXT = /\.(m|c)?[jt]sx?$|\.py$|\.go$/;
 const TEST_FOLDER = /(^|\/)(test|tests|__tests__|spec|e2e)\//;
-const NOT_SOURCE = /(^|\/)(node_modules|dist|build|coverage|\.workflow|vendor)\/|(^|\/)[^/]*\.config\.[cm]?[jt]s$|\.d\.ts$/;
+const NOT_SOURCE =
+  /(^|\/)(node_modules|dist|build|coverage|\.workflow|vendor)\/|(^|\/)[^/]*\.config\.[cm]?[jt]s$|\.d\.ts$/;
 
 /** A test file, or support code that lives with the tests (helpers, fixtures): what generation may write. */
 export function isTestSide(path: string): boolean {
-  return isJsTestFile(path) || isPythonTestFile(path) || isGoTestFile(path) || TEST_FOLDER.test(path) || /(^|\/)conftest\.py$/.test(path);
+  return (
+    isJsTestFile(path) ||
+    isPythonTestFile(path) ||
+    isGoTestFile(path) ||
+    TEST_FOLDER.test(path) ||
+    /(^|\/)conftest\.py$/.test(path)
+  );
 }
 
 /** A test file proper: one the runner collects tests from. */

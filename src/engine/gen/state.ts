@@ -8,10 +8,21 @@ import { SessionFileError } from '../session/session-files.js';
 export const execStepSchema = z.enum(['generate', 'validate', 'quality', 'commit', 'fix', 'summary', 'done']);
 export type ExecStep = z.infer<typeof execStepSchema>;
 
-export const rejectionSchema = z.object({ test: z.string(), file: z.string().optional(), gate: z.enum(['IMPL-001', 'IMPL-001.3', 'IMPL-001.5']), reason: z.string(), round: z.number().int() });
+export const rejectionSchema = z.object({
+  test: z.string(),
+  file: z.string().optional(),
+  gate: z.enum(['IMPL-001', 'IMPL-001.3', 'IMPL-001.5']),
+  reason: z.string(),
+  round: z.number().int(),
+});
 export type Rejection = z.infer<typeof rejectionSchema>;
 
-export const keptTestSchema = z.object({ test: z.string(), file: z.string(), note: z.string(), new_lines: z.number().int().optional() });
+export const keptTestSchema = z.object({
+  test: z.string(),
+  file: z.string(),
+  note: z.string(),
+  new_lines: z.number().int().optional(),
+});
 export type KeptTest = z.infer<typeof keptTestSchema>;
 
 /** .process/gen-state.json: the pipeline's own progress, saved after every step. */
@@ -22,7 +33,14 @@ export const genStateSchema = z.looseObject({
   /** What `fixcycle gen` was given (null: the change on this branch), so a session stopped in phase 1 can redo it. */
   input: z.string().nullable().default(null),
   /** The gen options chosen at the start; a resume keeps them. */
-  settings: z.looseObject({ coverage_lines: z.number(), coverage_branches: z.number(), layers: z.array(z.enum(['L1', 'L2', 'L3'])), keep_redundant: z.boolean() }).optional(),
+  settings: z
+    .looseObject({
+      coverage_lines: z.number(),
+      coverage_branches: z.number(),
+      layers: z.array(z.enum(['L1', 'L2', 'L3'])),
+      keep_redundant: z.boolean(),
+    })
+    .optional(),
   step: execStepSchema.default('generate'),
   /** Generate rounds so far (IMPL-001 and the rounds the gates sent back). */
   generate_round: z.number().int().default(0),
@@ -63,10 +81,15 @@ export async function readGenState(sessionDir: string): Promise<GenState | null>
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    throw new SessionFileError(`${path} is not valid JSON (${(error as Error).message}): restore it, or start a new session with \`fixcycle gen\``);
+    throw new SessionFileError(
+      `${path} is not valid JSON (${(error as Error).message}): restore it, or start a new session with \`fixcycle gen\``,
+    );
   }
   const parsed = genStateSchema.safeParse(raw);
-  if (!parsed.success) throw new SessionFileError(`${path} is not a gen state (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}): restore it, or start a new session with \`fixcycle gen\``);
+  if (!parsed.success)
+    throw new SessionFileError(
+      `${path} is not a gen state (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}): restore it, or start a new session with \`fixcycle gen\``,
+    );
   return parsed.data;
 }
 

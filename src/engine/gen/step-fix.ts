@@ -14,13 +14,25 @@ import { updateTask } from './phase-tasks.js';
 /** Commits the kept tests, exactly those files, before the fix loop measures its baseline. */
 export async function commitKept(ctx: GenContext): Promise<void> {
   const { state } = ctx;
-  const files = [...new Set([...state.generated_files, ...(await ctx.repo.changedFiles()).filter((f) => state.generated_files.includes(f))])];
+  const files = [
+    ...new Set([
+      ...state.generated_files,
+      ...(await ctx.repo.changedFiles()).filter((f) => state.generated_files.includes(f)),
+    ]),
+  ];
   // The last guard: a test file holding no test (imports, an empty describe) fails the runner's collection
   // (vitest's "No test found in suite", jest's "must contain at least one test") and is never committed.
   const empty = files.filter((f) => holdsNoTest(ctx.repo.root, f));
   if (empty.length) {
     await ctx.repo.restoreFiles(empty);
-    for (const f of empty) state.rejected.push({ test: f, file: f, gate: 'IMPL-001.5', reason: 'holds no test: not committed', round: state.generate_round });
+    for (const f of empty)
+      state.rejected.push({
+        test: f,
+        file: f,
+        gate: 'IMPL-001.5',
+        reason: 'holds no test: not committed',
+        round: state.generate_round,
+      });
     state.generated_files = state.generated_files.filter((f) => !empty.includes(f));
   }
   // go's own runs may rewrite go.mod/go.sum (a module lookup under -mod=mod): gen changes tests only, so they go
@@ -28,12 +40,21 @@ export async function commitKept(ctx: GenContext): Promise<void> {
   const goFiles = (await ctx.repo.changedFiles()).filter((f) => /(^|\/)go\.(mod|sum)$/.test(f) && !files.includes(f));
   if (goFiles.length) {
     await ctx.repo.restoreFiles(goFiles);
-    ctx.emit({ type: 'log', level: 'info', message: `restored ${goFiles.join(', ')}: changed by go during the gates, not by the generation` });
+    ctx.emit({
+      type: 'log',
+      level: 'info',
+      message: `restored ${goFiles.join(', ')}: changed by go during the gates, not by the generation`,
+    });
   }
   const present = (await ctx.repo.changedFiles()).filter((f) => files.includes(f) && !empty.includes(f));
   const message = `test-gen: IMPL-001 - ${state.kept.length} generated test(s) kept, ${state.rejected.length} rejected (${ctx.session.id})`;
   // Stopped after `git commit` and before the state said so: the commit of this session is already HEAD.
-  const made = state.gen_commit ?? (await ctx.repo.log(1)).find((c) => c.message.startsWith('test-gen: IMPL-001') && c.message.endsWith(`(${ctx.session.id})`))?.sha ?? null;
+  const made =
+    state.gen_commit ??
+    (await ctx.repo.log(1)).find(
+      (c) => c.message.startsWith('test-gen: IMPL-001') && c.message.endsWith(`(${ctx.session.id})`),
+    )?.sha ??
+    null;
   const sha = present.length ? await ctx.repo.commitFiles(present, message) : made;
   state.gen_commit = sha;
   if (sha && sha !== made) ctx.emit({ type: 'commit', iteration: 0, sha, message, files: present });
@@ -42,13 +63,19 @@ export async function commitKept(ctx: GenContext): Promise<void> {
 }
 
 /** The loop's options for IMPL-002, from gen's. */
-export type FixLoopOptions = Omit<StartOptions, 'emit' | 'resumeSession' | 'sessionName' | 'policies' | 'cwd'> & { onLoopControls?: (controls: LoopControls) => void };
+export type FixLoopOptions = Omit<StartOptions, 'emit' | 'resumeSession' | 'sessionName' | 'policies' | 'cwd'> & {
+  onLoopControls?: (controls: LoopControls) => void;
+};
 
 /**
  * IMPL-002: the fix loop on the full suite, in this session's folder. The tests generated here may be fixed by
  * the agent (they are new and may be wrong); every test that existed before stays protected by the guard.
  */
-export async function runFixLoop(ctx: GenContext, loopOptions: FixLoopOptions, releaseGenLock: () => Promise<void>): Promise<LoopResult> {
+export async function runFixLoop(
+  ctx: GenContext,
+  loopOptions: FixLoopOptions,
+  releaseGenLock: () => Promise<void>,
+): Promise<LoopResult> {
   const { state } = ctx;
   const dir = ctx.session.paths.dir;
   node(ctx, 'IMPL-002', 'running', 'the fix loop on the full suite');
@@ -73,7 +100,10 @@ export async function runFixLoop(ctx: GenContext, loopOptions: FixLoopOptions, r
   });
   // prepareLoop writes its own workflow-session.json for a new loop; keep gen's fields in it.
   await prepared.ctx.sessionWritten;
-  await writeJsonAtomic(ctx.session.paths.workflowSession, { ...JSON.parse(await readFile(ctx.session.paths.workflowSession, 'utf8')), ...meta });
+  await writeJsonAtomic(ctx.session.paths.workflowSession, {
+    ...JSON.parse(await readFile(ctx.session.paths.workflowSession, 'utf8')),
+    ...meta,
+  });
   // Ctrl-C or quitting the TUI stops the loop after its running step, as in `fixcycle run`.
   const stop = (): void => prepared.loop.controls.stop();
   loopOptions.onLoopControls?.(prepared.loop.controls);
@@ -82,9 +112,24 @@ export async function runFixLoop(ctx: GenContext, loopOptions: FixLoopOptions, r
     const result = await prepared.loop.run();
     const ok = result.outcome === 'success' || result.outcome === 'partial_success';
     const left = (await ctx.session.readResults())?.own_failures ?? [];
-    const owns = left.length > 0 ? `; ${left.length} failure(s) are the project's own, failing before gen: ${left.slice(0, 3).map((f) => f.id).join(', ')}${left.length > 3 ? ', ...' : ''}` : '';
+    const owns =
+      left.length > 0
+        ? `; ${left.length} failure(s) are the project's own, failing before gen: ${left
+            .slice(0, 3)
+            .map((f) => f.id)
+            .join(', ')}${left.length > 3 ? ', ...' : ''}`
+        : '';
     node(ctx, 'IMPL-002', ok ? 'done' : 'failed', `${result.outcome}: ${result.reason}${owns}`);
-    await updateTask(dir, 'IMPL-002', (t) => (t.status = ok ? 'completed' : result.outcome === 'interrupted' || result.outcome === 'awaiting_approval' ? 'in_progress' : 'failed'));
+    await updateTask(
+      dir,
+      'IMPL-002',
+      (t) =>
+        (t.status = ok
+          ? 'completed'
+          : result.outcome === 'interrupted' || result.outcome === 'awaiting_approval'
+            ? 'in_progress'
+            : 'failed'),
+    );
     if (result.outcome !== 'interrupted' && result.outcome !== 'awaiting_approval') {
       state.step = 'summary';
       state.outcome = `${result.outcome}: ${result.reason}${owns}`;

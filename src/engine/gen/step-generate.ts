@@ -33,13 +33,27 @@ export async function generateRound(ctx: GenContext): Promise<void> {
   const paths = genPaths(dir);
   const round = state.generate_round + 1;
   const kind = state.feedback_kind;
-  node(ctx, 'IMPL-001', 'running', `round ${round}${kind === 'initial' ? '' : kind === 'coverage' ? ': aimed at uncovered lines' : ': with the findings of the last round'}`, { round });
+  node(
+    ctx,
+    'IMPL-001',
+    'running',
+    `round ${round}${kind === 'initial' ? '' : kind === 'coverage' ? ': aimed at uncovered lines' : ': with the findings of the last round'}`,
+    { round },
+  );
   await updateTask(dir, 'IMPL-001', (t) => {
     t.status = 'in_progress';
     Object.assign(t.context, { round, findings: state.feedback, feedback_kind: kind });
   });
   const [pkg, analysis] = await Promise.all([readContextPackage(dir), readAnalysis(dir)]);
-  const prompt = renderGeneratePrompt({ round, taskPath: throughLink(ctx.repo.root, paths.task('IMPL-001')), analysis, pkg, root: ctx.repo.root, feedback: state.feedback, feedbackKind: kind });
+  const prompt = renderGeneratePrompt({
+    round,
+    taskPath: throughLink(ctx.repo.root, paths.task('IMPL-001')),
+    analysis,
+    pkg,
+    root: ctx.repo.root,
+    feedback: state.feedback,
+    feedbackKind: kind,
+  });
   const before = new Set(await ctx.repo.changedFiles());
   const snap = snapshotFiles(ctx.repo.root, [...before]);
   const undo = async (): Promise<void> => {
@@ -47,7 +61,18 @@ export async function generateRound(ctx: GenContext): Promise<void> {
     restoreSnapshot(ctx.repo.root, snap, created);
     await ctx.repo.restoreFiles(created.filter((f) => !snap.has(f)));
   };
-  const outcome = await callChain(ctx, { role: 'generate', taskId: 'IMPL-001', taskPath: paths.task('IMPL-001'), prompt, transcriptPath: paths.generateOutput(round), undo }, () => ({ ok: true, value: true }));
+  const outcome = await callChain(
+    ctx,
+    {
+      role: 'generate',
+      taskId: 'IMPL-001',
+      taskPath: paths.task('IMPL-001'),
+      prompt,
+      transcriptPath: paths.generateOutput(round),
+      undo,
+    },
+    () => ({ ok: true, value: true }),
+  );
   state.generate_round = round;
   if (ctx.signal.aborted) return;
   if (!outcome.agent) {
@@ -63,7 +88,12 @@ export async function generateRound(ctx: GenContext): Promise<void> {
   if (touched.length > 0) {
     await undo();
     const reason = `the generation changed source files (${touched.join(', ')}); generation may add or change test files only`;
-    state.rejected.push({ test: `round ${round} (whole round)`, gate: 'IMPL-001', reason: `${reason}: rejected and reverted`, round });
+    state.rejected.push({
+      test: `round ${round} (whole round)`,
+      gate: 'IMPL-001',
+      reason: `${reason}: rejected and reverted`,
+      round,
+    });
     node(ctx, 'IMPL-001', 'failed', `round ${round} rejected and reverted: ${reason}`, { round, findings: [reason] });
     state.l0_rounds += 1;
     if (state.l0_rounds >= ctx.options.maxL0Rounds) {
@@ -73,9 +103,17 @@ export async function generateRound(ctx: GenContext): Promise<void> {
     return ctx.save();
   }
   // What this round wrote: new files, and files of earlier rounds it changed.
-  const written = changed.filter((f) => isTestSide(f) && (!before.has(f) || snap.get(f) !== readText(ctx.repo.root, f)));
+  const written = changed.filter(
+    (f) => isTestSide(f) && (!before.has(f) || snap.get(f) !== readText(ctx.repo.root, f)),
+  );
   state.generated_files = [...new Set([...state.generated_files, ...changed.filter((f) => isTestSide(f))])].sort();
-  node(ctx, 'IMPL-001', 'done', `round ${round}: ${outcome.agent} wrote ${written.length} test file(s): ${written.join(', ') || 'none'}`, { round });
+  node(
+    ctx,
+    'IMPL-001',
+    'done',
+    `round ${round}: ${outcome.agent} wrote ${written.length} test file(s): ${written.join(', ') || 'none'}`,
+    { round },
+  );
   await updateTask(dir, 'IMPL-001', (t) => {
     t.status = 'completed';
     Object.assign(t.context, { generated_files: state.generated_files });

@@ -34,15 +34,35 @@ async function readBefore(dir: string): Promise<CoverageData | null> {
   }
 }
 
-export function coverageLines(pkg: ContextPackage, before: CoverageData | null, after: CoverageData, ctx: GenContext): { lines: CoverageLine[]; gaps: string[] } {
+export function coverageLines(
+  pkg: ContextPackage,
+  before: CoverageData | null,
+  after: CoverageData,
+  ctx: GenContext,
+): { lines: CoverageLine[]; gaps: string[] } {
   const gaps: string[] = [];
   const lines = pkg.changed_files.map((f) => {
     const b = before ? changedCoverage(before, f.file, f.lines) : null;
     const a = changedCoverage(after, f.file, f.lines);
     const low = (a.lines ?? 100) < ctx.options.coverageLines || (a.branches ?? 100) < ctx.options.coverageBranches;
-    const note = a.lines === null ? `none of its ${f.lines.length} changed line(s) is executable (comments, blank lines, declarations): nothing to cover` : undefined;
-    if (low) gaps.push(`${f.file}: ${a.lines ?? '-'}% lines (target ${ctx.options.coverageLines}%), ${a.branches ?? '-'}% branches (target ${ctx.options.coverageBranches}%); uncovered lines ${lineRanges(a.uncovered) || 'none (branches only)'}`);
-    return { file: f.file, linesBefore: b?.lines ?? null, linesAfter: a.lines, branchesBefore: b?.branches ?? null, branchesAfter: a.branches, targetLines: ctx.options.coverageLines, targetBranches: ctx.options.coverageBranches, ...(note ? { note } : {}) };
+    const note =
+      a.lines === null
+        ? `none of its ${f.lines.length} changed line(s) is executable (comments, blank lines, declarations): nothing to cover`
+        : undefined;
+    if (low)
+      gaps.push(
+        `${f.file}: ${a.lines ?? '-'}% lines (target ${ctx.options.coverageLines}%), ${a.branches ?? '-'}% branches (target ${ctx.options.coverageBranches}%); uncovered lines ${lineRanges(a.uncovered) || 'none (branches only)'}`,
+      );
+    return {
+      file: f.file,
+      linesBefore: b?.lines ?? null,
+      linesAfter: a.lines,
+      branchesBefore: b?.branches ?? null,
+      branchesAfter: a.branches,
+      targetLines: ctx.options.coverageLines,
+      targetBranches: ctx.options.coverageBranches,
+      ...(note ? { note } : {}),
+    };
   });
   return { lines, gaps };
 }
@@ -59,7 +79,8 @@ function ownAssertions(root: string, t: Observed, kept: ReadonlySet<string>): st
   if (!language || !existsSync(path)) return null;
   const span = caseFor(casesOf(t.file, readFileSync(path, 'utf8')).cases, t.path);
   if (!span) return null;
-  const variant = t.path.join(' > ') === span.path.join(' > ') ? '' : t.path.slice(Math.max(0, span.path.length - 1)).join(' > ');
+  const variant =
+    t.path.join(' > ') === span.path.join(' > ') ? '' : t.path.slice(Math.max(0, span.path.length - 1)).join(' > ');
   return testChecks(language, span, variant).filter((c) => !kept.has(c));
 }
 
@@ -70,18 +91,34 @@ const checksOf = (root: string, t: Observed): string[] => ownAssertions(root, t,
  * Takes the rejected tests out of their files, precisely (a describe's case, a class's method, a go subtest), and
  * removes every new file left without a kept test: a file that did not collect, or whose every test was rejected.
  */
-async function applyDrops(ctx: GenContext, files: readonly string[], drop: ReadonlyMap<string, Observed[]>): Promise<void> {
+async function applyDrops(
+  ctx: GenContext,
+  files: readonly string[],
+  drop: ReadonlyMap<string, Observed[]>,
+): Promise<void> {
   const { state } = ctx;
   const notes: string[] = [];
   for (const file of files) {
     const keep = state.kept.some((k) => k.file === file);
     const rejected = drop.get(file) ?? [];
     if (keep && rejected.length === 0) continue;
-    const out = await dropTests(ctx.repo, file, rejected.map((t) => t.path), keep);
+    const out = await dropTests(
+      ctx.repo,
+      file,
+      rejected.map((t) => t.path),
+      keep,
+    );
     if (!out.fileGone) continue;
     notes.push(`${file} removed${out.why ? ` (${out.why})` : ': none of its tests was kept'}`);
     // Kept tests that had to go with their file are rejected, and say why.
-    for (const k of state.kept.filter((k) => k.file === file)) state.rejected.push({ test: k.test, file, gate: 'IMPL-001.5', reason: `removed with its file: ${out.why ?? 'the file went'}`, round: state.generate_round });
+    for (const k of state.kept.filter((k) => k.file === file))
+      state.rejected.push({
+        test: k.test,
+        file,
+        gate: 'IMPL-001.5',
+        reason: `removed with its file: ${out.why ?? 'the file went'}`,
+        round: state.generate_round,
+      });
     state.kept = state.kept.filter((k) => k.file !== file);
   }
   state.generated_files = state.generated_files.filter((f) => existsSync(join(ctx.repo.root, f)) || !files.includes(f));
@@ -102,15 +139,28 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
   const pkg = await readContextPackage(dir);
   const files = state.generated_files.filter((f) => isTestFileProper(f) && existsSync(join(root, f)));
   // No test file left (every one rejected): nothing to run, the gate only measures coverage.
-  const { tests, uncollected } = files.length > 0 ? await observe(ctx, files, options.stabilityRuns) : { tests: new Map<string, Observed>(), uncollected: [] };
+  const { tests, uncollected } =
+    files.length > 0
+      ? await observe(ctx, files, options.stabilityRuns)
+      : { tests: new Map<string, Observed>(), uncollected: [] };
   if (ctx.signal.aborted) return;
   // A gate resumed after a stop finds again what it found before the stop: recorded once.
   const reject = (t: { id: string; file: string }, reason: string): void => {
-    if (!state.rejected.some((r) => r.gate === 'IMPL-001.5' && r.round === round && r.test === t.id)) state.rejected.push({ test: t.id, file: t.file, gate: 'IMPL-001.5', reason, round });
+    if (!state.rejected.some((r) => r.gate === 'IMPL-001.5' && r.round === round && r.test === t.id))
+      state.rejected.push({ test: t.id, file: t.file, gate: 'IMPL-001.5', reason, round });
   };
-  for (const u of uncollected) reject({ id: u.file, file: u.file }, `does not collect: the runner could not load it or found no test in it, run alone (${u.error})`);
-  for (const file of files.filter((f) => !uncollected.some((u) => u.file === f) && ![...tests.values()].some((t) => t.file === f))) {
-    reject({ id: file, file }, 'not collected: the runner ran no test from it beside the other new files, though it collects alone');
+  for (const u of uncollected)
+    reject(
+      { id: u.file, file: u.file },
+      `does not collect: the runner could not load it or found no test in it, run alone (${u.error})`,
+    );
+  for (const file of files.filter(
+    (f) => !uncollected.some((u) => u.file === f) && ![...tests.values()].some((t) => t.file === f),
+  )) {
+    reject(
+      { id: file, file },
+      'not collected: the runner ran no test from it beside the other new files, though it collects alone',
+    );
   }
   const stable: Observed[] = [];
   const drop = new Map<string, Observed[]>();
@@ -118,7 +168,10 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
   for (const t of tests.values()) {
     const passes = t.statuses.filter((s) => s === 'passed').length;
     if (new Set(t.statuses).size > 1 || t.statuses.length < options.stabilityRuns) {
-      reject(t, `flaky: passed ${passes} of ${t.statuses.length} runs (the same result ${options.stabilityRuns} runs in a row is required)`);
+      reject(
+        t,
+        `flaky: passed ${passes} of ${t.statuses.length} runs (the same result ${options.stabilityRuns} runs in a row is required)`,
+      );
       dropLater(t);
       continue;
     }
@@ -126,17 +179,26 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
     const missing = t.statuses[0] === 'failed' ? missingTestData(root, t.file, t.message) : null;
     const ghost = t.statuses[0] === 'failed' ? missingImportedName(root, t.file, t.message) : null;
     if (ghost) {
-      reject(t, `export: calls ${ghost}, which it imports but the module does not provide (${(t.message ?? '').split('\n')[0]!.slice(0, 160)}): a hallucinated API`);
+      reject(
+        t,
+        `export: calls ${ghost}, which it imports but the module does not provide (${(t.message ?? '').split('\n')[0]!.slice(0, 160)}): a hallucinated API`,
+      );
       dropLater(t);
     } else if (missing) {
-      reject(t, `needs data that is not here: it reads ${missing}, which does not exist (${(t.message ?? '').split('\n')[0]!.slice(0, 160)}); a test brings or makes the files it reads`);
+      reject(
+        t,
+        `needs data that is not here: it reads ${missing}, which does not exist (${(t.message ?? '').split('\n')[0]!.slice(0, 160)}); a test brings or makes the files it reads`,
+      );
       dropLater(t);
     } else stable.push(t);
   }
   // Phase 2 ran the same tool: when it found the tool missing where the tests run (coverage.py for another
   // Python), every test here would look redundant, so the gate goes on without coverage instead.
   const probed = coverageSupport(ctx.runner, root);
-  const support = probed.ok && !pkg.coverage.measured && pkg.coverage.reason ? { ok: false as const, reason: pkg.coverage.reason } : probed;
+  const support =
+    probed.ok && !pkg.coverage.measured && pkg.coverage.reason
+      ? { ok: false as const, reason: pkg.coverage.reason }
+      : probed;
   const kept: KeptTest[] = [];
   const redundantKept: string[] = [];
   let note: string | undefined;
@@ -147,7 +209,9 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
     const assertionsKept = new Set<string>();
     const opts = { cwd: root, timeoutMs: options.testTimeoutMs, signal: ctx.signal };
     const coverageOf = async (selection: { files: string[]; names: string[] }): Promise<Set<string>> => {
-      const { coverage } = await withCoverage(ctx.runner, root, [], async (runner) => runner.runSubset?.(opts, selection));
+      const { coverage } = await withCoverage(ctx.runner, root, [], async (runner) =>
+        runner.runSubset?.(opts, selection),
+      );
       return coveredKeys(coverage);
     };
     // A test with assertions no test before it makes (or failing every run) is kept whatever it covers. A new file
@@ -163,9 +227,15 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
       if (own.length > 0 || t.statuses[0] === 'failed') byAssertions.push(t);
       else candidates.push(t);
     }
-    const wholeFiles = new Set(byAssertions.map((t) => t.file).filter((f) => [...tests.values()].every((o) => o.file !== f || byAssertions.includes(o))));
+    const wholeFiles = new Set(
+      byAssertions
+        .map((t) => t.file)
+        .filter((f) => [...tests.values()].every((o) => o.file !== f || byAssertions.includes(o))),
+    );
     const keepByAssertions = (group: readonly Observed[], mine: Set<string>): void => {
-      const inChanged = [...mine].filter((k) => !covered.has(k) && !k.endsWith(':branch') && sources.has(k.slice(0, k.lastIndexOf(':')))).length;
+      const inChanged = [...mine].filter(
+        (k) => !covered.has(k) && !k.endsWith(':branch') && sources.has(k.slice(0, k.lastIndexOf(':'))),
+      ).length;
       // Said of a group only when the group as a whole covers nothing new: each of its tests then does not either
       // (a run that measured nothing at all says nothing).
       const nothingNew = mine.size > 0 && [...mine].every((k) => covered.has(k));
@@ -173,7 +243,11 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
       for (const t of group) {
         for (const a of checksOf(root, t)) assertionsKept.add(a);
         const failing = t.statuses[0] === 'failed';
-        const note = failing ? `fails all ${options.stabilityRuns} runs: kept for the fix loop (it found a bug, or it is wrong itself)` : nothingNew ? 'adds no coverage; kept for its own assertions' : `passes ${options.stabilityRuns} of ${options.stabilityRuns} runs`;
+        const note = failing
+          ? `fails all ${options.stabilityRuns} runs: kept for the fix loop (it found a bug, or it is wrong itself)`
+          : nothingNew
+            ? 'adds no coverage; kept for its own assertions'
+            : `passes ${options.stabilityRuns} of ${options.stabilityRuns} runs`;
         kept.push({ test: t.id, file: t.file, note, ...(group.length === 1 ? { new_lines: inChanged } : {}) });
       }
     };
@@ -194,32 +268,65 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
       const own = added.length === 0 ? ownAssertions(root, t, assertionsKept) : [];
       if (added.length === 0 && own && own.length > 0) {
         for (const a of own) assertionsKept.add(a);
-        kept.push({ test: t.id, file: t.file, note: `adds no coverage; kept for its own assertions (${own.length} no kept test makes)`, new_lines: 0 });
+        kept.push({
+          test: t.id,
+          file: t.file,
+          note: `adds no coverage; kept for its own assertions (${own.length} no kept test makes)`,
+          new_lines: 0,
+        });
         continue;
       }
       // Not found in its file (a computed title, `it.each`): it may check other values, so it is no known copy.
       if (added.length === 0 && own === null) {
-        kept.push({ test: t.id, file: t.file, note: 'adds no coverage; kept: what it checks cannot be read from its file (a computed title, a table of cases), so it is no known copy', new_lines: 0 });
+        kept.push({
+          test: t.id,
+          file: t.file,
+          note: 'adds no coverage; kept: what it checks cannot be read from its file (a computed title, a table of cases), so it is no known copy',
+          new_lines: 0,
+        });
         continue;
       }
       if (added.length === 0) {
         if (options.keepRedundant) {
           redundantKept.push(t.id);
-          kept.push({ test: t.id, file: t.file, note: 'redundant (kept by --keep-redundant): covers no line or branch the rest of the suite does not', new_lines: 0 });
+          kept.push({
+            test: t.id,
+            file: t.file,
+            note: 'redundant (kept by --keep-redundant): covers no line or branch the rest of the suite does not',
+            new_lines: 0,
+          });
         } else {
-          reject(t, 'redundant: covers no line or branch the rest of the suite (and the tests kept before it) does not');
+          reject(
+            t,
+            'redundant: covers no line or branch the rest of the suite (and the tests kept before it) does not',
+          );
           dropLater(t);
         }
         continue;
       }
       for (const k of mine) covered.add(k);
       for (const a of checksOf(root, t)) assertionsKept.add(a);
-      const inChanged = added.filter((k) => !k.endsWith(':branch') && sources.has(k.slice(0, k.lastIndexOf(':')))).length;
-      kept.push({ test: t.id, file: t.file, note: `passes ${options.stabilityRuns} of ${options.stabilityRuns} runs`, new_lines: inChanged });
+      const inChanged = added.filter(
+        (k) => !k.endsWith(':branch') && sources.has(k.slice(0, k.lastIndexOf(':'))),
+      ).length;
+      kept.push({
+        test: t.id,
+        file: t.file,
+        note: `passes ${options.stabilityRuns} of ${options.stabilityRuns} runs`,
+        new_lines: inChanged,
+      });
     }
   } else {
     note = `coverage not measured: ${support.reason}; the uniqueness and coverage checks did not run`;
-    for (const t of stable) kept.push({ test: t.id, file: t.file, note: t.statuses[0] === 'failed' ? 'fails every run: kept for the fix loop' : `passes ${options.stabilityRuns} of ${options.stabilityRuns} runs` });
+    for (const t of stable)
+      kept.push({
+        test: t.id,
+        file: t.file,
+        note:
+          t.statuses[0] === 'failed'
+            ? 'fails every run: kept for the fix loop'
+            : `passes ${options.stabilityRuns} of ${options.stabilityRuns} runs`,
+      });
     ctx.emit({ type: 'gen-coverage', files: [], measured: false, reason: support.reason });
   }
   state.kept = kept;
@@ -232,24 +339,60 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
   let gaps: string[] = [];
   if (support.ok) {
     node(ctx, 'IMPL-001.5', 'running', 'coverage of the changed lines with the kept tests (full suite)');
-    const { coverage } = await withCoverage(ctx.runner, root, pkg.changed_files.map((f) => f.file), (runner) => runner.run({ cwd: root, scope: 'full', timeoutMs: options.testTimeoutMs, signal: ctx.signal }));
+    const { coverage } = await withCoverage(
+      ctx.runner,
+      root,
+      pkg.changed_files.map((f) => f.file),
+      (runner) => runner.run({ cwd: root, scope: 'full', timeoutMs: options.testTimeoutMs, signal: ctx.signal }),
+    );
     const measured = coverageLines(pkg, await readBefore(dir), coverage, ctx);
     gaps = measured.gaps;
     ctx.emit({ type: 'gen-coverage', files: measured.lines, measured: true });
-    await writeJsonAtomic(genPaths(dir).qualityReport, { round, kept: state.kept, rejected: state.rejected.filter((r) => r.gate === 'IMPL-001.5'), coverage: measured.lines, gaps });
-  } else await writeJsonAtomic(genPaths(dir).qualityReport, { round, kept: state.kept, rejected: state.rejected.filter((r) => r.gate === 'IMPL-001.5'), coverage: null, note });
+    await writeJsonAtomic(genPaths(dir).qualityReport, {
+      round,
+      kept: state.kept,
+      rejected: state.rejected.filter((r) => r.gate === 'IMPL-001.5'),
+      coverage: measured.lines,
+      gaps,
+    });
+  } else
+    await writeJsonAtomic(genPaths(dir).qualityReport, {
+      round,
+      kept: state.kept,
+      rejected: state.rejected.filter((r) => r.gate === 'IMPL-001.5'),
+      coverage: null,
+      note,
+    });
   const dropped = state.rejected.filter((r) => r.gate === 'IMPL-001.5' && r.round === round);
   await updateTask(dir, 'IMPL-001.5', (t) => {
     t.status = 'completed';
-    Object.assign(t.context, { round, kept: state.kept.map((k) => `${k.test}: ${k.note}`), rejected: dropped.map((r) => `${r.test}: ${r.reason}`), coverage_gaps: gaps, ...(note ? { coverage: note } : {}) });
+    Object.assign(t.context, {
+      round,
+      kept: state.kept.map((k) => `${k.test}: ${k.note}`),
+      rejected: dropped.map((r) => `${r.test}: ${r.reason}`),
+      coverage_gaps: gaps,
+      ...(note ? { coverage: note } : {}),
+    });
   });
   const findings = dropped.map((r) => `${r.test}: ${r.reason}`);
   // A file that broke collection goes back to the generator with the runner's error, as uncovered lines do.
   if ((gaps.length > 0 || uncollected.length > 0) && state.coverage_rounds < options.maxCoverageRounds) {
     const why = gaps.length ? 'below the coverage targets' : 'a file did not collect';
-    node(ctx, 'IMPL-001.5', 'failed', `${state.kept.length} kept, ${dropped.length} dropped; ${why}: one more generate round`, { round, findings: [...findings, ...gaps] });
+    node(
+      ctx,
+      'IMPL-001.5',
+      'failed',
+      `${state.kept.length} kept, ${dropped.length} dropped; ${why}: one more generate round`,
+      { round, findings: [...findings, ...gaps] },
+    );
     // The round's prompt says why tests were rejected, not only which lines are left: the generator can avoid it.
-    Object.assign(state, { coverage_rounds: state.coverage_rounds + 1, feedback: [...gaps, ...findings.map((f) => `rejected: ${f}`)], feedback_kind: 'coverage', step: 'generate', l0_rounds: 0 });
+    Object.assign(state, {
+      coverage_rounds: state.coverage_rounds + 1,
+      feedback: [...gaps, ...findings.map((f) => `rejected: ${f}`)],
+      feedback_kind: 'coverage',
+      step: 'generate',
+      l0_rounds: 0,
+    });
   } else {
     const detail = `${state.kept.length} kept, ${dropped.length} dropped${gaps.length ? `; still below target: ${gaps.join('; ')}` : support.ok ? '; coverage targets met' : `; ${note}`}`;
     node(ctx, 'IMPL-001.5', 'done', detail, { round, findings });

@@ -20,13 +20,17 @@ async function dropFailing(ctx: GenContext, critical: Finding[]): Promise<string
   const dropped: string[] = [];
   const byFile = new Map<string, Finding[]>();
   // Only what this session generated: a finding in the changed source code is reported, never acted on here.
-  for (const f of critical.filter((c) => ctx.state.generated_files.includes(c.file))) byFile.set(f.file, [...(byFile.get(f.file) ?? []), f]);
+  for (const f of critical.filter((c) => ctx.state.generated_files.includes(c.file)))
+    byFile.set(f.file, [...(byFile.get(f.file) ?? []), f]);
   for (const [file, findings] of byFile) {
     if (!existsSync(join(ctx.repo.root, file))) continue;
     const whole = findings.some((f) => !f.test);
     const paths = [...new Set(findings.flatMap((f) => (f.test ? [f.test] : [])))].map((t) => t.split(' > '));
     const out = await dropTests(ctx.repo, file, whole ? [] : paths, !whole);
-    dropped.push(...out.removed.map((n) => `${file}: "${n}"`), ...(out.fileGone ? [`${file} (${whole ? 'the file itself fails' : out.why ?? 'removed'})`] : []));
+    dropped.push(
+      ...out.removed.map((n) => `${file}: "${n}"`),
+      ...(out.fileGone ? [`${file} (${whole ? 'the file itself fails' : (out.why ?? 'removed')})`] : []),
+    );
   }
   return dropped;
 }
@@ -56,22 +60,50 @@ export async function validateRound(ctx: GenContext): Promise<void> {
   const pkg = await readContextPackage(dir);
   const tests = state.generated_files.filter((f) => existsSync(join(root, f)));
   const sources = pkg.changed_files.map((f) => f.file);
-  const project = await projectChecks(root, [...tests, ...sources], ctx.options.testTimeoutMs, ctx.signal, pythonOf(ctx.runner.describe().full), ctx.runner.describe().env);
+  const project = await projectChecks(
+    root,
+    [...tests, ...sources],
+    ctx.options.testTimeoutMs,
+    ctx.signal,
+    pythonOf(ctx.runner.describe().full),
+    ctx.runner.describe().env,
+  );
   const findings = [...project.findings, ...(await staticChecks(root, tests, sources))];
   const critical = findings.filter((f) => f.severity === 'critical');
-  await writeJsonAtomic(genPaths(dir).l0Report(round), { round, attempt, ran: ['fixcycle static checks', ...project.ran], skipped: project.skipped, files: tests, findings });
+  await writeJsonAtomic(genPaths(dir).l0Report(round), {
+    round,
+    attempt,
+    ran: ['fixcycle static checks', ...project.ran],
+    skipped: project.skipped,
+    files: tests,
+    findings,
+  });
   await updateTask(dir, 'IMPL-001.3', (t) => {
     t.status = critical.length ? 'in_progress' : 'completed';
-    Object.assign(t.context, { round, checks_ran: ['fixcycle static checks', ...project.ran], checks_skipped: project.skipped, findings: findings.map(findingLine) });
+    Object.assign(t.context, {
+      round,
+      checks_ran: ['fixcycle static checks', ...project.ran],
+      checks_skipped: project.skipped,
+      findings: findings.map(findingLine),
+    });
   });
   const skipped = project.skipped.length ? `; not run: ${project.skipped.join(', ')}` : '';
   if (critical.length === 0) {
-    node(ctx, 'IMPL-001.3', 'done', `round ${round}: ${tests.length} file(s), 0 critical, ${findings.length} warning(s)${skipped}`, { round, findings: findings.map(findingLine) });
+    node(
+      ctx,
+      'IMPL-001.3',
+      'done',
+      `round ${round}: ${tests.length} file(s), 0 critical, ${findings.length} warning(s)${skipped}`,
+      { round, findings: findings.map(findingLine) },
+    );
     state.step = 'quality';
     return ctx.save();
   }
   for (const f of critical) reject(state, f);
-  node(ctx, 'IMPL-001.3', 'failed', `round ${round}: ${critical.length} critical finding(s)${skipped}`, { round, findings: critical.map(findingLine) });
+  node(ctx, 'IMPL-001.3', 'failed', `round ${round}: ${critical.length} critical finding(s)${skipped}`, {
+    round,
+    findings: critical.map(findingLine),
+  });
   state.l0_rounds = attempt;
   if (attempt >= ctx.options.maxL0Rounds) {
     const dropped = await dropFailing(ctx, critical);
@@ -80,13 +112,26 @@ export async function validateRound(ctx: GenContext): Promise<void> {
     for (let again = 0; again < 3; again++) {
       const left = state.generated_files.filter((f) => existsSync(join(root, f)));
       if (left.length === 0) break;
-      const recheck = await projectChecks(root, [...left, ...sources], ctx.options.testTimeoutMs, ctx.signal, pythonOf(ctx.runner.describe().full), ctx.runner.describe().env);
-      const more = [...recheck.findings, ...(await staticChecks(root, left, sources))].filter((f) => f.severity === 'critical' && left.includes(f.file));
+      const recheck = await projectChecks(
+        root,
+        [...left, ...sources],
+        ctx.options.testTimeoutMs,
+        ctx.signal,
+        pythonOf(ctx.runner.describe().full),
+        ctx.runner.describe().env,
+      );
+      const more = [...recheck.findings, ...(await staticChecks(root, left, sources))].filter(
+        (f) => f.severity === 'critical' && left.includes(f.file),
+      );
       if (more.length === 0) break;
       for (const f of more) reject(state, f);
       dropped.push(...(await dropFailing(ctx, more)));
     }
-    ctx.emit({ type: 'log', level: 'warn', message: `IMPL-001.3: ${attempt} rounds used; dropped what still fails L0: ${dropped.join(', ')}` });
+    ctx.emit({
+      type: 'log',
+      level: 'warn',
+      message: `IMPL-001.3: ${attempt} rounds used; dropped what still fails L0: ${dropped.join(', ')}`,
+    });
     state.generated_files = state.generated_files.filter((f) => existsSync(join(root, f)));
     state.step = 'quality';
   } else Object.assign(state, { feedback: critical.map(findingLine), feedback_kind: 'l0', step: 'generate' });

@@ -7,10 +7,23 @@ import { readContextPackage } from './phase-analysis.js';
 
 function coverageTable(dir: string): string {
   try {
-    const report = JSON.parse(readFileSync(genPaths(dir).qualityReport, 'utf8')) as { coverage: CoverageLine[] | null; note?: string; gaps?: string[] };
+    const report = JSON.parse(readFileSync(genPaths(dir).qualityReport, 'utf8')) as {
+      coverage: CoverageLine[] | null;
+      note?: string;
+      gaps?: string[];
+    };
     if (!report.coverage) return `Coverage not measured: ${report.note ?? 'no coverage tool'}.`;
-    const rows = report.coverage.map((c) => (c.note ? `| ${c.file} | ${c.note} | | |` : `| ${c.file} | ${c.linesBefore ?? '-'}% → ${c.linesAfter ?? '-'}% | ${c.branchesBefore ?? '-'}% → ${c.branchesAfter ?? '-'}% | ${c.targetLines}% / ${c.targetBranches}% |`));
-    return ['| changed file | lines (before → after) | branches (before → after) | target |', '|---|---|---|---|', ...rows, ...(report.gaps?.length ? ['', 'Still below target:', ...report.gaps.map((g) => `- ${g}`)] : [])].join('\n');
+    const rows = report.coverage.map((c) =>
+      c.note
+        ? `| ${c.file} | ${c.note} | | |`
+        : `| ${c.file} | ${c.linesBefore ?? '-'}% → ${c.linesAfter ?? '-'}% | ${c.branchesBefore ?? '-'}% → ${c.branchesAfter ?? '-'}% | ${c.targetLines}% / ${c.targetBranches}% |`,
+    );
+    return [
+      '| changed file | lines (before → after) | branches (before → after) | target |',
+      '|---|---|---|---|',
+      ...rows,
+      ...(report.gaps?.length ? ['', 'Still below target:', ...report.gaps.map((g) => `- ${g}`)] : []),
+    ].join('\n');
   } catch {
     return 'Coverage: the quality gate did not finish.';
   }

@@ -10,7 +10,8 @@ export function withoutComments(language: CaseLanguage, text: string): string {
   let out = '';
   for (let i = 0; i < text.length; i++) {
     const ch = text[i]!;
-    const triple = language === 'python' && (text.startsWith('"""', i) || text.startsWith("'''", i)) ? text.slice(i, i + 3) : null;
+    const triple =
+      language === 'python' && (text.startsWith('"""', i) || text.startsWith("'''", i)) ? text.slice(i, i + 3) : null;
     if (triple || ch === '"' || ch === "'" || ch === '`') {
       const quote = triple ?? ch;
       let end = i + quote.length;
@@ -39,7 +40,15 @@ export function withoutComments(language: CaseLanguage, text: string): string {
 function normalized(text: string): string {
   return text
     .split(/((?:"""|''')[\s\S]*?(?:"""|''')|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|`(?:\\.|[^`\\])*`)/)
-    .map((part, i) => (i % 2 === 1 ? part : part.replace(/;/g, ' ').replace(/\s+/g, ' ').replace(/ (?=\W)|(?<=\W) /g, '').replace(/,(?=[)\]}])/g, '')))
+    .map((part, i) =>
+      i % 2 === 1
+        ? part
+        : part
+            .replace(/;/g, ' ')
+            .replace(/\s+/g, ' ')
+            .replace(/ (?=\W)|(?<=\W) /g, '')
+            .replace(/,(?=[)\]}])/g, ''),
+    )
     .join('')
     .trim();
 }
@@ -47,7 +56,8 @@ function normalized(text: string): string {
 /** How far a line opens brackets (closing ones count down), strings aside. */
 function depthOf(line: string): number {
   let depth = 0;
-  for (const ch of line.replace(/"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'|`(?:\\.|[^`\\])*`/g, '""')) depth += '([{'.includes(ch) ? 1 : ')]}'.includes(ch) ? -1 : 0;
+  for (const ch of line.replace(/"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'|`(?:\\.|[^`\\])*`/g, '""'))
+    depth += '([{'.includes(ch) ? 1 : ')]}'.includes(ch) ? -1 : 0;
   return depth;
 }
 
@@ -74,10 +84,11 @@ export function testChecks(language: CaseLanguage, span: Pick<CaseSpan, 'text' |
       continue;
     }
     let end = i;
-    for (let depth = depthOf(line); depth > 0 && end + 1 < lines.length; ) depth += depthOf(lines[++end]!);
+    for (let depth = depthOf(line); depth > 0 && end + 1 < lines.length;) depth += depthOf(lines[++end]!);
     // Python: `with pytest.raises(E):` / `with self.assertRaises(E):` checks the block it opens.
     if (language === 'python' && /:\s*$/.test(lines[end]!)) {
-      while (end + 1 < lines.length && (lines[end + 1]!.trim() === '' || indentOf(lines[end + 1]!) > indentOf(line))) end++;
+      while (end + 1 < lines.length && (lines[end + 1]!.trim() === '' || indentOf(lines[end + 1]!) > indentOf(line)))
+        end++;
     }
     statements.push(lines.slice(i, end + 1).join('\n'));
     i = end;

@@ -44,7 +44,16 @@ export function parseGitDiff(diff: string): FileDiff[] {
   for (const line of diff.split('\n')) {
     if (line.startsWith('diff --git ')) {
       const [oldPath, newPath] = headerPaths(line.slice('diff --git '.length));
-      current = { oldPath, newPath, status: 'modified', added: [], removed: [], addedAt: [], removedAt: [], binary: false };
+      current = {
+        oldPath,
+        newPath,
+        status: 'modified',
+        added: [],
+        removed: [],
+        addedAt: [],
+        removedAt: [],
+        binary: false,
+      };
       files.push(current);
       inHunk = false;
       continue;

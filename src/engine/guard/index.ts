@@ -6,7 +6,15 @@ import { isSnapshot, isTestConfig, isTestFile, normalizePath } from './files.js'
 import { doctestLinesChanged } from './mixed-files.js';
 import { outsideRepository } from './outside.js';
 import { inlineSnapshotChange, snapshotUpdateSetting } from './snapshots.js';
-import { ASSERTION, count, EXCLUSION_KEYS, isTrivialAssertion, SKIP_MARKERS, TEST_CASE, TEST_FILE_SKIP_MARKERS } from './patterns.js';
+import {
+  ASSERTION,
+  count,
+  EXCLUSION_KEYS,
+  isTrivialAssertion,
+  SKIP_MARKERS,
+  TEST_CASE,
+  TEST_FILE_SKIP_MARKERS,
+} from './patterns.js';
 
 /** What the guard looks at after a fix: the files the agent changed and their diff against HEAD. */
 export interface FixCheckInput {
@@ -54,21 +62,26 @@ function cheats(d: FileDiff, isTest: boolean): string[] {
   const reasons: string[] = [];
   const markers = isTest ? [...SKIP_MARKERS, ...TEST_FILE_SKIP_MARKERS] : SKIP_MARKERS;
   for (const m of markers) {
-    if (count(d.added, m.re) > count(d.removed, m.re)) reasons.push(`adds ${m.what} in ${d.newPath}: ${excerpt(d.added.find((l) => m.re.test(l))!)}`);
+    if (count(d.added, m.re) > count(d.removed, m.re))
+      reasons.push(`adds ${m.what} in ${d.newPath}: ${excerpt(d.added.find((l) => m.re.test(l))!)}`);
   }
   if (isTestConfig(d.newPath)) {
     const narrowing = d.added.find((l) => EXCLUSION_KEYS.test(l));
-    if (narrowing !== undefined) reasons.push(`changes test configuration in ${d.newPath} to exclude or narrow tests: ${excerpt(narrowing)}`);
+    if (narrowing !== undefined)
+      reasons.push(`changes test configuration in ${d.newPath} to exclude or narrow tests: ${excerpt(narrowing)}`);
     const update = snapshotUpdateSetting(d.added);
-    if (update !== undefined) reasons.push(`makes the test runner update snapshots in ${d.newPath}: ${excerpt(update)}`);
+    if (update !== undefined)
+      reasons.push(`makes the test runner update snapshots in ${d.newPath}: ${excerpt(update)}`);
     const script = /"test(:[\w:-]+)?"\s*:/;
-    if (basename(d.newPath) === 'package.json' && d.added.some((l) => script.test(l))) reasons.push(`changes the test script in ${d.newPath}`);
+    if (basename(d.newPath) === 'package.json' && d.added.some((l) => script.test(l)))
+      reasons.push(`changes the test script in ${d.newPath}`);
   }
   if (!isTest) return reasons;
   const casesLost = count(d.removed, TEST_CASE) - count(d.added, TEST_CASE);
   if (casesLost > 0) reasons.push(`removes ${casesLost} test case${casesLost === 1 ? '' : 's'} from ${d.newPath}`);
   const assertsLost = count(d.removed, ASSERTION) - count(d.added, ASSERTION);
-  if (assertsLost > 0) reasons.push(`removes ${assertsLost} assertion${assertsLost === 1 ? '' : 's'} from ${d.newPath}`);
+  if (assertsLost > 0)
+    reasons.push(`removes ${assertsLost} assertion${assertsLost === 1 ? '' : 's'} from ${d.newPath}`);
   const trivial = d.added.find(isTrivialAssertion);
   if (trivial !== undefined) reasons.push(`replaces an assertion with a constant in ${d.newPath}: ${excerpt(trivial)}`);
   return reasons;
@@ -99,18 +112,25 @@ export function checkFix(input: FixCheckInput): FixCheck {
     const isTest = isTestFile(d.newPath, baseline, content);
     const doctest = isTest ? [] : doctestLinesChanged(d, content);
     if (doctest.length > 0 && !input.plan?.tests_are_wrong?.some((entry) => namesTestIn(entry, d.newPath, content))) {
-      reasons.push(`changes the doctest examples in ${d.newPath} (what the test expects), but the plan names no test in it under tests_are_wrong: ${excerpt(doctest[0]!)}`);
+      reasons.push(
+        `changes the doctest examples in ${d.newPath} (what the test expects), but the plan names no test in it under tests_are_wrong: ${excerpt(doctest[0]!)}`,
+      );
       continue;
     }
     if (doctest.length > 0) testEdits.push(d.newPath);
     if (isSnapshot(d.oldPath) || isSnapshot(d.newPath)) {
       if (input.updateSnapshots) testEdits.push(d.newPath);
-      else reasons.push(`edits snapshot ${d.newPath} (what the tests expect; start the session with --update-snapshots to update snapshots)`);
+      else
+        reasons.push(
+          `edits snapshot ${d.newPath} (what the tests expect; start the session with --update-snapshots to update snapshots)`,
+        );
       continue;
     }
     const inline = isTest && !input.updateSnapshots ? inlineSnapshotChange(d, content) : null;
     if (inline !== null) {
-      reasons.push(`rewrites an inline snapshot in ${d.newPath} (what the test expects; start the session with --update-snapshots to update snapshots): ${excerpt(inline)}`);
+      reasons.push(
+        `rewrites an inline snapshot in ${d.newPath} (what the test expects; start the session with --update-snapshots to update snapshots): ${excerpt(inline)}`,
+      );
       continue;
     }
     if (d.status === 'deleted' && wasTest) {
@@ -135,7 +155,8 @@ export function checkFix(input: FixCheckInput): FixCheck {
   }
   // A deleted test file the diff did not cover is still a deleted test file.
   for (const file of input.changedFiles) {
-    if (!seen.has(file) && isTestFile(file, baseline, null) && !existsSync(join(repo, file))) reasons.push(`deletes test file ${file}`);
+    if (!seen.has(file) && isTestFile(file, baseline, null) && !existsSync(join(repo, file)))
+      reasons.push(`deletes test file ${file}`);
   }
   const unique = [...new Set(reasons)];
   return unique.length ? { ok: false, reasons: unique } : { ok: true, testEdits: [...new Set(testEdits)].sort() };

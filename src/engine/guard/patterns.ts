@@ -6,8 +6,14 @@ export interface Marker {
 
 /** Skip/only/todo markers specific enough to count in any file (a Rust unit test lives in src/). */
 export const SKIP_MARKERS: readonly Marker[] = [
-  { re: /\b(it|test|describe|suite|context|specify|bench)\.(skip|only|todo|skipIf|runIf|fixme)\b/, what: 'a .skip/.only/.todo marker' },
-  { re: /(^|[^\w.])(xit|xtest|xdescribe|xcontext|xspecify|xsuite|fit|fdescribe|fcontext)\s*\(/, what: 'an x-/f-prefixed test (xit, xdescribe, fit...)' },
+  {
+    re: /\b(it|test|describe|suite|context|specify|bench)\.(skip|only|todo|skipIf|runIf|fixme)\b/,
+    what: 'a .skip/.only/.todo marker',
+  },
+  {
+    re: /(^|[^\w.])(xit|xtest|xdescribe|xcontext|xspecify|xsuite|fit|fdescribe|fcontext)\s*\(/,
+    what: 'an x-/f-prefixed test (xit, xdescribe, fit...)',
+  },
   { re: /@pytest\.mark\.(skip|skipif|xfail)\b/, what: '@pytest.mark.skip/xfail' },
   { re: /\bpytest\.(skip|xfail)\s*\(/, what: 'pytest.skip()' },
   { re: /@unittest\.(skip|skipIf|skipUnless|expectedFailure)\b|\bself\.skipTest\s*\(/, what: 'a unittest skip' },
@@ -25,7 +31,8 @@ export const TEST_FILE_SKIP_MARKERS: readonly Marker[] = [
 ];
 
 /** One test case declared: `it(`, `test.skip(`, `def test_`, `func TestX(`, `#[test]`... (a modifier keeps it the same case). */
-export const TEST_CASE = /(^|[^\w.])(it|test|specify|scenario|xit|xtest|fit)(\.\w+)*\s*\(\s*['"`]|\bdef test_\w+|\bfunc Test\w+\s*\(|#\[(tokio::)?test\]|@Test\b|\bit ['"]/;
+export const TEST_CASE =
+  /(^|[^\w.])(it|test|specify|scenario|xit|xtest|fit)(\.\w+)*\s*\(\s*['"`]|\bdef test_\w+|\bfunc Test\w+\s*\(|#\[(tokio::)?test\]|@Test\b|\bit ['"]/;
 
 /** One assertion: expect, assert*, should, t.equal and kin, Go's t.Error/Fatal, Rust's assert!. */
 export const ASSERTION =
@@ -44,9 +51,15 @@ const OPERAND = String.raw`(?<v>(?!(?:true|false|null|undefined|nil|None|True|Fa
 export const SELF_COMPARISONS: readonly RegExp[] = [
   new RegExp(String.raw`\bif\s+(?:[^;{\n]*;\s*)?${OPERAND}\s*(?:!=|==)\s*\k<v>\s*\{`),
   new RegExp(String.raw`\breflect\.DeepEqual\(\s*${OPERAND}\s*,\s*\k<v>\s*\)`),
-  new RegExp(String.raw`\b(?:assert|require)\.(?:Equal|EqualValues|Exactly|Same)\(\s*t\s*,\s*${OPERAND}\s*,\s*\k<v>\s*[,)]`),
-  new RegExp(String.raw`\bexpect\s*\(\s*${OPERAND}\s*\)\s*\.\s*(?:to\s*\.\s*(?:be\s*\.\s*|deep\s*\.\s*)?(?:equal|eql)|toBe|toEqual|toStrictEqual)\s*\(\s*\k<v>\s*\)`),
-  new RegExp(String.raw`\bassert\.(?:equal|strictEqual|deepEqual|deepStrictEqual)\s*\(\s*${OPERAND}\s*,\s*\k<v>\s*[,)]`),
+  new RegExp(
+    String.raw`\b(?:assert|require)\.(?:Equal|EqualValues|Exactly|Same)\(\s*t\s*,\s*${OPERAND}\s*,\s*\k<v>\s*[,)]`,
+  ),
+  new RegExp(
+    String.raw`\bexpect\s*\(\s*${OPERAND}\s*\)\s*\.\s*(?:to\s*\.\s*(?:be\s*\.\s*|deep\s*\.\s*)?(?:equal|eql)|toBe|toEqual|toStrictEqual)\s*\(\s*\k<v>\s*\)`,
+  ),
+  new RegExp(
+    String.raw`\bassert\.(?:equal|strictEqual|deepEqual|deepStrictEqual)\s*\(\s*${OPERAND}\s*,\s*\k<v>\s*[,)]`,
+  ),
   new RegExp(String.raw`\bt\.(?:is|deepEqual|same|equal|strictSame)\s*\(\s*${OPERAND}\s*,\s*\k<v>\s*[,)]`),
   new RegExp(String.raw`^\s*assert\s+${OPERAND}\s*(?:==|is)\s*\k<v>\s*(?:,.*)?$`),
   new RegExp(String.raw`\bself\.assert(?:Equal|Equals|Is)\s*\(\s*${OPERAND}\s*,\s*\k<v>\s*[,)]`),
@@ -58,9 +71,13 @@ export const SELF_COMPARISONS: readonly RegExp[] = [
  * projects' tests put the expected value first (`self.assertEqual('<a>1</a>', unparse(obj))`).
  */
 export const TRIVIAL_ASSERTIONS: readonly RegExp[] = [
-  new RegExp(String.raw`\bexpect\s*\(\s*${LITERAL}\s*\)\s*\.\s*(not\s*\.\s*)?(toBe|toEqual|toStrictEqual|toBeTruthy|toBeFalsy|toBeDefined|toBeUndefined|toBeNull|to\.(be|equal|eql|deep))`),
+  new RegExp(
+    String.raw`\bexpect\s*\(\s*${LITERAL}\s*\)\s*\.\s*(not\s*\.\s*)?(toBe|toEqual|toStrictEqual|toBeTruthy|toBeFalsy|toBeDefined|toBeUndefined|toBeNull|to\.(be|equal|eql|deep))`,
+  ),
   new RegExp(String.raw`\bassert(\.(ok|isTrue|isOk))?\s*\(\s*${LITERAL}\s*[,)]`),
-  new RegExp(String.raw`\bassert\.(equal|strictEqual|deepEqual|deepStrictEqual|notEqual)\s*\(\s*${LITERAL}\s*,\s*${LITERAL}\s*[,)]`),
+  new RegExp(
+    String.raw`\bassert\.(equal|strictEqual|deepEqual|deepStrictEqual|notEqual)\s*\(\s*${LITERAL}\s*,\s*${LITERAL}\s*[,)]`,
+  ),
   new RegExp(String.raw`\bt\.(ok|true|truthy|pass)\s*\(\s*${LITERAL}\s*[,)]`),
   new RegExp(String.raw`\bt\.(equal|is|same|deepEqual)\s*\(\s*${LITERAL}\s*,\s*${LITERAL}\s*[,)]`),
   new RegExp(String.raw`^\s*assert\s+${LITERAL}\s*(==\s*${LITERAL}\s*)?(,.*)?$`),

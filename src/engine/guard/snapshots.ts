@@ -4,7 +4,8 @@ const INLINE_CALL = /\.to(?:Match|ThrowErrorMatching)InlineSnapshot\s*\(/g;
 const INLINE_LINE = /\.to(?:Match|ThrowErrorMatching)InlineSnapshot\s*\(/;
 
 /** Settings that make a runner rewrite snapshots instead of comparing them (`update: true`, `-u`, `--updateSnapshot`). */
-const UPDATE_SETTING = /\bupdateSnapshots?\b|\bupdate\s*:\s*(true|['"]all['"]|['"]new['"])|--update(Snapshot)?\b|(^|[\s"'])-u([\s"']|$)/;
+const UPDATE_SETTING =
+  /\bupdateSnapshots?\b|\bupdate\s*:\s*(true|['"]all['"]|['"]new['"])|--update(Snapshot)?\b|(^|[\s"'])-u([\s"']|$)/;
 
 /** An added line of a test configuration that makes the runner update snapshots, if there is one. */
 export function snapshotUpdateSetting(added: readonly string[]): string | undefined {
@@ -49,13 +50,17 @@ function lineAt(content: string, index: number): number {
  */
 export function inlineSnapshotChange(d: FileDiff, content: string): string | null {
   const ranges = inlineSnapshotRanges(content);
-  const inside = (line: number, strict: boolean): boolean => ranges.some(([from, to]) => (strict ? line > from && line <= to : line >= from && line <= to));
+  const inside = (line: number, strict: boolean): boolean =>
+    ranges.some(([from, to]) => (strict ? line > from && line <= to : line >= from && line <= to));
   const argumentsOf = (lines: readonly string[]): string[] =>
-    lines.flatMap((line) => [...line.matchAll(INLINE_CALL)].map((m) => line.slice(m.index + m[0].length).trim())).sort();
+    lines
+      .flatMap((line) => [...line.matchAll(INLINE_CALL)].map((m) => line.slice(m.index + m[0].length).trim()))
+      .sort();
   const before = argumentsOf(d.removed);
   const after = argumentsOf(d.added);
   if (before.length > 0 || after.length > 0) {
-    if (before.join('\n') !== after.join('\n')) return d.added.find((line) => INLINE_LINE.test(line)) ?? d.removed.find((line) => INLINE_LINE.test(line)) ?? null;
+    if (before.join('\n') !== after.join('\n'))
+      return d.added.find((line) => INLINE_LINE.test(line)) ?? d.removed.find((line) => INLINE_LINE.test(line)) ?? null;
   }
   const added = (d.addedAt ?? []).findIndex((line) => inside(line, false));
   if (added !== -1 && !INLINE_LINE.test(d.added[added]!)) return d.added[added]!;

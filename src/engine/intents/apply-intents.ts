@@ -31,7 +31,8 @@ function apply(intent: Intent, target: IntentTarget): Omit<IntentRecord, 'id' | 
   switch (intent.action) {
     case 'approve': {
       if (controls.approvedBy) return { applied: false, note: `already approved by ${controls.approvedBy}` };
-      if (!target.awaitingApproval()) return { applied: false, note: 'nothing to approve: the session is not waiting for approval' };
+      if (!target.awaitingApproval())
+        return { applied: false, note: 'nothing to approve: the session is not waiting for approval' };
       // Saved as awaiting but not asking yet: the next pass applies it.
       if (!controls.approvalOpen) return null;
       const why = controls.approve(intent.by);
@@ -59,7 +60,12 @@ function apply(intent: Intent, target: IntentTarget): Omit<IntentRecord, 'id' | 
  * only lines appended after it started, only for this session, each id once (answers are recorded in
  * iteration-state.json). A line that is not an intent is skipped with a one-line message.
  */
-export function watchIntents(sessionDir: string, target: IntentTarget, emit: EventSink, options: { pollMs?: number } = {}): IntentWatcher {
+export function watchIntents(
+  sessionDir: string,
+  target: IntentTarget,
+  emit: EventSink,
+  options: { pollMs?: number } = {},
+): IntentWatcher {
   const path = intentsPath(sessionDir);
   const tail = new IntentTail(path);
   const ready = tail.skipExisting();
@@ -84,19 +90,29 @@ export function watchIntents(sessionDir: string, target: IntentTarget, emit: Eve
       }
       if (intent.session_id !== target.sessionId) {
         pending.shift();
-        emit({ type: 'log', level: 'warn', message: `intents.jsonl: skipped ${intent.action} from ${intent.by}: it was meant for session ${intent.session_id}, not ${target.sessionId}` });
+        emit({
+          type: 'log',
+          level: 'warn',
+          message: `intents.jsonl: skipped ${intent.action} from ${intent.by}: it was meant for session ${intent.session_id}, not ${target.sessionId}`,
+        });
         await target.record({ ...base, applied: false, note: `meant for session ${intent.session_id}` });
         continue;
       }
       const result = apply(intent, target);
       if (!result) return;
       pending.shift();
-      emit({ type: 'log', level: result.applied ? 'info' : 'warn', message: `${intent.action} from ${intent.by}: ${result.note}` });
+      emit({
+        type: 'log',
+        level: result.applied ? 'info' : 'warn',
+        message: `${intent.action} from ${intent.by}: ${result.note}`,
+      });
       await target.record({ ...base, ...result });
     }
   };
 
-  const passes = serialPasses(pass, (error) => emit({ type: 'log', level: 'warn', message: `cannot read intents: ${error.message}` }));
+  const passes = serialPasses(pass, (error) =>
+    emit({ type: 'log', level: 'warn', message: `cannot read intents: ${error.message}` }),
+  );
   const unwatch = watchAndPoll(
     dirname(path),
     (name) => {

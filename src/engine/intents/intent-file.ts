@@ -35,7 +35,13 @@ export function intentsPath(sessionDir: string): string {
  * Appends an intent. One line well under PIPE_BUF written by one append-mode write: panes writing at the
  * same time never interleave, and a reader sees either the whole line or none of it.
  */
-export async function appendIntent(sessionDir: string, sessionId: string, action: IntentAction, by: string, id: string = randomUUID()): Promise<Intent> {
+export async function appendIntent(
+  sessionDir: string,
+  sessionId: string,
+  action: IntentAction,
+  by: string,
+  id: string = randomUUID(),
+): Promise<Intent> {
   const intent: Intent = { id, session_id: sessionId, action, by: by.slice(0, 200), at: new Date().toISOString() };
   await appendFile(intentsPath(sessionDir), JSON.stringify(intent) + '\n', { flag: 'a' });
   return intent;
@@ -53,11 +59,27 @@ export function parseIntentLine(line: string): ParsedIntent {
     return { ok: false, error: `not JSON: ${shown}` };
   }
   const r = raw as Partial<Intent> | null;
-  if (typeof r !== 'object' || r === null || typeof r.id !== 'string' || typeof r.session_id !== 'string' || typeof r.action !== 'string') {
+  if (
+    typeof r !== 'object' ||
+    r === null ||
+    typeof r.id !== 'string' ||
+    typeof r.session_id !== 'string' ||
+    typeof r.action !== 'string'
+  ) {
     return { ok: false, error: `not an intent (needs id, session_id, action): ${shown}` };
   }
-  if (!(INTENT_ACTIONS as readonly string[]).includes(r.action)) return { ok: false, error: `unknown action "${r.action}" (known: ${INTENT_ACTIONS.join(', ')})` };
-  return { ok: true, intent: { id: r.id, session_id: r.session_id, action: r.action as IntentAction, by: typeof r.by === 'string' ? r.by : 'unknown', at: typeof r.at === 'string' ? r.at : '' } };
+  if (!(INTENT_ACTIONS as readonly string[]).includes(r.action))
+    return { ok: false, error: `unknown action "${r.action}" (known: ${INTENT_ACTIONS.join(', ')})` };
+  return {
+    ok: true,
+    intent: {
+      id: r.id,
+      session_id: r.session_id,
+      action: r.action as IntentAction,
+      by: typeof r.by === 'string' ? r.by : 'unknown',
+      at: typeof r.at === 'string' ? r.at : '',
+    },
+  };
 }
 
 /** The lines appended to the intents file since the last read; a torn last line waits for its end. */

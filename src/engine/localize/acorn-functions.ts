@@ -8,7 +8,14 @@ const FUNCTION = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFun
 function parseEither(text: string): Node | null {
   for (const sourceType of ['module', 'script'] as const) {
     try {
-      return parse(text, { ecmaVersion: 'latest', sourceType, locations: true, allowHashBang: true, allowReturnOutsideFunction: sourceType === 'script', allowAwaitOutsideFunction: true });
+      return parse(text, {
+        ecmaVersion: 'latest',
+        sourceType,
+        locations: true,
+        allowHashBang: true,
+        allowReturnOutsideFunction: sourceType === 'script',
+        allowAwaitOutsideFunction: true,
+      });
     } catch {
       // the other source type, then null: the caller falls back to a parser that recovers from errors
     }
@@ -24,12 +31,20 @@ export function acornFunctions(text: string): FunctionSpan[] | null {
   const root = parseEither(text);
   if (!root) return null;
   const spans: FunctionSpan[] = [];
-  const keyName = (key: AnyNode | undefined): string => (key?.type === 'Identifier' || key?.type === 'PrivateIdentifier' ? String(key.name) : key?.type === 'Literal' ? String(key.value) : key ? text.slice(key.start, key.end) : '(anonymous)');
+  const keyName = (key: AnyNode | undefined): string =>
+    key?.type === 'Identifier' || key?.type === 'PrivateIdentifier'
+      ? String(key.name)
+      : key?.type === 'Literal'
+        ? String(key.value)
+        : key
+          ? text.slice(key.start, key.end)
+          : '(anonymous)';
   const nameOf = (node: AnyNode, parent: AnyNode | null, owner: string | null): string => {
     const id = node.id as AnyNode | null | undefined;
     if (id?.type === 'Identifier') return String(id.name);
     if (!parent) return '(anonymous)';
-    if (parent.type === 'VariableDeclarator' && (parent.id as AnyNode).type === 'Identifier') return String((parent.id as AnyNode).name);
+    if (parent.type === 'VariableDeclarator' && (parent.id as AnyNode).type === 'Identifier')
+      return String((parent.id as AnyNode).name);
     if (parent.type === 'MethodDefinition' || parent.type === 'PropertyDefinition') {
       const name = parent.kind === 'constructor' ? 'constructor' : keyName(parent.key as AnyNode);
       return owner ? `${owner}.${name}` : name;
@@ -44,13 +59,23 @@ export function acornFunctions(text: string): FunctionSpan[] | null {
   };
   const visit = (node: AnyNode, parent: AnyNode | null, owner: string | null): void => {
     let next = owner;
-    if ((node.type === 'ClassDeclaration' || node.type === 'ClassExpression') && (node.id as AnyNode | null)?.type === 'Identifier') next = String((node.id as AnyNode).name);
-    if (FUNCTION.has(node.type)) spans.push({ name: nameOf(node, parent, owner), start: node.loc!.start.line, end: node.loc!.end.line });
+    if (
+      (node.type === 'ClassDeclaration' || node.type === 'ClassExpression') &&
+      (node.id as AnyNode | null)?.type === 'Identifier'
+    )
+      next = String((node.id as AnyNode).name);
+    if (FUNCTION.has(node.type))
+      spans.push({ name: nameOf(node, parent, owner), start: node.loc!.start.line, end: node.loc!.end.line });
     for (const value of Object.values(node)) {
       if (Array.isArray(value)) {
         for (const child of value) if ((child as AnyNode | null)?.type) visit(child as AnyNode, node, next);
-      }
-      else if (value && typeof value === 'object' && typeof (value as AnyNode).type === 'string' && value !== node.loc) visit(value as AnyNode, node, next);
+      } else if (
+        value &&
+        typeof value === 'object' &&
+        typeof (value as AnyNode).type === 'string' &&
+        value !== node.loc
+      )
+        visit(value as AnyNode, node, next);
     }
   };
   visit(root as AnyNode, null, null);

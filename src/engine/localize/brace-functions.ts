@@ -36,8 +36,7 @@ function closingLine(lines: readonly string[], from: number): number {
       if (c === '{') {
         depth++;
         opened = true;
-      }
-      else if (c === '}' && --depth === 0 && opened) return i + 1;
+      } else if (c === '}' && --depth === 0 && opened) return i + 1;
     }
   }
   return lines.length;
@@ -62,13 +61,17 @@ export function rustFunctions(text: string): FunctionSpan[] {
   lines.forEach((line, i) => {
     const impl = /^\s*impl(?:<[^>]*>)?\s+(?:[\w:<>, ]+\s+for\s+)?(\w+)/.exec(line);
     if (impl) impls.push({ name: impl[1]!, start: i + 1, end: closingLine(lines, i) });
-    const m = /^\s*(?:pub(?:\([^)]*\))?\s+)?(?:const\s+)?(?:async\s+)?(?:unsafe\s+)?(?:extern\s+"[^"]*"\s+)?fn\s+(\w+)/.exec(line);
+    const m =
+      /^\s*(?:pub(?:\([^)]*\))?\s+)?(?:const\s+)?(?:async\s+)?(?:unsafe\s+)?(?:extern\s+"[^"]*"\s+)?fn\s+(\w+)/.exec(
+        line,
+      );
     // A declaration without a body (in a trait) ends with `;`.
     if (!m || (/;\s*$/.test(line) && !line.includes('{'))) return;
     const end = closingLine(lines, i);
     const owner = impls.filter((b) => b.start <= i + 1 && i + 1 <= b.end).at(-1);
     // A test (`#[test]` above it) lives beside the code but is not code under test.
-    const test = /^\s*#\[(tokio::)?test\]/.test(lines[i - 1] ?? '') || /^\s*#\[(tokio::)?test\]/.test(lines[i - 2] ?? '');
+    const test =
+      /^\s*#\[(tokio::)?test\]/.test(lines[i - 1] ?? '') || /^\s*#\[(tokio::)?test\]/.test(lines[i - 2] ?? '');
     spans.push({ name: owner ? `${owner.name}::${m[1]}` : m[1]!, start: i + 1, end, ...(test ? { test } : {}) });
   });
   return spans;

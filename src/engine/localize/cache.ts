@@ -16,8 +16,15 @@ const DIR = join('cache', 'localize');
 export async function spectrumKey(root: string, runner: string, failing: readonly string[]): Promise<string | null> {
   const head = await execa('git', ['rev-parse', 'HEAD^{tree}'], { cwd: root, reject: false });
   if (head.exitCode !== 0) return null;
-  const diff = await execa('git', ['diff', 'HEAD', '--no-color', '--no-ext-diff'], { cwd: root, reject: false, maxBuffer: 64 * 1024 * 1024 });
-  return createHash('sha256').update([head.stdout.trim(), diff.stdout, runner, ...[...failing].sort()].join('\0')).digest('hex').slice(0, 24);
+  const diff = await execa('git', ['diff', 'HEAD', '--no-color', '--no-ext-diff'], {
+    cwd: root,
+    reject: false,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return createHash('sha256')
+    .update([head.stdout.trim(), diff.stdout, runner, ...[...failing].sort()].join('\0'))
+    .digest('hex')
+    .slice(0, 24);
 }
 
 export async function readCachedSpectrum(root: string, key: string): Promise<SpectrumRun | null> {

@@ -7,7 +7,11 @@ export type ChangedLines = Map<string, Set<number>>;
 
 /** The lines of the work tree that differ from `base` (a commit), in the project's source files. */
 export async function changedLinesSince(root: string, base: string): Promise<ChangedLines> {
-  const r = await execa('git', ['diff', '-U0', '--no-color', '--no-ext-diff', base, '--'], { cwd: root, reject: false, maxBuffer: 64 * 1024 * 1024 });
+  const r = await execa('git', ['diff', '-U0', '--no-color', '--no-ext-diff', base, '--'], {
+    cwd: root,
+    reject: false,
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const out: ChangedLines = new Map();
   if (r.exitCode !== 0) return out;
   let file: string | null = null;
@@ -30,10 +34,14 @@ export async function changedLinesSince(root: string, base: string): Promise<Cha
 }
 
 /** The base of the change evidence and why it was chosen, or why there is none. */
-export async function changeBase(root: string, failing: readonly string[]): Promise<{ base: string; why: string } | { base: null; why: string }> {
+export async function changeBase(
+  root: string,
+  failing: readonly string[],
+): Promise<{ base: string; why: string } | { base: null; why: string }> {
   const green = await lastGreenCommit(root, failing);
   if (green) return { base: green, why: `since ${green.slice(0, 7)}, the last commit where these tests passed` };
   const dirty = await execa('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: root, reject: false });
-  if (dirty.exitCode === 0 && dirty.stdout.trim() !== '') return { base: 'HEAD', why: 'uncommitted changes (no commit where these tests passed is known)' };
+  if (dirty.exitCode === 0 && dirty.stdout.trim() !== '')
+    return { base: 'HEAD', why: 'uncommitted changes (no commit where these tests passed is known)' };
   return { base: null, why: 'no commit where these tests passed is known and the work tree has no uncommitted change' };
 }

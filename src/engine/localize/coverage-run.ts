@@ -49,22 +49,35 @@ export interface SpectrumRun {
 export async function runSpectrum(input: CoverageRunInput): Promise<SpectrumRun | { skipped: string }> {
   const { root } = input;
   const granularity = granularityOf(input.runner.name);
-  if (!granularity || !(input.runner instanceof CommandTestRunner)) return { skipped: `fixcycle cannot measure coverage for the ${input.runner.name} runner` };
+  if (!granularity || !(input.runner instanceof CommandTestRunner))
+    return { skipped: `fixcycle cannot measure coverage for the ${input.runner.name} runner` };
   // The loop has just run the whole test command on this tree: its setup (a build) need not run again, and
   // its checks and after parts (lint, tsc, aud) would only add their time, as when the runner cannot run a
   // subset and the coverage run is the full suite.
   const runner = input.runner.runnerOnly();
-  const failing: FailingSets = { files: new Set(input.failures.flatMap((f) => (f.file ? [f.file] : []))), ids: input.failures.map((f) => f.id) };
+  const failing: FailingSets = {
+    files: new Set(input.failures.flatMap((f) => (f.file ? [f.file] : []))),
+    ids: input.failures.map((f) => f.id),
+  };
   const failingFiles = [...failing.files];
   // Passing files cost a process each: at most half as many as the failing ones keep the run near the cost of
   // re-running the failures. A runner that mixes every file into one process gains nothing from them.
   const extra = granularity === 'file' ? input.neighbours.slice(0, Math.ceil(failingFiles.length / 2)) : [];
   const files = [...failingFiles, ...extra];
   const options = { cwd: root, timeoutMs: input.timeoutMs, signal: input.signal };
-  const all: RunTestsOptions = { ...options, scope: 'affected', changedFiles: [], lastFailures: input.failures.map((f) => ({ id: f.id, file: f.file })) };
+  const all: RunTestsOptions = {
+    ...options,
+    scope: 'affected',
+    changedFiles: [],
+    lastFailures: input.failures.map((f) => ({ id: f.id, file: f.file })),
+  };
   // A failure placed in no file can only be re-run with the whole suite.
-  const runIt = async (r: TestRunner): Promise<TestRun> => (files.length > 0 && input.failures.every((f) => f.file) && r.runSubset ? ((await r.runSubset(options, { files, names: [] })) ?? r.run(all)) : r.run(all));
-  const ran = (run: TestRun): string => (run.selection ? `${run.selection.files.length} test file(s)` : 'the whole suite');
+  const runIt = async (r: TestRunner): Promise<TestRun> =>
+    files.length > 0 && input.failures.every((f) => f.file) && r.runSubset
+      ? ((await r.runSubset(options, { files, names: [] })) ?? r.run(all))
+      : r.run(all);
+  const ran = (run: TestRun): string =>
+    run.selection ? `${run.selection.files.length} test file(s)` : 'the whole suite';
   if (V8_NODE.has(runner.name)) {
     const dir = mkdtempSync(join(tmpdir(), 'fixcycle-localize-'));
     try {
@@ -94,7 +107,10 @@ export async function runSpectrum(input: CoverageRunInput): Promise<SpectrumRun 
   const support = coverageSupport(runner, root);
   if (!support.ok) return { skipped: support.reason };
   // jest's V8 provider skips babel's instrumentation: the same lines, in a fraction of the time.
-  const fast = runner.name === 'jest' ? runner.withInvocations((inv) => ({ ...inv, argv: [...inv.argv, '--coverageProvider=v8'] })) : runner;
+  const fast =
+    runner.name === 'jest'
+      ? runner.withInvocations((inv) => ({ ...inv, argv: [...inv.argv, '--coverageProvider=v8'] }))
+      : runner;
   const measured = await withCoverage(fast, root, [], runIt);
   const units = Object.keys(measured.coverage).length > 0 ? [runUnit(measured.coverage)] : [];
   return { units, granularity, ran: ran(measured.result), ...(measured.missing ? { missing: measured.missing } : {}) };

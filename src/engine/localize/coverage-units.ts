@@ -18,7 +18,11 @@ export interface FailingSets {
 
 /** One unit of the whole run: a runner whose coverage cannot be told apart per test or file. */
 export function runUnit(coverage: CoverageData): SpectrumUnit {
-  return { name: 'the coverage run', failed: true, lines: [...coveredKeys(coverage)].filter((k) => !k.endsWith(':branch')) };
+  return {
+    name: 'the coverage run',
+    failed: true,
+    lines: [...coveredKeys(coverage)].filter((k) => !k.endsWith(':branch')),
+  };
 }
 
 /**
@@ -32,7 +36,10 @@ export async function v8ProcessUnits(dir: string, root: string, failing: Failing
   for (const [k, name] of names.entries()) {
     const text = await readFile(join(dir, name), 'utf8').catch(() => '');
     if (!text.includes(projectUrl)) continue;
-    const loaded = [...text.matchAll(/"url":"(file:[^"]+)"/g)].map((m) => m[1]!).filter((u) => u.startsWith(projectUrl)).map((u) => decodeURIComponent(u.slice(projectUrl.length)));
+    const loaded = [...text.matchAll(/"url":"(file:[^"]+)"/g)]
+      .map((m) => m[1]!)
+      .filter((u) => u.startsWith(projectUrl))
+      .map((u) => decodeURIComponent(u.slice(projectUrl.length)));
     const tests = loaded.filter((f) => !f.includes('node_modules/') && !isSuspectSource(f));
     if (tests.length === 0) continue;
     const own = join(dir, `unit-${k}`);
@@ -69,19 +76,39 @@ function contextFailed(context: string, ids: readonly string[]): boolean {
 }
 
 /** One unit per test from coverage.py's dynamic contexts (`dynamic_context = test_function`). */
-export async function pythonContextUnits(dir: string, root: string, failing: FailingSets): Promise<{ units: SpectrumUnit[]; missing?: string }> {
+export async function pythonContextUnits(
+  dir: string,
+  root: string,
+  failing: FailingSets,
+): Promise<{ units: SpectrumUnit[]; missing?: string }> {
   const py = join(dir, 'py');
   const python = existsSync(join(py, 'python')) ? readFileSync(join(py, 'python'), 'utf8').trim() : null;
   if (!python) {
-    const without = existsSync(join(py, 'no-coverage')) ? readFileSync(join(py, 'no-coverage'), 'utf8').split('\n')[0] : null;
-    return { units: [], missing: without ? `coverage.py is not installed for ${without}, the Python that ran the tests` : 'coverage.py never started in the Python that ran the tests' };
+    const without = existsSync(join(py, 'no-coverage'))
+      ? readFileSync(join(py, 'no-coverage'), 'utf8').split('\n')[0]
+      : null;
+    return {
+      units: [],
+      missing: without
+        ? `coverage.py is not installed for ${without}, the Python that ran the tests`
+        : 'coverage.py never started in the Python that ran the tests',
+    };
   }
   const rc = `--rcfile=${join(py, '.coveragerc')}`;
-  const opts = { cwd: root, reject: false, timeout: 120_000, env: { COVERAGE_PROCESS_START: undefined, PYTHONPATH: process.env.PYTHONPATH } };
+  const opts = {
+    cwd: root,
+    reject: false,
+    timeout: 120_000,
+    env: { COVERAGE_PROCESS_START: undefined, PYTHONPATH: process.env.PYTHONPATH },
+  };
   await execa(python, ['-m', 'coverage', 'combine', '--quiet', rc], opts);
   const json = join(py, 'contexts.json');
   const made = await execa(python, ['-m', 'coverage', 'json', '--quiet', '--show-contexts', rc, '-o', json], opts);
-  if (!existsSync(json)) return { units: [], missing: `coverage.py could not write its report: ${made.stderr.trim().split('\n').at(-1) ?? made.exitCode}` };
+  if (!existsSync(json))
+    return {
+      units: [],
+      missing: `coverage.py could not write its report: ${made.stderr.trim().split('\n').at(-1) ?? made.exitCode}`,
+    };
   const report = JSON.parse(await readFile(json, 'utf8')) as ContextReport;
   const byContext = new Map<string, string[]>();
   for (const [name, f] of Object.entries(report.files ?? {})) {
@@ -96,5 +123,11 @@ export async function pythonContextUnits(dir: string, root: string, failing: Fai
       }
     }
   }
-  return { units: [...byContext].map(([context, lines]) => ({ name: context, failed: contextFailed(context.replace(/\|run$/, ''), failing.ids), lines })) };
+  return {
+    units: [...byContext].map(([context, lines]) => ({
+      name: context,
+      failed: contextFailed(context.replace(/\|run$/, ''), failing.ids),
+      lines,
+    })),
+  };
 }

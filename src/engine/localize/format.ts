@@ -15,7 +15,11 @@ const where = (s: Suspect): string => `${s.file}:${s.function}:${s.startLine}-${
 export function evidenceUsed(loc: Pick<Localization, 'used' | 'granularity' | 'cached' | 'changeBase'>): string {
   if (loc.used.length === 0) return 'none (no coverage, no stack frame in the project, no known change)';
   const parts = loc.used.map((kind) =>
-    kind === 'coverage' ? `coverage spectra (${loc.granularity === 'test' ? 'per test' : loc.granularity === 'file' ? 'per test file' : 'the run as a whole'}${loc.cached ? ', cached' : ''})` : kind === 'stack' ? 'stack frames' : `the change${loc.changeBase && loc.changeBase !== 'HEAD' ? ` since ${loc.changeBase.slice(0, 7)}` : ' (uncommitted)'}`,
+    kind === 'coverage'
+      ? `coverage spectra (${loc.granularity === 'test' ? 'per test' : loc.granularity === 'file' ? 'per test file' : 'the run as a whole'}${loc.cached ? ', cached' : ''})`
+      : kind === 'stack'
+        ? 'stack frames'
+        : `the change${loc.changeBase && loc.changeBase !== 'HEAD' ? ` since ${loc.changeBase.slice(0, 7)}` : ' (uncommitted)'}`,
   );
   return parts.join(', ');
 }
@@ -29,7 +33,9 @@ function excerpt(root: string, s: Suspect): string {
     return '';
   }
   const wanted = new Set<number>();
-  for (const hot of s.lines) for (let l = hot - AROUND; l <= hot + AROUND; l++) if (l >= s.startLine && l <= s.endLine && wanted.size < MAX_EXCERPT) wanted.add(l);
+  for (const hot of s.lines)
+    for (let l = hot - AROUND; l <= hot + AROUND; l++)
+      if (l >= s.startLine && l <= s.endLine && wanted.size < MAX_EXCERPT) wanted.add(l);
   const lines = [...wanted].sort((a, b) => a - b);
   const out: string[] = [];
   lines.forEach((l, i) => {
@@ -46,7 +52,12 @@ function shortEvidence(s: Suspect): string {
     const lines = /line ([\d, -]+)/.exec(e)?.[1]?.trim();
     if (e.startsWith('change:')) parts.push(`changed line ${lines}`);
     else if (e.startsWith('stack:')) parts.push(`in the stack at line ${lines}`);
-    else if (e.startsWith('coverage:')) parts.push(s.scores.coverage !== undefined && s.scores.coverage < 1 ? `coverage ${s.scores.coverage}` : 'run by the failing tests');
+    else if (e.startsWith('coverage:'))
+      parts.push(
+        s.scores.coverage !== undefined && s.scores.coverage < 1
+          ? `coverage ${s.scores.coverage}`
+          : 'run by the failing tests',
+      );
   }
   return parts.join('; ');
 }
@@ -56,7 +67,8 @@ export function suspectsPromptBlock(loc: Localization, root: string, max = PROMP
   if (loc.suspects.length === 0) return `None found (evidence: ${evidenceUsed(loc)}).`;
   // Suspects only run by a run-wide coverage tie with every other function run: listed only when nothing
   // stronger points anywhere, and then without code.
-  const strong = (s: Suspect): boolean => s.scores.change !== undefined || s.scores.stack !== undefined || (s.scores.coverage ?? 1) < 1;
+  const strong = (s: Suspect): boolean =>
+    s.scores.change !== undefined || s.scores.stack !== undefined || (s.scores.coverage ?? 1) < 1;
   const picked = loc.suspects.some(strong) ? loc.suspects.filter(strong).slice(0, max) : loc.suspects.slice(0, 3);
   const shown = picked.map((s, i) => {
     const code = i < WITH_CODE && strong(s) ? excerpt(root, s) : '';
@@ -67,7 +79,9 @@ export function suspectsPromptBlock(loc: Localization, root: string, max = PROMP
 
 /** The suspects as iteration-N-analysis.md lists them. */
 export function suspectsMarkdown(loc: Localization): string {
-  const list = loc.suspects.map((s, i) => `${i + 1}. \`${where(s)}\` score ${s.score}; ${s.evidence.join('; ')}`).join('\n') || '- none';
+  const list =
+    loc.suspects.map((s, i) => `${i + 1}. \`${where(s)}\` score ${s.score}; ${s.evidence.join('; ')}`).join('\n') ||
+    '- none';
   const notes = loc.notes.length ? `\n\nNot used: ${loc.notes.join('; ')}.` : '';
   return `## Suspects\nEvidence used: ${evidenceUsed(loc)}; ${loc.durationMs} ms.\n\n${list}${notes}\n`;
 }
@@ -75,9 +89,16 @@ export function suspectsMarkdown(loc: Localization): string {
 /** `src/a.js:fn:12-14` or `src/a.js:12-14` -> its parts; the function or the lines may be absent. */
 function parsePoint(point: string): { file: string; fn?: string; from?: number; to?: number } {
   // A part that is only a line range is the lines, not a function named `12-14`.
-  const m = /^(.+?\.[\w]+)(?::(?!\d+(?:-\d+)?$)([^:]*))?(?::(\d+)(?:-(\d+))?)?/.exec(point.trim().replace(/^`|`$/g, ''));
+  const m = /^(.+?\.[\w]+)(?::(?!\d+(?:-\d+)?$)([^:]*))?(?::(\d+)(?:-(\d+))?)?/.exec(
+    point.trim().replace(/^`|`$/g, ''),
+  );
   if (!m) return { file: point.trim() };
-  return { file: m[1]!.replace(/^\.\//, ''), fn: m[2] || undefined, from: m[3] ? Number(m[3]) : undefined, to: m[4] ? Number(m[4]) : m[3] ? Number(m[3]) : undefined };
+  return {
+    file: m[1]!.replace(/^\.\//, ''),
+    fn: m[2] || undefined,
+    from: m[3] ? Number(m[3]) : undefined,
+    to: m[4] ? Number(m[4]) : m[3] ? Number(m[3]) : undefined,
+  };
 }
 
 /** A plan warning when none of its modification points falls inside a suspect (by lines, else by function name). */
@@ -92,5 +113,7 @@ export function planOutsideSuspects(points: readonly string[], suspects: readonl
       return true;
     });
   });
-  return inside ? null : `modification points fall outside every suspect fixcycle ranked (top: ${suspects.slice(0, 3).map(where).join(', ')})`;
+  return inside
+    ? null
+    : `modification points fall outside every suspect fixcycle ranked (top: ${suspects.slice(0, 3).map(where).join(', ')})`;
 }

@@ -34,7 +34,11 @@ async function readTree(root: string): Promise<TreeAtRun | null> {
 
 /** git's trimmed stdout, or null when it fails (a plain child process: this runs after every passing run). */
 function git(root: string, args: string[]): Promise<string | null> {
-  return new Promise((done) => execFile('git', args, { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }, (error, stdout) => done(error ? null : stdout.trim())));
+  return new Promise((done) =>
+    execFile('git', args, { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }, (error, stdout) =>
+      done(error ? null : stdout.trim()),
+    ),
+  );
 }
 
 async function readGreen(root: string, file?: string): Promise<Green> {
@@ -56,9 +60,16 @@ export interface TreeAtRun {
  * `known`: the work tree's status and the git directory when the caller has them (the loop reads git status
  * once after every run), so no git process starts here.
  */
-export async function recordGreenTests(root: string, passed: readonly string[], known?: { tree: Promise<TreeAtRun>; gitDir: string }): Promise<void> {
+export async function recordGreenTests(
+  root: string,
+  passed: readonly string[],
+  known?: { tree: Promise<TreeAtRun>; gitDir: string },
+): Promise<void> {
   if (passed.length === 0) return;
-  const [tree, file] = await Promise.all([known ? known.tree : readTree(root), known ? join(known.gitDir, GREEN_FILE) : greenFile(root)]);
+  const [tree, file] = await Promise.all([
+    known ? known.tree : readTree(root),
+    known ? join(known.gitDir, GREEN_FILE) : greenFile(root),
+  ]);
   if (!tree?.head || tree.trackedChanges || !file) return;
   const head = tree.head;
   const green = await readGreen(root, file);

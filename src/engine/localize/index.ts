@@ -48,9 +48,17 @@ export async function localize(input: LocalizeInput): Promise<DetailedLocalizati
   const notes: string[] = [];
   const frames = sourceFrames(failures, root);
   if (frames.length > 0) used.push('stack');
-  else notes.push('stack: no frame of the failures is in the project\'s own source');
+  else notes.push("stack: no frame of the failures is in the project's own source");
 
-  const base = input.changeBase !== undefined ? (input.changeBase ? { base: input.changeBase, why: `since ${input.changeBase.slice(0, 7)}` } : { base: null, why: 'no base given' }) : await changeBase(root, failures.map((f) => f.id));
+  const base =
+    input.changeBase !== undefined
+      ? input.changeBase
+        ? { base: input.changeBase, why: `since ${input.changeBase.slice(0, 7)}` }
+        : { base: null, why: 'no base given' }
+      : await changeBase(
+          root,
+          failures.map((f) => f.id),
+        );
   let changed: ChangedLines = new Map();
   if (base.base) changed = await changedLinesSince(root, base.base);
   if (changed.size > 0) used.push('change');
@@ -60,12 +68,23 @@ export async function localize(input: LocalizeInput): Promise<DetailedLocalizati
   let cached = false;
   if (input.noCoverage) notes.push('coverage: not measured (turned off)');
   else {
-    const key = await spectrumKey(root, input.runner.name, failures.map((f) => f.id));
+    const key = await spectrumKey(
+      root,
+      input.runner.name,
+      failures.map((f) => f.id),
+    );
     spectrum = key ? await readCachedSpectrum(root, key) : null;
     cached = spectrum !== null;
     if (!spectrum) {
       const testFiles = [...new Set(failures.flatMap((f) => (f.file ? [f.file] : [])))];
-      const outcome = await runSpectrum({ root, runner: input.runner, failures, neighbours: (await reachOf(root, testFiles).catch(() => ({ neighbours: [] }))).neighbours, timeoutMs: input.timeoutMs, signal: input.signal });
+      const outcome = await runSpectrum({
+        root,
+        runner: input.runner,
+        failures,
+        neighbours: (await reachOf(root, testFiles).catch(() => ({ neighbours: [] }))).neighbours,
+        timeoutMs: input.timeoutMs,
+        signal: input.signal,
+      });
       if ('skipped' in outcome) notes.push(`coverage: ${outcome.skipped}`);
       else {
         spectrum = outcome;
@@ -74,14 +93,20 @@ export async function localize(input: LocalizeInput): Promise<DetailedLocalizati
     }
     if (spectrum?.missing) notes.push(`coverage: ${spectrum.missing}`);
     if (spectrum && !spectrum.units.some((u) => u.failed)) {
-      if (!spectrum.missing) notes.push('coverage: the run measured no line of the project\'s source');
+      if (!spectrum.missing) notes.push("coverage: the run measured no line of the project's source");
       spectrum = null;
     }
     if (spectrum) used.push('coverage');
   }
 
   const spectra = spectrum ? { ...ochiai(spectrum.units), granularity: spectrum.granularity } : null;
-  const rankInput = { spectrum: spectra, frames, changed, changeBase: base.base ?? undefined, functions: new Map<string, FunctionSpan[]>() };
+  const rankInput = {
+    spectrum: spectra,
+    frames,
+    changed,
+    changeBase: base.base ?? undefined,
+    functions: new Map<string, FunctionSpan[]>(),
+  };
   const lines = scoreLines(rankInput);
   for (const file of new Set(lines.map((l) => l.file))) {
     const text = await readFile(join(root, file), 'utf8').catch(() => null);

@@ -16,7 +16,11 @@ function typescript(): Promise<Ts> {
  */
 export async function jsFunctions(file: string, text: string): Promise<FunctionSpan[]> {
   const ts = await typescript();
-  const kind = /\.[cm]?tsx$|\.jsx$/.test(file) ? ts.ScriptKind.TSX : /\.[cm]?ts$/.test(file) ? ts.ScriptKind.TS : ts.ScriptKind.JS;
+  const kind = /\.[cm]?tsx$|\.jsx$/.test(file)
+    ? ts.ScriptKind.TSX
+    : /\.[cm]?ts$/.test(file)
+      ? ts.ScriptKind.TS
+      : ts.ScriptKind.JS;
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, kind);
   const spans: FunctionSpan[] = [];
   const lineOf = (pos: number): number => source.getLineAndCharacterOfPosition(pos).line + 1;
@@ -26,8 +30,10 @@ export async function jsFunctions(file: string, text: string): Promise<FunctionS
     if (ts.isConstructorDeclaration(node)) return 'constructor';
     const parent = node.parent;
     if (ts.isVariableDeclaration(parent) && ts.isIdentifier(parent.name)) return parent.name.text;
-    if ((ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent)) && parent.name) return parent.name.getText(source);
-    if (ts.isBinaryExpression(parent) && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken) return parent.left.getText(source).replace(/\s+/g, '');
+    if ((ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent)) && parent.name)
+      return parent.name.getText(source);
+    if (ts.isBinaryExpression(parent) && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken)
+      return parent.left.getText(source).replace(/\s+/g, '');
     if (ts.isExportAssignment(parent)) return 'default';
     return '(anonymous)';
   };
@@ -36,7 +42,12 @@ export async function jsFunctions(file: string, text: string): Promise<FunctionS
     if (ts.isClassDeclaration(node) || ts.isClassExpression(node)) next = node.name?.text ?? owner;
     if (ts.isFunctionLike(node) && (node as { body?: unknown }).body) {
       let name = nameOf(node);
-      const member = ts.isMethodDeclaration(node) || ts.isConstructorDeclaration(node) || ts.isGetAccessorDeclaration(node) || ts.isSetAccessorDeclaration(node) || (ts.isPropertyDeclaration(node.parent) && owner);
+      const member =
+        ts.isMethodDeclaration(node) ||
+        ts.isConstructorDeclaration(node) ||
+        ts.isGetAccessorDeclaration(node) ||
+        ts.isSetAccessorDeclaration(node) ||
+        (ts.isPropertyDeclaration(node.parent) && owner);
       if (member && owner) name = `${owner}.${name}`;
       spans.push({ name, start: lineOf(node.getStart(source)), end: lineOf(node.getEnd()) });
     }

@@ -12,7 +12,11 @@ export interface LineSpectrum {
  * the failing and passing units that ran the line and F all failing units. 1 for a line every failing unit
  * and no passing one ran.
  */
-export function ochiai(units: readonly SpectrumUnit[]): { lines: Map<string, LineSpectrum>; failedUnits: number; passedUnits: number } {
+export function ochiai(units: readonly SpectrumUnit[]): {
+  lines: Map<string, LineSpectrum>;
+  failedUnits: number;
+  passedUnits: number;
+} {
   const counts = new Map<string, { failed: number; passed: number }>();
   let failedUnits = 0;
   for (const unit of units) {

@@ -28,11 +28,15 @@ export function pythonFunctions(text: string): FunctionSpan[] {
     const m = continued ? null : DEF.exec(line);
     if (m) {
       const isDef = m[2] !== undefined;
-      const owner = open.filter((b) => !b.isDef).map((b) => b.name).at(-1);
+      const owner = open
+        .filter((b) => !b.isDef)
+        .map((b) => b.name)
+        .at(-1);
       const name = isDef ? (owner && open.at(-1)?.isDef === false ? `${owner}.${m[2]}` : m[2]!) : m[4]!;
       open.push({ indent: (m[1] ?? m[3] ?? '').length, name, start: i + 1, isDef, last: i + 1 });
     }
-    for (const c of line.replace(/(['"]).*?\1/g, '').replace(/#.*$/, '')) depth += '([{'.includes(c) ? 1 : ')]}'.includes(c) ? -1 : 0;
+    for (const c of line.replace(/(['"]).*?\1/g, '').replace(/#.*$/, ''))
+      depth += '([{'.includes(c) ? 1 : ')]}'.includes(c) ? -1 : 0;
     depth = Math.max(0, depth);
     continued = depth > 0 || line.endsWith('\\');
   });

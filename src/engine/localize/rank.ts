@@ -9,7 +9,12 @@ import { lineRanges } from '../gen/coverage/model.js';
 export const WEIGHTS: Record<EvidenceKind, number> = { change: 0.5, stack: 0.3, coverage: 0.2 };
 
 export interface RankInput {
-  spectrum: { lines: Map<string, LineSpectrum>; failedUnits: number; passedUnits: number; granularity: Granularity } | null;
+  spectrum: {
+    lines: Map<string, LineSpectrum>;
+    failedUnits: number;
+    passedUnits: number;
+    granularity: Granularity;
+  } | null;
   frames: readonly SourceFrame[];
   changed: ChangedLines;
   changeBase?: string;
@@ -46,7 +51,11 @@ export function scoreLines(input: RankInput): ScoredLine[] {
     s.parts.stack = Math.min(1, (s.parts.stack ?? 0) + frame.weight);
   }
   for (const [file, set] of input.changed) for (const line of set) at(file, line).parts.change = 1;
-  for (const s of lines.values()) s.score = (Object.entries(s.parts) as [EvidenceKind, number][]).reduce((sum, [kind, v]) => sum + WEIGHTS[kind] * v, 0);
+  for (const s of lines.values())
+    s.score = (Object.entries(s.parts) as [EvidenceKind, number][]).reduce(
+      (sum, [kind, v]) => sum + WEIGHTS[kind] * v,
+      0,
+    );
   return [...lines.values()].sort((a, b) => b.score - a.score || a.file.localeCompare(b.file) || a.line - b.line);
 }
 
@@ -71,7 +80,10 @@ export function rankFunctions(input: RankInput, scored: readonly ScoredLine[]): 
     const best = (kind: EvidenceKind): number => Math.max(0, ...g.lines.map((l) => l.parts[kind] ?? 0));
     const scores: Partial<Record<EvidenceKind, number>> = {};
     const coverage = g.span ? best('coverage') : 0;
-    const stack = Math.min(1, g.lines.reduce((sum, l) => sum + (l.parts.stack ?? 0), 0));
+    const stack = Math.min(
+      1,
+      g.lines.reduce((sum, l) => sum + (l.parts.stack ?? 0), 0),
+    );
     let change = best('change');
     if (change > 0 && input.spectrum && coverage === 0 && measuredFiles.has(g.file)) change /= 2;
     if (coverage > 0) scores.coverage = round(coverage);
@@ -79,10 +91,21 @@ export function rankFunctions(input: RankInput, scored: readonly ScoredLine[]): 
     if (change > 0) scores.change = round(change);
     const score = WEIGHTS.coverage * coverage + WEIGHTS.stack * stack + WEIGHTS.change * change;
     // The best lines: those scoring near the best one (a changed line, not every line merely run).
-    const lines = [...g.lines].sort((a, b) => b.score - a.score || a.line - b.line).filter((l, _, all) => l.score >= 0.75 * all[0]!.score);
+    const lines = [...g.lines]
+      .sort((a, b) => b.score - a.score || a.line - b.line)
+      .filter((l, _, all) => l.score >= 0.75 * all[0]!.score);
     const start = g.span?.start ?? Math.min(...g.lines.map((l) => l.line));
     const end = g.span?.end ?? Math.max(...g.lines.map((l) => l.line));
-    suspects.push({ file: g.file, function: g.span?.name ?? TOP_LEVEL, startLine: start, endLine: end, score: round(score), lines: lines.slice(0, 3).map((l) => l.line), scores, evidence: evidence(g.lines, input) });
+    suspects.push({
+      file: g.file,
+      function: g.span?.name ?? TOP_LEVEL,
+      startLine: start,
+      endLine: end,
+      score: round(score),
+      lines: lines.slice(0, 3).map((l) => l.line),
+      scores,
+      evidence: evidence(g.lines, input),
+    });
   }
   return suspects.sort((a, b) => b.score - a.score || a.file.localeCompare(b.file) || a.lines[0]! - b.lines[0]!);
 }
@@ -90,20 +113,33 @@ export function rankFunctions(input: RankInput, scored: readonly ScoredLine[]): 
 function evidence(lines: readonly ScoredLine[], input: RankInput): string[] {
   const out: string[] = [];
   const spectrum = input.spectrum;
-  const covered = lines.filter((l) => l.parts.coverage !== undefined).sort((a, b) => b.parts.coverage! - a.parts.coverage! || a.line - b.line);
+  const covered = lines
+    .filter((l) => l.parts.coverage !== undefined)
+    .sort((a, b) => b.parts.coverage! - a.parts.coverage! || a.line - b.line);
   if (spectrum && covered.length > 0) {
     const top = covered[0]!;
     const spec = spectrum.lines.get(key(top.file, top.line))!;
     const unit = UNIT[spectrum.granularity];
-    out.push(spectrum.granularity === 'run' ? `coverage: run by the failing tests (line ${top.line}; per-test spectra not available for this runner)` : `coverage: Ochiai ${round(spec.score)} at line ${top.line} (run by ${spec.failed} of ${spectrum.failedUnits} failing and ${spec.passed} of ${spectrum.passedUnits} passing ${unit})`);
+    out.push(
+      spectrum.granularity === 'run'
+        ? `coverage: run by the failing tests (line ${top.line}; per-test spectra not available for this runner)`
+        : `coverage: Ochiai ${round(spec.score)} at line ${top.line} (run by ${spec.failed} of ${spectrum.failedUnits} failing and ${spec.passed} of ${spectrum.passedUnits} passing ${unit})`,
+    );
   }
   const stacked = lines.filter((l) => l.parts.stack !== undefined);
   if (stacked.length > 0) {
-    const tests = new Set(input.frames.filter((f) => stacked.some((l) => l.file === f.file && l.line === f.line)).map((f) => f.test));
-    out.push(`stack: line ${lineRanges(stacked.map((l) => l.line))} in the stack of ${tests.size} failing test(s)${stacked.some((l) => l.parts.stack! >= 1) ? ' (innermost project frame)' : ''}`);
+    const tests = new Set(
+      input.frames.filter((f) => stacked.some((l) => l.file === f.file && l.line === f.line)).map((f) => f.test),
+    );
+    out.push(
+      `stack: line ${lineRanges(stacked.map((l) => l.line))} in the stack of ${tests.size} failing test(s)${stacked.some((l) => l.parts.stack! >= 1) ? ' (innermost project frame)' : ''}`,
+    );
   }
   const changed = lines.filter((l) => l.parts.change !== undefined);
-  if (changed.length > 0) out.push(`change: line ${lineRanges(changed.map((l) => l.line))} changed ${input.changeBase === 'HEAD' ? 'since the last commit (uncommitted)' : `since ${input.changeBase?.slice(0, 7) ?? 'the base'}`}`);
+  if (changed.length > 0)
+    out.push(
+      `change: line ${lineRanges(changed.map((l) => l.line))} changed ${input.changeBase === 'HEAD' ? 'since the last commit (uncommitted)' : `since ${input.changeBase?.slice(0, 7) ?? 'the base'}`}`,
+    );
   return out;
 }
 

@@ -34,9 +34,15 @@ export async function reachOf(root: string, testFiles: readonly string[]): Promi
   const graph = await buildImportGraph(root, existsSync(modules) ? join(modules, '.cache', 'fixcycle') : null, []);
   const sources = [...closure(graph.dependencies, testFiles)].filter(isSuspectSource).sort();
   const failing = new Set(testFiles);
-  const candidates = [...findDependents(graph.dependencies, sources)].filter((f) => !failing.has(f) && !isSuspectSource(f) && !f.includes('node_modules/'));
-  const shared = new Map(candidates.map((f) => [f, [...closure(graph.dependencies, [f])].filter((s) => sources.includes(s)).length]));
+  const candidates = [...findDependents(graph.dependencies, sources)].filter(
+    (f) => !failing.has(f) && !isSuspectSource(f) && !f.includes('node_modules/'),
+  );
+  const shared = new Map(
+    candidates.map((f) => [f, [...closure(graph.dependencies, [f])].filter((s) => sources.includes(s)).length]),
+  );
   // Only files some runner would take for a test: a helper that loads the sources is not one.
-  const tests = candidates.filter((f) => /(^|\/)(test|tests|__tests__|spec)\/|\.(test|spec)\.[cm]?[jt]sx?$|(^|\/)tests?\.[cm]?[jt]sx?$/.test(f));
+  const tests = candidates.filter((f) =>
+    /(^|\/)(test|tests|__tests__|spec)\/|\.(test|spec)\.[cm]?[jt]sx?$|(^|\/)tests?\.[cm]?[jt]sx?$/.test(f),
+  );
   return { sources, neighbours: tests.sort((a, b) => shared.get(b)! - shared.get(a)! || a.localeCompare(b)) };
 }

@@ -1,8 +1,10 @@
 import { isGoTestFile, isJsTestFile, isPythonTestFile } from '../affected/test-file-patterns.js';
 
 const CODE = /\.(m|c)?[jt]sx?$|\.py$|\.go$|\.rs$/;
-const NOT_OURS = /(^|\/)(node_modules|site-packages|dist-packages|\.workflow|vendor|target|coverage|\.venv|venv|__pycache__)\/|\.d\.ts$|(^|\/)[^/]*\.config\.[cm]?[jt]s$/;
-const TEST_SIDE = /(^|\/)(test|tests|__tests__|spec|testing|testdata)\/|(^|\/)conftest\.py$|(^|\/)tests?\.(rs|[cm]?[jt]sx?)$/;
+const NOT_OURS =
+  /(^|\/)(node_modules|site-packages|dist-packages|\.workflow|vendor|target|coverage|\.venv|venv|__pycache__)\/|\.d\.ts$|(^|\/)[^/]*\.config\.[cm]?[jt]s$/;
+const TEST_SIDE =
+  /(^|\/)(test|tests|__tests__|spec|testing|testdata)\/|(^|\/)conftest\.py$|(^|\/)tests?\.(rs|[cm]?[jt]sx?)$/;
 
 /**
  * Code a suspect may point at: the project's own source, not its tests, dependencies or fixcycle's files.

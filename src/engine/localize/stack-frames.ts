@@ -15,7 +15,8 @@ export interface SourceFrame {
 // `path:line` as stacks print it: JS `at f (src/a.js:12:5)`, Go `a.go:12 +0x1d`, Rust `src/lib.rs:12:5`,
 // pytest `pkg/mod.py:12: in f`; and Python's `File "pkg/mod.py", line 12, in f`.
 const FRAME = /((?:file:\/\/)?[^\s()'"<>]+\.(?:[cm]?[jt]sx?|py|go|rs))(?::(\d+)|", line (\d+))/g;
-const LIBRARY = /(^|\/)(node_modules|site-packages|dist-packages|lib\/python[\d.]+|\.cargo\/registry|rustc\/[0-9a-f]+|go\/src|pkg\/mod)\/|^node:|^internal\//;
+const LIBRARY =
+  /(^|\/)(node_modules|site-packages|dist-packages|lib\/python[\d.]+|\.cargo\/registry|rustc\/[0-9a-f]+|go\/src|pkg\/mod)\/|^node:|^internal\//;
 
 /** The frames of one text in the order printed, as project-relative paths (library frames dropped). */
 function framesIn(text: string, root: string): { file: string; line: number }[] {

@@ -19,13 +19,21 @@ export interface LoopResult {
 export { EXIT };
 
 /** Writes the session summary (and the failure report when it failed) and reports the outcome. */
-export async function completeSession(ctx: LoopContext, state: IterationState, results: TestResults | null): Promise<LoopResult> {
+export async function completeSession(
+  ctx: LoopContext,
+  state: IterationState,
+  results: TestResults | null,
+): Promise<LoopResult> {
   const passRate = results?.pass_rate ?? null;
   const status = state.status;
-  const outcome: Outcome = status === 'completed' ? 'success' : status === 'partial_success' ? 'partial_success' : 'failure';
+  const outcome: Outcome =
+    status === 'completed' ? 'success' : status === 'partial_success' ? 'partial_success' : 'failure';
   const reason = state.outcome_reason ?? status;
   const calls = await ctx.session.readAgentCalls();
-  await ctx.session.writeSummary('session-summary.md', renderSummary(state, results, outcome, reason, summarizeCalls(calls), usageByIteration(calls)));
+  await ctx.session.writeSummary(
+    'session-summary.md',
+    renderSummary(state, results, outcome, reason, summarizeCalls(calls), usageByIteration(calls)),
+  );
   let reportPath: string | undefined;
   if (outcome === 'failure') {
     const history = await ctx.session.readHistory();
@@ -33,14 +41,25 @@ export async function completeSession(ctx: LoopContext, state: IterationState, r
     // Said as `.workflow` names it, where the user looks for sessions.
     reportPath = throughLink(ctx.repo.root, `${ctx.session.paths.summariesDir}/failure-report.md`);
   }
-  ctx.emit({ type: 'phase', phase: 'completion', status: outcome === 'failure' ? 'failed' : 'done', iteration: state.current_iteration, detail: outcome });
+  ctx.emit({
+    type: 'phase',
+    phase: 'completion',
+    status: outcome === 'failure' ? 'failed' : 'done',
+    iteration: state.current_iteration,
+    detail: outcome,
+  });
   const exitCode = outcome === 'failure' ? EXIT.failure : EXIT.success;
   ctx.emit({ type: 'done', outcome, reason, exitCode, passRate, reportPath });
   return { outcome, reason, exitCode, passRate, reportPath };
 }
 
 /** The user stopped the session: it is saved as interrupted (unless it had finished) and can be resumed. */
-export async function interruptSession(ctx: LoopContext, state: IterationState, results: TestResults | null, save: () => Promise<void>): Promise<LoopResult> {
+export async function interruptSession(
+  ctx: LoopContext,
+  state: IterationState,
+  results: TestResults | null,
+  save: () => Promise<void>,
+): Promise<LoopResult> {
   if (!['completed', 'partial_success', 'failed'].includes(state.status)) {
     state.status = 'interrupted';
     await save();

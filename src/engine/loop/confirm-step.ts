@@ -26,14 +26,25 @@ export function orderDependentTests(state: IterationState): string[] {
  * agent is asked again. A targeted test that fails alone but passes in the full run is recorded as
  * order-dependent. Returns the full run, or null when the affected run stands.
  */
-export async function confirmWithFullSuite(ctx: LoopContext, state: IterationState, input: ConfirmInput): Promise<SuiteOutcome | null> {
+export async function confirmWithFullSuite(
+  ctx: LoopContext,
+  state: IterationState,
+  input: ConfirmInput,
+): Promise<SuiteOutcome | null> {
   const { run } = input;
   if (!run.selection || run.noTestRan) return null;
   const known = new Set(orderDependentTests(state));
   const targeted = isTargeted(input.plan);
   const doubtful = run.results.failures.filter((f) => !f.missing && (targeted(f) || known.has(f.id)));
   if (doubtful.length === 0) return null;
-  ctx.emit({ type: 'log', level: 'info', message: `iteration ${input.iteration}: the affected tests still fail ${doubtful.length} test(s) the fix aimed at (${doubtful.slice(0, 3).map((f) => f.id).join(', ')}); confirming with the full suite before asking an agent again` });
+  ctx.emit({
+    type: 'log',
+    level: 'info',
+    message: `iteration ${input.iteration}: the affected tests still fail ${doubtful.length} test(s) the fix aimed at (${doubtful
+      .slice(0, 3)
+      .map((f) => f.id)
+      .join(', ')}); confirming with the full suite before asking an agent again`,
+  });
   const full = await runSuite(ctx, {
     scope: 'full',
     label: `iteration ${input.iteration}: full suite to confirm the re-test`,
@@ -51,7 +62,11 @@ export async function confirmWithFullSuite(ctx: LoopContext, state: IterationSta
   const found = passedInFull.filter((id) => !known.has(id));
   if (found.length > 0) {
     state.order_dependent_tests = [...known, ...found];
-    ctx.emit({ type: 'log', level: 'warn', message: `order-dependent test(s): ${found.join(', ')} fail when run alone but pass in the full suite; the full suite's result counts` });
+    ctx.emit({
+      type: 'log',
+      level: 'warn',
+      message: `order-dependent test(s): ${found.join(', ')} fail when run alone but pass in the full suite; the full suite's result counts`,
+    });
   }
   return full;
 }
@@ -60,5 +75,12 @@ export async function confirmWithFullSuite(ctx: LoopContext, state: IterationSta
 function isTargeted(plan: FixPlan | null): (failure: Failure) => boolean {
   const named = (plan?.affected_tests ?? []).map((entry) => entry.trim()).filter((entry) => entry.length > 0);
   return (failure) =>
-    named.some((entry) => entry === failure.id || failure.id.endsWith(entry) || entry.endsWith(failure.id) || entry === failure.name || (failure.name.length >= 3 && entry.endsWith(failure.name)));
+    named.some(
+      (entry) =>
+        entry === failure.id ||
+        failure.id.endsWith(entry) ||
+        entry.endsWith(failure.id) ||
+        entry === failure.name ||
+        (failure.name.length >= 3 && entry.endsWith(failure.name)),
+    );
 }

@@ -20,7 +20,12 @@ export interface LoopContext {
   /** The new session's first files, still being written when the loop starts; awaited before a run records its results. */
   sessionWritten?: Promise<void>;
   /** Guesses a failure's criticality from its message when no rule or flaky re-run decides. */
-  heuristic?: (test: { id: string; name: string; file?: string; message?: string }) => { level: Criticality; reason: string } | null;
+  heuristic?: (test: {
+    id: string;
+    name: string;
+    file?: string;
+    message?: string;
+  }) => { level: Criticality; reason: string } | null;
 }
 
 /** What the user chose on the command line (or the config), with defaults applied. */
@@ -47,7 +52,10 @@ export interface LoopOptions {
 }
 
 /** Checks a fix before it counts (the cheating guard); returns why it is rejected, or null. */
-export type FixChecker = (input: { changedFiles: string[]; plan: FixPlan | null }) => Promise<{ rejected: string[] | null; testEdits?: string[] }>;
+export type FixChecker = (input: {
+  changedFiles: string[];
+  plan: FixPlan | null;
+}) => Promise<{ rejected: string[] | null; testEdits?: string[] }>;
 
 /** Optional policies added by the AI-CLI layer: cool-downs, plan triggers, budget, the fix guard. */
 export interface LoopPolicies {

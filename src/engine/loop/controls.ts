@@ -30,7 +30,8 @@ export class UserControls implements LoopControls {
 
   approve(by = 'the TUI of the driving process'): string | null {
     if (this.approvedBy) return `already approved by ${this.approvedBy}`;
-    if (!this.approvalOpen || !this.approvalWaiter) return 'nothing to approve: approval is asked only for a partial success (≥ 95% with only low-criticality failures)';
+    if (!this.approvalOpen || !this.approvalWaiter)
+      return 'nothing to approve: approval is asked only for a partial success (≥ 95% with only low-criticality failures)';
     this.approvedBy = by;
     this.approvalWaiter('approve');
     return null;

@@ -9,7 +9,12 @@ import { recordTestArtifacts } from './test-artifacts.js';
  * Records what it checked and what passed in the state; returns the results with flaky failures made
  * low criticality, or null when nothing new turned out flaky.
  */
-export async function spotFlakyTests(ctx: LoopContext, state: IterationState, results: TestResults, signal: AbortSignal): Promise<TestResults | null> {
+export async function spotFlakyTests(
+  ctx: LoopContext,
+  state: IterationState,
+  results: TestResults,
+  signal: AbortSignal,
+): Promise<TestResults | null> {
   const times = ctx.options.flakyReruns;
   const checked = new Set((state.rerun_checked as string[] | undefined) ?? []);
   const flaky = new Set((state.flaky_tests as string[] | undefined) ?? []);
@@ -26,6 +31,15 @@ export async function spotFlakyTests(ctx: LoopContext, state: IterationState, re
   if (found.length === 0) return null;
   state.flaky_tests = [...flaky, ...found];
   const isFlaky = new Set(found);
-  ctx.emit({ type: 'log', level: 'info', message: `${found.length} flaky test(s) passed on re-run and are now low criticality: ${found.slice(0, 5).join(', ')}` });
-  return { ...results, failures: results.failures.map((f) => (isFlaky.has(f.id) ? { ...f, criticality: 'low', criticality_source: 'flaky' } : f)) };
+  ctx.emit({
+    type: 'log',
+    level: 'info',
+    message: `${found.length} flaky test(s) passed on re-run and are now low criticality: ${found.slice(0, 5).join(', ')}`,
+  });
+  return {
+    ...results,
+    failures: results.failures.map((f) =>
+      isFlaky.has(f.id) ? { ...f, criticality: 'low', criticality_source: 'flaky' } : f,
+    ),
+  };
 }

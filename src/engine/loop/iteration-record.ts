@@ -1,4 +1,11 @@
-import type { FixHistoryEntry, FixOutcome, FixPlan, Iteration, IterationResult, IterationState } from '../session/schema.js';
+import type {
+  FixHistoryEntry,
+  FixOutcome,
+  FixPlan,
+  Iteration,
+  IterationResult,
+  IterationState,
+} from '../session/schema.js';
 import type { TestResults } from '../types.js';
 
 /** Results of an iteration whose fix was taken back (by a regression or by the user). */
@@ -14,7 +21,12 @@ export function completeIteration(it: Iteration, result: IterationResult, result
     completed_at: new Date().toISOString(),
     pass_rate: it.pass_rate ?? results.pass_rate,
     failed_tests: results.failures.map((f) => f.id),
-    test_results: { total: results.total, passed: results.passed, failed: results.failed, failures: results.failures.map((f) => ({ id: f.id, name: f.name, criticality: f.criticality })) },
+    test_results: {
+      total: results.total,
+      passed: results.passed,
+      failed: results.failed,
+      failures: results.failures.map((f) => ({ id: f.id, name: f.name, criticality: f.criticality })),
+    },
     result,
     step: 'done',
     duration_ms: it.started_at ? Date.now() - Date.parse(it.started_at) : undefined,
@@ -26,7 +38,13 @@ export function completeIteration(it: Iteration, result: IterationResult, result
 export function fixRecord(
   it: Iteration,
   plan: FixPlan | null,
-  outcome: { outcome: FixOutcome; reason: string; filesChanged: string[]; passRateBefore: number; passRateAfter: number | null },
+  outcome: {
+    outcome: FixOutcome;
+    reason: string;
+    filesChanged: string[];
+    passRateBefore: number;
+    passRateAfter: number | null;
+  },
 ): FixHistoryEntry {
   return {
     iteration: it.iteration,
@@ -41,7 +59,9 @@ export function fixRecord(
     outcome: outcome.outcome,
     reason: outcome.reason,
     commit: it.commit ?? null,
-    ...(Array.isArray(it.plan_warnings) && it.plan_warnings.length ? { plan_warnings: it.plan_warnings as string[] } : {}),
+    ...(Array.isArray(it.plan_warnings) && it.plan_warnings.length
+      ? { plan_warnings: it.plan_warnings as string[] }
+      : {}),
     at: new Date().toISOString(),
   };
 }

@@ -3,7 +3,14 @@ import { decideCompletion } from '../decisions/completion.js';
 import { detectRegression } from '../decisions/regression.js';
 import { findStuckTests } from '../decisions/stuck.js';
 import type { PromptContext } from '../prompts/index.js';
-import type { FixHistoryEntry, FixOutcome, FixPlan, Iteration, IterationResult, IterationState } from '../session/schema.js';
+import type {
+  FixHistoryEntry,
+  FixOutcome,
+  FixPlan,
+  Iteration,
+  IterationResult,
+  IterationState,
+} from '../session/schema.js';
 import type { Criticality, TestResults } from '../types.js';
 import type { LoopContext, LoopPolicies } from './context.js';
 import type { IntentTarget } from '../intents/apply-intents.js';
@@ -118,19 +125,58 @@ export class TestFixLoop {
 
   /** Sets next_action from the results; runs the full suite first when only affected tests ran. */
   private async decide(results: TestResults, fullRun: boolean): Promise<void> {
-    const input = { passRate: results.pass_rate, failures: results.failures, errorCount: results.errors.length, iteration: this.state.current_iteration, maxIterations: this.state.max_iterations, fullRun, ownFailures: results.own_failures?.length ?? 0 };
+    const input = {
+      passRate: results.pass_rate,
+      failures: results.failures,
+      errorCount: results.errors.length,
+      iteration: this.state.current_iteration,
+      maxIterations: this.state.max_iterations,
+      fullRun,
+      ownFailures: results.own_failures?.length ?? 0,
+    };
     let decision = decideCompletion(input);
     // What still fails may be only tests that cannot run here: a full run says so, and stops.
-    const onlyMissingHere = results.failures.length + results.errors.length > 0 && results.failures.every(needsWhatIsNotHere) && results.errors.every(needsWhatIsNotHere);
-    if (!fullRun && (onlyMissingHere || decision.outcome !== 'continue' || results.pass_rate === 100 || decideCompletion({ ...input, fullRun: true }).outcome !== 'continue')) {
+    const onlyMissingHere =
+      results.failures.length + results.errors.length > 0 &&
+      results.failures.every(needsWhatIsNotHere) &&
+      results.errors.every(needsWhatIsNotHere);
+    if (
+      !fullRun &&
+      (onlyMissingHere ||
+        decision.outcome !== 'continue' ||
+        results.pass_rate === 100 ||
+        decideCompletion({ ...input, fullRun: true }).outcome !== 'continue')
+    ) {
       // Success is only declared on a full run: validate before stopping.
-      const full = await runSuite(this.ctx, { scope: 'full', label: 'final validation (full suite)', iteration: this.state.current_iteration, phase: 'validation', previous: results, flaky: this.flaky(), planCriticality: this.planCriticality(), signal: this.controls.abort.signal });
+      const full = await runSuite(this.ctx, {
+        scope: 'full',
+        label: 'final validation (full suite)',
+        iteration: this.state.current_iteration,
+        phase: 'validation',
+        previous: results,
+        flaky: this.flaky(),
+        planCriticality: this.planCriticality(),
+        signal: this.controls.abort.signal,
+      });
       if (this.controls.stopped) return;
       if (full.noTestRan) return stopForNoTestRan(this.ctx, this.state, full.noTestRan);
       this.results = results = full.results;
-      decision = decideCompletion({ ...input, passRate: results.pass_rate, failures: results.failures, errorCount: results.errors.length, fullRun: true, ownFailures: results.own_failures?.length ?? 0 });
+      decision = decideCompletion({
+        ...input,
+        passRate: results.pass_rate,
+        failures: results.failures,
+        errorCount: results.errors.length,
+        fullRun: true,
+        ownFailures: results.own_failures?.length ?? 0,
+      });
     } else if (fullRun && decision.outcome !== 'continue') {
-      this.ctx.emit({ type: 'phase', phase: 'validation', status: 'done', iteration: this.state.current_iteration, detail: `full suite: ${results.pass_rate}%` });
+      this.ctx.emit({
+        type: 'phase',
+        phase: 'validation',
+        status: 'done',
+        iteration: this.state.current_iteration,
+        detail: `full suite: ${results.pass_rate}%`,
+      });
     }
     this.state.outcome_reason = decision.reason;
     switch (decision.outcome) {
@@ -171,7 +217,13 @@ export class TestFixLoop {
     const n = iteration.iteration;
     await this.ctx.session.writeFailures(n, this.results!);
     this.state.iterations.push(iteration);
-    Object.assign(this.state, { current_iteration: n, current_task: `IMPL-fix-${n}`, selected_strategy: iteration.strategy, strategy_reason: iteration.strategy_reason, next_action: 'execute_fix_task' });
+    Object.assign(this.state, {
+      current_iteration: n,
+      current_task: `IMPL-fix-${n}`,
+      selected_strategy: iteration.strategy,
+      strategy_reason: iteration.strategy_reason,
+      next_action: 'execute_fix_task',
+    });
     await this.save();
     return iteration;
   }
@@ -188,7 +240,12 @@ export class TestFixLoop {
   private async iterate(): Promise<void> {
     const budget = this.policies.budgetExceeded?.();
     if (budget) {
-      Object.assign(this.state, { status: 'failed', next_action: 'complete', stopped_by: 'budget', outcome_reason: `stopped: ${budget}; resume with a larger --budget to go on` });
+      Object.assign(this.state, {
+        status: 'failed',
+        next_action: 'complete',
+        stopped_by: 'budget',
+        outcome_reason: `stopped: ${budget}; resume with a larger --budget to go on`,
+      });
       await this.save();
       return;
     }
@@ -196,16 +253,42 @@ export class TestFixLoop {
     const it = this.current ?? (await this.startIteration());
     const history = await this.ctx.session.readHistory();
     if (it.step === 'analyze') {
-      this.ctx.emit({ type: 'strategy', iteration: it.iteration, strategy: it.strategy!, reason: it.strategy_reason ?? '' });
-      const localization = await (await import('./localize-step.js')).localizeFailures(this.ctx, it.iteration, this.results!, this.controls.abort.signal);
+      this.ctx.emit({
+        type: 'strategy',
+        iteration: it.iteration,
+        strategy: it.strategy!,
+        reason: it.strategy_reason ?? '',
+      });
+      const localization = await (
+        await import('./localize-step.js')
+      ).localizeFailures(this.ctx, it.iteration, this.results!, this.controls.abort.signal);
       if (this.controls.stopped) return;
-      const analysis = await (await agentSteps()).analyzeFailures(this.ctx, { ...(await this.promptContext(it, history)), ...(localization ? { localization, root: this.ctx.repo.root } : {}) }, this.hooks(history), this.controls.abort.signal);
+      const analysis = await (
+        await agentSteps()
+      ).analyzeFailures(
+        this.ctx,
+        {
+          ...(await this.promptContext(it, history)),
+          ...(localization ? { localization, root: this.ctx.repo.root } : {}),
+        },
+        this.hooks(history),
+        this.controls.abort.signal,
+      );
       if (this.controls.stopped) return;
       it.agents_tried = analysis.calls.map((c) => c.agent);
-      if (!analysis.plan) return this.degraded(it, 'every agent failed to produce a usable fix plan', [...analysis.calls.map((c) => `${c.agent}: ${c.classification}`), ...(analysis.failure ? [analysis.failure] : [])].join(', ') || 'no agent available');
+      if (!analysis.plan)
+        return this.degraded(
+          it,
+          'every agent failed to produce a usable fix plan',
+          [
+            ...analysis.calls.map((c) => `${c.agent}: ${c.classification}`),
+            ...(analysis.failure ? [analysis.failure] : []),
+          ].join(', ') || 'no agent available',
+        );
       it.agent = analysis.agent ?? undefined;
       if (analysis.warnings.length) it.plan_warnings = analysis.warnings;
-      if (analysis.plan.criticality) this.state.plan_criticality = { ...this.planCriticality(), ...analysis.plan.criticality };
+      if (analysis.plan.criticality)
+        this.state.plan_criticality = { ...this.planCriticality(), ...analysis.plan.criticality };
       it.step = 'fix';
       await this.save();
       if (!(await this.controls.gate())) return;
@@ -215,13 +298,35 @@ export class TestFixLoop {
 
   private async fix(it: Iteration, history: FixHistoryEntry[]): Promise<void> {
     const plan = await this.ctx.session.readPlan(it.iteration);
-    const fix = await (await agentSteps()).applyFix(this.ctx, await this.promptContext(it, history, plan ?? undefined), this.hooks(history), this.controls.abort.signal);
+    const fix = await (
+      await agentSteps()
+    ).applyFix(
+      this.ctx,
+      await this.promptContext(it, history, plan ?? undefined),
+      this.hooks(history),
+      this.controls.abort.signal,
+    );
     if (this.controls.stopped) return;
-    if (!fix.agent) return this.degraded(it, 'no agent could apply the fix', [...fix.calls.map((c) => `${c.agent}: ${c.classification}${c.detail ? ` (${c.detail})` : ''}`), ...(fix.failure ? [fix.failure] : [])].join(', ') || 'no agent available');
+    if (!fix.agent)
+      return this.degraded(
+        it,
+        'no agent could apply the fix',
+        [
+          ...fix.calls.map((c) => `${c.agent}: ${c.classification}${c.detail ? ` (${c.detail})` : ''}`),
+          ...(fix.failure ? [fix.failure] : []),
+        ].join(', ') || 'no agent available',
+      );
     if (fix.agent !== it.agent) it.agent = it.agent ? `${it.agent} → ${fix.agent}` : fix.agent;
     const changed = await filesChangedByFix(this.ctx);
     // A fix that changes nothing is an iteration lost like one without a plan: it counts towards --max-degraded.
-    if (changed.length === 0) return this.degraded(it, 'the fix agent changed no file', `${it.agent ?? 'the agent'} answered without editing`, 'no_change', plan);
+    if (changed.length === 0)
+      return this.degraded(
+        it,
+        'the fix agent changed no file',
+        `${it.agent ?? 'the agent'} answered without editing`,
+        'no_change',
+        plan,
+      );
     const check = await this.policies.checkFix?.({ changedFiles: changed, plan });
     if (check?.rejected) {
       await this.ctx.repo.restoreFiles(changed);
@@ -230,7 +335,12 @@ export class TestFixLoop {
       this.ctx.emit({ type: 'log', level: 'warn', message: reason });
       return this.endWithoutRetest(it, 'rejected', reason, plan, changed);
     }
-    if (check?.testEdits?.length) this.ctx.emit({ type: 'log', level: 'warn', message: `the fix edits test files (the plan says these tests are wrong): ${check.testEdits.join(', ')}` });
+    if (check?.testEdits?.length)
+      this.ctx.emit({
+        type: 'log',
+        level: 'warn',
+        message: `the fix edits test files (the plan says these tests are wrong): ${check.testEdits.join(', ')}`,
+      });
     Object.assign(it, { files_changed: changed, step: 'retest' });
     this.state.next_action = 'retest';
     const task = await this.ctx.session.readTask(it.iteration);
@@ -239,17 +349,41 @@ export class TestFixLoop {
   }
 
   /** Ends an iteration whose fix never reached a re-test (no change, rejected, degraded). */
-  private async endWithoutRetest(it: Iteration, outcome: FixOutcome, reason: string, plan: FixPlan | null, changed: string[] = []): Promise<void> {
+  private async endWithoutRetest(
+    it: Iteration,
+    outcome: FixOutcome,
+    reason: string,
+    plan: FixPlan | null,
+    changed: string[] = [],
+  ): Promise<void> {
     const results = this.results!;
     const task = await this.ctx.session.readTask(it.iteration);
-    if (task) await this.ctx.session.writeTask(it.iteration, { ...task, status: outcome === 'rejected' ? 'rejected' : 'failed' });
-    await this.ctx.session.recordFix(fixRecord(it, plan, { outcome, reason, filesChanged: changed, passRateBefore: it.pass_rate_before ?? results.pass_rate, passRateAfter: null }));
+    if (task)
+      await this.ctx.session.writeTask(it.iteration, {
+        ...task,
+        status: outcome === 'rejected' ? 'rejected' : 'failed',
+      });
+    await this.ctx.session.recordFix(
+      fixRecord(it, plan, {
+        outcome,
+        reason,
+        filesChanged: changed,
+        passRateBefore: it.pass_rate_before ?? results.pass_rate,
+        passRateAfter: null,
+      }),
+    );
     completeIteration(it, outcome as IterationResult, results, reason);
     this.ctx.emit({ type: 'phase', phase: 'retest', status: 'skipped', iteration: it.iteration, detail: reason });
     await this.afterIteration(results, results.scope === 'full');
   }
 
-  private async degraded(it: Iteration, why: string, detail: string, outcome: FixOutcome = 'degraded', plan: FixPlan | null = null): Promise<void> {
+  private async degraded(
+    it: Iteration,
+    why: string,
+    detail: string,
+    outcome: FixOutcome = 'degraded',
+    plan: FixPlan | null = null,
+  ): Promise<void> {
     it.degraded = true;
     this.ctx.emit({ type: 'log', level: 'warn', message: `iteration ${it.iteration} degraded: ${why} (${detail})` });
     await this.endWithoutRetest(it, outcome, `${why}: ${detail}`, plan);
@@ -286,11 +420,31 @@ export class TestFixLoop {
     // A stop between the commit and saving the state: adopt the commit instead of making another.
     if (!it.commit && headMessage.startsWith(`test-cycle: iteration ${it.iteration} -`)) it.commit = head[0]!.sha;
     const changed = it.files_changed ?? (await filesChangedByFix(this.ctx));
-    let run = await runSuite(this.ctx, { scope: 'affected', label: `iteration ${it.iteration}: re-test`, iteration: it.iteration, phase: 'retest', changedFiles: changed, previous, flaky: this.flaky(), planCriticality: this.planCriticality(), signal: this.controls.abort.signal });
+    let run = await runSuite(this.ctx, {
+      scope: 'affected',
+      label: `iteration ${it.iteration}: re-test`,
+      iteration: it.iteration,
+      phase: 'retest',
+      changedFiles: changed,
+      previous,
+      flaky: this.flaky(),
+      planCriticality: this.planCriticality(),
+      signal: this.controls.abort.signal,
+    });
     if (this.controls.stopped) return;
-    run = (await confirmWithFullSuite(this.ctx, this.state, { iteration: it.iteration, run, previous, plan: await this.ctx.session.readPlan(it.iteration), flaky: this.flaky(), planCriticality: this.planCriticality(), signal: this.controls.abort.signal })) ?? run;
+    run =
+      (await confirmWithFullSuite(this.ctx, this.state, {
+        iteration: it.iteration,
+        run,
+        previous,
+        plan: await this.ctx.session.readPlan(it.iteration),
+        flaky: this.flaky(),
+        planCriticality: this.planCriticality(),
+        signal: this.controls.abort.signal,
+      })) ?? run;
     if (this.controls.stopped) return;
-    if (run.noTestRan && !it.commit && !run.noTestRan.testsRan) return stopForNoTestRan(this.ctx, this.state, run.noTestRan, it.iteration);
+    if (run.noTestRan && !it.commit && !run.noTestRan.testsRan)
+      return stopForNoTestRan(this.ctx, this.state, run.noTestRan, it.iteration);
     const after = run.results.pass_rate;
     it.tests_run = run.results.ran ?? undefined;
     it.tests_run_reason = run.selection?.reason ?? 'full suite';
@@ -309,8 +463,16 @@ export class TestFixLoop {
     if (regression.regressed && it.commit) {
       const message = `test-cycle: rollback iteration ${it.iteration} - regression detected (pass: ${after}% < ${before}%)`;
       const latest = (await this.ctx.repo.log(1))[0];
-      it.rollback_commit = latest?.message.startsWith(`test-cycle: rollback iteration ${it.iteration} `) ? latest.sha : await this.ctx.repo.revertCommit(it.commit, message);
-      this.ctx.emit({ type: 'rollback', iteration: it.iteration, sha: it.rollback_commit, message, reason: regression.reason });
+      it.rollback_commit = latest?.message.startsWith(`test-cycle: rollback iteration ${it.iteration} `)
+        ? latest.sha
+        : await this.ctx.repo.revertCommit(it.commit, message);
+      this.ctx.emit({
+        type: 'rollback',
+        iteration: it.iteration,
+        sha: it.rollback_commit,
+        message,
+        reason: regression.reason,
+      });
       this.state.last_setback = `iteration ${it.iteration}'s fix (${plan?.approach ?? 'unknown approach'}; changed ${changed.join(', ')}) was rolled back: ${regression.reason}`;
       outcome = 'regressed_rolled_back';
       // The code is back to what `previous` measured.
@@ -321,11 +483,20 @@ export class TestFixLoop {
       }
     }
     this.results = results;
-    await this.ctx.session.recordFix(fixRecord(it, plan, { outcome, reason: regression.reason, filesChanged: changed, passRateBefore: before, passRateAfter: after }));
+    await this.ctx.session.recordFix(
+      fixRecord(it, plan, {
+        outcome,
+        reason: regression.reason,
+        filesChanged: changed,
+        passRateBefore: before,
+        passRateAfter: after,
+      }),
+    );
     completeIteration(it, outcome, results, regression.reason);
     if (outcome !== 'regressed_rolled_back') delete this.state.last_setback;
     // The fix is kept; what still fails is only tests that cannot run here: said, and no agent is asked again.
-    if (run.noTestRan?.testsRan && outcome !== 'regressed_rolled_back') return stopForNoTestRan(this.ctx, this.state, run.noTestRan);
+    if (run.noTestRan?.testsRan && outcome !== 'regressed_rolled_back')
+      return stopForNoTestRan(this.ctx, this.state, run.noTestRan);
     await this.afterIteration(results, run.selection === null && outcome !== 'regressed_rolled_back');
   }
 
@@ -334,11 +505,21 @@ export class TestFixLoop {
     const target = await revertLastFix(this.ctx, this.state);
     if (!target) return;
     await this.save();
-    const { results } = await runSuite(this.ctx, { scope: 'full', label: `after rolling back iteration ${target.iteration}`, iteration: this.state.current_iteration, phase: 'validation', previous: this.results, flaky: this.flaky(), planCriticality: this.planCriticality(), signal: this.controls.abort.signal });
+    const { results } = await runSuite(this.ctx, {
+      scope: 'full',
+      label: `after rolling back iteration ${target.iteration}`,
+      iteration: this.state.current_iteration,
+      phase: 'validation',
+      previous: this.results,
+      flaky: this.flaky(),
+      planCriticality: this.planCriticality(),
+      signal: this.controls.abort.signal,
+    });
     if (this.controls.stopped) return;
     this.results = results;
     // Rolling back reopens the loop even at max iterations: give the next fix one more iteration.
-    if (this.state.current_iteration >= this.state.max_iterations) this.state.max_iterations = this.state.current_iteration + 1;
+    if (this.state.current_iteration >= this.state.max_iterations)
+      this.state.max_iterations = this.state.current_iteration + 1;
     await this.decide(results, true);
   }
 
@@ -346,15 +527,32 @@ export class TestFixLoop {
   private async awaitApproval(): Promise<LoopResult | null> {
     const results = this.results!;
     if (this.ctx.options.autoApprove) return this.approve();
-    this.ctx.emit({ type: 'phase', phase: 'completion', status: 'running', iteration: this.state.current_iteration, detail: 'awaiting approval' });
+    this.ctx.emit({
+      type: 'phase',
+      phase: 'completion',
+      status: 'running',
+      iteration: this.state.current_iteration,
+      detail: 'awaiting approval',
+    });
     this.ctx.emit({ type: 'await-approval', passRate: results.pass_rate, failures: results.failures });
     const someoneDecides = this.ctx.options.interactive || (await this.ctx.options.waitForDecision?.());
     if (!someoneDecides) {
       const reason = `partial success at ${results.pass_rate}% (only low-criticality failures) awaits approval: run \`fixcycle run --resume-session ${this.state.session_id} --yes\` to approve`;
-      this.ctx.emit({ type: 'done', outcome: 'awaiting_approval', reason, exitCode: EXIT.awaitingApproval, passRate: results.pass_rate });
+      this.ctx.emit({
+        type: 'done',
+        outcome: 'awaiting_approval',
+        reason,
+        exitCode: EXIT.awaitingApproval,
+        passRate: results.pass_rate,
+      });
       return { outcome: 'awaiting_approval', reason, exitCode: EXIT.awaitingApproval, passRate: results.pass_rate };
     }
-    if (!this.ctx.options.interactive) this.ctx.emit({ type: 'log', level: 'info', message: `partial success at ${results.pass_rate}% awaits approval: waiting for a decision from a pane (fixcycle pane: a approves, r then y rolls back, q stops)` });
+    if (!this.ctx.options.interactive)
+      this.ctx.emit({
+        type: 'log',
+        level: 'info',
+        message: `partial success at ${results.pass_rate}% awaits approval: waiting for a decision from a pane (fixcycle pane: a approves, r then y rolls back, q stops)`,
+      });
     const answer = await this.controls.waitForApproval();
     if (answer === 'approve') return this.approve();
     if (answer === 'stop') return this.interrupted();
@@ -370,7 +568,11 @@ export class TestFixLoop {
 
   /** What a pane's intents act on (see engine/intents). */
   intentTarget(): IntentTarget {
-    return intentTargetOf(() => this.state, this.controls, () => this.save());
+    return intentTargetOf(
+      () => this.state,
+      this.controls,
+      () => this.save(),
+    );
   }
 
   private async finish(): Promise<LoopResult> {

@@ -14,7 +14,10 @@ export function nextIteration(state: IterationState, results: TestResults): Iter
     passRate: results.pass_rate,
     lastRegressed: wasRolledBack(previous),
     similarity: failureSimilarity(results.failures.map((f) => f.message)),
-    stuckShare: stuckShare(results.failures.map((f) => f.id), state.stuck_tests),
+    stuckShare: stuckShare(
+      results.failures.map((f) => f.id),
+      state.stuck_tests,
+    ),
     previous: previous?.strategy,
   });
   return {

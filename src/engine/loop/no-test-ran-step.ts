@@ -7,11 +7,22 @@ import type { LoopContext } from './context.js';
  * crashed runner, no report): no agent can fix that, and a fix cannot be judged without tests, so nothing is
  * committed. `pendingFix` names the iteration whose fix stays uncommitted in the working tree, if any.
  */
-export async function stopForNoTestRan(ctx: LoopContext, state: IterationState, why: NoTestRanCause, pendingFix?: number): Promise<void> {
+export async function stopForNoTestRan(
+  ctx: LoopContext,
+  state: IterationState,
+  why: NoTestRanCause,
+  pendingFix?: number,
+): Promise<void> {
   const firstLine = why.message.split('\n')[0]!;
-  const kept = pendingFix !== undefined ? `; iteration ${pendingFix}'s fix was not committed and is left in the working tree` : '';
+  const kept =
+    pendingFix !== undefined ? `; iteration ${pendingFix}'s fix was not committed and is left in the working tree` : '';
   ctx.emit({ type: 'log', level: 'error', message: why.message });
-  Object.assign(state, { status: 'failed', next_action: 'complete', stopped_by: 'no_test_ran', outcome_reason: `${firstLine}${kept}` });
+  Object.assign(state, {
+    status: 'failed',
+    next_action: 'complete',
+    stopped_by: 'no_test_ran',
+    outcome_reason: `${firstLine}${kept}`,
+  });
   state.updated_at = new Date().toISOString();
   await ctx.session.saveState(state);
   ctx.emit({ type: 'state', state: structuredClone(state) });

@@ -8,14 +8,20 @@ function iterationTable(state: IterationState, usage?: Map<number, IterationUsag
     (it) =>
       `| ${it.iteration} | ${it.strategy ?? ''} | ${it.pass_rate_before ?? ''}% → ${it.pass_rate ?? ''}% | ${it.agent ?? '-'} | ${it.result ?? ''} | ${it.commit ? it.commit.slice(0, 7) : '-'} |${usage ? ` ${usageCell(usage.get(it.iteration))} |` : ''}`,
   );
-  const header = usage ? '| # | strategy | pass rate | agent | result | commit | tokens · cost |\n|---|---|---|---|---|---|---|' : '| # | strategy | pass rate | agent | result | commit |\n|---|---|---|---|---|---|';
+  const header = usage
+    ? '| # | strategy | pass rate | agent | result | commit | tokens · cost |\n|---|---|---|---|---|---|---|'
+    : '| # | strategy | pass rate | agent | result | commit |\n|---|---|---|---|---|---|';
   return `${header}\n${rows.join('\n')}\n`;
 }
 
 function failureList(results: TestResults): string {
-  const lines = results.failures.map((f) => `- ${f.id} — **${f.criticality}** (${f.criticality_source})${f.missing ? ' [missing]' : ''}: ${f.message.split('\n')[0]}`);
+  const lines = results.failures.map(
+    (f) =>
+      `- ${f.id} — **${f.criticality}** (${f.criticality_source})${f.missing ? ' [missing]' : ''}: ${f.message.split('\n')[0]}`,
+  );
   // An error's message is the runner's own words after its first line: shown whole, not cut to the first line.
-  for (const e of results.errors) lines.push(`- error outside tests${e.file ? ` (${e.file})` : ''}: ${indentedRest(e.message)}`);
+  for (const e of results.errors)
+    lines.push(`- error outside tests${e.file ? ` (${e.file})` : ''}: ${indentedRest(e.message)}`);
   return lines.join('\n') || '- none';
 }
 
@@ -24,12 +30,22 @@ const ERROR_LINES = 40;
 
 function indentedRest(message: string): string {
   const [first, ...rest] = message.trimEnd().split('\n');
-  const shown = rest.length > ERROR_LINES ? [...rest.slice(0, ERROR_LINES), `... (${rest.length - ERROR_LINES} more lines in .process/test-output.log)`] : rest;
+  const shown =
+    rest.length > ERROR_LINES
+      ? [...rest.slice(0, ERROR_LINES), `... (${rest.length - ERROR_LINES} more lines in .process/test-output.log)`]
+      : rest;
   return [first, ...shown.map((line) => `    ${line}`)].join('\n');
 }
 
 /** The session summary written to .summaries/ at the end, whatever the outcome. */
-export function renderSummary(state: IterationState, results: TestResults | null, outcome: string, reason: string, agentTotals: string, usage?: Map<number, IterationUsage>): string {
+export function renderSummary(
+  state: IterationState,
+  results: TestResults | null,
+  outcome: string,
+  reason: string,
+  agentTotals: string,
+  usage?: Map<number, IterationUsage>,
+): string {
   return `# Test-fix session ${state.session_id}
 
 Outcome: **${outcome}** — ${reason}
@@ -49,17 +65,33 @@ ${agentTotals}
 
 function nextSteps(state: IterationState, results: TestResults | null, history: readonly FixHistoryEntry[]): string {
   const steps: string[] = [];
-  if (state.stuck_tests.length > 0) steps.push(`Look at the stuck tests by hand (${state.stuck_tests.slice(0, 5).join(', ')}): ${3} or more fixes in a row did not reach them.`);
-  if (results?.errors.length) steps.push('Fix the errors outside tests first (imports, build, runner crash): they hide other results.');
-  if (history.some((h) => h.outcome === 'regressed_rolled_back')) steps.push('Some fixes regressed and were rolled back: read their analyses in .process/ before trying again.');
-  if (history.some((h) => h.outcome === 'rejected')) steps.push('Some fixes were rejected for weakening tests: if a test itself is wrong, say so in the plan (tests_are_wrong).');
-  if (history.some((h) => h.outcome === 'degraded')) steps.push('Some analyses failed on every agent: check the agents with `fixcycle doctor`.');
-  steps.push(`Continue with more iterations: \`fixcycle run --resume-session ${state.session_id} --max-iterations ${state.max_iterations + 5}\`.`);
+  if (state.stuck_tests.length > 0)
+    steps.push(
+      `Look at the stuck tests by hand (${state.stuck_tests.slice(0, 5).join(', ')}): ${3} or more fixes in a row did not reach them.`,
+    );
+  if (results?.errors.length)
+    steps.push('Fix the errors outside tests first (imports, build, runner crash): they hide other results.');
+  if (history.some((h) => h.outcome === 'regressed_rolled_back'))
+    steps.push('Some fixes regressed and were rolled back: read their analyses in .process/ before trying again.');
+  if (history.some((h) => h.outcome === 'rejected'))
+    steps.push(
+      'Some fixes were rejected for weakening tests: if a test itself is wrong, say so in the plan (tests_are_wrong).',
+    );
+  if (history.some((h) => h.outcome === 'degraded'))
+    steps.push('Some analyses failed on every agent: check the agents with `fixcycle doctor`.');
+  steps.push(
+    `Continue with more iterations: \`fixcycle run --resume-session ${state.session_id} --max-iterations ${state.max_iterations + 5}\`.`,
+  );
   return steps.map((s) => `- ${s}`).join('\n');
 }
 
 /** The failure report: final pass rate, remaining failures, history, stuck tests, what to do next. */
-export function renderFailureReport(state: IterationState, results: TestResults | null, history: readonly FixHistoryEntry[], reason: string): string {
+export function renderFailureReport(
+  state: IterationState,
+  results: TestResults | null,
+  history: readonly FixHistoryEntry[],
+  reason: string,
+): string {
   return `# Failure report — ${state.session_id}
 
 ${reason}
@@ -101,6 +133,9 @@ export function summarizeCalls(calls: readonly Record<string, unknown>[]): strin
     byAgent.set(name, t);
   }
   return [...byAgent]
-    .map(([name, t]) => `- ${name}: ${t.calls} call(s), ${t.failed} failed, ${round(t.ms / 1000)} s${t.tokens ? `, ${t.tokens} tokens` : ''}${t.cost ? `, $${round(t.cost)}` : ''}`)
+    .map(
+      ([name, t]) =>
+        `- ${name}: ${t.calls} call(s), ${t.failed} failed, ${round(t.ms / 1000)} s${t.tokens ? `, ${t.tokens} tokens` : ''}${t.cost ? `, $${round(t.cost)}` : ''}`,
+    )
     .join('\n');
 }

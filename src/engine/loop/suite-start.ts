@@ -40,7 +40,16 @@ export interface BegunRun {
 
 /** The session's first run of the whole suite. */
 export function initialSuiteRun(signal: AbortSignal): SuiteRun {
-  return { scope: 'full', label: 'initial test run', iteration: 0, phase: 'test', previous: null, flaky: new Set(), signal, probeParts: true };
+  return {
+    scope: 'full',
+    label: 'initial test run',
+    iteration: 0,
+    phase: 'test',
+    previous: null,
+    flaky: new Set(),
+    signal,
+    probeParts: true,
+  };
 }
 
 /**
@@ -79,7 +88,12 @@ export async function startSuite(ctx: LoopContext, run: SuiteRun): Promise<Start
     signal: run.signal,
     onCommandsDone: () => void readTree(),
     onCommandOutput: () => onPrinted(),
-    onPart: (part) => emit({ type: 'log', level: part.result && part.result.exitCode === 0 ? 'info' : 'warn', message: describePart(run.label, part) }),
+    onPart: (part) =>
+      emit({
+        type: 'log',
+        level: part.result && part.result.exitCode === 0 ? 'info' : 'warn',
+        message: describePart(run.label, part),
+      }),
   });
   const saved = session.readBaseline();
   // Awaited by whoever reads the run; until then a failure must not count as unhandled.
@@ -90,8 +104,19 @@ export async function startSuite(ctx: LoopContext, run: SuiteRun): Promise<Start
 
 /** A log line for a part of the test script other than the runner: the build, a linter, `&& tsc`. */
 function describePart(label: string, part: Parameters<NonNullable<RunTestsOptions['onPart']>>[0]): string {
-  const role = part.kind === 'after' ? 'after the tests' : part.kind === 'check' ? 'check before the tests' : 'setup before the tests';
+  const role =
+    part.kind === 'after'
+      ? 'after the tests'
+      : part.kind === 'check'
+        ? 'check before the tests'
+        : 'setup before the tests';
   const result = part.result;
-  const how = !result ? 'did not run' : result.spawnError ? `could not start (${result.spawnError})` : result.exitCode === 0 ? `passed (${(result.durationMs / 1000).toFixed(1)} s)` : `failed (exit ${result.exitCode ?? 'none'}, ${(result.durationMs / 1000).toFixed(1)} s)`;
+  const how = !result
+    ? 'did not run'
+    : result.spawnError
+      ? `could not start (${result.spawnError})`
+      : result.exitCode === 0
+        ? `passed (${(result.durationMs / 1000).toFixed(1)} s)`
+        : `failed (exit ${result.exitCode ?? 'none'}, ${(result.durationMs / 1000).toFixed(1)} s)`;
   return `${label}: ${role}: \`${part.argv.join(' ')}\` ${how}`;
 }

@@ -10,7 +10,9 @@ type Fingerprints = Record<string, string>;
 
 function fingerprint(root: string, file: string): string {
   try {
-    return createHash('sha1').update(readFileSync(join(root, file))).digest('hex');
+    return createHash('sha1')
+      .update(readFileSync(join(root, file)))
+      .digest('hex');
   } catch {
     return '-';
   }
@@ -25,7 +27,11 @@ function artifactsFile(ctx: LoopContext): string {
  * coverage folder or a report the project does not ignore), so that it is never taken for part of a fix. Saved in the session: a resumed
  * session still knows. `untracked`: the list when the caller has read git status already.
  */
-export async function recordTestArtifacts(ctx: LoopContext, fixFiles: readonly string[] = [], untracked?: Promise<readonly string[]>): Promise<void> {
+export async function recordTestArtifacts(
+  ctx: LoopContext,
+  fixFiles: readonly string[] = [],
+  untracked?: Promise<readonly string[]>,
+): Promise<void> {
   const root = ctx.repo.root;
   // Untracked files only, and never the fix's own: a re-test runs before the fix is committed.
   const own = new Set(fixFiles);

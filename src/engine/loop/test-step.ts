@@ -18,7 +18,10 @@ export interface SuiteOutcome {
   noTestRan?: NoTestRanCause;
 }
 
-function previousStatuses(baseline: readonly BaselineTest[], previous: TestResults | null): Map<string, { status: TestStatus; failure?: Failure }> {
+function previousStatuses(
+  baseline: readonly BaselineTest[],
+  previous: TestResults | null,
+): Map<string, { status: TestStatus; failure?: Failure }> {
   const map = new Map<string, { status: TestStatus; failure?: Failure }>();
   if (!previous) return map;
   const failed = new Map(previous.failures.map((f) => [f.id, f]));
@@ -30,13 +33,21 @@ function previousStatuses(baseline: readonly BaselineTest[], previous: TestResul
 }
 
 /** Said after the counts when they did not come from a report. */
-const COUNTS_FROM = { report: '', output: ', counted from the output', 'exit-code': ', judged by the exit code only' } as const;
+const COUNTS_FROM = {
+  report: '',
+  output: ', counted from the output',
+  'exit-code': ', judged by the exit code only',
+} as const;
 
 /**
  * Runs the suite (or the affected tests), saves test-results.json and test-output.log, and reports both.
  * `started`: the run when it was started already (a new session's first run starts before the loop exists).
  */
-export async function runSuite(ctx: LoopContext, run: SuiteRun, started?: Promise<StartedSuite>): Promise<SuiteOutcome> {
+export async function runSuite(
+  ctx: LoopContext,
+  run: SuiteRun,
+  started?: Promise<StartedSuite>,
+): Promise<SuiteOutcome> {
   const { session, emit } = ctx;
   const suite = await (started ?? startSuite(ctx, run));
   const testRun = await suite.testRun;
@@ -46,9 +57,18 @@ export async function runSuite(ctx: LoopContext, run: SuiteRun, started?: Promis
   // resumed session runs it again.
   const kept = !run.signal?.aborted;
   const status = suite.tree();
-  const artifacts = kept ? recordTestArtifacts(ctx, run.changedFiles, status.then((t) => t.untracked)) : undefined;
+  const artifacts = kept
+    ? recordTestArtifacts(
+        ctx,
+        run.changedFiles,
+        status.then((t) => t.untracked),
+      )
+    : undefined;
   const passed = testRun.result.tests.filter((t) => t.status === 'passed').map((t) => t.id);
-  const green = ctx.options.localize === false ? Promise.resolve() : recordGreenTests(ctx.repo.root, passed, { tree: status, gitDir: ctx.repo.gitDir }).catch(() => undefined);
+  const green =
+    ctx.options.localize === false
+      ? Promise.resolve()
+      : recordGreenTests(ctx.repo.root, passed, { tree: status, gitDir: ctx.repo.gitDir }).catch(() => undefined);
   // A runner that could not select affected tests ran the whole suite.
   const scope = run.scope === 'affected' && testRun.selection ? 'affected' : 'full';
   // The pass rate is over every test seen so far; a first run that ran nothing starts no baseline. Only tests the
@@ -66,18 +86,37 @@ export async function runSuite(ctx: LoopContext, run: SuiteRun, started?: Promis
     timedOut: testRun.timedOut,
     durationMs: testRun.durationMs,
     outputTail: testRun.outputTail,
-    criticality: { rules: ctx.config.criticality ?? [], flaky: run.flaky, plan: run.planCriticality, heuristic: ctx.heuristic },
+    criticality: {
+      rules: ctx.config.criticality ?? [],
+      flaky: run.flaky,
+      plan: run.planCriticality,
+      heuristic: ctx.heuristic,
+    },
     ...(ctx.options.isOwnFailure ? { isOwnFailure: ctx.options.isOwnFailure } : {}),
   });
   // test-results.json is what a resumed session starts from: what this run recorded besides is saved before it.
   const newTests = kept && known.added.length > 0 && scope === 'full';
   await Promise.all([artifacts, newTests ? session.saveBaseline(baseline) : undefined]);
   if (newTests) {
-    if (saved.length > 0) emit({ type: 'log', level: 'info', message: `${known.added.length} test(s) reported for the first time now count towards the pass rate (${known.added.slice(0, 3).map((t) => t.id).join(', ')}${known.added.length > 3 ? ', ...' : ''})` });
+    if (saved.length > 0)
+      emit({
+        type: 'log',
+        level: 'info',
+        message: `${known.added.length} test(s) reported for the first time now count towards the pass rate (${known.added
+          .slice(0, 3)
+          .map((t) => t.id)
+          .join(', ')}${known.added.length > 3 ? ', ...' : ''})`,
+      });
   }
   if (!kept) {
     await green;
-    emit({ type: 'phase', phase: run.phase, status: 'failed', iteration: run.iteration, detail: 'stopped: the run was killed, its results are not kept' });
+    emit({
+      type: 'phase',
+      phase: run.phase,
+      status: 'failed',
+      iteration: run.iteration,
+      detail: 'stopped: the run was killed, its results are not kept',
+    });
     return { results, selection: null };
   }
   await Promise.all([session.saveResults(results), green]);
@@ -88,7 +127,15 @@ export async function runSuite(ctx: LoopContext, run: SuiteRun, started?: Promis
     phase: run.phase,
     status: failedRun || testRun.timedOut ? 'failed' : 'done',
     iteration: run.iteration,
-    detail: testRun.noTestRan ? (testRun.noTestRan.cause === 'cannot run here' ? 'stopped: a part of the test command cannot run here' : `no test ran (${testRun.noTestRan.cause})`) : `pass ${results.pass_rate}% (${results.passed}/${results.total}${testRun.countUnit ? ` ${testRun.countUnit}` : ''}${results.errors.length ? `, ${results.errors.length} error(s)` : ''})${testRun.timedOut ? ', timed out' : ''}${COUNTS_FROM[testRun.source]}`,
+    detail: testRun.noTestRan
+      ? testRun.noTestRan.cause === 'cannot run here'
+        ? 'stopped: a part of the test command cannot run here'
+        : `no test ran (${testRun.noTestRan.cause})`
+      : `pass ${results.pass_rate}% (${results.passed}/${results.total}${testRun.countUnit ? ` ${testRun.countUnit}` : ''}${results.errors.length ? `, ${results.errors.length} error(s)` : ''})${testRun.timedOut ? ', timed out' : ''}${COUNTS_FROM[testRun.source]}`,
   });
-  return { results, selection: scope === 'affected' ? testRun.selection : null, ...(testRun.noTestRan ? { noTestRan: testRun.noTestRan } : {}) };
+  return {
+    results,
+    selection: scope === 'affected' ? testRun.selection : null,
+    ...(testRun.noTestRan ? { noTestRan: testRun.noTestRan } : {}),
+  };
 }

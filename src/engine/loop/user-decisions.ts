@@ -30,7 +30,11 @@ export async function revertLastFix(ctx: LoopContext, state: IterationState): Pr
 }
 
 /** What a pane's intents act on (see engine/intents): this session's controls, and its record of answers. */
-export function intentTargetOf(state: () => IterationState, controls: UserControls, save: () => Promise<void>): IntentTarget {
+export function intentTargetOf(
+  state: () => IterationState,
+  controls: UserControls,
+  save: () => Promise<void>,
+): IntentTarget {
   const records = () => (state().intents as IntentRecord[] | undefined) ?? [];
   return {
     sessionId: state().session_id,
@@ -47,5 +51,11 @@ export function intentTargetOf(state: () => IterationState, controls: UserContro
 
 /** A partial success approved by `by` (--yes, a key, a pane): the session completes with it. */
 export function markApproved(state: IterationState, by: string): void {
-  Object.assign(state, { status: 'partial_success', next_action: 'complete', outcome_reason: `${state.outcome_reason ?? 'partial success'}; approved by ${by}`, approved_by: by, approved_at: new Date().toISOString() });
+  Object.assign(state, {
+    status: 'partial_success',
+    next_action: 'complete',
+    outcome_reason: `${state.outcome_reason ?? 'partial success'}; approved by ${by}`,
+    approved_by: by,
+    approved_at: new Date().toISOString(),
+  });
 }

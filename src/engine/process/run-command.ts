@@ -64,7 +64,15 @@ export async function runCommand(argv: readonly string[], options: RunCommandOpt
   const tail = new OutputTail(options.tailLines ?? 60);
   const graceMs = options.graceMs ?? 3000;
   if (file === undefined) {
-    return { exitCode: null, signal: null, timedOut: false, aborted: false, durationMs: 0, outputTail: '', spawnError: 'empty command' };
+    return {
+      exitCode: null,
+      signal: null,
+      timedOut: false,
+      aborted: false,
+      durationMs: 0,
+      outputTail: '',
+      spawnError: 'empty command',
+    };
   }
   const logFd = options.logFile ? openSync(options.logFile, 'a') : null;
   const stdoutFd = options.stdoutFile ? openSync(options.stdoutFile, 'w') : null;
@@ -84,7 +92,12 @@ export async function runCommand(argv: readonly string[], options: RunCommandOpt
     // modules were a sixth of fixcycle's start-up; what it gave (env, stdin, a result) is a few lines here.
     const env = buildEnv(options.env);
     if (options.preferLocal) env.PATH = localBinPath(options.cwd, env.PATH);
-    const subprocess = spawn(file, args, { cwd: options.cwd, env, detached: true, stdio: [options.input !== undefined ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+    const subprocess = spawn(file, args, {
+      cwd: options.cwd,
+      env,
+      detached: true,
+      stdio: [options.input !== undefined ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+    });
     let startError: NodeJS.ErrnoException | null = null;
     // Settles once the process has ended and its pipes are closed (or it never started).
     const closed = new Promise<void>((resolve) => {
@@ -110,11 +123,15 @@ export async function runCommand(argv: readonly string[], options: RunCommandOpt
     let timedOut = false;
     let aborted = false;
     let killing: Promise<void> | null = null;
-    const killTree = (): Promise<void> => (killing ??= pgid === undefined ? Promise.resolve() : killGroup(pgid, graceMs));
-    const timer = options.timeoutMs === undefined ? null : setTimeout(() => {
-      timedOut = true;
-      void killTree();
-    }, options.timeoutMs);
+    const killTree = (): Promise<void> =>
+      (killing ??= pgid === undefined ? Promise.resolve() : killGroup(pgid, graceMs));
+    const timer =
+      options.timeoutMs === undefined
+        ? null
+        : setTimeout(() => {
+            timedOut = true;
+            void killTree();
+          }, options.timeoutMs);
     const onAbort = (): void => {
       aborted = true;
       void killTree();

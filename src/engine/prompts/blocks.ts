@@ -27,18 +27,28 @@ export function failureBlock(ctx: PromptContext, budget = FAILURE_BUDGET, detail
   for (const f of ctx.failures) {
     const head = `- ${f.id} [criticality ${f.criticality}]${f.file && !f.id.includes(f.file) ? ` (${f.file})` : ''}${f.missing ? ' (missing: no longer reported)' : ''}`;
     const message = indent(f.message.split('\n').slice(0, detail.messageLines));
-    const stackLines = (f.stack ?? '').split('\n').map((l) => l.trim()).filter((l) => !detail.framesOnly || /^at |:\d+(:\d+)?\)?$|:\d+: /.test(l));
+    const stackLines = (f.stack ?? '')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => !detail.framesOnly || /^at |:\d+(:\d+)?\)?$|:\d+: /.test(l));
     // The message's own `at file:line` says where the test failed; the suspects say where the code is.
     const located = detail.framesOnly && /(^|\n)at \S+:\d+/.test(f.message);
-    const stack = f.stack && !located && (stackLines.length > 0 || !detail.framesOnly) ? `\n  stack:\n${indent(stackLines.slice(0, detail.stackLines))}` : '';
+    const stack =
+      f.stack && !located && (stackLines.length > 0 || !detail.framesOnly)
+        ? `\n  stack:\n${indent(stackLines.slice(0, detail.stackLines))}`
+        : '';
     const entry = `${head}\n${message}${stack}`;
     if (shown > 0 && size + entry.length > budget) break;
     entries.push(entry);
     size += entry.length;
     shown++;
   }
-  if (shown < ctx.failures.length) entries.push(`- ... and ${ctx.failures.length - shown} more failing tests (see ${ctx.paths.testResults})`);
-  for (const e of ctx.errors) entries.push(`- error outside the tests${e.file ? ` (${e.file})` : ''}:\n${indent(e.message.split('\n').slice(0, 8))}`);
+  if (shown < ctx.failures.length)
+    entries.push(`- ... and ${ctx.failures.length - shown} more failing tests (see ${ctx.paths.testResults})`);
+  for (const e of ctx.errors)
+    entries.push(
+      `- error outside the tests${e.file ? ` (${e.file})` : ''}:\n${indent(e.message.split('\n').slice(0, 8))}`,
+    );
   return entries.join('\n') || '(none)';
 }
 

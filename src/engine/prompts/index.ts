@@ -1,5 +1,14 @@
 import type { PromptContext } from './context.js';
-import { failureBlock, FAILURE_BUDGET, historyBlock, list, PLAN_SCHEMA, setbackBlock, stuckBlock, SUSPECTS_DETAIL } from './blocks.js';
+import {
+  failureBlock,
+  FAILURE_BUDGET,
+  historyBlock,
+  list,
+  PLAN_SCHEMA,
+  setbackBlock,
+  stuckBlock,
+  SUSPECTS_DETAIL,
+} from './blocks.js';
 import { suspectsPromptBlock } from '../localize/format.js';
 import { fillTemplate, loadTemplate, strategyRules } from './templates.js';
 import { MIN_ANALYSIS_WORDS } from '../agents/triggers.js';

@@ -15,7 +15,11 @@ export interface AssertionDialect {
 }
 
 /** Reads jest's and vitest's per-file results (`testResults`) into tests and errors outside tests. */
-export function readAssertionResults(suites: unknown[], dialect: AssertionDialect, rootDir?: string): { tests: TestCase[]; errors: RunError[] } {
+export function readAssertionResults(
+  suites: unknown[],
+  dialect: AssertionDialect,
+  rootDir?: string,
+): { tests: TestCase[]; errors: RunError[] } {
   const tests: TestCase[] = [];
   const errors: RunError[] = [];
   for (const entry of suites) {
@@ -34,7 +38,12 @@ export function readAssertionResults(suites: unknown[], dialect: AssertionDialec
   return { tests, errors };
 }
 
-function readAssertion(assertion: Record<string, unknown>, file: string | undefined, dialect: AssertionDialect, rootDir?: string): TestCase {
+function readAssertion(
+  assertion: Record<string, unknown>,
+  file: string | undefined,
+  dialect: AssertionDialect,
+  rootDir?: string,
+): TestCase {
   const title = asString(assertion.title) ?? asString(assertion.fullName) ?? '(unnamed test)';
   const ancestors = asArray(assertion.ancestorTitles).filter((t): t is string => typeof t === 'string');
   const status = statusOf(asString(assertion.status));
@@ -48,7 +57,9 @@ function readAssertion(assertion: Record<string, unknown>, file: string | undefi
   if (status === 'failed') {
     const reported = asArray(assertion.failureMessages).filter((m): m is string => typeof m === 'string');
     const messages = dialect.failureMessages ? dialect.failureMessages(reported, assertion) : reported;
-    const text = splitFailureText(messages.join('\n\n')) ?? { message: `failed with status "${String(assertion.status)}"` };
+    const text = splitFailureText(messages.join('\n\n')) ?? {
+      message: `failed with status "${String(assertion.status)}"`,
+    };
     test.message = withLocation(text.message, text.stack, rootDir);
     if (text.stack) test.stack = text.stack;
   }

@@ -22,7 +22,10 @@ export function detectReportFormat(text: string): ReportFormat | null {
 function isUvuOutput(head: string): boolean {
   // eslint-disable-next-line no-control-regex
   const plain = head.includes('\u001b') ? head.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '') : head;
-  return /^\s*Total:\s+\d+\s*\n\s*Passed:\s+\d+/m.test(plain) || (/[•✘]\s+\(\d+ \/ \d+\)\s*$/m.test(plain) && /^\s*FAIL\s/m.test(plain));
+  return (
+    /^\s*Total:\s+\d+\s*\n\s*Passed:\s+\d+/m.test(plain) ||
+    (/[•✘]\s+\(\d+ \/ \d+\)\s*$/m.test(plain) && /^\s*FAIL\s/m.test(plain))
+  );
 }
 
 function jsonFormat(head: string): ReportFormat | null {
@@ -34,7 +37,12 @@ function jsonFormat(head: string): ReportFormat | null {
   }
   if (/^\s*\{\s*"stats"\s*:/.test(head) || (head.includes('"stats"') && head.includes('"passes"'))) return 'mocha-json';
   // pytest-json-report: `tests[]` of node ids and `collectors[]`, or only pytest's `summary` (--json-report-summary).
-  if (head.includes('"nodeid"') || head.includes('"collectors"') || /"summary"\s*:\s*\{[^{}]*"collected"\s*:/.test(head)) return 'pytest-json';
+  if (
+    head.includes('"nodeid"') ||
+    head.includes('"collectors"') ||
+    /"summary"\s*:\s*\{[^{}]*"collected"\s*:/.test(head)
+  )
+    return 'pytest-json';
   return null;
 }
 

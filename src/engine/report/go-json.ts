@@ -64,7 +64,12 @@ export function parseGoJson(text: string): ParseOutcome {
   });
 }
 
-function assemble(tests: Map<string, GoTest>, packages: Map<string, GoPackage>, buildOutput: Map<string, string[]>, errors: RunError[]) {
+function assemble(
+  tests: Map<string, GoTest>,
+  packages: Map<string, GoPackage>,
+  buildOutput: Map<string, string[]>,
+  errors: RunError[],
+) {
   const groups = groupsOf(tests);
   const results: TestCase[] = [];
   let truncated = false;
@@ -88,7 +93,10 @@ function assemble(tests: Map<string, GoTest>, packages: Map<string, GoPackage>, 
     if (pkg.action === 'fail' && !failedPackages.has(name) && !errors.some((e) => e.file === name)) {
       const build = pkg.failedBuild ? buildOutput.get(pkg.failedBuild) : undefined;
       const text = (build ?? pkg.output).join('').trim();
-      errors.push({ file: name, message: build ? `build failed:\n${text}` : text || 'package failed outside any test' });
+      errors.push({
+        file: name,
+        message: build ? `build failed:\n${text}` : text || 'package failed outside any test',
+      });
     }
   }
   return { format: 'go-json', tests: uniquifyIds(results), errors, truncated };
@@ -119,7 +127,11 @@ function toTestCase(test: GoTest, pkg: GoPackage | undefined): TestCase {
     const lines = test.output.filter((l) => !/^(=== (RUN|PAUSE|CONT|NAME)|--- FAIL:)/.test(l.trim()));
     const own = lines.join('').trim();
     const text = own || (test.action ? '' : pkg?.output.join('').trim()) || (test.action ? 'failed' : 'did not finish');
-    const message = text.split('\n').find((l) => l.trim())?.trim() ?? text;
+    const message =
+      text
+        .split('\n')
+        .find((l) => l.trim())
+        ?.trim() ?? text;
     result.message = message;
     if (text.includes('\n')) result.stack = text;
   }
@@ -129,7 +141,13 @@ function toTestCase(test: GoTest, pkg: GoPackage | undefined): TestCase {
 function plainFailure(pkg: string, what: string, plain: string[]): string {
   // go prints the compiler's lines under a `# <pkg>` header just before.
   const header = plain.findIndex((l) => l.startsWith(`# ${pkg}`));
-  const detail = header >= 0 ? plain.slice(header + 1, header + 41).join('\n').trim() : '';
+  const detail =
+    header >= 0
+      ? plain
+          .slice(header + 1, header + 41)
+          .join('\n')
+          .trim()
+      : '';
   return detail ? `${what}:\n${detail}` : what;
 }
 

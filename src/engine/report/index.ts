@@ -20,7 +20,18 @@ export { findJsonReport } from './json-in-output.js';
 export { printedFailures } from './printed-failures.js';
 
 /** Every format name `parseReport` and `fixcycle report --format` accept. */
-export const REPORT_FORMATS: readonly ReportFormat[] = ['junit', 'tap', 'node-tap', 'vitest-json', 'jest-json', 'mocha-json', 'go-json', 'pytest-json', 'uvu', 'libtest-json'];
+export const REPORT_FORMATS: readonly ReportFormat[] = [
+  'junit',
+  'tap',
+  'node-tap',
+  'vitest-json',
+  'jest-json',
+  'mocha-json',
+  'go-json',
+  'pytest-json',
+  'uvu',
+  'libtest-json',
+];
 
 const parsers: Record<ReportFormat, (text: string, options: ParseOptions) => ParseOutcome> = {
   junit: parseJunit,
@@ -44,8 +55,11 @@ export function parseReport(text: string, format?: ReportFormat, options: ParseO
     if (typeof text !== 'string') return unusable('report is not text; pass the file contents as a string');
     const chosen = format ?? detectReportFormat(text);
     if (chosen === null) {
-      if (text.trim() === '') return unusable('report is empty; the runner wrote nothing (did it crash before reporting?)');
-      return unusable(`not a test report fixcycle reads (${REPORT_FORMATS.join(', ')}); if it is one, name its format with --format`);
+      if (text.trim() === '')
+        return unusable('report is empty; the runner wrote nothing (did it crash before reporting?)');
+      return unusable(
+        `not a test report fixcycle reads (${REPORT_FORMATS.join(', ')}); if it is one, name its format with --format`,
+      );
     }
     const parse = parsers[chosen];
     if (!parse) return unusable(`unknown report format "${String(chosen)}"; use one of ${REPORT_FORMATS.join(', ')}`);

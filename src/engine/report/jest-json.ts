@@ -15,7 +15,8 @@ export function parseJestJson(text: string, options: ParseOptions = {}): ParseOu
     const { tests, errors } = readAssertionResults(report.testResults, jestDialect, options.rootDir);
     // Suites that failed to run but left no trace in testResults still count against the run.
     const missing = (asNumber(report.numRuntimeErrorTestSuites) ?? 0) - errors.length;
-    if (missing > 0) errors.push({ message: `${missing} test suite(s) failed to run (jest numRuntimeErrorTestSuites)` });
+    if (missing > 0)
+      errors.push({ message: `${missing} test suite(s) failed to run (jest numRuntimeErrorTestSuites)` });
     const truncated = report.wasInterrupted === true;
     return parsed({ format: 'jest-json', tests: uniquifyIds(tests), errors, truncated });
   });
@@ -28,7 +29,8 @@ const jestDialect = {
   },
   fileError(suite: Record<string, unknown>, tests: { status: string }[]): string | undefined {
     const execError = asRecord(suite.testExecError);
-    if (execError) return fileErrorText(asString(execError.message) ?? asString(execError.stack), 'Test suite failed to run');
+    if (execError)
+      return fileErrorText(asString(execError.message) ?? asString(execError.stack), 'Test suite failed to run');
     if (suite.status !== 'failed' || tests.some((t) => t.status === 'failed')) return undefined;
     // `message` (or `failureMessage` in jest's TestResult) carries "● Test suite failed to run ...".
     const text = asString(suite.message) || asString(suite.failureMessage);

@@ -40,7 +40,11 @@ export function readSuites(containers: unknown[], rootDir?: string): { tests: Te
   return out;
 }
 
-function readContainer(node: Record<string, unknown> | undefined, scope: Scope, out: { tests: TestCase[]; errors: RunError[] }): void {
+function readContainer(
+  node: Record<string, unknown> | undefined,
+  scope: Scope,
+  out: { tests: TestCase[]; errors: RunError[] },
+): void {
   if (!node) return;
   for (const item of asArray(node.testcase)) {
     const testcase = asRecord(item);
@@ -55,7 +59,12 @@ function readContainer(node: Record<string, unknown> | undefined, scope: Scope, 
 function readSuite(suite: Record<string, unknown>, scope: Scope, out: { tests: TestCase[]; errors: RunError[] }): void {
   const name = attr(suite, 'name');
   const file = attr(suite, 'file') ?? scope.file;
-  const inner: Scope = { path: name ? [...scope.path, name] : scope.path, rootDir: scope.rootDir, ...(file ? { file } : {}), ...(scope.gaps ? { gaps: scope.gaps } : {}) };
+  const inner: Scope = {
+    path: name ? [...scope.path, name] : scope.path,
+    rootDir: scope.rootDir,
+    ...(file ? { file } : {}),
+    ...(scope.gaps ? { gaps: scope.gaps } : {}),
+  };
   const before = out.tests.length + out.errors.length;
   const firstTest = out.tests.length;
   const firstError = out.errors.length;
@@ -71,7 +80,10 @@ function readSuite(suite: Record<string, unknown>, scope: Scope, out: { tests: T
   noteGap(suite, inner, out, firstTest, firstError);
   const declared = Number(attr(suite, 'errors') ?? 0);
   if (problems.length === 0 && out.tests.length + out.errors.length === before && declared > 0) {
-    out.errors.push({ message: `suite "${name ?? '(unnamed)'}" reports ${declared} error(s) and no test cases`, ...fileOf(file ?? name, scope.rootDir) });
+    out.errors.push({
+      message: `suite "${name ?? '(unnamed)'}" reports ${declared} error(s) and no test cases`,
+      ...fileOf(file ?? name, scope.rootDir),
+    });
   }
 }
 
@@ -97,9 +109,16 @@ function addUnlistedSkipped(suite: Record<string, unknown>, scope: Scope, tests:
  * of them. A leaf suite listing fewer cases than its `tests` holds them, unless a hook failed in it (its tests then
  * never ran and mocha counts them nowhere). The root's count is the runner's own, so the unlisted ones are kept.
  */
-function noteGap(suite: Record<string, unknown>, scope: Scope, out: { tests: TestCase[]; errors: RunError[] }, firstTest: number, firstError: number): void {
+function noteGap(
+  suite: Record<string, unknown>,
+  scope: Scope,
+  out: { tests: TestCase[]; errors: RunError[] },
+  firstTest: number,
+  firstError: number,
+): void {
   if (!scope.gaps || suite.testsuite !== undefined) return;
-  const unlisted = Number(attr(suite, 'tests') ?? 0) - (out.tests.length - firstTest) - (out.errors.length - firstError);
+  const unlisted =
+    Number(attr(suite, 'tests') ?? 0) - (out.tests.length - firstTest) - (out.errors.length - firstError);
   const hookFailed = out.errors.slice(firstError).some((e) => HOOK.test(e.message));
   if (unlisted > 0 && !hookFailed) scope.gaps.push({ unlisted, scope });
 }
@@ -112,7 +131,8 @@ function mergeFileErrors(errors: RunError[], first: number): void {
   for (let i = errors.length - 1; i > first; i--) {
     const [earlier, later] = [errors[i - 1]!, errors[i]!];
     if (earlier.file === undefined || earlier.file !== later.file) continue;
-    if (!isBareJson(later.message)) earlier.message = isBareJson(earlier.message) ? later.message : `${earlier.message}\n${later.message}`;
+    if (!isBareJson(later.message))
+      earlier.message = isBareJson(earlier.message) ? later.message : `${earlier.message}\n${later.message}`;
     errors.splice(i, 1);
   }
 }
@@ -143,16 +163,28 @@ function addRootSkipped(root: Record<string, unknown>, gaps: Gap[], tests: TestC
     const file = fileOf(gap.scope.file, gap.scope.rootDir).file;
     for (let n = 1; n <= count; n++) {
       const name = `skipped test ${n} of ${count} (counted by the run, not listed)`;
-      tests.push({ id: makeTestId(file, [...gap.scope.path, name]), name, status: 'skipped', ...(file ? { file } : {}) });
+      tests.push({
+        id: makeTestId(file, [...gap.scope.path, name]),
+        name,
+        status: 'skipped',
+        ...(file ? { file } : {}),
+      });
     }
   }
 }
 
-function readTestcase(testcase: Record<string, unknown>, scope: Scope, out: { tests: TestCase[]; errors: RunError[] }): void {
+function readTestcase(
+  testcase: Record<string, unknown>,
+  scope: Scope,
+  out: { tests: TestCase[]; errors: RunError[] },
+): void {
   const name = attr(testcase, 'name') ?? '(unnamed test)';
   const classname = attr(testcase, 'classname');
   // Most test cases pass: skip the list building for them (it shows in 50,000-test reports).
-  const problems = testcase.failure === undefined && testcase.error === undefined ? NONE : [...asArray(testcase.failure), ...asArray(testcase.error)];
+  const problems =
+    testcase.failure === undefined && testcase.error === undefined
+      ? NONE
+      : [...asArray(testcase.failure), ...asArray(testcase.error)];
   const texts = problems.length > 0 ? problems.map(problemText) : [];
   if (problems.length > 0 && HOOK.test(name)) {
     out.errors.push({ message: `${name}: ${messageOutsideTests(texts)}`, ...fileOf(scope.file, scope.rootDir) });
@@ -175,7 +207,12 @@ function readTestcase(testcase: Record<string, unknown>, scope: Scope, out: { te
   if (status === 'failed') {
     const output = bareFailure(texts) ? outputText(testcase) : undefined;
     test.message = output?.message ?? texts.map((t) => t.message).join('\n');
-    const stack = output?.stack ?? texts.map((t) => t.stack).filter(Boolean).join('\n\n');
+    const stack =
+      output?.stack ??
+      texts
+        .map((t) => t.stack)
+        .filter(Boolean)
+        .join('\n\n');
     if (stack) test.stack = stack;
   }
   out.tests.push(test);
@@ -221,7 +258,10 @@ function bareFailure(texts: { message: string; stack?: string }[]): boolean {
 function outputText(testcase: Record<string, unknown>): { message: string; stack: string } | undefined {
   const raw = testcase['system-out'];
   const parts = Array.isArray(raw) ? raw : raw === undefined ? [] : [raw];
-  const text = parts.map((o) => (typeof o === 'string' ? o : asString(asRecord(o)?.['#text']) ?? '')).join('\n').trim();
+  const text = parts
+    .map((o) => (typeof o === 'string' ? o : (asString(asRecord(o)?.['#text']) ?? '')))
+    .join('\n')
+    .trim();
   if (!text) return undefined;
   const lines = text.split('\n').filter((l) => l.trim() !== '');
   const end = lines.findIndex((l) => /^stack backtrace:|^note: run with/.test(l));
@@ -240,14 +280,22 @@ function messageOutsideTests(texts: { message: string; stack?: string }[]): stri
   return texts
     .map((t) => {
       // pytest's cause is the last `E   ` line of the traceback ("E   ModuleNotFoundError: No module named 'x'").
-      const cause = t.stack?.split('\n').filter((l) => /^E\s/.test(l)).pop()?.replace(/^E\s+/, '');
+      const cause = t.stack
+        ?.split('\n')
+        .filter((l) => /^E\s/.test(l))
+        .pop()
+        ?.replace(/^E\s+/, '');
       if (cause) return `${t.message}: ${cause}`;
       // jest-junit: "  ● Test suite failed to run\n\n    TypeError: ..." (the cause is the next line).
       if (/●\s*Test suite failed to run/.test(t.message) || /^\s*●\s*Test suite failed to run/.test(t.stack ?? '')) {
-        const next = t.stack?.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.includes('Test suite failed to run'))[0];
+        const next = t.stack
+          ?.split('\n')
+          .map((l) => l.trim())
+          .filter((l) => l !== '' && !l.includes('Test suite failed to run'))[0];
         return next ? `test suite failed to run: ${next}` : 'test suite failed to run';
       }
-      if (t.message === 'test failed') return "test file failed (node:test's JUnit keeps no cause: see its TAP or spec output)";
+      if (t.message === 'test failed')
+        return "test file failed (node:test's JUnit keeps no cause: see its TAP or spec output)";
       return t.message;
     })
     .join('\n');

@@ -16,7 +16,8 @@ const settings = {
   trimValues: false,
   ignoreDeclaration: true,
   ignorePiTags: true,
-  isArray: (name: string) => name === 'testsuite' || name === 'testcase' || name === 'failure' || name === 'error' || name === 'skipped',
+  isArray: (name: string) =>
+    name === 'testsuite' || name === 'testcase' || name === 'failure' || name === 'error' || name === 'skipped',
 };
 // fast-xml-parser is required on first use: runs that read TAP or JSON never pay for loading it.
 const require = createRequire(import.meta.url);
@@ -36,7 +37,8 @@ const COMPLETE_END = /(<\/testsuites?\s*>|<testsuites?\b[^<]*\/>)(\s*<!--[\s\S]*
 export function parseJunit(text: string, options: ParseOptions = {}): ParseOutcome {
   return guarded('junit', () => {
     const documents = splitDocuments(text);
-    if (documents.length === 0) return unusable('junit report is empty; the runner wrote nothing (did it crash before reporting?)');
+    if (documents.length === 0)
+      return unusable('junit report is empty; the runner wrote nothing (did it crash before reporting?)');
     const tests: TestCase[] = [];
     const errors: RunError[] = [];
     let truncated = false;
@@ -75,10 +77,18 @@ function readDocument(document: string): DocumentRead {
   try {
     tree = parserFor(document).parse(document);
   } catch (error) {
-    if (complete) return { ok: false, error: `junit report is not well-formed XML (${firstLine(String((error as Error).message ?? error))}); regenerate it` };
+    if (complete)
+      return {
+        ok: false,
+        error: `junit report is not well-formed XML (${firstLine(String((error as Error).message ?? error))}); regenerate it`,
+      };
     // A cut-off document: read what was whole, up to the last closed test case.
     tree = salvage(document);
-    if (tree === undefined) return { ok: false, error: 'junit report is cut off before its first test case; rerun the tests so the runner writes it whole' };
+    if (tree === undefined)
+      return {
+        ok: false,
+        error: 'junit report is cut off before its first test case; rerun the tests so the runner writes it whole',
+      };
   }
   const roots = rootsOf(tree);
   if (roots === undefined) {

@@ -36,7 +36,14 @@ export function parseLibtestJson(text: string): ParseOutcome {
       }
       const name = asString(event?.name);
       if (type !== 'test' || !name || what === 'started' || what === undefined) continue;
-      const status = what === 'ok' ? 'passed' : what === 'ignored' ? 'skipped' : what === 'failed' || what === 'timeout' ? 'failed' : null;
+      const status =
+        what === 'ok'
+          ? 'passed'
+          : what === 'ignored'
+            ? 'skipped'
+            : what === 'failed' || what === 'timeout'
+              ? 'failed'
+              : null;
       if (!status) continue;
       const test: TestCase = { id: name, name, status };
       const seconds = asNumber(event?.exec_time);
@@ -49,7 +56,15 @@ export function parseLibtestJson(text: string): ParseOutcome {
       }
       tests.push(test);
     }
-    if (suites === 0 && tests.length === 0) return unusable('libtest JSON has no suite or test events; run `cargo test -- -Z unstable-options --format json` and pass its stdout');
-    return parsed({ format: 'libtest-json', tests: uniquifyIds(stableDoctestIds(tests)), errors: [], truncated: open > 0 });
+    if (suites === 0 && tests.length === 0)
+      return unusable(
+        'libtest JSON has no suite or test events; run `cargo test -- -Z unstable-options --format json` and pass its stdout',
+      );
+    return parsed({
+      format: 'libtest-json',
+      tests: uniquifyIds(stableDoctestIds(tests)),
+      errors: [],
+      truncated: open > 0,
+    });
   });
 }

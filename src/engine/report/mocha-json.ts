@@ -2,7 +2,17 @@ import type { RunError, TestCase, TestStatus } from '../types.js';
 import type { ParseOutcome } from './parse-outcome.js';
 import { withLocation } from './failure-location.js';
 import { splitFailureText } from './failure-text.js';
-import { asArray, asNumber, asRecord, asString, guarded, parsed, readJson, unusable, type ParseOptions } from './outcome.js';
+import {
+  asArray,
+  asNumber,
+  asRecord,
+  asString,
+  guarded,
+  parsed,
+  readJson,
+  unusable,
+  type ParseOptions,
+} from './outcome.js';
 import { makeTestId, normalizeFile, uniquifyIds } from './test-id.js';
 
 /** Reads mocha's `json` reporter output (`stats`, `tests`, `pending`, `failures`, `passes`). */
@@ -12,7 +22,9 @@ export function parseMochaJson(text: string, options: ParseOptions = {}): ParseO
     if (!json.ok) return unusable(json.error);
     const report = asRecord(json.value);
     if (!report || !asRecord(report.stats) || !Array.isArray(report.tests)) {
-      return unusable('mocha-json report has no stats and tests; write one with `mocha --reporter json --reporter-option output=FILE`');
+      return unusable(
+        'mocha-json report has no stats and tests; write one with `mocha --reporter json --reporter-option output=FILE`',
+      );
     }
     const pending = new Set(asArray(report.pending).map((t) => keyOf(asRecord(t))));
     const tests: TestCase[] = [];
@@ -55,7 +67,11 @@ function readTest(test: Record<string, unknown>, forced: TestStatus | undefined,
   if (status === 'failed') {
     const text = splitFailureText(errorText(err)) ?? { message: 'failed' };
     // mocha marks errors thrown outside the test's own call stack (timers, events): a crash, not an assertion.
-    result.message = withLocation(err?.uncaught === true ? `Uncaught ${text.message}` : text.message, text.stack, rootDir);
+    result.message = withLocation(
+      err?.uncaught === true ? `Uncaught ${text.message}` : text.message,
+      text.stack,
+      rootDir,
+    );
     if (text.stack) result.stack = text.stack;
   }
   return result;

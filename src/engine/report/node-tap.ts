@@ -14,7 +14,13 @@ const QUOTED_FAILURES = 5;
  * One test point of node-tap's stream. Depth 0 closes a test file; depth 1 is a test (a top-level subtest or
  * assertion of the file); deeper points are gathered as their top-level subtest's failure message.
  */
-export function nodeTapPoint(point: Result, level: Level, out: { tests: TestCase[]; errors: RunError[] }, rawYaml: string | undefined, rootDir?: string): void {
+export function nodeTapPoint(
+  point: Result,
+  level: Level,
+  out: { tests: TestCase[]; errors: RunError[] },
+  rawYaml: string | undefined,
+  rootDir?: string,
+): void {
   const child = level.child;
   level.child = undefined;
   level.comments = [];
@@ -23,7 +29,8 @@ export function nodeTapPoint(point: Result, level: Level, out: { tests: TestCase
   const depth = level.path.length;
   if (depth === 0) {
     // A file whose own tests failed fails too; one that crashed, was killed or lost its plan is an error as well.
-    if (failed && (!child?.failedInside || diag?.signal || tapErrors(diag).length > 0)) out.errors.push(fileFailure(point, diag, rootDir));
+    if (failed && (!child?.failedInside || diag?.signal || tapErrors(diag).length > 0))
+      out.errors.push(fileFailure(point, diag, rootDir));
     return;
   }
   if (failed) level.failedInside = true;
@@ -36,7 +43,12 @@ export function nodeTapPoint(point: Result, level: Level, out: { tests: TestCase
       return;
     }
     const name = point.name || `#${point.id}`;
-    const test: TestCase = { id: makeTestId(file, [name]), name, file, status: point.todo || point.skip ? 'skipped' : point.ok ? 'passed' : 'failed' };
+    const test: TestCase = {
+      id: makeTestId(file, [name]),
+      name,
+      file,
+      status: point.todo || point.skip ? 'skipped' : point.ok ? 'passed' : 'failed',
+    };
     if (typeof point.time === 'number') test.durationMs = point.time;
     if (test.status === 'failed') Object.assign(test, subtestMessage(point, child?.failures, diag, rawYaml, rootDir));
     out.tests.push(test);
@@ -50,14 +62,21 @@ export function nodeTapPoint(point: Result, level: Level, out: { tests: TestCase
   level.failures.push({ message: where ? quoted : detail.message, ...(detail.stack ? { stack: detail.stack } : {}) });
 }
 
-function subtestMessage(point: Result, failures: SubtestFailures | undefined, diag: Record<string, unknown> | null, rawYaml: string | undefined, rootDir?: string): { message: string; stack?: string } {
+function subtestMessage(
+  point: Result,
+  failures: SubtestFailures | undefined,
+  diag: Record<string, unknown> | null,
+  rawYaml: string | undefined,
+  rootDir?: string,
+): { message: string; stack?: string } {
   if (!failures || failures.length === 0) {
     // Failed on its own: a plain assertion, a timeout, a plan that did not match.
     const own = tapFailure(point.name, diag, rawYaml, rootDir);
     return { message: own.message, ...(own.stack ? { stack: own.stack } : {}) };
   }
   const shown = failures.slice(0, QUOTED_FAILURES).map((f) => f.message);
-  if (failures.length > QUOTED_FAILURES) shown.push(`(and ${failures.length - QUOTED_FAILURES} more failures in this subtest)`);
+  if (failures.length > QUOTED_FAILURES)
+    shown.push(`(and ${failures.length - QUOTED_FAILURES} more failures in this subtest)`);
   const stack = failures.find((f) => f.stack)?.stack;
   return { message: shown.join('\n\n'), ...(stack ? { stack } : {}) };
 }
@@ -70,7 +89,10 @@ function fileFailure(point: Result, diag: Record<string, unknown> | null, rootDi
   if (diag?.signal) causes.push(`killed by ${String(diag.signal)}`);
   else if (typeof diag?.exitCode === 'number') causes.push(`exit code ${diag.exitCode}`);
   causes.push(...tapErrors(diag));
-  const message = typeof diag?.message === 'string' ? diag.message : 'the test file failed outside its tests; its own output says why';
+  const message =
+    typeof diag?.message === 'string'
+      ? diag.message
+      : 'the test file failed outside its tests; its own output says why';
   return { message: `${message}${causes.length > 0 ? ` (${causes.join(', ')})` : ''}`, file };
 }
 

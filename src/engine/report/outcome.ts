@@ -26,31 +26,43 @@ export function guarded(format: string, parse: () => ParseOutcome): ParseOutcome
     return parse();
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return unusable(`${format} report could not be read (${firstLine(reason)}); check that the file is a complete ${format} report`);
+    return unusable(
+      `${format} report could not be read (${firstLine(reason)}); check that the file is a complete ${format} report`,
+    );
   }
 }
 
 /** The first non-empty line of a text, trimmed, at most `max` characters. */
 export function firstLine(text: string, max = 200): string {
-  const line = text.split(/\r?\n/).find((l) => l.trim() !== '')?.trim() ?? '';
+  const line =
+    text
+      .split(/\r?\n/)
+      .find((l) => l.trim() !== '')
+      ?.trim() ?? '';
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
 /** Reads a JSON document, or says in one line why it is not one. */
 export function readJson(text: string, format: string): { ok: true; value: unknown } | { ok: false; error: string } {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  if (!/\S/.test(body)) return { ok: false, error: `${format} report is empty; the runner wrote nothing (did it crash before reporting?)` };
+  if (!/\S/.test(body))
+    return { ok: false, error: `${format} report is empty; the runner wrote nothing (did it crash before reporting?)` };
   try {
     return { ok: true, value: JSON.parse(body) };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return { ok: false, error: `${format} report is not valid JSON (${firstLine(reason)}); it may be cut off: rerun the tests so the runner writes it whole` };
+    return {
+      ok: false,
+      error: `${format} report is not valid JSON (${firstLine(reason)}); it may be cut off: rerun the tests so the runner writes it whole`,
+    };
   }
 }
 
 /** A plain object, or undefined: report fields are checked before use, never trusted. */
 export function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
 
 /** The value when it is a string. */

@@ -1,10 +1,26 @@
 import type { RunError, TestCase, TestStatus } from '../types.js';
 import type { ParseOutcome } from './parse-outcome.js';
-import { asArray, asNumber, asRecord, asString, guarded, parsed, readJson, unusable, type ParseOptions } from './outcome.js';
+import {
+  asArray,
+  asNumber,
+  asRecord,
+  asString,
+  guarded,
+  parsed,
+  readJson,
+  unusable,
+  type ParseOptions,
+} from './outcome.js';
 import { makeTestId, normalizeFile, uniquifyIds } from './test-id.js';
 
 // What pytest's own closing line counts each outcome as (xpassed among the passed, xfailed among the skipped).
-const STATUS: Record<string, TestStatus> = { passed: 'passed', xpassed: 'passed', failed: 'failed', skipped: 'skipped', xfailed: 'skipped' };
+const STATUS: Record<string, TestStatus> = {
+  passed: 'passed',
+  xpassed: 'passed',
+  failed: 'failed',
+  skipped: 'skipped',
+  xfailed: 'skipped',
+};
 const STAGES = ['setup', 'call', 'teardown'] as const;
 
 /**
@@ -19,10 +35,14 @@ export function parsePytestJson(text: string, options: ParseOptions = {}): Parse
     if (!json.ok) return unusable(json.error);
     const report = asRecord(json.value);
     if (!report || !asRecord(report.summary)) {
-      return unusable('pytest-json report has no summary; write one with `pytest --json-report --json-report-file=FILE`');
+      return unusable(
+        'pytest-json report has no summary; write one with `pytest --json-report --json-report-file=FILE`',
+      );
     }
     if (!Array.isArray(report.tests)) {
-      return unusable('pytest-json report lists no tests (written with --json-report-summary); rerun pytest without --json-report-summary');
+      return unusable(
+        'pytest-json report lists no tests (written with --json-report-summary); rerun pytest without --json-report-summary',
+      );
     }
     const root = asString(report.root);
     const fileOf = (nodeid: string) => normalizeFile(joinRoot(root, nodeid.split('::')[0]!), options.rootDir ?? root);
@@ -41,25 +61,43 @@ export function parsePytestJson(text: string, options: ParseOptions = {}): Parse
       if (asString(collector?.outcome) !== 'failed') continue;
       const nodeid = asString(collector?.nodeid) ?? '';
       const file = nodeid ? fileOf(nodeid) : undefined;
-      errors.push({ message: `collection failure: ${causeOf(asString(collector?.longrepr))}`, ...(file ? { file } : {}) });
+      errors.push({
+        message: `collection failure: ${causeOf(asString(collector?.longrepr))}`,
+        ...(file ? { file } : {}),
+      });
     }
     return parsed({ format: 'pytest-json', tests: uniquifyIds(tests), errors, truncated: false });
   });
 }
 
-function readTest(item: Record<string, unknown>, nodeid: string, file: string | undefined): { test: TestCase; error?: RunError } {
+function readTest(
+  item: Record<string, unknown>,
+  nodeid: string,
+  file: string | undefined,
+): { test: TestCase; error?: RunError } {
   const [, ...parts] = nodeid.split('::');
   const name = parts.at(-1) ?? nodeid;
   const outcome = asString(item.outcome) ?? 'passed';
   const stages = Object.fromEntries(STAGES.map((s) => [s, asRecord(item[s])]));
-  const test: TestCase = { id: makeTestId(file, parts.length > 0 ? parts : [nodeid]), name, status: STATUS[outcome] ?? 'failed', ...(file ? { file } : {}) };
+  const test: TestCase = {
+    id: makeTestId(file, parts.length > 0 ? parts : [nodeid]),
+    name,
+    status: STATUS[outcome] ?? 'failed',
+    ...(file ? { file } : {}),
+  };
   const seconds = STAGES.reduce((sum, s) => sum + (asNumber(stages[s]?.duration) ?? 0), 0);
   if (seconds > 0) test.durationMs = seconds * 1000;
   const failedStage = STAGES.find((s) => asString(stages[s]?.outcome) === 'failed');
   if (outcome === 'error' && failedStage === 'teardown' && asString(stages.call?.outcome) === 'passed') {
     // pytest counts this test as passed and its teardown as an error.
     test.status = 'passed';
-    return { test, error: { message: `error in teardown of ${nodeid}: ${failureOf(stages.teardown).message}`, ...(file ? { file } : {}) } };
+    return {
+      test,
+      error: {
+        message: `error in teardown of ${nodeid}: ${failureOf(stages.teardown).message}`,
+        ...(file ? { file } : {}),
+      },
+    };
   }
   if (test.status === 'failed') {
     const failure = failureOf(failedStage ? stages[failedStage] : undefined);
@@ -81,7 +119,10 @@ function failureOf(stage: Record<string, unknown> | undefined): { message: strin
 function causeOf(longrepr: string | undefined): string {
   if (!longrepr) return 'failed';
   const lines = longrepr.split('\n');
-  const cause = lines.filter((l) => /^E\s/.test(l)).pop()?.replace(/^E\s+/, '');
+  const cause = lines
+    .filter((l) => /^E\s/.test(l))
+    .pop()
+    ?.replace(/^E\s+/, '');
   return cause ?? lines.find((l) => l.trim() !== '')?.trim() ?? 'failed';
 }
 

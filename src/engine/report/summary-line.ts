@@ -15,7 +15,18 @@ export interface SummaryCounts {
 type Reader = (text: string) => SummaryCounts | null;
 
 // Tried in order: the specific shapes first, since the plain `N passed, N failed` line also fits some of them.
-const readers: Reader[] = [readJest, readVitest, readPytest, readCargo, readNodeOrTape, readNodeTap, readMocha, readUvu, readGo, readPlain];
+const readers: Reader[] = [
+  readJest,
+  readVitest,
+  readPytest,
+  readCargo,
+  readNodeOrTape,
+  readNodeTap,
+  readMocha,
+  readUvu,
+  readGo,
+  readPlain,
+];
 
 /**
  * Reads the counts from a test run's plain output (node:test, tape, mocha, jest, vitest, pytest, go, cargo, or a
@@ -42,7 +53,11 @@ function lastMatch(text: string, pattern: RegExp): RegExpExecArray | null {
 }
 
 /** Adds `N word` pairs ("2 failed", "1 skipped") to counts. */
-function addPairs(target: SummaryCounts, list: string, words: Record<string, keyof Omit<SummaryCounts, 'runner' | 'unit'>>): void {
+function addPairs(
+  target: SummaryCounts,
+  list: string,
+  words: Record<string, keyof Omit<SummaryCounts, 'runner' | 'unit'>>,
+): void {
   for (const [, n, word] of list.matchAll(/(\d+)\s+([a-z]+)/gi)) {
     const key = words[word!.toLowerCase()];
     if (key) target[key] += Number(n);
@@ -54,7 +69,13 @@ function readJest(text: string): SummaryCounts | null {
   const match = lastMatch(text, /^Tests:\s+(.*\d+ total)\s*$/gm);
   if (!match) return null;
   const result = counts('jest');
-  addPairs(result, match[1]!, { passed: 'passed', failed: 'failed', skipped: 'skipped', todo: 'skipped', pending: 'skipped' });
+  addPairs(result, match[1]!, {
+    passed: 'passed',
+    failed: 'failed',
+    skipped: 'skipped',
+    todo: 'skipped',
+    pending: 'skipped',
+  });
   return result;
 }
 
@@ -72,9 +93,18 @@ function readVitest(text: string): SummaryCounts | null {
 // ========== 2 failed, 5 passed, 1 skipped, 1 xfailed, 1 error in 0.74s ==========
 function readPytest(text: string): SummaryCounts | null {
   const match = lastMatch(text, /^=+ (.*?) in [\d.]+s(?: \([^)]*\))? =+$/gm);
-  if (!match || !/\d+ (passed|failed|errors?|skipped|xfailed|xpassed|deselected)|no tests ran/.test(match[1]!)) return null;
+  if (!match || !/\d+ (passed|failed|errors?|skipped|xfailed|xpassed|deselected)|no tests ran/.test(match[1]!))
+    return null;
   const result = counts('pytest');
-  addPairs(result, match[1]!, { passed: 'passed', xpassed: 'passed', failed: 'failed', skipped: 'skipped', xfailed: 'skipped', error: 'errors', errors: 'errors' });
+  addPairs(result, match[1]!, {
+    passed: 'passed',
+    xpassed: 'passed',
+    failed: 'failed',
+    skipped: 'skipped',
+    xfailed: 'skipped',
+    error: 'errors',
+    errors: 'errors',
+  });
   return result;
 }
 
@@ -93,7 +123,9 @@ function readCargo(text: string): SummaryCounts | null {
 
 // node:test: `# pass 4` or `ℹ pass 4` with `skipped`/`todo`/`cancelled`; tape: `# pass  7` / `# fail  1` (skips and todos inside pass).
 function readNodeOrTape(text: string): SummaryCounts | null {
-  const lines = [...text.matchAll(/^(?:#|ℹ)\s+(tests|suites|pass|fail|skip|skipped|todo|cancelled|duration_ms)\s+([\d.]+)\s*$/gm)];
+  const lines = [
+    ...text.matchAll(/^(?:#|ℹ)\s+(tests|suites|pass|fail|skip|skipped|todo|cancelled|duration_ms)\s+([\d.]+)\s*$/gm),
+  ];
   const lastPass = lines.findLastIndex((l) => l[1] === 'pass');
   if (lastPass < 0) return null;
   // Only the last block counts: a watch run or a rerun prints several.
@@ -113,7 +145,8 @@ function readNodeTap(text: string): SummaryCounts | null {
   if (!/^# Subtest: \S/m.test(text)) return null;
   const plans = [...text.matchAll(/^ {4}1\.\.(\d+)\b/gm)];
   if (plans.length === 0) return null;
-  const sum = (pattern: RegExp): number => [...text.matchAll(pattern)].reduce((total, match) => total + Number(match[1]), 0);
+  const sum = (pattern: RegExp): number =>
+    [...text.matchAll(pattern)].reduce((total, match) => total + Number(match[1]), 0);
   const result = counts('tap');
   const total = plans.reduce((n, plan) => n + Number(plan[1]), 0);
   result.failed = sum(/^ {4}# failed (\d+) (?:of \d+ )?tests?$/gm);

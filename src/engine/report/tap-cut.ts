@@ -21,7 +21,9 @@ export function cutInsideTest(text: string, test: string, rootDir?: string): Run
   while (last >= 0 && !TAP_LINE.test(lines[last]!)) last--;
   const after = lines.slice(last + 1);
   const cause = after.map((l) => l.trim()).find((l) => ERROR_LINE.test(l));
-  const frame = after.map((l) => FRAME.exec(l)).find((m) => m && !m[1]!.includes('/node_modules/') && !m[1]!.startsWith('node:'));
+  const frame = after
+    .map((l) => FRAME.exec(l))
+    .find((m) => m && !m[1]!.includes('/node_modules/') && !m[1]!.startsWith('node:'));
   const file = frame ? normalizeFile(frame[1], rootDir) : undefined;
   const where = frame ? ` at ${file}:${frame[2]}` : '';
   const message = cause

@@ -30,7 +30,8 @@ export interface Level {
 export type TapUnit = 'points' | 'subtests';
 
 // Summary comments runners print at the end of a stream: never a tape test header.
-const SUMMARY_COMMENT = /^(tests|suites|pass|fail|skip|skipped|todo|cancelled|duration_ms)\s+[\d.]+$|^ok$|^test count\(/;
+const SUMMARY_COMMENT =
+  /^(tests|suites|pass|fail|skip|skipped|todo|cancelled|duration_ms)\s+[\d.]+$|^ok$|^test count\(/;
 
 /** Reads a TAP stream (tape, node:test, ava), subtests included: every test point is a test. */
 export function parseTap(text: string, options: ParseOptions = {}): ParseOutcome {
@@ -48,7 +49,8 @@ export function parseNodeTap(text: string, options: ParseOptions = {}): ParseOut
 
 function readTap(text: string, options: ParseOptions, unit: TapUnit, format = 'tap'): ParseOutcome {
   return guarded(format, () => {
-    if (text.trim() === '') return unusable(`${format} report is empty; the runner wrote nothing (did it crash before reporting?)`);
+    if (text.trim() === '')
+      return unusable(`${format} report is empty; the runner wrote nothing (did it crash before reporting?)`);
     const tests: TestCase[] = [];
     const errors: RunError[] = [];
     const seen = { points: 0 };
@@ -62,9 +64,15 @@ function readTap(text: string, options: ParseOptions, unit: TapUnit, format = 't
       parser.on('line', (line: string) => onLine(line, level));
       parser.on('child', (child: Parser) => {
         level.child = { failedInside: false };
-        const inner: Level = { path: [...level.path, child.name], comments: [], failedInside: false, yaml: { lines: null } };
+        const inner: Level = {
+          path: [...level.path, child.name],
+          comments: [],
+          failedInside: false,
+          yaml: { lines: null },
+        };
         // node-tap: a file's top-level subtest gathers every failure beneath it.
-        if (unit === 'subtests') inner.failures = level.failures ?? (level.path.length === 1 ? (level.child.failures = []) : undefined);
+        if (unit === 'subtests')
+          inner.failures = level.failures ?? (level.path.length === 1 ? (level.child.failures = []) : undefined);
         watch(child, inner);
         child.on('complete', () => {
           if (level.child) level.child.failedInside = inner.failedInside;
@@ -86,10 +94,12 @@ function readTap(text: string, options: ParseOptions, unit: TapUnit, format = 't
     if (seen.points === 0 && planned.every((p) => p.syntheticPlan) && !/^TAP version \d+/m.test(text)) {
       return unusable(`${format} report has no test points, plan or \`TAP version\` line; is this a TAP stream?`);
     }
-    if (root.bailedOut) errors.push({ message: `Bail out! ${typeof root.bailedOut === 'string' ? root.bailedOut : ''}`.trim() });
+    if (root.bailedOut)
+      errors.push({ message: `Bail out! ${typeof root.bailedOut === 'string' ? root.bailedOut : ''}`.trim() });
     const truncated = isCutOff(root);
     // tape's `# name` header still open when the stream stops: the test a throw cut.
-    if (truncated && unit === 'points' && !nodeTest && top.group) errors.push(cutInsideTest(text, top.group, options.rootDir));
+    if (truncated && unit === 'points' && !nodeTest && top.group)
+      errors.push(cutInsideTest(text, top.group, options.rootDir));
     const read = { tests: uniquifyIds(tests), errors };
     return parsed({ format, ...(stream.hidden ? restoreSeparators(read) : read), truncated });
   });
@@ -124,7 +134,13 @@ function onComment(line: string, level: Level): void {
   } else if (!SUMMARY_COMMENT.test(comment)) level.group = comment.replace(/^TODO\s+/, '');
 }
 
-function onPoint(point: Result, level: Level, out: { tests: TestCase[]; errors: RunError[]; nodeTest: boolean }, rawYaml: string | undefined, rootDir?: string): void {
+function onPoint(
+  point: Result,
+  level: Level,
+  out: { tests: TestCase[]; errors: RunError[]; nodeTest: boolean },
+  rawYaml: string | undefined,
+  rootDir?: string,
+): void {
   const child = level.child;
   level.child = undefined;
   const failed = !point.ok && !point.todo && !point.skip;
@@ -171,12 +187,19 @@ function idName(point: Result): string {
   if (!point.name) return `#${point.id}`;
   if (point.ok && (point.name === 'null' || point.name === 'undefined')) return 't.error';
   const diag = point.diag as Record<string, unknown> | null | undefined;
-  if (!point.ok && diag?.operator === 'error' && typeof diag.stack === 'string' && diag.stack.split('\n')[0]!.trim() === point.name.trim()) return 't.error';
+  if (
+    !point.ok &&
+    diag?.operator === 'error' &&
+    typeof diag.stack === 'string' &&
+    diag.stack.split('\n')[0]!.trim() === point.name.trim()
+  )
+    return 't.error';
   return point.name;
 }
 
 // ava's points for what failed outside any test: a worker that exited or timed out, no tests in a file.
-const AVA_RUN_FAILURE = /^(?:.+ exited with a non-zero exit code: \d+|.+ exited due to \w+|Timed out while running tests|No tests found in .+)$/;
+const AVA_RUN_FAILURE =
+  /^(?:.+ exited with a non-zero exit code: \d+|.+ exited due to \w+|Timed out while running tests|No tests found in .+)$/;
 
 /**
  * A failed point that is no test: ava's run failures, and an uncaught error ava names after the error itself
@@ -185,7 +208,11 @@ const AVA_RUN_FAILURE = /^(?:.+ exited with a non-zero exit code: \d+|.+ exited 
 function outsideTests(point: Result): boolean {
   if (AVA_RUN_FAILURE.test(point.name.trim())) return true;
   const kind = point.diag?.name;
-  return typeof kind === 'string' && /Error$/.test(kind) && (point.name.startsWith(`${kind}: `) || point.name.startsWith(`${kind} [`));
+  return (
+    typeof kind === 'string' &&
+    /Error$/.test(kind) &&
+    (point.name.startsWith(`${kind}: `) || point.name.startsWith(`${kind} [`))
+  );
 }
 
 /** A stream without its plan, or with fewer test points than planned, stopped early. */

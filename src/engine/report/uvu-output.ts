@@ -29,8 +29,11 @@ interface Suite {
  */
 export function parseUvuOutput(text: string, options: ParseOptions = {}): ParseOutcome {
   return guarded('uvu', () => {
-    // eslint-disable-next-line no-control-regex
-    const lines = text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '').split('\n');
+    const lines = text
+      // eslint-disable-next-line no-control-regex
+      .replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '')
+      .replace(/\r/g, '')
+      .split('\n');
     const tests: TestCase[] = [];
     const errors: RunError[] = [];
     const totals = new Map<string, number>();
@@ -70,13 +73,18 @@ export function parseUvuOutput(text: string, options: ParseOptions = {}): ParseO
       }
     }
     closeBlock();
-    if (tests.length === 0 && totals.size === 0) return unusable('uvu output has no test marks and no Total line; did uvu run?');
+    if (tests.length === 0 && totals.size === 0)
+      return unusable('uvu output has no test marks and no Total line; did uvu run?');
     // uvu counts skipped tests in its totals only.
-    for (let n = 1; n <= (totals.get('Skipped') ?? 0); n++) tests.push({ id: `skipped#${n}`, name: `skipped test ${n} (uvu prints no name for it)`, status: 'skipped' });
+    for (let n = 1; n <= (totals.get('Skipped') ?? 0); n++)
+      tests.push({ id: `skipped#${n}`, name: `skipped test ${n} (uvu prints no name for it)`, status: 'skipped' });
     // uvu ends with Total, Passed, Skipped and Duration: output without them all, or with other counts, stopped early.
     const complete = ['Total', 'Passed', 'Skipped', 'Duration'].every((key) => totals.has(key));
     const ran = tests.filter((t) => t.status !== 'skipped');
-    const truncated = !complete || totals.get('Total') !== ran.length || totals.get('Passed') !== ran.filter((t) => t.status === 'passed').length;
+    const truncated =
+      !complete ||
+      totals.get('Total') !== ran.length ||
+      totals.get('Passed') !== ran.filter((t) => t.status === 'passed').length;
     return parsed({ format: 'uvu', tests: uniquifyIds(tests), errors, truncated });
   });
 }
@@ -86,7 +94,11 @@ function readSuite(file: string | undefined, name: string, marks: string): Suite
   const symbols = marks.trim().split(/\s+/);
   symbols.forEach((symbol, index) => {
     const place = `${name || '(default suite)'} > test ${index + 1}`;
-    const test: TestCase = { id: file ? `${file}::${place}` : place, name: `${name ? `${name} ` : ''}test ${index + 1}`, status: symbol === '✘' ? 'failed' : 'passed' };
+    const test: TestCase = {
+      id: file ? `${file}::${place}` : place,
+      name: `${name ? `${name} ` : ''}test ${index + 1}`,
+      status: symbol === '✘' ? 'failed' : 'passed',
+    };
     if (test.status === 'failed') suite.failedQueue.push(test);
     suite.tests.push(test);
   });

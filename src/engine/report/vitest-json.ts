@@ -1,6 +1,16 @@
 import type { ParseOutcome } from './parse-outcome.js';
 import { fileErrorText, readAssertionResults } from './assertion-results.js';
-import { asArray, asNumber, asRecord, asString, guarded, parsed, readJson, unusable, type ParseOptions } from './outcome.js';
+import {
+  asArray,
+  asNumber,
+  asRecord,
+  asString,
+  guarded,
+  parsed,
+  readJson,
+  unusable,
+  type ParseOptions,
+} from './outcome.js';
 import { uniquifyIds } from './test-id.js';
 
 /** Reads vitest's `--reporter=json` report. */
@@ -10,7 +20,9 @@ export function parseVitestJson(text: string, options: ParseOptions = {}): Parse
     if (!json.ok) return unusable(json.error);
     const report = asRecord(json.value);
     if (!report || !Array.isArray(report.testResults)) {
-      return unusable('vitest-json report has no testResults list; write one with `vitest run --reporter=json --outputFile=FILE`');
+      return unusable(
+        'vitest-json report has no testResults list; write one with `vitest run --reporter=json --outputFile=FILE`',
+      );
     }
     const { tests, errors } = readAssertionResults(report.testResults, vitestDialect, options.rootDir);
     return parsed({ format: 'vitest-json', tests: uniquifyIds(tests), errors, truncated: false });

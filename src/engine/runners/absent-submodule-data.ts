@@ -17,7 +17,12 @@ const MISSING_FILE = [
  * wrongly) is the code's to fix and gives undefined, as does a failure that names no missing file. A relative
  * path is read from the root and from `from`, the folders the test may have run in (go test runs in its package).
  */
-export function readsAbsentSubmodule(text: string, root: string, absent: readonly AbsentSubmodule[], from: readonly string[] = []): AbsentSubmodule | undefined {
+export function readsAbsentSubmodule(
+  text: string,
+  root: string,
+  absent: readonly AbsentSubmodule[],
+  from: readonly string[] = [],
+): AbsentSubmodule | undefined {
   if (absent.length === 0) return undefined;
   for (const pattern of MISSING_FILE) {
     for (const match of text.matchAll(pattern)) {
@@ -44,10 +49,17 @@ export function submoduleNotHere(module: AbsentSubmodule): NotHere {
  * The run with each failed test and each error outside tests that failed only because it reads a submodule that
  * is not checked out marked as such: what the stop names, and what the agent is never asked to fix.
  */
-export function markAbsentSubmoduleData(result: NormalizedResult, root: string, absent: readonly AbsentSubmodule[]): NormalizedResult {
+export function markAbsentSubmoduleData(
+  result: NormalizedResult,
+  root: string,
+  absent: readonly AbsentSubmodule[],
+): NormalizedResult {
   if (absent.length === 0) return result;
   const notHere = (text: string, where: { file?: string; package?: string }): NotHere | undefined => {
-    const from = [where.file ? dirname(resolve(root, where.file)) : undefined, where.package ? resolve(root, where.package) : undefined].filter((dir): dir is string => dir !== undefined);
+    const from = [
+      where.file ? dirname(resolve(root, where.file)) : undefined,
+      where.package ? resolve(root, where.package) : undefined,
+    ].filter((dir): dir is string => dir !== undefined);
     const module = readsAbsentSubmodule(text, root, absent, from);
     return module ? submoduleNotHere(module) : undefined;
   };

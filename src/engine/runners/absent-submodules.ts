@@ -19,7 +19,11 @@ export interface AbsentSubmodule {
  */
 export async function absentSubmodules(root: string): Promise<AbsentSubmodule[]> {
   if (!existsSync(join(root, '.gitmodules'))) return [];
-  const listed = await execa('git', ['config', '--file', '.gitmodules', '--null', '--get-regexp', '^submodule\\..*\\.(path|url)$'], { cwd: root, reject: false });
+  const listed = await execa(
+    'git',
+    ['config', '--file', '.gitmodules', '--null', '--get-regexp', '^submodule\\..*\\.(path|url)$'],
+    { cwd: root, reject: false },
+  );
   if (listed.exitCode !== 0) return [];
   const byName = new Map<string, { path?: string; url?: string }>();
   // With --null each entry is `key\nvalue\0`.
@@ -31,11 +35,28 @@ export async function absentSubmodules(root: string): Promise<AbsentSubmodule[]>
     module[key[2] as 'path' | 'url'] = entry.slice(cut + 1);
     byName.set(key[1]!, module);
   }
-  const absent = [...byName.values()].filter((m): m is { path: string; url?: string } => m.path !== undefined && m.path !== '' && holdsNothing(join(root, m.path)));
+  const absent = [...byName.values()].filter(
+    (m): m is { path: string; url?: string } =>
+      m.path !== undefined && m.path !== '' && holdsNothing(join(root, m.path)),
+  );
   if (absent.length === 0) return [];
-  const staged = await execa('git', ['ls-files', '--stage', '-z', '--', ...absent.map((m) => m.path)], { cwd: root, reject: false });
-  const gitlinks = new Set(staged.exitCode === 0 ? staged.stdout.split('\0').filter((line) => line.startsWith('160000 ')).map((line) => line.slice(line.indexOf('\t') + 1)) : []);
-  return absent.map((m) => ({ path: m.path.replace(/\/+$/, ''), ...(m.url ? { url: m.url } : {}), recorded: gitlinks.has(m.path.replace(/\/+$/, '')) }));
+  const staged = await execa('git', ['ls-files', '--stage', '-z', '--', ...absent.map((m) => m.path)], {
+    cwd: root,
+    reject: false,
+  });
+  const gitlinks = new Set(
+    staged.exitCode === 0
+      ? staged.stdout
+          .split('\0')
+          .filter((line) => line.startsWith('160000 '))
+          .map((line) => line.slice(line.indexOf('\t') + 1))
+      : [],
+  );
+  return absent.map((m) => ({
+    path: m.path.replace(/\/+$/, ''),
+    ...(m.url ? { url: m.url } : {}),
+    recorded: gitlinks.has(m.path.replace(/\/+$/, '')),
+  }));
 }
 
 /** A folder that is missing or empty: a submodule that was never checked out. */

@@ -18,7 +18,12 @@ export function readsAfterPart(report: ReportSpec | null): report is ReportSpec 
  * npm run test:corejs`, two tape runs whose counts tape's users add up), read from its saved stdout. Their ids
  * start with the part's name, so the same test run twice stays two tests. Null when its stdout is no such stream.
  */
-export function afterPartTests(part: PartRun, stdoutFile: string, report: ReportSpec, cwd: string): NormalizedResult | null {
+export function afterPartTests(
+  part: PartRun,
+  stdoutFile: string,
+  report: ReportSpec,
+  cwd: string,
+): NormalizedResult | null {
   if (!part.result || !existsSync(stdoutFile)) return null;
   const text = readFileSync(stdoutFile, 'utf8');
   if (!/^(?:TAP version \d+|(?:not )?ok \d)/m.test(text)) return null;

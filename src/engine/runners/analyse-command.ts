@@ -62,7 +62,12 @@ const MAX_SCRIPT_DEPTH = 8;
  * Follows a command line (a --test-cmd or a package.json script) to the test runner it ends up calling.
  * `extraArgs` are arguments appended by the caller (`npm test -- --coverage`).
  */
-export function analyseCommandLine(line: string, project: ProjectFacts, extraArgs: string[] = [], depth = 0): RunnerCall | UnknownCall {
+export function analyseCommandLine(
+  line: string,
+  project: ProjectFacts,
+  extraArgs: string[] = [],
+  depth = 0,
+): RunnerCall | UnknownCall {
   if (depth > MAX_SCRIPT_DEPTH) return { unknown: 'package.json scripts call each other in a loop', trail: [] };
   const setup: string[][] = [];
   const trail: string[] = [];
@@ -81,7 +86,11 @@ export function analyseCommandLine(line: string, project: ProjectFacts, extraArg
     const peeled = peelCommand(argv, project);
     if ('script' in peeled) {
       const script = project.scripts[peeled.script];
-      if (script === undefined) return { unknown: `"${argv.join(' ')}" runs the script "${peeled.script}", which package.json does not have`, trail };
+      if (script === undefined)
+        return {
+          unknown: `"${argv.join(' ')}" runs the script "${peeled.script}", which package.json does not have`,
+          trail,
+        };
       const found = analyseCommandLine(script, project, [...peeled.extraArgs, ...extraArgs], depth + 1);
       const step = `${argv.join(' ')} -> scripts.${peeled.script}: "${script}"`;
       const last = i === commands.length - 1 || commands[i]!.next === '|';
@@ -108,7 +117,9 @@ export function analyseCommandLine(line: string, project: ProjectFacts, extraArg
         setup.push(argv);
         continue;
       }
-      const found = delegation<RunnerCall>(peeled, project, (script, facts) => analyseCommandLine(script, facts, [], depth + 1));
+      const found = delegation<RunnerCall>(peeled, project, (script, facts) =>
+        analyseCommandLine(script, facts, [], depth + 1),
+      );
       if ('unknown' in found) return { unknown: found.unknown, trail };
       const rest = laterParts(commands, i);
       return {
@@ -120,8 +131,16 @@ export function analyseCommandLine(line: string, project: ProjectFacts, extraArg
         wrappers: peeled.wrappers,
         setup,
         after: rest.parts,
-        trail: [...trail, `${argv.join(' ')} -> ${found.runner} under ${peeled.delegator.tool}${found.script ? ` (each package's "${found.script}" script)` : ''}`],
-        delegate: { tool: peeled.delegator.tool, kind: peeled.delegator.kind, root: project.cwd, packages: found.packages },
+        trail: [
+          ...trail,
+          `${argv.join(' ')} -> ${found.runner} under ${peeled.delegator.tool}${found.script ? ` (each package's "${found.script}" script)` : ''}`,
+        ],
+        delegate: {
+          tool: peeled.delegator.tool,
+          kind: peeled.delegator.kind,
+          root: project.cwd,
+          packages: found.packages,
+        },
       };
     }
     if ('runner' in peeled) {
@@ -147,7 +166,12 @@ export function analyseCommandLine(line: string, project: ProjectFacts, extraArg
 }
 
 /** True when a command after the i-th (joined by `&&` or `;`) starts a test runner or a script that leads to one. */
-function laterLeadsToRunner(commands: { words: Token[]; next: string | null }[], i: number, project: ProjectFacts, depth: number): boolean {
+function laterLeadsToRunner(
+  commands: { words: Token[]; next: string | null }[],
+  i: number,
+  project: ProjectFacts,
+  depth: number,
+): boolean {
   for (let j = i + 1; j < commands.length; j++) {
     const op = commands[j - 1]!.next;
     if (op !== '&&' && op !== ';') return false;
@@ -168,7 +192,10 @@ function laterLeadsToRunner(commands: { words: Token[]; next: string | null }[],
  * `||` (what runs only on failure) or an `&` (something in the background); a pipe's reader (a TAP formatter)
  * belongs to the command before it.
  */
-function laterParts(commands: { words: Token[]; next: string | null }[], runnerIndex: number): { parts: NonNullable<RunnerCall['after']>; globs: string[] } {
+function laterParts(
+  commands: { words: Token[]; next: string | null }[],
+  runnerIndex: number,
+): { parts: NonNullable<RunnerCall['after']>; globs: string[] } {
   const parts: NonNullable<RunnerCall['after']> = [];
   const globs: string[] = [];
   for (let j = runnerIndex + 1; j < commands.length; j++) {
@@ -177,7 +204,8 @@ function laterParts(commands: { words: Token[]; next: string | null }[], runnerI
     if (op !== '&&' && op !== ';') break;
     const plain = plainArgv(commands[j]!.words);
     // A part that needs a shell runs through one, as the script would have.
-    if ('error' in plain) return { parts: [...parts, { argv: ['sh', '-c', quoteWords(commands.slice(j))], when: op }], globs };
+    if ('error' in plain)
+      return { parts: [...parts, { argv: ['sh', '-c', quoteWords(commands.slice(j))], when: op }], globs };
     if (plain.argv.length === 0) continue;
     globs.push(...globWords(plain));
     parts.push({ argv: plain.argv, when: op });

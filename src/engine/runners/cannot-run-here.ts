@@ -16,13 +16,32 @@ export interface MissingHere {
 // a failing assertion: a browser (puppeteer, playwright, webdriver), a service (a refused or unresolved
 // connection), a package that is not installed.
 const SIGNS: { what: string; pattern: RegExp }[] = [
-  { what: 'a browser', pattern: /Could not find (?:Chrome|Chromium|Firefox|expected browser)|Failed to launch the browser process|Browser was not found|Executable doesn't exist at|Looks like Playwright .* was just installed or updated|npx playwright install|SessionNotCreatedError|session not created|No usable sandbox/i },
+  {
+    what: 'a browser',
+    pattern:
+      /Could not find (?:Chrome|Chromium|Firefox|expected browser)|Failed to launch the browser process|Browser was not found|Executable doesn't exist at|Looks like Playwright .* was just installed or updated|npx playwright install|SessionNotCreatedError|session not created|No usable sandbox/i,
+  },
   // npx asked for a package that is not installed, and a run without a terminal cannot say yes to the download.
-  { what: 'a program', pattern: /npx canceled due to missing packages and no YES option|\bspawn \S+ ENOENT\b|^(?:sh|bash|\/bin\/sh)(?::\s*(?:line )?\d+)?:\s*\S+:\s*(?:command )?not found/m },
-  { what: 'a connection', pattern: /\b(?:ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH)\b|Cannot connect to the Docker daemon|could not connect to server|Connection refused/ },
+  {
+    what: 'a program',
+    pattern:
+      /npx canceled due to missing packages and no YES option|\bspawn \S+ ENOENT\b|^(?:sh|bash|\/bin\/sh)(?::\s*(?:line )?\d+)?:\s*\S+:\s*(?:command )?not found/m,
+  },
+  {
+    what: 'a connection',
+    pattern:
+      /\b(?:ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH)\b|Cannot connect to the Docker daemon|could not connect to server|Connection refused/,
+  },
   // npm's registry without its audit service (a mirror, an offline cache): `npm audit`, `npx aud` in posttest.
-  { what: 'a service', pattern: /^npm (?:error|ERR!) audit endpoint returned an error|^npm (?:warn|WARN) audit [45]\d\d\b/m },
-  { what: 'a module', pattern: /Cannot find (?:module|package) '(?![./])[^']+'|ERR_MODULE_NOT_FOUND.*'(?![./])[^']+'|ModuleNotFoundError: No module named '[^']+'/ },
+  {
+    what: 'a service',
+    pattern: /^npm (?:error|ERR!) audit endpoint returned an error|^npm (?:warn|WARN) audit [45]\d\d\b/m,
+  },
+  {
+    what: 'a module',
+    pattern:
+      /Cannot find (?:module|package) '(?![./])[^']+'|ERR_MODULE_NOT_FOUND.*'(?![./])[^']+'|ModuleNotFoundError: No module named '[^']+'/,
+  },
 ];
 
 // Lines quoted around the one that names what is missing: enough for puppeteer's four-line message.
@@ -46,14 +65,18 @@ export function missingHere(result: CommandResult, cwd: string): MissingHere | n
     if (what === 'a module' && namesProjectModule(match[0], cwd)) continue;
     return { what, quote: quoteAround(output, match.index) };
   }
-  if (isMissingTool(result)) return { what: 'a program', quote: result.spawnError ?? quoteAround(output, output.length) };
+  if (isMissingTool(result))
+    return { what: 'a program', quote: result.spawnError ?? quoteAround(output, output.length) };
   return null;
 }
 
 /** A `No module named 'x'` for a module of the project itself is the code's to fix (a renamed package). */
 function namesProjectModule(text: string, cwd: string): boolean {
   const name = /No module named '([^']+)'/.exec(text)?.[1]?.split('.')[0];
-  return name !== undefined && (existsSync(join(cwd, name)) || existsSync(join(cwd, `${name}.py`)) || existsSync(join(cwd, 'src', name)));
+  return (
+    name !== undefined &&
+    (existsSync(join(cwd, name)) || existsSync(join(cwd, `${name}.py`)) || existsSync(join(cwd, 'src', name)))
+  );
 }
 
 /** The message the match is in: a few lines before it, the rest of its paragraph after it. */
@@ -64,13 +87,22 @@ function quoteAround(output: string, index: number): string {
   while (end + 1 < lines.length && end - at < QUOTE_AFTER && lines[end + 1]!.trim() !== '') end++;
   let start = at;
   while (start > 0 && at - start < QUOTE_BEFORE && lines[start - 1]!.trim() !== '') start--;
-  return lines.slice(start, end + 1).join('\n').trimEnd();
+  return lines
+    .slice(start, end + 1)
+    .join('\n')
+    .trimEnd();
 }
 
 /** How a part is named in `skipParts`: the script it runs (`test-headless`), else its command line. */
 export function skipName(argv: readonly string[]): string {
   const [pm, verb, script] = argv;
-  if ((pm === 'npm' || pm === 'yarn' || pm === 'pnpm') && (verb === 'run' || verb === 'run-script') && script !== undefined && argv.length === 3) return script;
+  if (
+    (pm === 'npm' || pm === 'yarn' || pm === 'pnpm') &&
+    (verb === 'run' || verb === 'run-script') &&
+    script !== undefined &&
+    argv.length === 3
+  )
+    return script;
   return argv.join(' ');
 }
 
@@ -78,8 +110,18 @@ export function skipName(argv: readonly string[]): string {
  * The stop for a part that cannot run here: the first line names the part, what it lacks and how to leave it
  * out; the runner's own words follow, whole.
  */
-export function cannotRunMessage(argv: readonly string[], where: string, missing: MissingHere, skippable = true): string {
-  const leaveOut = skippable ? `, or leave the part out with "skipParts": ["${skipName(argv)}"] in fixcycle.config.json (or --test-cmd "<the parts that can run>")` : ', or pass --test-cmd "<a command that runs here>"';
+export function cannotRunMessage(
+  argv: readonly string[],
+  where: string,
+  missing: MissingHere,
+  skippable = true,
+): string {
+  const leaveOut = skippable
+    ? `, or leave the part out with "skipParts": ["${skipName(argv)}"] in fixcycle.config.json (or --test-cmd "<the parts that can run>")`
+    : ', or pass --test-cmd "<a command that runs here>"';
   const head = `the test command's part \`${argv.join(' ')}\` (${where}) cannot run on this machine: it failed without a failing test and needs ${missing.what} that is not here, which no change to the code can fix, so no agent is asked: install what it needs${leaveOut}`;
-  return `${head}\nits own words:\n${missing.quote.split('\n').map((line) => `  ${line}`).join('\n')}`;
+  return `${head}\nits own words:\n${missing.quote
+    .split('\n')
+    .map((line) => `  ${line}`)
+    .join('\n')}`;
 }

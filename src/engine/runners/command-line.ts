@@ -59,10 +59,17 @@ export type SplitCommand = { ok: true; argv: string[] } | { ok: false; error: st
 export function splitCommandLine(line: string): SplitCommand {
   const commands = splitCommands(tokenize(line));
   if (commands.length !== 1 || commands[0]!.next !== null) {
-    return { ok: false, error: `"${line}" chains several commands, which needs a shell: put them in a script and give that` };
+    return {
+      ok: false,
+      error: `"${line}" chains several commands, which needs a shell: put them in a script and give that`,
+    };
   }
   const plain = plainArgv(commands[0]!.words);
-  if ('error' in plain) return { ok: false, error: `"${line}" uses the ${plain.error}, which needs a shell: put the command in a script and give that` };
+  if ('error' in plain)
+    return {
+      ok: false,
+      error: `"${line}" uses the ${plain.error}, which needs a shell: put the command in a script and give that`,
+    };
   if (plain.argv.length === 0) return { ok: false, error: 'the command is empty' };
   return { ok: true, argv: plain.argv };
 }

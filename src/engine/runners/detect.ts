@@ -17,9 +17,23 @@ const JS_CONFIG_EXTENSIONS = ['js', 'mjs', 'cjs', 'ts', 'mts', 'cts'];
 
 /** Config files that name their runner, most specific first. */
 const CONFIG_FILES: { runner: RunnerCall['runner']; files: string[] }[] = [
-  { runner: 'vitest', files: [...withExtensions('vitest.config'), ...withExtensions('vitest.workspace'), 'vitest.workspace.json'] },
+  {
+    runner: 'vitest',
+    files: [...withExtensions('vitest.config'), ...withExtensions('vitest.workspace'), 'vitest.workspace.json'],
+  },
   { runner: 'jest', files: [...withExtensions('jest.config'), 'jest.config.json'] },
-  { runner: 'mocha', files: ['.mocharc.js', '.mocharc.cjs', '.mocharc.mjs', '.mocharc.json', '.mocharc.jsonc', '.mocharc.yaml', '.mocharc.yml'] },
+  {
+    runner: 'mocha',
+    files: [
+      '.mocharc.js',
+      '.mocharc.cjs',
+      '.mocharc.mjs',
+      '.mocharc.json',
+      '.mocharc.jsonc',
+      '.mocharc.yaml',
+      '.mocharc.yml',
+    ],
+  },
   { runner: 'ava', files: [...withExtensions('ava.config')] },
 ];
 
@@ -34,7 +48,8 @@ export function detectRunner(project: ProjectFacts): Detection | null {
   const script = project.scripts.test;
   if (script !== undefined && !NPM_PLACEHOLDER.test(script)) {
     const found = analyseCommandLine(script, project);
-    if (!('unknown' in found)) return { call: withTestLifecycle(found, project), detectedFrom: `scripts.test in package.json ("${script}")` };
+    if (!('unknown' in found))
+      return { call: withTestLifecycle(found, project), detectedFrom: `scripts.test in package.json ("${script}")` };
   }
   for (const { runner, files } of CONFIG_FILES) {
     const file = files.find((name) => project.exists(name));
@@ -42,7 +57,8 @@ export function detectRunner(project: ProjectFacts): Detection | null {
   }
   if (project.jestConfigInPackage) return { call: bareCall('jest'), detectedFrom: '"jest" config in package.json' };
   for (const runner of DEPENDENCY_RUNNERS) {
-    if (project.dependencies.has(runner)) return { call: bareCall(runner), detectedFrom: `${runner} in package.json dependencies` };
+    if (project.dependencies.has(runner))
+      return { call: bareCall(runner), detectedFrom: `${runner} in package.json dependencies` };
   }
   const pytestFrom = pytestSignal(project);
   if (pytestFrom) return { call: { ...bareCall('pytest'), launcher: pytestLauncher() }, detectedFrom: pytestFrom };
@@ -74,7 +90,12 @@ export function bareCall(runner: RunnerCall['runner']): RunnerCall {
     cargo: ['cargo', 'test'],
   };
   // node-tap 12 reads TAP from stdin when it is given no files.
-  const args: Partial<Record<RunnerCall['runner'], string[]>> = { tape: ['test/**/*.js'], tap: ['test/**/*.js'], 'node-test': ['--test'], go: ['./...'] };
+  const args: Partial<Record<RunnerCall['runner'], string[]>> = {
+    tape: ['test/**/*.js'],
+    tap: ['test/**/*.js'],
+    'node-test': ['--test'],
+    go: ['./...'],
+  };
   return { runner, launcher: launchers[runner], args: args[runner] ?? [], env: {}, wrappers: [], setup: [], trail: [] };
 }
 
@@ -85,7 +106,11 @@ export function bareCall(runner: RunnerCall['runner']): RunnerCall {
 function pytestLauncher(): string[] {
   for (const python of ['python3', 'python']) {
     if (!findOnPath(python)) continue;
-    const probe = spawnSync(python, ['-c', "import importlib.util, sys; sys.exit(importlib.util.find_spec('pytest') is None)"], { stdio: 'ignore', timeout: 10_000 });
+    const probe = spawnSync(
+      python,
+      ['-c', "import importlib.util, sys; sys.exit(importlib.util.find_spec('pytest') is None)"],
+      { stdio: 'ignore', timeout: 10_000 },
+    );
     if (probe.status === 0) return [python, '-m', 'pytest'];
   }
   return ['pytest'];
@@ -113,7 +138,12 @@ export function explainNoRunner(project: ProjectFacts): string {
     const why = 'unknown' in found ? found.unknown : 'it leads to no runner';
     return `no test runner found in ${project.cwd}: scripts.test in package.json ("${script}") does not lead to one fixcycle knows (${why}), and there is no runner config or dependency: ${fix}`;
   }
-  const what = script !== undefined ? 'only npm\'s placeholder test script' : project.exists('package.json') ? 'no test script' : 'no package.json';
+  const what =
+    script !== undefined
+      ? "only npm's placeholder test script"
+      : project.exists('package.json')
+        ? 'no test script'
+        : 'no package.json';
   return `no test runner found in ${project.cwd} (${what}, no runner config or dependency, pytest.ini, tox.ini, setup.py, go.mod or Cargo.toml): ${fix}`;
 }
 

@@ -23,7 +23,12 @@ const IN_PROCESS_RUNNERS = new Set(['jest', 'mocha', 'tape']);
  * (which reads its arguments as it loads), then puts back the argv the user's command would have had.
  * Unchanged when fixcycle adds nothing, the runner runs tests elsewhere, or its CLI is not a local JS file.
  */
-export function hideOwnArgs(invocation: Invocation, call: UserCall | undefined, cwd: string, reportDir: string): Invocation {
+export function hideOwnArgs(
+  invocation: Invocation,
+  call: UserCall | undefined,
+  cwd: string,
+  reportDir: string,
+): Invocation {
   if (!call || (!IN_PROCESS_RUNNERS.has(call.runner) && call.runner !== 'pytest')) return invocation;
   const at = indexOfRun(invocation.argv, call.launcher);
   if (at === -1) return invocation;
@@ -46,7 +51,13 @@ export function hideOwnArgs(invocation: Invocation, call: UserCall | undefined, 
  * `argparse.parse_args()` would read `--junitxml=...`. A small launcher gives pytest the full arguments
  * through `pytest.main()` and the tests the user's own `sys.argv` and `sys.path[0]`.
  */
-function hideFromPytest(invocation: Invocation, call: UserCall, at: number, full: string[], reportDir: string): Invocation {
+function hideFromPytest(
+  invocation: Invocation,
+  call: UserCall,
+  at: number,
+  full: string[],
+  reportDir: string,
+): Invocation {
   const [head, flag, module] = call.launcher;
   const asModule = flag === '-m' && module === 'pytest' && /^python(3(\.\d+)?)?$/.test(head!.split('/').at(-1)!);
   const script = call.launcher.length === 1 && (head === 'pytest' || head === 'py.test') ? findOnPath(head) : null;
@@ -56,16 +67,31 @@ function hideFromPytest(invocation: Invocation, call: UserCall, at: number, full
   const setup = asModule
     ? `sys.argv = [importlib.util.find_spec("pytest.__main__").origin, *${JSON.stringify(call.args)}]\nsys.path[0] = os.getcwd()`
     : `sys.argv = [${JSON.stringify(script)}, *${JSON.stringify(call.args)}]\nsys.path.pop(0)`;
-  const source = ['# Written by fixcycle for one test run: pytest gets its report options, the tests the user\'s own command line.', 'import importlib.util, os, sys', setup, 'import pytest', `raise SystemExit(pytest.main(${JSON.stringify(full)}))`, ''].join('\n');
+  const source = [
+    "# Written by fixcycle for one test run: pytest gets its report options, the tests the user's own command line.",
+    'import importlib.util, os, sys',
+    setup,
+    'import pytest',
+    `raise SystemExit(pytest.main(${JSON.stringify(full)}))`,
+    '',
+  ].join('\n');
   const file = join(reportDir, 'fixcycle-launch.py');
-  return { ...invocation, argv: [...invocation.argv.slice(0, at), python, file], prepare: [...(invocation.prepare ?? []), { path: file, content: source }] };
+  return {
+    ...invocation,
+    argv: [...invocation.argv.slice(0, at), python, file],
+    prepare: [...(invocation.prepare ?? []), { path: file, content: source }],
+  };
 }
 
 const importsPytest = new Map<string, boolean>();
 
 /** True when this interpreter has pytest (the `pytest` on PATH may belong to another one, a pipx install). */
 function pytestImports(python: string): boolean {
-  if (!importsPytest.has(python)) importsPytest.set(python, spawnSync(python, ['-c', 'import pytest'], { stdio: 'ignore', timeout: 20_000 }).status === 0);
+  if (!importsPytest.has(python))
+    importsPytest.set(
+      python,
+      spawnSync(python, ['-c', 'import pytest'], { stdio: 'ignore', timeout: 20_000 }).status === 0,
+    );
   return importsPytest.get(python)!;
 }
 

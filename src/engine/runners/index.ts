@@ -26,7 +26,9 @@ export { selectTestFiles, type TestFileSelection } from './select-tests.js';
 export async function resolveRunner(cwd: string, choice: RunnerChoice): Promise<CommandTestRunner> {
   const project = readProject(cwd);
   if (choice.runner !== undefined && !isRunnerName(choice.runner)) {
-    throw new RunnerResolutionError(`unknown runner "${choice.runner}": use --runner ${RUNNER_NAMES.filter((n) => n !== 'command').join('|')}, or --test-cmd "<command>"`);
+    throw new RunnerResolutionError(
+      `unknown runner "${choice.runner}": use --runner ${RUNNER_NAMES.filter((n) => n !== 'command').join('|')}, or --test-cmd "<command>"`,
+    );
   }
   const skip = choice.skipParts ?? [];
   if (choice.testCmd !== undefined) return fromTestCommand(choice.testCmd, choice.runner, project, skip);
@@ -36,8 +38,10 @@ export async function resolveRunner(cwd: string, choice: RunnerChoice): Promise<
     const call = detected?.call.runner === choice.runner ? detected.call : bareCall(choice.runner);
     return make(call, `--runner ${choice.runner}`, project, skip);
   }
-  if (choice.runner === 'command') throw new RunnerResolutionError('--runner command needs the command: pass --test-cmd "<command>"');
-  if (project.packageError) throw new RunnerResolutionError(`${project.packageError}: fix it, or pass --test-cmd "<command>"`);
+  if (choice.runner === 'command')
+    throw new RunnerResolutionError('--runner command needs the command: pass --test-cmd "<command>"');
+  if (project.packageError)
+    throw new RunnerResolutionError(`${project.packageError}: fix it, or pass --test-cmd "<command>"`);
   const detected = detectRunner(project);
   if (!detected) {
     throw new RunnerResolutionError(explainNoRunner(project));
@@ -45,10 +49,18 @@ export async function resolveRunner(cwd: string, choice: RunnerChoice): Promise<
   return make(detected.call, detected.detectedFrom, project, skip);
 }
 
-function fromTestCommand(line: string, forced: string | undefined, project: ProjectFacts, skip: readonly string[]): CommandTestRunner {
+function fromTestCommand(
+  line: string,
+  forced: string | undefined,
+  project: ProjectFacts,
+  skip: readonly string[],
+): CommandTestRunner {
   const commands = splitCommands(tokenize(line));
   const only = commands.length === 1 ? plainArgv(commands[0]!.words) : null;
-  if (line.trim() === '') throw new RunnerResolutionError('--test-cmd is empty: pass the command that runs your tests, e.g. --test-cmd "npm test"');
+  if (line.trim() === '')
+    throw new RunnerResolutionError(
+      '--test-cmd is empty: pass the command that runs your tests, e.g. --test-cmd "npm test"',
+    );
   const found = analyseCommandLine(line, project);
   if (!('unknown' in found) && (forced === undefined || forced === found.runner)) {
     // The last step names the runner's own command, which doctor prints anyway.
@@ -58,13 +70,20 @@ function fromTestCommand(line: string, forced: string | undefined, project: Proj
   // Not a runner fixcycle can see into (or not the one --runner names): run it exactly as given.
   if (!only || 'error' in only) {
     const why = only && 'error' in only ? only.error : 'several commands';
-    throw new RunnerResolutionError(`--test-cmd "${line}" needs a shell (${why}): put it in a package.json script and pass --test-cmd "npm run <script>"`);
+    throw new RunnerResolutionError(
+      `--test-cmd "${line}" needs a shell (${why}): put it in a package.json script and pass --test-cmd "npm run <script>"`,
+    );
   }
   const reason = 'unknown' in found ? found.unknown : `it runs ${found.runner}, not ${forced}`;
   return new CommandTestRunner(plainCommands(only.argv), `--test-cmd "${line}" (${reason}; counts from its output)`);
 }
 
-function make(call: RunnerCall, detectedFrom: string, project: ProjectFacts, skipParts: readonly string[]): CommandTestRunner {
+function make(
+  call: RunnerCall,
+  detectedFrom: string,
+  project: ProjectFacts,
+  skipParts: readonly string[],
+): CommandTestRunner {
   const skipped = leaveOutParts(call, skipParts);
   assertInstalled(call, project);
   if (call.runner === 'tap') call.runnerMajor = installedMajor(project.cwd, 'tap');
@@ -87,7 +106,9 @@ function leaveOutParts(call: RunnerCall, skipParts: readonly string[]): string[]
 /** The major version of a package installed in the project's node_modules, when it can be read. */
 function installedMajor(cwd: string, pkg: string): number | undefined {
   try {
-    const version = (JSON.parse(readFileSync(join(cwd, 'node_modules', pkg, 'package.json'), 'utf8')) as { version?: string }).version;
+    const version = (
+      JSON.parse(readFileSync(join(cwd, 'node_modules', pkg, 'package.json'), 'utf8')) as { version?: string }
+    ).version;
     const major = Number.parseInt(version ?? '', 10);
     return Number.isNaN(major) ? undefined : major;
   } catch {
@@ -99,7 +120,9 @@ function installedMajor(cwd: string, pkg: string): number | undefined {
 function assertInstalled(call: RunnerCall, project: ProjectFacts): void {
   for (const [wrapper] of call.wrappers) {
     if (wrapper && !findLocalBin(project.cwd, wrapper) && !findOnPath(wrapper)) {
-      throw new RunnerResolutionError(`the test command runs "${wrapper}", which is not installed in node_modules/.bin (run npm install): install it, or pass --test-cmd "<command>"`);
+      throw new RunnerResolutionError(
+        `the test command runs "${wrapper}", which is not installed in node_modules/.bin (run npm install): install it, or pass --test-cmd "<command>"`,
+      );
     }
   }
   const bin = call.launcher[0]!;
@@ -108,6 +131,10 @@ function assertInstalled(call: RunnerCall, project: ProjectFacts): void {
     call.launcher = [findOnPath('python3') ? 'python3' : 'python', '-m', 'pytest'];
     return;
   }
-  const where = ['node', 'go', 'cargo', 'python', 'python3', 'pytest'].includes(bin) ? 'on PATH' : `in node_modules/.bin (run npm install)`;
-  throw new RunnerResolutionError(`${call.runner} runs "${bin}", which is not installed ${where}: install it, or pass --test-cmd "<command>"`);
+  const where = ['node', 'go', 'cargo', 'python', 'python3', 'pytest'].includes(bin)
+    ? 'on PATH'
+    : `in node_modules/.bin (run npm install)`;
+  throw new RunnerResolutionError(
+    `${call.runner} runs "${bin}", which is not installed ${where}: install it, or pass --test-cmd "<command>"`,
+  );
 }

@@ -31,7 +31,8 @@ export function readLibtestOutput(stdout: string): NormalizedResult | null {
       messages.set(header[1]!, current);
       continue;
     }
-    if (current && (line === 'failures:' || line.startsWith('test result:') || line.startsWith('---- '))) current = null;
+    if (current && (line === 'failures:' || line.startsWith('test result:') || line.startsWith('---- ')))
+      current = null;
     if (current) {
       current.push(line);
       continue;
@@ -65,4 +66,3 @@ export function libtestSummary(stdout: string): LibtestSummary {
   }
   return sum;
 }
-

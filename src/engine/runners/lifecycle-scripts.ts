@@ -12,13 +12,20 @@ export interface LifecycleParts {
  * (6 and later) only with `enable-pre-post-scripts=true`, yarn 2+ never. `manager` is the one the command
  * names (`npm test`, `yarn test`); for the test script found in package.json, the one the project uses.
  */
-export function lifecycleParts(project: ProjectFacts, name: string, manager: 'npm' | 'yarn' | 'pnpm' | null = null): LifecycleParts {
+export function lifecycleParts(
+  project: ProjectFacts,
+  name: string,
+  manager: 'npm' | 'yarn' | 'pnpm' | null = null,
+): LifecycleParts {
   if (!runsPrePostScripts(project, manager)) return { setup: [], after: [] };
   const pre = project.scripts[`pre${name}`];
   const post = project.scripts[`post${name}`];
   return {
     setup: pre === undefined ? [] : scriptSteps(`pre${name}`, pre, manager ?? 'npm'),
-    after: post === undefined ? [] : scriptSteps(`post${name}`, post, manager ?? 'npm').map((argv) => ({ argv, when: '&&' as const })),
+    after:
+      post === undefined
+        ? []
+        : scriptSteps(`post${name}`, post, manager ?? 'npm').map((argv) => ({ argv, when: '&&' as const })),
   };
 }
 
@@ -33,7 +40,8 @@ function scriptSteps(name: string, script: string, manager: string): string[][] 
     const plain = plainArgv(command.words);
     const chained = command.next === '&&' || (command.next === null && index === commands.length - 1);
     // What only a shell runs right (globs, variables set for one command, `||`) stays the script npm runs.
-    if ('error' in plain || plain.globs.size > 0 || !chained || /^[A-Za-z_][A-Za-z0-9_]*=/.test(plain.argv[0] ?? '')) return [[manager, 'run', name]];
+    if ('error' in plain || plain.globs.size > 0 || !chained || /^[A-Za-z_][A-Za-z0-9_]*=/.test(plain.argv[0] ?? ''))
+      return [[manager, 'run', name]];
     if (plain.argv.length > 0) steps.push(plain.argv);
   }
   return steps.length > 0 ? steps : [[manager, 'run', name]];

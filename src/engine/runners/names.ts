@@ -1,5 +1,18 @@
 /** The runners fixcycle knows how to drive (`tap` is node-tap); `command` is a plain --test-cmd it cannot see into. */
-export const RUNNER_NAMES = ['vitest', 'jest', 'mocha', 'tape', 'tap', 'ava', 'uvu', 'node-test', 'pytest', 'go', 'cargo', 'command'] as const;
+export const RUNNER_NAMES = [
+  'vitest',
+  'jest',
+  'mocha',
+  'tape',
+  'tap',
+  'ava',
+  'uvu',
+  'node-test',
+  'pytest',
+  'go',
+  'cargo',
+  'command',
+] as const;
 
 /** A runner fixcycle knows by name. */
 export type RunnerName = (typeof RUNNER_NAMES)[number];

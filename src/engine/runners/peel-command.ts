@@ -46,22 +46,83 @@ const RUNNER_BINS: Record<string, DirectCall['runner']> = {
 };
 
 /** A JS file that is a runner's CLI, started with `node [options] <file>` (ESM jest, for one). */
-const RUNNER_SCRIPT = /(?:^|\/)(?:node_modules\/\.bin\/(vitest|jest|mocha|_mocha|tape|tap|ava|uvu)|node_modules\/(vitest|jest|mocha|tape|tap|ava|uvu)\/[\w./-]*\.m?js)$/;
+const RUNNER_SCRIPT =
+  /(?:^|\/)(?:node_modules\/\.bin\/(vitest|jest|mocha|_mocha|tape|tap|ava|uvu)|node_modules\/(vitest|jest|mocha|tape|tap|ava|uvu)\/[\w./-]*\.m?js)$/;
 
 /** Options of coverage wrappers that take a separate value (`nyc --reporter lcov tape ...`). */
 const WRAPPER_VALUE_OPTIONS: Record<string, Set<string>> = {
-  nyc: new Set(['--reporter', '-r', '--report-dir', '--temp-dir', '-t', '--include', '-n', '--exclude', '-x', '--extension', '-e', '--require', '-i', '--cwd', '--nycrc-path', '--lines', '--branches', '--functions', '--statements']),
-  c8: new Set(['--reporter', '-r', '--reports-dir', '--report-dir', '-o', '--exclude', '-x', '--include', '-n', '--extension', '-e', '--lines', '--branches', '--functions', '--statements', '--temp-directory', '--src', '--config', '-c']),
+  nyc: new Set([
+    '--reporter',
+    '-r',
+    '--report-dir',
+    '--temp-dir',
+    '-t',
+    '--include',
+    '-n',
+    '--exclude',
+    '-x',
+    '--extension',
+    '-e',
+    '--require',
+    '-i',
+    '--cwd',
+    '--nycrc-path',
+    '--lines',
+    '--branches',
+    '--functions',
+    '--statements',
+  ]),
+  c8: new Set([
+    '--reporter',
+    '-r',
+    '--reports-dir',
+    '--report-dir',
+    '-o',
+    '--exclude',
+    '-x',
+    '--include',
+    '-n',
+    '--extension',
+    '-e',
+    '--lines',
+    '--branches',
+    '--functions',
+    '--statements',
+    '--temp-directory',
+    '--src',
+    '--config',
+    '-c',
+  ]),
 };
 
 /** Node options that take a separate value (`node --import tsx --test`). */
-export const NODE_VALUE_OPTIONS = new Set(['--import', '--require', '-r', '--loader', '--experimental-loader', '--test-name-pattern', '--test-skip-pattern', '--test-concurrency', '--test-timeout', '--test-reporter', '--test-reporter-destination', '--conditions', '-C', '--env-file', '--input-type', '--title']);
+export const NODE_VALUE_OPTIONS = new Set([
+  '--import',
+  '--require',
+  '-r',
+  '--loader',
+  '--experimental-loader',
+  '--test-name-pattern',
+  '--test-skip-pattern',
+  '--test-concurrency',
+  '--test-timeout',
+  '--test-reporter',
+  '--test-reporter-destination',
+  '--conditions',
+  '-C',
+  '--env-file',
+  '--input-type',
+  '--title',
+]);
 
 /**
  * Sees through one command of a script: env assignments, cross-env, npx, package-manager script calls,
  * coverage wrappers and `node`, to the runner it starts, the script it calls, or why it is neither.
  */
-export function peelCommand(argv: string[], project: ProjectFacts): ScriptCall | DirectCall | DelegatedCall | { unknown: string } {
+export function peelCommand(
+  argv: string[],
+  project: ProjectFacts,
+): ScriptCall | DirectCall | DelegatedCall | { unknown: string } {
   const env: Record<string, string> = {};
   const wrappers: string[][] = [];
   let rest = [...argv];
@@ -102,17 +163,25 @@ export function peelCommand(argv: string[], project: ProjectFacts): ScriptCall |
     if (/^python(3(\.\d+)?)?$/.test(head.split('/').at(-1)!) && tail[0] === '-m' && tail[1] === 'pytest') {
       return { runner: 'pytest', launcher: [head, '-m', 'pytest'], args: tail.slice(2), env, wrappers };
     }
-    if (head === 'go' && tail[0] === 'test') return { runner: 'go', launcher: ['go', 'test'], args: tail.slice(1), env, wrappers };
-    if (head === 'cargo' && tail[0] === 'test') return { runner: 'cargo', launcher: ['cargo', 'test'], args: tail.slice(1), env, wrappers };
+    if (head === 'go' && tail[0] === 'test')
+      return { runner: 'go', launcher: ['go', 'test'], args: tail.slice(1), env, wrappers };
+    if (head === 'cargo' && tail[0] === 'test')
+      return { runner: 'cargo', launcher: ['cargo', 'test'], args: tail.slice(1), env, wrappers };
     return { unknown: `"${head}" is not a test runner fixcycle knows` };
   }
 }
 
-function packageManagerCall(pm: 'npm' | 'yarn' | 'pnpm', args: string[], project: ProjectFacts): Omit<ScriptCall, 'env'> | { bin: string[] } | { unknown: string } {
+function packageManagerCall(
+  pm: 'npm' | 'yarn' | 'pnpm',
+  args: string[],
+  project: ProjectFacts,
+): Omit<ScriptCall, 'env'> | { bin: string[] } | { unknown: string } {
   const words = dropLeadingOptions(args);
   const [verb, ...rest] = words;
   const script = (name: string | undefined, extra: string[]): Omit<ScriptCall, 'env'> | { unknown: string } =>
-    name === undefined ? { unknown: `"${pm} ${verb}" names no script` } : { script: name, extraArgs: extra, manager: pm };
+    name === undefined
+      ? { unknown: `"${pm} ${verb}" names no script` }
+      : { script: name, extraArgs: extra, manager: pm };
   if (verb === undefined) return { unknown: `"${pm}" alone runs no tests` };
   if (['test', 't', 'tst'].includes(verb)) return script('test', pm === 'npm' ? afterDoubleDash(rest) : rest);
   if (['run', 'run-script', 'rum', 'urn'].includes(verb)) {
@@ -124,7 +193,12 @@ function packageManagerCall(pm: 'npm' | 'yarn' | 'pnpm', args: string[], project
   return { unknown: `"npm ${verb}" does not run a test script` };
 }
 
-function nodeCall(head: 'node' | 'tsx', args: string[], env: Record<string, string>, wrappers: string[][]): DirectCall | { unknown: string } {
+function nodeCall(
+  head: 'node' | 'tsx',
+  args: string[],
+  env: Record<string, string>,
+  wrappers: string[][],
+): DirectCall | { unknown: string } {
   const options: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const word = args[i]!;

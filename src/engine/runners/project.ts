@@ -36,11 +36,20 @@ export function readProject(cwd: string): ProjectFacts {
       return [];
     }
   };
-  const facts: ProjectFacts = { cwd, scripts: {}, dependencies: new Set(), jestConfigInPackage: false, exists, read, list };
+  const facts: ProjectFacts = {
+    cwd,
+    scripts: {},
+    dependencies: new Set(),
+    jestConfigInPackage: false,
+    exists,
+    read,
+    list,
+  };
   if (!exists('package.json')) return facts;
   try {
     const pkg = JSON.parse(read('package.json')) as Record<string, unknown>;
-    for (const [name, value] of Object.entries(asRecord(pkg.scripts))) if (typeof value === 'string') facts.scripts[name] = value;
+    for (const [name, value] of Object.entries(asRecord(pkg.scripts)))
+      if (typeof value === 'string') facts.scripts[name] = value;
     for (const field of ['dependencies', 'devDependencies', 'optionalDependencies']) {
       for (const name of Object.keys(asRecord(pkg[field]))) facts.dependencies.add(name);
     }

@@ -46,7 +46,9 @@ export function readRun(run: FinishedRun): RunReading {
       ? { result: resultFromCounts(counts, run.output), source: 'output' }
       : { result: resultFromExitCode(run, errors.length > 0), source: 'exit-code' };
   }
-  const identified = commands.identifyTests ? commands.identifyTests(reading.result, run.files ?? null, invocation.cwd ?? run.cwd) : reading.result;
+  const identified = commands.identifyTests
+    ? commands.identifyTests(reading.result, run.files ?? null, invocation.cwd ?? run.cwd)
+    : reading.result;
   const result = { ...withPackage(identified, invocation.package), errors: [...reading.result.errors] };
   const stopped = stoppedEarly(run, result);
   if (stopped) result.stopped = stopped;
@@ -54,10 +56,13 @@ export function readRun(run: FinishedRun): RunReading {
   for (const error of commands.outputErrors?.(run.output) ?? []) {
     const known = result.errors.findIndex((other) => other.file !== undefined && other.file === error.file);
     if (known === -1) errors.push(error);
-    else if (error.message.length > result.errors[known]!.message.length) result.errors[known] = { ...result.errors[known]!, message: error.message };
+    else if (error.message.length > result.errors[known]!.message.length)
+      result.errors[known] = { ...result.errors[known]!, message: error.message };
   }
   if (command.spawnError) {
-    errors.push({ message: `the test command could not start (${command.spawnError}): install the runner, or pass --test-cmd "<command>"` });
+    errors.push({
+      message: `the test command could not start (${command.spawnError}): install the runner, or pass --test-cmd "<command>"`,
+    });
   } else if (command.timedOut) {
     errors.push({ message: withOutput('the test command timed out and was killed with its process tree', command) });
   } else if (command.aborted) {
@@ -68,15 +73,26 @@ export function readRun(run: FinishedRun): RunReading {
   if (result.truncated && !command.timedOut && !command.aborted) {
     // A stream the parser saw cut inside a test already says so: it gets the run's last output, not a second error.
     const cut = result.errors.findIndex((error) => error.message.startsWith(CUT_INSIDE));
-    if (cut >= 0) result.errors[cut] = { ...result.errors[cut]!, message: withOutput(result.errors[cut]!.message, command) };
-    else errors.push({ message: withOutput('the report stops before its end (the runner crashed or exited early)', command) });
+    if (cut >= 0)
+      result.errors[cut] = { ...result.errors[cut]!, message: withOutput(result.errors[cut]!.message, command) };
+    else
+      errors.push({
+        message: withOutput('the report stops before its end (the runner crashed or exited early)', command),
+      });
   }
   const failing = result.tests.some((test) => test.status === 'failed') || result.errors.length + errors.length > 0;
   if (!failing && command.exitCode !== 0 && command.exitCode !== null) {
-    errors.push({ message: withOutput(`the test command exited with code ${command.exitCode} although no test failed`, command) });
+    errors.push({
+      message: withOutput(`the test command exited with code ${command.exitCode} although no test failed`, command),
+    });
   }
   if (run.scope === 'full' && result.tests.length === 0 && result.errors.length + errors.length === 0) {
-    errors.push({ message: withOutput(`the test command ran no tests (${invocation.argv.join(' ')}): check its test file patterns, or pass --test-cmd`, command) });
+    errors.push({
+      message: withOutput(
+        `the test command ran no tests (${invocation.argv.join(' ')}): check its test file patterns, or pass --test-cmd`,
+        command,
+      ),
+    });
   }
   return { result: { ...result, errors: [...result.errors, ...errors] }, source: reading.source };
 }
@@ -87,22 +103,34 @@ function readReport(run: FinishedRun, errors: RunError[]): RunReading | null {
   if (report.format === 'injected') {
     // No runner started under the task or monorepo runner: no test ran, whatever its exit code (never a
     // passing check named after the command).
-    const result = readInjectedReports(report.file, run.cwd, report.stopsAtFailure !== undefined) ?? { format: 'injected', tests: [], errors: [], truncated: false };
+    const result = readInjectedReports(report.file, run.cwd, report.stopsAtFailure !== undefined) ?? {
+      format: 'injected',
+      tests: [],
+      errors: [],
+      truncated: false,
+    };
     return { result, source: 'report' };
   }
   let text = existsSync(report.file) ? readFileSync(report.file, 'utf8') : '';
-  if (text.trim() === '' && report.stdoutFallback && report.format !== 'libtest') text = jsonReportInOutput(run.output, report.format) ?? '';
+  if (text.trim() === '' && report.stdoutFallback && report.format !== 'libtest')
+    text = jsonReportInOutput(run.output, report.format) ?? '';
   if (report.format === 'libtest') {
     const result = readLibtestOutput(text);
     if (result) return { result, source: 'output' };
-    if (!run.command.spawnError) errors.push({ message: withOutput('cargo test printed no test results (a compile error?)', run.command) });
+    if (!run.command.spawnError)
+      errors.push({ message: withOutput('cargo test printed no test results (a compile error?)', run.command) });
     return null;
   }
   if (report.optional) {
     if (!looksLikeTap(text)) return null;
   } else if (text.trim() === '') {
     if (!run.command.spawnError && !run.command.aborted) {
-      errors.push({ message: withOutput(`the runner wrote no report (exit code ${run.command.exitCode ?? 'none'}): it crashed or could not load its config or tests`, run.command) });
+      errors.push({
+        message: withOutput(
+          `the runner wrote no report (exit code ${run.command.exitCode ?? 'none'}): it crashed or could not load its config or tests`,
+          run.command,
+        ),
+      });
     }
     return null;
   }
@@ -111,7 +139,10 @@ function readReport(run: FinishedRun, errors: RunError[]): RunReading | null {
     errors.push({ message: withOutput(outcome.error, run.command) });
     return null;
   }
-  return { result: outcome.result, source: run.commands.reportSource === 'output' && !report.optional ? 'output' : 'report' };
+  return {
+    result: outcome.result,
+    source: run.commands.reportSource === 'output' && !report.optional ? 'output' : 'report',
+  };
 }
 
 /** Tests of a run made in one package of a monorepo carry it, with ids as a run of the whole command gives them. */
@@ -129,7 +160,9 @@ function stoppedEarly(run: FinishedRun, result: NormalizedResult): string | null
   if (!failed || run.command.exitCode === 0) return null;
   if (run.invocation.report?.format === 'libtest') {
     const target = /^error: test failed, to rerun pass `([^`]+)`/m.exec(run.output)?.[1];
-    return target ? `cargo test stopped at the first failing target (${target}), so the targets after it did not run` : null;
+    return target
+      ? `cargo test stopped at the first failing target (${target}), so the targets after it did not run`
+      : null;
   }
   return run.invocation.report?.stopsAtFailure ?? null;
 }
@@ -152,13 +185,25 @@ function resultFromCounts(counts: SummaryCounts, output: string): NormalizedResu
   const add = (status: TestCase['status'], n: number): void => {
     for (let i = 0; i < n; i++) {
       const index = tests.length + 1;
-      tests.push({ id: `summary#${index}`, name: `${unit} ${index} (counted from the summary line)`, status, ...(status === 'failed' ? { message: failure } : {}) });
+      tests.push({
+        id: `summary#${index}`,
+        name: `${unit} ${index} (counted from the summary line)`,
+        status,
+        ...(status === 'failed' ? { message: failure } : {}),
+      });
     }
   };
   add('passed', counts.passed);
   add('failed', counts.failed);
   add('skipped', counts.skipped);
-  const errors: RunError[] = counts.errors > 0 ? [{ message: `the ${counts.runner} summary counts ${counts.errors} error(s) outside tests; it printed:\n${printed}` }] : [];
+  const errors: RunError[] =
+    counts.errors > 0
+      ? [
+          {
+            message: `the ${counts.runner} summary counts ${counts.errors} error(s) outside tests; it printed:\n${printed}`,
+          },
+        ]
+      : [];
   return { format: 'summary-line', tests, errors, truncated: false };
 }
 
@@ -169,7 +214,12 @@ function resultFromExitCode(run: FinishedRun, explained: boolean): NormalizedRes
   if (command.exitCode === 0 && !command.timedOut) {
     result.tests.push({ id: run.invocation.argv.join(' '), name: 'the test command (exit code 0)', status: 'passed' });
   } else if (command.exitCode !== null && !explained) {
-    result.errors.push({ message: withOutput(`the test command failed with exit code ${command.exitCode} and printed no results fixcycle can read`, command) });
+    result.errors.push({
+      message: withOutput(
+        `the test command failed with exit code ${command.exitCode} and printed no results fixcycle can read`,
+        command,
+      ),
+    });
   }
   return result;
 }

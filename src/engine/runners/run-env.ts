@@ -8,7 +8,8 @@
 export function testCommandEnv(scriptEnv: Record<string, string>): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = {};
   for (const key of Object.keys(process.env)) {
-    if (key === 'VITEST' || key.startsWith('VITEST_') || key === 'JEST_WORKER_ID' || key === 'NODE_TEST_CONTEXT') env[key] = undefined;
+    if (key === 'VITEST' || key.startsWith('VITEST_') || key === 'JEST_WORKER_ID' || key === 'NODE_TEST_CONTEXT')
+      env[key] = undefined;
   }
   return { ...env, ...scriptEnv };
 }

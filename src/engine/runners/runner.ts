@@ -34,7 +34,11 @@ export interface RunTestsOptions {
    */
   onCommandOutput?: () => void;
   /** Told about each part of the test script other than the runner (a build, a linter, `&& tsc`) once it ran. */
-  onPart?: (part: { argv: string[]; kind: 'setup' | 'check' | 'after'; result: { exitCode: number | null; durationMs: number; spawnError?: string } | null }) => void;
+  onPart?: (part: {
+    argv: string[];
+    kind: 'setup' | 'check' | 'after';
+    result: { exitCode: number | null; durationMs: number; spawnError?: string } | null;
+  }) => void;
 }
 
 /** Why a run ran no test at all, for a cause no change to the code can fix: no agent is asked to. */
@@ -63,7 +67,13 @@ export interface TestRun {
   /** Why an `affected` run ran the full suite instead (then `selection` is null). */
   fallbackReason?: string;
   /** The parts of the test script other than the runner that ran, in order (builds, linters, `&& tsc`). */
-  parts?: { command: string[]; kind: 'setup' | 'check' | 'after'; exitCode: number | null; durationMs: number; failed: boolean }[];
+  parts?: {
+    command: string[];
+    kind: 'setup' | 'check' | 'after';
+    exitCode: number | null;
+    durationMs: number;
+    failed: boolean;
+  }[];
   /** Set when no test ran for a reason outside the code (a missing tool, a crashed runner, no report). */
   noTestRan?: NoTestRanCause;
   /** What one count is where it is not a test: tape reports assertions, and the counts shown say so. */
@@ -77,13 +87,22 @@ export interface TestRunner {
   /** Why this runner was chosen (`--runner`, `--test-cmd`, "vitest in devDependencies", ...). */
   detectedFrom: string;
   /** The exact commands it will run, for `fixcycle doctor` and the status line. */
-  describe(): { full: string[]; subset: string[] | null; related: string[] | null; reportSource: ResultSource; env?: Record<string, string> };
+  describe(): {
+    full: string[];
+    subset: string[] | null;
+    related: string[] | null;
+    reportSource: ResultSource;
+    env?: Record<string, string>;
+  };
   run(options: RunTestsOptions): Promise<TestRun>;
   /**
    * Runs only the given test files, narrowed to the given test names where the runner can (flaky re-runs).
    * Resolves to null when the runner cannot run a subset. Optional: runners without it are never re-run.
    */
-  runSubset?(options: Omit<RunTestsOptions, 'scope' | 'changedFiles' | 'lastFailures'>, selection: { files: string[]; names: string[] }): Promise<TestRun | null>;
+  runSubset?(
+    options: Omit<RunTestsOptions, 'scope' | 'changedFiles' | 'lastFailures'>,
+    selection: { files: string[]; names: string[] },
+  ): Promise<TestRun | null>;
 }
 
 /** What the user asked for; both empty means detect from the project. */

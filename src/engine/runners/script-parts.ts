@@ -13,8 +13,36 @@ export interface PartRun {
 }
 
 /** Linters and type checkers: parts that check the code rather than build what the tests load. */
-const CHECK_BINS = new Set(['xo', 'eslint', 'prettier', 'standard', 'semistandard', 'tsd', 'biome', 'oxlint', 'stylelint', 'tslint', 'jshint', 'jscs', 'dtslint', 'attw', 'publint', 'markdownlint', 'depcheck', 'knip', 'ts-standard', 'lint-staged', 'flake8', 'ruff', 'mypy', 'pylint', 'black', 'cargo-clippy']);
-const CHECK_SCRIPT = /(^|[:_-])(lint|lints|eslint|format|fmt|prettier|style|check|checks|types?|typecheck|tsd|tsc|dtslint|attw|audit)([:_-]|$)/i;
+const CHECK_BINS = new Set([
+  'xo',
+  'eslint',
+  'prettier',
+  'standard',
+  'semistandard',
+  'tsd',
+  'biome',
+  'oxlint',
+  'stylelint',
+  'tslint',
+  'jshint',
+  'jscs',
+  'dtslint',
+  'attw',
+  'publint',
+  'markdownlint',
+  'depcheck',
+  'knip',
+  'ts-standard',
+  'lint-staged',
+  'flake8',
+  'ruff',
+  'mypy',
+  'pylint',
+  'black',
+  'cargo-clippy',
+]);
+const CHECK_SCRIPT =
+  /(^|[:_-])(lint|lints|eslint|format|fmt|prettier|style|check|checks|types?|typecheck|tsd|tsc|dtslint|attw|audit)([:_-]|$)/i;
 
 /**
  * True for a setup part that only checks the code (`xo`, `pnpm lint`, `tsc --noEmit`, `npm run check:types`):
@@ -59,5 +87,8 @@ export function partFailure(part: PartRun): string | null {
 export function isMissingTool(result: CommandResult): boolean {
   if (result.spawnError !== undefined || result.exitCode === 127) return true;
   // A package script whose own command is missing: npm and pnpm relay the shell's exit code 127, yarn 1 says 1.
-  return result.exitCode !== 0 && /^(?:sh|bash|\/bin\/sh)(?::\s*\d+)?:\s*\S+:\s*(?:command )?not found\s*$/m.test(result.outputTail);
+  return (
+    result.exitCode !== 0 &&
+    /^(?:sh|bash|\/bin\/sh)(?::\s*\d+)?:\s*\S+:\s*(?:command )?not found\s*$/m.test(result.outputTail)
+  );
 }

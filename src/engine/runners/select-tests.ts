@@ -25,13 +25,25 @@ export async function selectTestFiles(
   lastFailures: { id: string; file?: string }[],
 ): Promise<TestFileSelection> {
   const unplaced = lastFailures.find((failure) => !failure.file);
-  if (unplaced) return { mode: 'full', reason: `the last failure "${unplaced.id}" has no file to re-run it by; running every test` };
+  if (unplaced)
+    return {
+      mode: 'full',
+      reason: `the last failure "${unplaced.id}" has no file to re-run it by; running every test`,
+    };
   const failedFiles = [...new Set(lastFailures.map((failure) => failure.file!))];
   if (runner.preferRelated) {
     const trigger = findSelectAllTrigger(changedFiles);
-    if (trigger) return { mode: 'full', reason: `${trigger.file} is ${trigger.kind}, which every test depends on; running every test` };
+    if (trigger)
+      return {
+        mode: 'full',
+        reason: `${trigger.file} is ${trigger.kind}, which every test depends on; running every test`,
+      };
     const files = [...new Set([...changedFiles, ...failedFiles])];
-    return { mode: 'related', files, reason: `${runner.name}'s related-tests mode on ${changedFiles.length} changed file(s), plus ${failedFiles.length} test file(s) that failed last time` };
+    return {
+      mode: 'related',
+      files,
+      reason: `${runner.name}'s related-tests mode on ${changedFiles.length} changed file(s), plus ${failedFiles.length} test file(s) that failed last time`,
+    };
   }
   // Loaded on first use: the import graph (oxc-resolver, es-module-lexer) is not needed by full runs.
   const { selectAffectedTests } = await import('../affected/index.js');

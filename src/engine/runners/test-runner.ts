@@ -55,8 +55,14 @@ export class CommandTestRunner implements TestRunner {
     const commands: RunnerCommands = {
       ...c,
       full: (d) => change(c.full(d)),
-      subset: (d, s) => { const inv = c.subset(d, s); return inv && change(inv); },
-      related: (d, f) => { const inv = c.related(d, f); return inv && change(inv); },
+      subset: (d, s) => {
+        const inv = c.subset(d, s);
+        return inv && change(inv);
+      },
+      related: (d, f) => {
+        const inv = c.related(d, f);
+        return inv && change(inv);
+      },
     };
     const changed = new CommandTestRunner(commands, this.detectedFrom, this.call);
     changed.skippedParts = this.skippedParts;
@@ -96,21 +102,38 @@ export class CommandTestRunner implements TestRunner {
 
   async run(options: RunTestsOptions): Promise<TestRun> {
     if (options.scope === 'full') return this.execute(options, (dir) => this.commands.full(dir), 'full', null);
-    const choice = await selectTestFiles(options.cwd, { name: this.name, preferRelated: this.name === 'jest' }, options.changedFiles ?? [], options.lastFailures ?? []);
-    if (choice.mode === 'full') return { ...(await this.execute(options, (dir) => this.commands.full(dir), 'full', null)), fallbackReason: choice.reason };
+    const choice = await selectTestFiles(
+      options.cwd,
+      { name: this.name, preferRelated: this.name === 'jest' },
+      options.changedFiles ?? [],
+      options.lastFailures ?? [],
+    );
+    if (choice.mode === 'full')
+      return {
+        ...(await this.execute(options, (dir) => this.commands.full(dir), 'full', null)),
+        fallbackReason: choice.reason,
+      };
     if (choice.files.length === 0) return nothingToRun(choice.reason);
     const build = (dir: string): Invocation | null =>
-      choice.mode === 'related' ? this.commands.related(dir, choice.files) : this.commands.subset(dir, { files: choice.files, names: [] });
+      choice.mode === 'related'
+        ? this.commands.related(dir, choice.files)
+        : this.commands.subset(dir, { files: choice.files, names: [] });
     const probe = build(REPORT_DIR_PLACEHOLDER);
     if (!probe) {
       const reason = `${this.name} cannot run a subset of its tests; running every test`;
-      return { ...(await this.execute(options, (dir) => this.commands.full(dir), 'full', null)), fallbackReason: reason };
+      return {
+        ...(await this.execute(options, (dir) => this.commands.full(dir), 'full', null)),
+        fallbackReason: reason,
+      };
     }
     return this.execute(options, (dir) => build(dir)!, 'affected', { files: choice.files, reason: choice.reason });
   }
 
   /** Runs only the given test files, narrowed to the given test names (flaky re-runs); null when the runner cannot. */
-  async runSubset(options: Omit<RunTestsOptions, 'scope' | 'changedFiles' | 'lastFailures'>, selection: TestSelection): Promise<TestRun | null> {
+  async runSubset(
+    options: Omit<RunTestsOptions, 'scope' | 'changedFiles' | 'lastFailures'>,
+    selection: TestSelection,
+  ): Promise<TestRun | null> {
     if (!this.commands.subset(REPORT_DIR_PLACEHOLDER, selection)) return null;
     return this.execute({ ...options, scope: 'affected' }, (dir) => this.commands.subset(dir, selection)!, 'subset', {
       files: selection.files,
@@ -177,7 +200,11 @@ export class CommandTestRunner implements TestRunner {
       const afterStdout = new Map<PartRun, string>();
       const runPart = async (argv: string[], kind: PartKind, stdoutFile?: string): Promise<PartRun> => {
         announce(argv);
-        const part: PartRun = { argv, kind, result: await runCommand(argv, { ...common, timeoutMs: remaining(), ...(stdoutFile ? { stdoutFile } : {}) }) };
+        const part: PartRun = {
+          argv,
+          kind,
+          result: await runCommand(argv, { ...common, timeoutMs: remaining(), ...(stdoutFile ? { stdoutFile } : {}) }),
+        };
         if (stdoutFile) afterStdout.set(part, stdoutFile);
         parts.push(part);
         options.onPart?.(part);
@@ -194,7 +221,8 @@ export class CommandTestRunner implements TestRunner {
           const missing = missingHere(part.result!, options.cwd);
           if (missing) return notRun(step, kind, missing, part.result!, Date.now() - started, selection, parts);
         }
-        if (kind === 'setup' && partFailure(part)) return setupFailed(step, part.result!, Date.now() - started, selection, parts);
+        if (kind === 'setup' && partFailure(part))
+          return setupFailed(step, part.result!, Date.now() - started, selection, parts);
       }
       // The runner's globs expand now, after the setup parts wrote what they match.
       const invocation = { ...built, argv: expand(built.argv) };
@@ -213,13 +241,24 @@ export class CommandTestRunner implements TestRunner {
       });
       const partsAfter = scope === 'full' && this.after.length > 0;
       if (!partsAfter) options.onCommandsDone?.();
-      const reportWritten = invocation.report !== null && existsSync(invocation.report.file) && statSync(invocation.report.file).size > 0;
+      const reportWritten =
+        invocation.report !== null && existsSync(invocation.report.file) && statSync(invocation.report.file).size > 0;
       const output = readFileSync(outputFile, 'utf8');
       await parsersReady();
-      const read = readRun({ commands: this.commands, invocation, command, output, scope: scope === 'subset' ? 'subset' : scope, cwd: options.cwd, files: selection?.files ?? null });
+      const read = readRun({
+        commands: this.commands,
+        invocation,
+        command,
+        output,
+        scope: scope === 'subset' ? 'subset' : scope,
+        cwd: options.cwd,
+        files: selection?.files ?? null,
+      });
       const source = read.source;
       // A test that fails reading a git submodule that is not checked out cannot run here: marked so.
-      const result = failedAny(read.result) ? markAbsentSubmoduleData(read.result, options.cwd, await absentSubmodules(options.cwd)) : read.result;
+      const result = failedAny(read.result)
+        ? markAbsentSubmoduleData(read.result, options.cwd, await absentSubmodules(options.cwd))
+        : read.result;
       const noTestRan = whyNoTestRan({ result, command, invocation, reportWritten, output, cwd: options.cwd });
       if (scope === 'full' && !noTestRan && !command.timedOut && !command.aborted) {
         // The rest of the script, as the shell would run it: a part after `&&` only when the command before it passed.
@@ -231,7 +270,9 @@ export class CommandTestRunner implements TestRunner {
             continue;
           }
           // A part that runs the runner again prints its stream too: saved, to count its tests.
-          const stdoutFile = readsAfterPart(invocation.report) ? join(reportDir, `after-${afterStdout.size}.out`) : undefined;
+          const stdoutFile = readsAfterPart(invocation.report)
+            ? join(reportDir, `after-${afterStdout.size}.out`)
+            : undefined;
           lastPassed = !partFailure(await runPart(expand(next.argv), 'after', stdoutFile));
         }
       }
@@ -250,9 +291,20 @@ export class CommandTestRunner implements TestRunner {
       const withParts = counted.size === 0 ? result : mergeResults(result, [...counted.values()]);
       // A part after the tests that cannot run here stops the session as one before them does; so does a full run
       // whose every failure, a failed part's included, is a test that cannot run here.
-      const cannotRun = noTestRan ? null : (firstCannotRun([...parts.filter((part) => part.kind === 'after'), ...probes], options.cwd) ?? (scope === 'full' ? testsThatCannotRunHere({ ...withParts, errors: [...withParts.errors, ...partErrors] }) : null));
+      const cannotRun = noTestRan
+        ? null
+        : (firstCannotRun([...parts.filter((part) => part.kind === 'after'), ...probes], options.cwd) ??
+          (scope === 'full'
+            ? testsThatCannotRunHere({ ...withParts, errors: [...withParts.errors, ...partErrors] })
+            : null));
       return {
-        result: partErrors.length > 0 || cannotRun ? { ...withParts, errors: [...withParts.errors, ...partErrors, ...(cannotRun ? [{ message: cannotRun.message }] : [])] } : withParts,
+        result:
+          partErrors.length > 0 || cannotRun
+            ? {
+                ...withParts,
+                errors: [...withParts.errors, ...partErrors, ...(cannotRun ? [{ message: cannotRun.message }] : [])],
+              }
+            : withParts,
         source,
         exitCode: command.exitCode,
         timedOut: command.timedOut,
@@ -286,13 +338,38 @@ function failedAny(result: NormalizedResult): boolean {
 }
 
 function describePart(part: PartRun): NonNullable<TestRun['parts']>[number] {
-  return { command: part.argv, kind: part.kind, exitCode: part.result?.exitCode ?? null, durationMs: part.result?.durationMs ?? 0, failed: partFailure(part) !== null };
+  return {
+    command: part.argv,
+    kind: part.kind,
+    exitCode: part.result?.exitCode ?? null,
+    durationMs: part.result?.durationMs ?? 0,
+    failed: partFailure(part) !== null,
+  };
 }
 
-function notRun(step: string[], kind: PartKind, missing: MissingHere, result: CommandResult, durationMs: number, selection: TestRun['selection'], parts: PartRun[]): TestRun {
+function notRun(
+  step: string[],
+  kind: PartKind,
+  missing: MissingHere,
+  result: CommandResult,
+  durationMs: number,
+  selection: TestRun['selection'],
+  parts: PartRun[],
+): TestRun {
   const message = `no test ran: ${cannotRunMessage(step, kind === 'check' ? 'a check run before the tests' : 'run before the tests', missing)}`;
   const empty: NormalizedResult = { format: 'none', tests: [], errors: [{ message }], truncated: false };
-  return { result: empty, source: 'exit-code', exitCode: result.exitCode, timedOut: result.timedOut, durationMs, command: step, selection, outputTail: result.outputTail, parts: parts.map(describePart), noTestRan: { cause: 'cannot run here', message } };
+  return {
+    result: empty,
+    source: 'exit-code',
+    exitCode: result.exitCode,
+    timedOut: result.timedOut,
+    durationMs,
+    command: step,
+    selection,
+    outputTail: result.outputTail,
+    parts: parts.map(describePart),
+    noTestRan: { cause: 'cannot run here', message },
+  };
 }
 
 /** The first part that failed because something it needs is missing here, as the stop it causes. */
@@ -300,19 +377,45 @@ function firstCannotRun(parts: PartRun[], cwd: string): NoTestRan | null {
   for (const part of parts) {
     if (!partFailure(part)) continue;
     const missing = missingHere(part.result!, cwd);
-    if (missing) return { cause: 'cannot run here', message: cannotRunMessage(part.argv, 'run after the tests', missing) };
+    if (missing)
+      return { cause: 'cannot run here', message: cannotRunMessage(part.argv, 'run after the tests', missing) };
   }
   return null;
 }
 
-function setupFailed(step: string[], result: CommandResult, durationMs: number, selection: TestRun['selection'], parts: PartRun[]): TestRun {
+function setupFailed(
+  step: string[],
+  result: CommandResult,
+  durationMs: number,
+  selection: TestRun['selection'],
+  parts: PartRun[],
+): TestRun {
   const cause = result.spawnError ?? (result.timedOut ? 'timed out' : `exit code ${result.exitCode ?? result.signal}`);
   const message = `the step the test script runs first (${step.join(' ')}) failed (${cause}), so no test ran; its last output:\n${result.outputTail}`;
   const empty: NormalizedResult = { format: 'none', tests: [], errors: [{ message }], truncated: false };
-  return { result: empty, source: 'exit-code', exitCode: result.exitCode, timedOut: result.timedOut, durationMs, command: step, selection, outputTail: result.outputTail, parts: parts.map(describePart) };
+  return {
+    result: empty,
+    source: 'exit-code',
+    exitCode: result.exitCode,
+    timedOut: result.timedOut,
+    durationMs,
+    command: step,
+    selection,
+    outputTail: result.outputTail,
+    parts: parts.map(describePart),
+  };
 }
 
 function nothingToRun(reason: string): TestRun {
   const empty: NormalizedResult = { format: 'none', tests: [], errors: [], truncated: false };
-  return { result: empty, source: 'report', exitCode: 0, timedOut: false, durationMs: 0, command: [], selection: { files: [], reason }, outputTail: '' };
+  return {
+    result: empty,
+    source: 'report',
+    exitCode: 0,
+    timedOut: false,
+    durationMs: 0,
+    command: [],
+    selection: { files: [], reason },
+    outputTail: '',
+  };
 }

@@ -4,9 +4,16 @@ import type { NoTestRanCause } from './runner.js';
 // What a test throws when this machine lacks a device or browser it needs: the error names the missing thing,
 // never a wrong value. A terminal: the runs have no controlling terminal, so opening /dev/tty fails (ENXIO).
 const SIGNS: { what: string; pattern: RegExp }[] = [
-  { what: 'a terminal (/dev/tty)', pattern: /\b(?:ENXIO|ENODEV|ENOTTY)\b[^\n]*'\/dev\/tty'|\bopen '\/dev\/tty'[^\n]*\b(?:ENXIO|ENODEV)\b/ },
+  {
+    what: 'a terminal (/dev/tty)',
+    pattern: /\b(?:ENXIO|ENODEV|ENOTTY)\b[^\n]*'\/dev\/tty'|\bopen '\/dev\/tty'[^\n]*\b(?:ENXIO|ENODEV)\b/,
+  },
   { what: 'a device', pattern: /\b(?:ENXIO|ENODEV)\b[^\n]*'\/dev\/[^']+'/ },
-  { what: 'a browser', pattern: /Could not find (?:Chrome|Chromium|Firefox|expected browser)|Failed to launch the browser process|Browser was not found|Executable doesn't exist at/ },
+  {
+    what: 'a browser',
+    pattern:
+      /Could not find (?:Chrome|Chromium|Firefox|expected browser)|Failed to launch the browser process|Browser was not found|Executable doesn't exist at/,
+  },
 ];
 
 const QUOTED_LINES = 6;
@@ -39,7 +46,12 @@ export function testsThatCannotRunHere(result: NormalizedResult): NoTestRanCause
   }
   for (const error of result.errors) {
     if (!error.notHere) return null;
-    found.push({ name: error.file ?? firstLine(error.message), kind: 'test file', needs: error.notHere, quote: quoteOf(error.message, MISSING_FILE_LINE) });
+    found.push({
+      name: error.file ?? firstLine(error.message),
+      kind: 'test file',
+      needs: error.notHere,
+      quote: quoteOf(error.message, MISSING_FILE_LINE),
+    });
   }
   const one = found.length === 1;
   const lacking = unique(found.map((f) => f.needs.what));
@@ -50,7 +62,15 @@ export function testsThatCannotRunHere(result: NormalizedResult): NoTestRanCause
   const noun = kinds.length === 1 ? kinds[0]! : 'test and test file';
   // Many names come after the verdict, so the first words say what happened.
   const head = `${one ? `the ${noun} ${names}` : `${found.length} ${noun}s`} cannot run on this machine${one ? '' : ` (${names})`}: ${one ? 'it fails' : 'they fail'} only because ${needs} not here, which no change to the code can fix, so no agent is asked: ${remedies}, or leave ${one ? `the ${noun}` : 'them'} out of the command (--test-cmd "<a command without ${one ? 'it' : 'them'}>")`;
-  const words = found.map((f) => `${f.name}:\n${f.quote.split('\n').map((line) => `  ${line}`).join('\n')}`).join('\n');
+  const words = found
+    .map(
+      (f) =>
+        `${f.name}:\n${f.quote
+          .split('\n')
+          .map((line) => `  ${line}`)
+          .join('\n')}`,
+    )
+    .join('\n');
   return { cause: 'cannot run here', message: `${head}\nthe runner's own words:\n${words}`, testsRan: true };
 }
 
@@ -64,7 +84,12 @@ function whyNotHere(test: TestCase): { needs: NotHere; quote: string } | undefin
   const text = `${test.message ?? ''}\n${test.stack ?? ''}`;
   if (test.notHere) return { needs: test.notHere, quote: quoteOf(text, MISSING_FILE_LINE) };
   const sign = signOf(text);
-  return sign ? { needs: { what: sign.what, remedy: `run fixcycle where it has ${sign.what}` }, quote: quoteOf(text, sign.pattern) } : undefined;
+  return sign
+    ? {
+        needs: { what: sign.what, remedy: `run fixcycle where it has ${sign.what}` },
+        quote: quoteOf(text, sign.pattern),
+      }
+    : undefined;
 }
 
 function unique(values: string[]): string[] {
@@ -82,6 +107,12 @@ function signOf(text: string): { what: string; pattern: RegExp } | undefined {
 /** The line that names the missing thing and a few after it (the stack's first frames). */
 function quoteOf(text: string, pattern: RegExp): string {
   const lines = text.split('\n');
-  const at = Math.max(0, lines.findIndex((line) => pattern.test(line)));
-  return lines.slice(at, at + QUOTED_LINES).join('\n').trimEnd();
+  const at = Math.max(
+    0,
+    lines.findIndex((line) => pattern.test(line)),
+  );
+  return lines
+    .slice(at, at + QUOTED_LINES)
+    .join('\n')
+    .trimEnd();
 }

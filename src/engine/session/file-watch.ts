@@ -4,7 +4,10 @@ import { watch, type FSWatcher } from 'node:fs';
  * One pass at a time: a request while a pass runs makes one more pass after it (not one per request),
  * so a burst of file events costs at most two reads. Errors go to `onError`; after `stop` nothing runs.
  */
-export function serialPasses(pass: () => Promise<void>, onError: (error: Error) => void): { run(): Promise<void>; stop(): void } {
+export function serialPasses(
+  pass: () => Promise<void>,
+  onError: (error: Error) => void,
+): { run(): Promise<void>; stop(): void } {
   let running: Promise<void> | null = null;
   let again = false;
   let stopped = false;

@@ -7,7 +7,16 @@ export const strategySchema = z.enum(['conservative', 'aggressive', 'surgical'])
 export const nextActionSchema = z.enum(['execute_fix_task', 'retest', 'complete', 'await_approval']);
 export type NextAction = z.infer<typeof nextActionSchema>;
 
-export const sessionStatusSchema = z.enum(['active', 'paused', 'awaiting_approval', 'completed', 'partial_success', 'failed', 'interrupted', 'blocked']);
+export const sessionStatusSchema = z.enum([
+  'active',
+  'paused',
+  'awaiting_approval',
+  'completed',
+  'partial_success',
+  'failed',
+  'interrupted',
+  'blocked',
+]);
 export type SessionStatus = z.infer<typeof sessionStatusSchema>;
 
 /** How an iteration ended. The first three are the design's words; the rest are fixcycle's. */
@@ -120,7 +129,14 @@ export const fixPlanSchema = z.object({
 });
 export type FixPlan = z.infer<typeof fixPlanSchema>;
 
-export const fixOutcomeSchema = z.enum(['improved', 'no_change', 'regressed_rolled_back', 'rolled_back', 'rejected', 'degraded']);
+export const fixOutcomeSchema = z.enum([
+  'improved',
+  'no_change',
+  'regressed_rolled_back',
+  'rolled_back',
+  'rejected',
+  'degraded',
+]);
 export type FixOutcome = z.infer<typeof fixOutcomeSchema>;
 
 /** One entry of fix-history.json: a fix attempt and how it turned out. */

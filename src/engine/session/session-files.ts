@@ -39,7 +39,9 @@ async function readJson<T>(path: string): Promise<T | null> {
     return JSON.parse(await readFile(path, 'utf8')) as T;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new SessionFileError(`${path} is not valid JSON (${(error as Error).message}): restore it, or start a new session without --resume-session`);
+    throw new SessionFileError(
+      `${path} is not valid JSON (${(error as Error).message}): restore it, or start a new session without --resume-session`,
+    );
   }
 }
 
@@ -55,7 +57,11 @@ export class SessionFiles {
   }
 
   async ensureFolders(): Promise<void> {
-    await Promise.all([this.paths.taskDir, this.paths.processDir, this.paths.summariesDir].map((dir) => mkdir(dir, { recursive: true })));
+    await Promise.all(
+      [this.paths.taskDir, this.paths.processDir, this.paths.summariesDir].map((dir) =>
+        mkdir(dir, { recursive: true }),
+      ),
+    );
   }
 
   /** Makes the session folder; false when it is already there (taken by another session, or one starting now). */
@@ -77,7 +83,8 @@ export class SessionFiles {
 
   async readState(): Promise<IterationState> {
     const read = await readIterationState(this.paths.iterationState);
-    if (!read.ok) throw new SessionFileError(`${read.error}; restore it, or start a new session without --resume-session`);
+    if (!read.ok)
+      throw new SessionFileError(`${read.error}; restore it, or start a new session without --resume-session`);
     return read.state;
   }
 
@@ -105,7 +112,10 @@ export class SessionFiles {
     const raw = await readJson<unknown>(this.paths.fixHistory);
     if (raw === null) return [];
     const parsed = (await schemas()).fixHistorySchema.safeParse(raw);
-    if (!parsed.success) throw new SessionFileError(`${this.paths.fixHistory} is not a fix history (${parsed.error.issues[0]?.message}): restore it, or delete it to forget earlier attempts`);
+    if (!parsed.success)
+      throw new SessionFileError(
+        `${this.paths.fixHistory} is not a fix history (${parsed.error.issues[0]?.message}): restore it, or delete it to forget earlier attempts`,
+      );
     return parsed.data;
   }
 

@@ -27,7 +27,13 @@ function alive(pid: number): boolean {
  */
 export async function putBackLeftLink(root: string, gitDir: string): Promise<boolean> {
   const link = join(root, WORKFLOW_DIR);
-  if (await lstat(link).then(() => true, () => false)) return true;
+  if (
+    await lstat(link).then(
+      () => true,
+      () => false,
+    )
+  )
+    return true;
   const home = dirname(keptWorkflowDir(gitDir));
   const away = (await readdir(home).catch(() => [] as string[])).filter((name) => name.startsWith(AWAY));
   if (away.length === 0) return false;

@@ -16,7 +16,10 @@ export async function readIterationState(path: string): Promise<StateRead> {
     text = await readFile(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return { ok: false, error: code === 'ENOENT' ? `${path} does not exist` : `cannot read ${path}: ${code ?? String(error)}` };
+    return {
+      ok: false,
+      error: code === 'ENOENT' ? `${path} does not exist` : `cannot read ${path}: ${code ?? String(error)}`,
+    };
   }
   let raw: unknown;
   try {
@@ -27,6 +30,7 @@ export async function readIterationState(path: string): Promise<StateRead> {
   // zod loads with the first state read, not with every start (a new session never reads one).
   const { normalizeIterationState } = await import('./state-normalize.js');
   const result = normalizeIterationState(raw, sessionIdFromPath(path));
-  if (!result.ok) return { ok: false, error: `${path} is not an iteration state this version can use: ${result.error}` };
+  if (!result.ok)
+    return { ok: false, error: `${path} is not an iteration state this version can use: ${result.error}` };
   return result;
 }

@@ -27,7 +27,11 @@ export function normalizeIterationState(raw: unknown, fallbackSessionId: string)
     return { ok: false, error: `${where}: ${issue?.message ?? 'not an iteration state'}` };
   }
   const s = parsed.data;
-  const iterations = s.iterations.map((it) => ({ ...it, pass_rate: passRateOf(it), failed_tests: failedTestNames(it) }));
+  const iterations = s.iterations.map((it) => ({
+    ...it,
+    pass_rate: passRateOf(it),
+    failed_tests: failedTestNames(it),
+  }));
   const last = iterations.at(-1);
   const status = sessionStatusSchema.safeParse(s.status);
   const now = new Date().toISOString();

@@ -9,7 +9,15 @@ import type { TeamContext } from './team-context.js';
  */
 export async function callAgent(
   ctx: TeamContext,
-  request: { role: 'analyze' | 'generate'; taskId: string; layer?: string; prompt: string; cwd: string; transcriptPath: string; extraEnv?: Record<string, string> },
+  request: {
+    role: 'analyze' | 'generate';
+    taskId: string;
+    layer?: string;
+    prompt: string;
+    cwd: string;
+    transcriptPath: string;
+    extraEnv?: Record<string, string>;
+  },
 ): Promise<{ call: AgentCall | null; calls: AgentCall[] }> {
   const adapterRole = request.role === 'generate' ? 'fix' : 'analyze';
   const calls: AgentCall[] = [];
@@ -39,7 +47,12 @@ export async function callAgent(
     }
     if (ctx.signal.aborted) break;
   }
-  const transcript = calls.map((c) => `===== ${c.agent} (${request.role} ${request.taskId}) exit ${c.exitCode ?? '-'} ${c.classification}${c.detail ? `: ${c.detail}` : ''} in ${c.durationMs} ms =====\n--- stdout ---\n${c.stdout}\n--- stderr ---\n${c.stderr}\n`).join('\n');
+  const transcript = calls
+    .map(
+      (c) =>
+        `===== ${c.agent} (${request.role} ${request.taskId}) exit ${c.exitCode ?? '-'} ${c.classification}${c.detail ? `: ${c.detail}` : ''} in ${c.durationMs} ms =====\n--- stdout ---\n${c.stdout}\n--- stderr ---\n${c.stderr}\n`,
+    )
+    .join('\n');
   await writeTextAtomic(request.transcriptPath, transcript);
   return { call: good, calls };
 }

@@ -1,6 +1,14 @@
 import { appendFile, readFile } from 'node:fs/promises';
 
-export const DISCOVERY_TYPES = ['framework_detected', 'test_generated', 'defect_found', 'coverage_gap', 'convention_found', 'fix_applied', 'check_skipped'] as const;
+export const DISCOVERY_TYPES = [
+  'framework_detected',
+  'test_generated',
+  'defect_found',
+  'coverage_gap',
+  'convention_found',
+  'fix_applied',
+  'check_skipped',
+] as const;
 export type DiscoveryType = (typeof DISCOVERY_TYPES)[number];
 
 /** One entry of the shared discovery board. */
@@ -21,7 +29,13 @@ function keyOf(d: Discovery): string {
 function isDiscovery(value: unknown): value is Discovery {
   if (!value || typeof value !== 'object') return false;
   const v = value as Partial<Discovery>;
-  return typeof v.type === 'string' && (DISCOVERY_TYPES as readonly string[]).includes(v.type) && typeof v.data === 'object' && v.data !== null && !Array.isArray(v.data);
+  return (
+    typeof v.type === 'string' &&
+    (DISCOVERY_TYPES as readonly string[]).includes(v.type) &&
+    typeof v.data === 'object' &&
+    v.data !== null &&
+    !Array.isArray(v.data)
+  );
 }
 
 /** The board as read: unique entries in the order first written, and how many lines were malformed (skipped). */
@@ -51,7 +65,12 @@ export async function readBoard(path: string): Promise<Board> {
     const key = keyOf(value);
     if (seen.has(key)) continue;
     seen.add(key);
-    entries.push({ ts: typeof value.ts === 'string' ? value.ts : '', worker: typeof value.worker === 'string' ? value.worker : '?', type: value.type, data: value.data });
+    entries.push({
+      ts: typeof value.ts === 'string' ? value.ts : '',
+      worker: typeof value.worker === 'string' ? value.worker : '?',
+      type: value.type,
+      data: value.data,
+    });
   }
   return { entries, malformed };
 }
@@ -60,7 +79,11 @@ export async function readBoard(path: string): Promise<Board> {
  * Appends the discoveries not on the board yet (by type and key). Append-only: nothing on the board is
  * rewritten; a line an agent left unterminated is closed first so the next entry stays on its own line.
  */
-export async function appendDiscoveries(path: string, worker: string, found: { type: DiscoveryType; data: Record<string, unknown> }[]): Promise<number> {
+export async function appendDiscoveries(
+  path: string,
+  worker: string,
+  found: { type: DiscoveryType; data: Record<string, unknown> }[],
+): Promise<number> {
   const board = await readBoard(path);
   const seen = new Set(board.entries.map(keyOf));
   const fresh: Discovery[] = [];

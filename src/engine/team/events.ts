@@ -13,10 +13,28 @@ export interface TeamChoice {
 /** What `fixcycle team` reports: the pipeline chosen, wave and task transitions, per-layer coverage. */
 export type TeamEvent =
   | ({ type: 'team-choice' } & TeamChoice)
-  | { type: 'team-pipeline'; sessionId: string; pipeline: string; why: string; stages: string; alternatives: string[]; files: number; modules: string[]; acceptedBy: string }
+  | {
+      type: 'team-pipeline';
+      sessionId: string;
+      pipeline: string;
+      why: string;
+      stages: string;
+      alternatives: string[];
+      files: number;
+      modules: string[];
+      acceptedBy: string;
+    }
   | { type: 'team-wave'; wave: number; waves: number; status: 'running' | 'done'; tasks: string[]; detail?: string }
   | { type: 'team-task'; id: string; role: string; layer: string; wave: number; status: TaskStatus; detail?: string }
-  | { type: 'team-coverage'; layer: string; round: number; passRate: number; coverage: number | null; target: number; accepted?: 'met' | 'warning' }
+  | {
+      type: 'team-coverage';
+      layer: string;
+      round: number;
+      passRate: number;
+      coverage: number | null;
+      target: number;
+      accepted?: 'met' | 'warning';
+    }
   | { type: 'team-discoveries'; total: number; malformed: number; latest: string[] };
 
 /** The headless line of a team event: one per task transition and wave. */

@@ -15,7 +15,16 @@ import { appendDiscoveries, readBoard } from './discoveries.js';
 import { PIPELINE_STAGES, pipelineTasks } from './pipelines.js';
 import { writeReport } from './report.js';
 import { choosePipeline, detectScope, PIPELINES, type PipelineName } from './scope.js';
-import { addWisdom, createTeamSession, updateGcState, findTeamSession, claimTeamSessionId, teamPaths, teamRoot, type ScopeRecord } from './session.js';
+import {
+  addWisdom,
+  createTeamSession,
+  updateGcState,
+  findTeamSession,
+  claimTeamSessionId,
+  teamPaths,
+  teamRoot,
+  type ScopeRecord,
+} from './session.js';
 import { Mutex, type TeamContext, type TeamOptions } from './team-context.js';
 import { readTasks, writeTasks, type TeamTask } from './tasks-csv.js';
 import { runWaves } from './wave-engine.js';
@@ -45,15 +54,29 @@ export interface TeamRunOptions {
 class ChoiceCancelled extends Error {}
 
 /** Phase 0 and 1: the scope, the pipeline (detected, overridden or chosen), the session and tasks.csv. */
-async function startSession(root: string, options: TeamRunOptions, runnerName: string): Promise<{ id: string; record: ScopeRecord; tasks: TeamTask[] }> {
+async function startSession(
+  root: string,
+  options: TeamRunOptions,
+  runnerName: string,
+): Promise<{ id: string; record: ScopeRecord; tasks: TeamTask[] }> {
   const scope = await detectScope(root);
-  if (scope.files.length === 0) throw new StartError(`no changed code found (${scope.describedAs} touch no source or test file): commit or stage the change to test first`);
+  if (scope.files.length === 0)
+    throw new StartError(
+      `no changed code found (${scope.describedAs} touch no source or test file): commit or stage the change to test first`,
+    );
   const detected = choosePipeline(scope);
   let pipeline = detected.pipeline;
   let acceptedBy: ScopeRecord['accepted_by'] = options.yes ? '-y' : 'headless default';
   if (options.pipeline) [pipeline, acceptedBy] = [options.pipeline, '--pipeline'];
   else if (!options.yes && options.choose) {
-    const offer: TeamChoice = { detected: detected.pipeline, chosen: detected.pipeline, why: detected.why, files: scope.files.length, modules: scope.modules, options: PIPELINES.map((p) => ({ name: p, stages: PIPELINE_STAGES[p], tasks: pipelineTasks(p, '').length })) };
+    const offer: TeamChoice = {
+      detected: detected.pipeline,
+      chosen: detected.pipeline,
+      why: detected.why,
+      files: scope.files.length,
+      modules: scope.modules,
+      options: PIPELINES.map((p) => ({ name: p, stages: PIPELINE_STAGES[p], tasks: pipelineTasks(p, '').length })),
+    };
     options.emit({ type: 'team-choice', ...offer });
     const picked = await options.choose(offer);
     if (picked === null) throw new ChoiceCancelled();
@@ -64,7 +87,17 @@ async function startSession(root: string, options: TeamRunOptions, runnerName: s
   const tasks = pipelineTasks(pipeline, scope.describedAs);
   const { assignWaves } = await import('./waves.js');
   assignWaves(tasks);
-  const record: ScopeRecord = { session_id: id, requirement: options.requirement ?? '', pipeline, pipeline_why: pipeline === detected.pipeline ? detected.why : `${acceptedBy} (detected: ${detected.pipeline}, ${detected.why})`, accepted_by: acceptedBy, scope, runner: runnerName, created_at: new Date().toISOString() };
+  const record: ScopeRecord = {
+    session_id: id,
+    requirement: options.requirement ?? '',
+    pipeline,
+    pipeline_why:
+      pipeline === detected.pipeline ? detected.why : `${acceptedBy} (detected: ${detected.pipeline}, ${detected.why})`,
+    accepted_by: acceptedBy,
+    scope,
+    runner: runnerName,
+    created_at: new Date().toISOString(),
+  };
   await writeJsonAtomic(paths.scope, record);
   await writeTasks(paths.tasks, tasks);
   await addWisdom(paths, 'decisions', `pipeline ${pipeline}: ${record.pipeline_why}, accepted by ${acceptedBy}`);
@@ -76,9 +109,15 @@ export async function runTeam(options: TeamRunOptions): Promise<number> {
   const repo = await Repo.open(options.cwd);
   const root = repo.root;
   const config = await loadConfig(root);
-  const genLike = { agentCmds: options.agentCmds, agentNames: options.agentNames, runner: options.runner, testCmd: options.testCmd } as unknown as GenRunOptions;
+  const genLike = {
+    agentCmds: options.agentCmds,
+    agentNames: options.agentNames,
+    runner: options.runner,
+    testCmd: options.testCmd,
+  } as unknown as GenRunOptions;
   const runner = await genRunner(root, genLike, config);
-  const agentTimeoutMs = options.agentTimeoutMs ?? (config.agentTimeoutSec ? config.agentTimeoutSec * 1000 : 40 * 60_000);
+  const agentTimeoutMs =
+    options.agentTimeoutMs ?? (config.agentTimeoutSec ? config.agentTimeoutSec * 1000 : 40 * 60_000);
   const agents = await genAgents(root, genLike, config, options.emit, agentTimeoutMs);
   // Its executors' worktrees sit behind the link: coverage readers match files by the root's real path too.
   await repo.excludeSessionFolder({ link: true });
@@ -99,26 +138,47 @@ export async function runTeam(options: TeamRunOptions): Promise<number> {
       delete state.started;
     });
     const undone = await discardTestSideChanges(root);
-    if (undone.length) options.emit({ type: 'log', level: 'warn', message: `undid the uncommitted test files of the interrupted task: ${undone.join(', ')}` });
+    if (undone.length)
+      options.emit({
+        type: 'log',
+        level: 'warn',
+        message: `undid the uncommitted test files of the interrupted task: ${undone.join(', ')}`,
+      });
     for (const t of tasks) if (t.status === 'running') t.status = 'pending';
     // tasks.csv may have been edited between runs: its deps must still sort.
     (await import('./waves.js')).assignWaves(tasks);
   } else {
     const dirty = await dirtyFiles(root);
     if (dirty.length) {
-      if (!options.allowDirty) throw new StartError(`the working tree has uncommitted changes (${dirty.slice(0, 3).join(', ')}${dirty.length > 3 ? ', ...' : ''}): commit or stash them, or pass --allow-dirty to commit them as a checkpoint first`);
+      if (!options.allowDirty)
+        throw new StartError(
+          `the working tree has uncommitted changes (${dirty.slice(0, 3).join(', ')}${dirty.length > 3 ? ', ...' : ''}): commit or stash them, or pass --allow-dirty to commit them as a checkpoint first`,
+        );
       await repo.commitAll('fixcycle: checkpoint before team testing');
     }
     try {
       ({ id, record, tasks } = await startSession(root, options, runner.name));
     } catch (error) {
       if (!(error instanceof ChoiceCancelled)) throw error;
-      options.emit({ type: 'done', outcome: 'interrupted', reason: 'quit before the pipeline started: no session was created', exitCode: EXIT.interrupted, passRate: null });
+      options.emit({
+        type: 'done',
+        outcome: 'interrupted',
+        reason: 'quit before the pipeline started: no session was created',
+        exitCode: EXIT.interrupted,
+        passRate: null,
+      });
       return EXIT.interrupted;
     }
   }
   const paths = teamPaths(join(teamRoot(root), id));
-  const teamOptions: TeamOptions = { concurrency: options.concurrency, agentTimeoutMs, testTimeoutMs: options.testTimeoutMs ?? 10 * 60_000, maxGcRounds: 3, maxL0Rounds: 3, maxFixIterations: 3 };
+  const teamOptions: TeamOptions = {
+    concurrency: options.concurrency,
+    agentTimeoutMs,
+    testTimeoutMs: options.testTimeoutMs ?? 10 * 60_000,
+    maxGcRounds: 3,
+    maxL0Rounds: 3,
+    maxFixIterations: 3,
+  };
   const files = new Mutex();
   const ctx: TeamContext = {
     root,
@@ -134,28 +194,87 @@ export async function runTeam(options: TeamRunOptions): Promise<number> {
     signal: options.signal,
     mainTree: new Mutex(),
     files,
-    loop: { agentCmds: options.agentCmds, agentNames: options.agentNames, runner: options.runner, testCmd: options.testCmd, agentTimeoutMs: options.agentTimeoutMs, testTimeoutMs: options.testTimeoutMs },
+    loop: {
+      agentCmds: options.agentCmds,
+      agentNames: options.agentNames,
+      runner: options.runner,
+      testCmd: options.testCmd,
+      agentTimeoutMs: options.agentTimeoutMs,
+      testTimeoutMs: options.testTimeoutMs,
+    },
     save: () => files.run(() => writeTasks(paths.tasks, tasks)),
   };
-  options.emit({ type: 'session', sessionId: id, sessionDir: paths.dir, repo: root, chain: agents.map((a) => a.spec.name), testCommand: runner.describe().full.join(' '), resumed: Boolean(options.continueSession) });
-  options.emit({ type: 'team-pipeline', sessionId: id, pipeline: record.pipeline, why: record.pipeline_why, stages: PIPELINE_STAGES[record.pipeline], alternatives: PIPELINES.filter((p) => p !== record.pipeline).map((p) => `${p} (${PIPELINE_STAGES[p]})`), files: record.scope.files.length, modules: record.scope.modules, acceptedBy: record.accepted_by });
+  options.emit({
+    type: 'session',
+    sessionId: id,
+    sessionDir: paths.dir,
+    repo: root,
+    chain: agents.map((a) => a.spec.name),
+    testCommand: runner.describe().full.join(' '),
+    resumed: Boolean(options.continueSession),
+  });
+  options.emit({
+    type: 'team-pipeline',
+    sessionId: id,
+    pipeline: record.pipeline,
+    why: record.pipeline_why,
+    stages: PIPELINE_STAGES[record.pipeline],
+    alternatives: PIPELINES.filter((p) => p !== record.pipeline).map((p) => `${p} (${PIPELINE_STAGES[p]})`),
+    files: record.scope.files.length,
+    modules: record.scope.modules,
+    acceptedBy: record.accepted_by,
+  });
   if (!options.continueSession) {
     const conventions = await readConventions(root, []);
-    await addWisdom(paths, 'conventions', `tests in ${conventions.locations.join(', ') || '(none yet)'}, named ${conventions.naming}, asserting with ${conventions.assertion_style}, ${conventions.module_system} modules`);
-    await appendDiscoveries(paths.discoveries, 'fixcycle', [{ type: 'convention_found', data: { pattern: conventions.naming, example_file: conventions.representative?.file ?? null, description: `${conventions.assertion_style}; tests in ${conventions.locations.join(', ') || '(none yet)'}` } }]);
+    await addWisdom(
+      paths,
+      'conventions',
+      `tests in ${conventions.locations.join(', ') || '(none yet)'}, named ${conventions.naming}, asserting with ${conventions.assertion_style}, ${conventions.module_system} modules`,
+    );
+    await appendDiscoveries(paths.discoveries, 'fixcycle', [
+      {
+        type: 'convention_found',
+        data: {
+          pattern: conventions.naming,
+          example_file: conventions.representative?.file ?? null,
+          description: `${conventions.assertion_style}; tests in ${conventions.locations.join(', ') || '(none yet)'}`,
+        },
+      },
+    ]);
   }
   await runWaves(ctx);
   const board = await readBoard(paths.discoveries);
-  if (board.malformed) options.emit({ type: 'log', level: 'warn', message: `discoveries.ndjson: ${board.malformed} malformed line(s) skipped` });
-  options.emit({ type: 'team-discoveries', total: board.entries.length, malformed: board.malformed, latest: board.entries.slice(-5).map((d) => `${d.type} ${d.worker}`) });
+  if (board.malformed)
+    options.emit({
+      type: 'log',
+      level: 'warn',
+      message: `discoveries.ndjson: ${board.malformed} malformed line(s) skipped`,
+    });
+  options.emit({
+    type: 'team-discoveries',
+    total: board.entries.length,
+    malformed: board.malformed,
+    latest: board.entries.slice(-5).map((d) => `${d.type} ${d.worker}`),
+  });
   if (options.signal.aborted) {
-    options.emit({ type: 'done', outcome: 'interrupted', reason: `stopped; continue with \`fixcycle team --continue ${id}\``, exitCode: EXIT.interrupted, passRate: null });
+    options.emit({
+      type: 'done',
+      outcome: 'interrupted',
+      reason: `stopped; continue with \`fixcycle team --continue ${id}\``,
+      exitCode: EXIT.interrupted,
+      passRate: null,
+    });
     return EXIT.interrupted;
   }
   await writeReport(ctx);
   const failed = tasks.filter((t) => t.status !== 'completed');
   const reason = `${tasks.length - failed.length}/${tasks.length} tasks completed${failed.length ? ` (${failed.map((t) => `${t.id} ${t.status}`).join(', ')})` : ''}; report: ${paths.context}`;
-  options.emit({ type: 'done', outcome: failed.length ? 'failure' : 'success', reason, exitCode: failed.length ? EXIT.failure : EXIT.success, passRate: null });
+  options.emit({
+    type: 'done',
+    outcome: failed.length ? 'failure' : 'success',
+    reason,
+    exitCode: failed.length ? EXIT.failure : EXIT.success,
+    passRate: null,
+  });
   return failed.length ? EXIT.failure : EXIT.success;
 }
-

@@ -16,7 +16,11 @@ const STRATEGY: Spec = { id: 'STRATEGY-001', role: 'strategist', deps: [] };
 
 /** The design's task chains: targeted, standard, comprehensive. */
 const CHAINS: Record<PipelineName, Spec[]> = {
-  targeted: [STRATEGY, { id: 'TESTGEN-001', role: 'generator', layer: 'L1', deps: ['STRATEGY-001'] }, { id: 'TESTRUN-001', role: 'executor', layer: 'L1', deps: ['TESTGEN-001'] }],
+  targeted: [
+    STRATEGY,
+    { id: 'TESTGEN-001', role: 'generator', layer: 'L1', deps: ['STRATEGY-001'] },
+    { id: 'TESTRUN-001', role: 'executor', layer: 'L1', deps: ['TESTGEN-001'] },
+  ],
   standard: [
     STRATEGY,
     { id: 'TESTGEN-001', role: 'generator', layer: 'L1', deps: ['STRATEGY-001'] },
@@ -48,13 +52,26 @@ function texts(s: Spec, scope: string): { title: string; description: string } {
   const layer = s.layer ? `${s.layer} ${LAYER_NAMES[s.layer]}` : '';
   switch (s.role) {
     case 'strategist':
-      return { title: 'Analyze changes and define test strategy', description: `Analyze the change (${scope}), detect the test framework, determine test layers, define coverage targets, formulate a prioritized test strategy` };
+      return {
+        title: 'Analyze changes and define test strategy',
+        description: `Analyze the change (${scope}), detect the test framework, determine test layers, define coverage targets, formulate a prioritized test strategy`,
+      };
     case 'generator':
-      return { title: `Generate ${layer} tests`, description: `Generate ${layer} tests for the changed code following the test strategy and the project's test conventions: happy path, edge cases, error handling` };
+      return {
+        title: `Generate ${layer} tests`,
+        description: `Generate ${layer} tests for the changed code following the test strategy and the project's test conventions: happy path, edge cases, error handling`,
+      };
     case 'executor':
-      return { title: `Execute ${s.layer} tests and collect coverage`, description: `Run the ${s.layer} tests with coverage, fix failures up to 3 iterations, report pass rate and coverage of the changed lines` };
+      return {
+        title: `Execute ${s.layer} tests and collect coverage`,
+        description: `Run the ${s.layer} tests with coverage, fix failures up to 3 iterations, report pass rate and coverage of the changed lines`,
+      };
     case 'analyst':
-      return { title: 'Analyze test quality', description: 'Analyze the test results, coverage and defects found across the layers; write the quality report with recommendations' };
+      return {
+        title: 'Analyze test quality',
+        description:
+          'Analyze the test results, coverage and defects found across the layers; write the quality report with recommendations',
+      };
   }
 }
 

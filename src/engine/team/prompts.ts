@@ -15,16 +15,29 @@ const ROLE_ASK: Record<TeamTask['role'], string> = {
 
 /** The findings of the tasks this one takes context from. */
 function previousContext(ctx: TeamContext, task: TeamTask): string {
-  const from = listCell(task.context_from).map((id) => ctx.tasks.find((t) => t.id === id)).filter((t): t is TeamTask => Boolean(t));
+  const from = listCell(task.context_from)
+    .map((id) => ctx.tasks.find((t) => t.id === id))
+    .filter((t): t is TeamTask => Boolean(t));
   if (from.length === 0) return '(none)';
-  return from.map((t) => `### ${t.id} (${t.role}${t.layer ? ` ${t.layer}` : ''}): ${t.status}\n${t.findings || t.error || '(no findings)'}${t.test_files ? `\nTest files: ${listCell(t.test_files).join(', ')}` : ''}${t.pass_rate ? `\nPass rate: ${t.pass_rate}, coverage: ${t.coverage_achieved}%` : ''}`).join('\n\n');
+  return from
+    .map(
+      (t) =>
+        `### ${t.id} (${t.role}${t.layer ? ` ${t.layer}` : ''}): ${t.status}\n${t.findings || t.error || '(no findings)'}${t.test_files ? `\nTest files: ${listCell(t.test_files).join(', ')}` : ''}${t.pass_rate ? `\nPass rate: ${t.pass_rate}, coverage: ${t.coverage_achieved}%` : ''}`,
+    )
+    .join('\n\n');
 }
 
 /** The prompt of a strategist, generator or analyst task: the task, the change, context_from findings, the board. */
-export async function taskPrompt(ctx: TeamContext, task: TeamTask, extra: { feedback?: string[]; feedbackTitle?: string; strategy?: boolean } = {}): Promise<string> {
+export async function taskPrompt(
+  ctx: TeamContext,
+  task: TeamTask,
+  extra: { feedback?: string[]; feedbackTitle?: string; strategy?: boolean } = {},
+): Promise<string> {
   const board = await readBoard(ctx.paths.discoveries);
   const strategy = extra.strategy ? await readFile(ctx.paths.strategy, 'utf8').catch(() => '') : '';
-  const changed = ctx.changed.map((f) => `- ${f.file} (changed lines ${f.lines.length})`).join('\n') || ctx.record.scope.files.map((f) => `- ${f}`).join('\n');
+  const changed =
+    ctx.changed.map((f) => `- ${f.file} (changed lines ${f.lines.length})`).join('\n') ||
+    ctx.record.scope.files.map((f) => `- ${f}`).join('\n');
   return [
     `# ${task.id}: ${task.title}`,
     '',
@@ -45,7 +58,9 @@ export async function taskPrompt(ctx: TeamContext, task: TeamTask, extra: { feed
     boardText(board),
     '',
     `Append what you discover to ${ctx.paths.discoveries}, one JSON object a line: {"ts":"<ISO time>","worker":"${task.id}","type":"framework_detected|test_generated|defect_found|coverage_gap|convention_found|fix_applied","data":{...}}. Never edit or remove existing lines.`,
-    extra.feedback?.length ? `\n## ${extra.feedbackTitle ?? 'Feedback'}\n${extra.feedback.map((f) => `- ${f}`).join('\n')}` : '',
+    extra.feedback?.length
+      ? `\n## ${extra.feedbackTitle ?? 'Feedback'}\n${extra.feedback.map((f) => `- ${f}`).join('\n')}`
+      : '',
   ]
     .filter((l) => l !== null)
     .join('\n');

@@ -34,8 +34,19 @@ function counts(file: string): boolean {
   return !file.startsWith('.workflow/') && (isSourceFile(file) || isTestSide(file));
 }
 
-function scopeOf(against: Scope['against'], base: string | null, head: string, describedAs: string, names: string): Scope {
-  const files = names.split('\n').map((s) => s.trim()).filter(Boolean).filter(counts).sort();
+function scopeOf(
+  against: Scope['against'],
+  base: string | null,
+  head: string,
+  describedAs: string,
+  names: string,
+): Scope {
+  const files = names
+    .split('\n')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .filter(counts)
+    .sort();
   const modules = [...new Set(files.filter((f) => !isTestSide(f)).map(moduleOf))].sort();
   return { against, base, head, describedAs, files, modules };
 }
@@ -49,7 +60,13 @@ export async function detectScope(root: string): Promise<Scope> {
     const base = await git(root, ['merge-base', main, 'HEAD']);
     if (base.ok && base.out && base.out !== head) {
       const names = await git(root, ['diff', '--name-only', '--no-renames', base.out, 'HEAD']);
-      return scopeOf('merge-base', base.out, head, `the change on ${branch} since its merge base with ${main} (${base.out.slice(0, 7)})`, names.out);
+      return scopeOf(
+        'merge-base',
+        base.out,
+        head,
+        `the change on ${branch} since its merge base with ${main} (${base.out.slice(0, 7)})`,
+        names.out,
+      );
     }
   }
   const parent = await git(root, ['rev-parse', '--verify', '--quiet', 'HEAD~1']);
@@ -60,7 +77,9 @@ export async function detectScope(root: string): Promise<Scope> {
   }
   const staged = await git(root, ['diff', '--name-only', '--no-renames', '--cached']);
   const scope = scopeOf('staged', null, head, 'the staged changes', staged.out);
-  return scope.files.length === 0 && parent.ok ? { ...scope, describedAs: `the last commit (${head.slice(0, 7)}) and the staged changes` } : scope;
+  return scope.files.length === 0 && parent.ok
+    ? { ...scope, describedAs: `the last commit (${head.slice(0, 7)}) and the staged changes` }
+    : scope;
 }
 
 /** The pipeline the scope calls for, and why, by the design's thresholds. */

@@ -57,7 +57,14 @@ export interface GcState {
 }
 
 function slugOf(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40).replace(/-$/, '') || 'change';
+  return (
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 40)
+      .replace(/-$/, '') || 'change'
+  );
 }
 
 /**
@@ -76,19 +83,40 @@ export async function claimTeamSessionId(root: string, requirement: string, now 
 /** Creates the session's folders and starting files (empty board, wisdom headers, GC state). */
 export async function createTeamSession(dir: string): Promise<TeamPaths> {
   const paths = teamPaths(dir);
-  for (const sub of ['strategy', 'tests/L1-unit', 'tests/L2-integration', 'tests/L3-e2e', 'results', 'analysis', 'wisdom', 'interactive']) await mkdir(join(dir, sub), { recursive: true });
+  for (const sub of [
+    'strategy',
+    'tests/L1-unit',
+    'tests/L2-integration',
+    'tests/L3-e2e',
+    'results',
+    'analysis',
+    'wisdom',
+    'interactive',
+  ])
+    await mkdir(join(dir, sub), { recursive: true });
   await writeFile(paths.discoveries, '', { flag: 'a' });
   await writeFile(paths.wisdom('learnings'), '# Learnings\n');
   await writeFile(paths.wisdom('conventions'), '# Conventions\n');
   await writeFile(paths.wisdom('decisions'), '# Decisions\n');
-  await writeJsonAtomic(paths.gcState, { rounds: {}, coverage_history: [], max_rounds_per_layer: 3, warnings: [] } satisfies GcState);
+  await writeJsonAtomic(paths.gcState, {
+    rounds: {},
+    coverage_history: [],
+    max_rounds_per_layer: 3,
+    warnings: [],
+  } satisfies GcState);
   return paths;
 }
 
 export async function readGcState(paths: TeamPaths): Promise<GcState> {
   try {
     const s = JSON.parse(await readFile(paths.gcState, 'utf8')) as Partial<GcState>;
-    return { rounds: s.rounds ?? {}, coverage_history: s.coverage_history ?? [], max_rounds_per_layer: s.max_rounds_per_layer ?? 3, warnings: s.warnings ?? [], ...(s.started ? { started: s.started } : {}) };
+    return {
+      rounds: s.rounds ?? {},
+      coverage_history: s.coverage_history ?? [],
+      max_rounds_per_layer: s.max_rounds_per_layer ?? 3,
+      warnings: s.warnings ?? [],
+      ...(s.started ? { started: s.started } : {}),
+    };
   } catch {
     return { rounds: {}, coverage_history: [], max_rounds_per_layer: 3, warnings: [] };
   }
@@ -98,23 +126,38 @@ export async function readGcState(paths: TeamPaths): Promise<GcState> {
 export async function findTeamSession(root: string, id: string | true): Promise<string> {
   const base = teamRoot(root);
   if (id !== true) {
-    if (!existsSync(join(base, id, 'tasks.csv'))) throw new Error(`no team session ${id} in ${TEAM_ROOT}: run \`fixcycle team --continue\` without an id to take the latest`);
+    if (!existsSync(join(base, id, 'tasks.csv')))
+      throw new Error(
+        `no team session ${id} in ${TEAM_ROOT}: run \`fixcycle team --continue\` without an id to take the latest`,
+      );
     return id;
   }
-  const ids = (await readdir(base).catch(() => [] as string[])).filter((n) => n.startsWith('tst-') && existsSync(join(base, n, 'tasks.csv')));
-  const withTime = await Promise.all(ids.map(async (n) => ({ n, t: (await import('node:fs')).statSync(join(base, n, 'tasks.csv')).mtimeMs })));
+  const ids = (await readdir(base).catch(() => [] as string[])).filter(
+    (n) => n.startsWith('tst-') && existsSync(join(base, n, 'tasks.csv')),
+  );
+  const withTime = await Promise.all(
+    ids.map(async (n) => ({ n, t: (await import('node:fs')).statSync(join(base, n, 'tasks.csv')).mtimeMs })),
+  );
   const latest = withTime.sort((a, b) => b.t - a.t)[0];
   if (!latest) throw new Error(`no team session to continue in ${TEAM_ROOT}: start one with \`fixcycle team\``);
   return latest.n;
 }
 
 /** Appends a line to one of the wisdom files. */
-export async function addWisdom(paths: TeamPaths, name: 'learnings' | 'conventions' | 'decisions', line: string): Promise<void> {
+export async function addWisdom(
+  paths: TeamPaths,
+  name: 'learnings' | 'conventions' | 'decisions',
+  line: string,
+): Promise<void> {
   await writeFile(paths.wisdom(name), `- ${line}\n`, { flag: 'a' });
 }
 
 /** Reads, changes and writes gc-state.json under the session files' lock: executors of one wave run at once. */
-export async function updateGcState(paths: TeamPaths, lock: { run<T>(job: () => Promise<T>): Promise<T> }, change: (state: GcState) => void): Promise<void> {
+export async function updateGcState(
+  paths: TeamPaths,
+  lock: { run<T>(job: () => Promise<T>): Promise<T> },
+  change: (state: GcState) => void,
+): Promise<void> {
   await lock.run(async () => {
     const state = await readGcState(paths);
     change(state);

@@ -31,14 +31,22 @@ async function keepLoopSessions(dir: string, root: string): Promise<void> {
  * dependencies linked in), its commits are brought onto the main tree in task order (`after` resolves once the
  * tasks before it merged), and on a conflict the task runs again on the merged tree.
  */
-export async function inTaskWorktree<T extends { ok: boolean }>(ctx: TeamContext, t: TeamTask, after: Promise<void>, run: WorktreeRun<T>): Promise<T> {
+export async function inTaskWorktree<T extends { ok: boolean }>(
+  ctx: TeamContext,
+  t: TeamTask,
+  after: Promise<void>,
+  run: WorktreeRun<T>,
+): Promise<T> {
   const dir = join(ctx.paths.worktrees, t.id);
   await ctx.mainTree.run(() => addWorktree(ctx.root, dir));
   try {
     const setup = await ctx.mainTree.run(() => prepareWorktree(ctx.root, dir));
     const described = describeSetup(setup);
     if (setup.missing.length) {
-      const entries = setup.missing.map((m) => ({ type: 'check_skipped' as const, data: { pattern: m.split(' ')[0], description: `task worktree: ${m}`, where: 'task worktree' } }));
+      const entries = setup.missing.map((m) => ({
+        type: 'check_skipped' as const,
+        data: { pattern: m.split(' ')[0], description: `task worktree: ${m}`, where: 'task worktree' },
+      }));
       await ctx.files.run(() => appendDiscoveries(ctx.paths.discoveries, t.id, entries));
     }
     run.say(`in its own worktree${described ? ` (${described})` : ''}`);
@@ -48,7 +56,9 @@ export async function inTaskWorktree<T extends { ok: boolean }>(ctx: TeamContext
     await after;
     if (!outcome.ok || ctx.signal.aborted) return outcome;
     if (await ctx.mainTree.run(() => cherryPick(ctx.root, commits))) return outcome;
-    run.say(`its ${t.role === 'generator' ? 'tests' : 'commits'} conflict with an earlier task of the wave: running it again on the merged tree`);
+    run.say(
+      `its ${t.role === 'generator' ? 'tests' : 'commits'} conflict with an earlier task of the wave: running it again on the merged tree`,
+    );
     return await ctx.mainTree.run(run.again);
   } finally {
     await keepLoopSessions(dir, ctx.root);

@@ -49,7 +49,14 @@ export interface TeamContext {
   /** Held while tasks.csv or the board is written. */
   files: Mutex;
   /** The agent and runner choices, for the fix loop the executors start. */
-  loop: { agentCmds?: string[]; agentNames?: string[]; runner?: string; testCmd?: string; agentTimeoutMs?: number; testTimeoutMs?: number };
+  loop: {
+    agentCmds?: string[];
+    agentNames?: string[];
+    runner?: string;
+    testCmd?: string;
+    agentTimeoutMs?: number;
+    testTimeoutMs?: number;
+  };
   /** Writes tasks.csv as it is now. */
   save(): Promise<void>;
 }

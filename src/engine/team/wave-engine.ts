@@ -10,7 +10,11 @@ import type { TeamContext } from './team-context.js';
 import { listCell, toCsv, TASK_COLUMNS, type TeamTask } from './tasks-csv.js';
 
 /** Runs `jobs` with at most `limit` at a time, in order of start. */
-async function pool<T>(items: readonly T[], limit: number, job: (item: T, index: number) => Promise<void>): Promise<void> {
+async function pool<T>(
+  items: readonly T[],
+  limit: number,
+  job: (item: T, index: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < items.length) {
@@ -22,7 +26,15 @@ async function pool<T>(items: readonly T[], limit: number, job: (item: T, index:
 }
 
 function emitTask(ctx: TeamContext, t: TeamTask, detail?: string): void {
-  ctx.emit({ type: 'team-task', id: t.id, role: t.role, layer: t.layer, wave: Number(t.wave), status: t.status, ...(detail ? { detail } : {}) });
+  ctx.emit({
+    type: 'team-task',
+    id: t.id,
+    role: t.role,
+    layer: t.layer,
+    wave: Number(t.wave),
+    status: t.status,
+    ...(detail ? { detail } : {}),
+  });
 }
 
 async function transition(ctx: TeamContext, t: TeamTask, fields: Partial<TeamTask>, detail?: string): Promise<void> {
@@ -35,14 +47,22 @@ async function transition(ctx: TeamContext, t: TeamTask, fields: Partial<TeamTas
 function blockedBy(ctx: TeamContext, t: TeamTask): string | null {
   for (const d of listCell(t.deps)) {
     const dep = ctx.tasks.find((x) => x.id === d);
-    if (dep && (dep.status === 'failed' || dep.status === 'skipped')) return `dependency ${d} ${dep.status}${dep.error ? `: ${dep.error}` : ''}`.slice(0, 300);
+    if (dep && (dep.status === 'failed' || dep.status === 'skipped'))
+      return `dependency ${d} ${dep.status}${dep.error ? `: ${dep.error}` : ''}`.slice(0, 300);
   }
   return null;
 }
 
 /** The wave's input file: its tasks with the findings of their context_from tasks in `prev_context`. */
 async function writeWaveCsv(ctx: TeamContext, wave: number, tasks: readonly TeamTask[]): Promise<void> {
-  const rows = tasks.map((t) => ({ ...t, prev_context: listCell(t.context_from).map((id) => ctx.tasks.find((x) => x.id === id)).filter(Boolean).map((x) => `${x!.id}: ${x!.findings}`).join('\n') }));
+  const rows = tasks.map((t) => ({
+    ...t,
+    prev_context: listCell(t.context_from)
+      .map((id) => ctx.tasks.find((x) => x.id === id))
+      .filter(Boolean)
+      .map((x) => `${x!.id}: ${x!.findings}`)
+      .join('\n'),
+  }));
   await writeTextAtomic(ctx.paths.wave(wave), toCsv(rows, [...TASK_COLUMNS, 'prev_context']));
 }
 
@@ -56,13 +76,28 @@ async function runTask(ctx: TeamContext, t: TeamTask, worktree: { after: Promise
     await transition(ctx, t, { status: 'failed', error: message }, message);
   }
   const board = await readBoard(ctx.paths.discoveries);
-  ctx.emit({ type: 'team-discoveries', total: board.entries.length, malformed: board.malformed, latest: board.entries.slice(-5).map((d) => `${d.type} ${d.worker}: ${JSON.stringify(d.data).slice(0, 120)}`) });
+  ctx.emit({
+    type: 'team-discoveries',
+    total: board.entries.length,
+    malformed: board.malformed,
+    latest: board.entries.slice(-5).map((d) => `${d.type} ${d.worker}: ${JSON.stringify(d.data).slice(0, 120)}`),
+  });
 }
 
 /** An executor in its worktree; gc-state remembers the rounds it started from until its work is merged or dropped. */
-async function executorInWorktree(ctx: TeamContext, t: TeamTask, rounds: number, after: Promise<void>, again: () => Promise<ExecutorOutcome>): Promise<ExecutorOutcome> {
+async function executorInWorktree(
+  ctx: TeamContext,
+  t: TeamTask,
+  rounds: number,
+  after: Promise<void>,
+  again: () => Promise<ExecutorOutcome>,
+): Promise<ExecutorOutcome> {
   await updateGcState(ctx.paths, ctx.files, (state) => (state.started = { ...state.started, [t.layer]: rounds }));
-  const r = await inTaskWorktree(ctx, t, after, { work: (cwd) => runExecutor(ctx, t, cwd), again, say: (text) => emitTask(ctx, t, text) });
+  const r = await inTaskWorktree(ctx, t, after, {
+    work: (cwd) => runExecutor(ctx, t, cwd),
+    again,
+    say: (text) => emitTask(ctx, t, text),
+  });
   // Stopped midway, the mark stays for --continue; otherwise the rounds counted are the ones that landed.
   if (!ctx.signal.aborted) await updateGcState(ctx.paths, ctx.files, (state) => delete state.started?.[t.layer]);
   return r;
@@ -78,9 +113,15 @@ async function runRole(ctx: TeamContext, t: TeamTask, worktree: { after: Promise
     detail = r.ok ? (t.role === 'strategist' ? 'strategy/test-strategy.md' : 'analysis/quality-report.md') : r.error;
   } else if (t.role === 'generator') {
     const onMain = () => runGenerator(ctx, t, ctx.root);
-    const r = worktree ? await inTaskWorktree(ctx, t, worktree.after, { work: (cwd) => runGenerator(ctx, t, cwd), again: onMain, say }) : await ctx.mainTree.run(onMain);
-    fields = r.ok ? { status: 'completed', findings: r.findings, test_files: r.files.join(';') } : { status: 'failed', error: r.error };
-    detail = r.ok ? `${r.files.length} test file(s): ${r.files.join(', ')}${r.unavailable.length ? `; L0 could not run ${r.unavailable.join(', ')}` : ''}` : r.error;
+    const r = worktree
+      ? await inTaskWorktree(ctx, t, worktree.after, { work: (cwd) => runGenerator(ctx, t, cwd), again: onMain, say })
+      : await ctx.mainTree.run(onMain);
+    fields = r.ok
+      ? { status: 'completed', findings: r.findings, test_files: r.files.join(';') }
+      : { status: 'failed', error: r.error };
+    detail = r.ok
+      ? `${r.files.length} test file(s): ${r.files.join(', ')}${r.unavailable.length ? `; L0 could not run ${r.unavailable.join(', ')}` : ''}`
+      : r.error;
   } else {
     // A re-run on the merged tree starts the layer's GC rounds over: the worktree's rounds were not merged.
     const rounds = (await readGcState(ctx.paths)).rounds[t.layer] ?? 0;
@@ -88,11 +129,21 @@ async function runRole(ctx: TeamContext, t: TeamTask, worktree: { after: Promise
       await updateGcState(ctx.paths, ctx.files, (state) => (state.rounds[t.layer] = rounds));
       return runExecutor(ctx, t, ctx.root);
     };
-    const r = worktree ? await executorInWorktree(ctx, t, rounds, worktree.after, again) : await ctx.mainTree.run(() => runExecutor(ctx, t, ctx.root));
+    const r = worktree
+      ? await executorInWorktree(ctx, t, rounds, worktree.after, again)
+      : await ctx.mainTree.run(() => runExecutor(ctx, t, ctx.root));
     fields = r.ok
-      ? { status: 'completed', findings: r.findings, pass_rate: String(r.run.passRate), coverage_achieved: r.run.coverage === null ? '' : String(r.run.coverage), test_files: r.files.join(';') }
+      ? {
+          status: 'completed',
+          findings: r.findings,
+          pass_rate: String(r.run.passRate),
+          coverage_achieved: r.run.coverage === null ? '' : String(r.run.coverage),
+          test_files: r.files.join(';'),
+        }
       : { status: 'failed', error: r.error };
-    detail = r.ok ? `pass rate ${r.run.passRate}, coverage ${r.run.coverage ?? '-'}%, ${r.rounds} GC round(s)${r.warning ? ` — ${r.warning}` : ''}` : r.error;
+    detail = r.ok
+      ? `pass rate ${r.run.passRate}, coverage ${r.run.coverage ?? '-'}%, ${r.rounds} GC round(s)${r.warning ? ` — ${r.warning}` : ''}`
+      : r.error;
   }
   // Stopped midway: the task stays to do, and --continue runs it again.
   if (ctx.signal.aborted) return transition(ctx, t, { status: 'pending' }, 'interrupted');
@@ -124,7 +175,11 @@ export async function runWaves(ctx: TeamContext): Promise<void> {
     await pool(todo, ctx.options.concurrency, async (t) => {
       const k = writers.indexOf(t);
       try {
-        await runTask(ctx, t, isolate && k >= 0 ? { after: k === 0 ? Promise.resolve() : merged[k - 1]!.promise } : null);
+        await runTask(
+          ctx,
+          t,
+          isolate && k >= 0 ? { after: k === 0 ? Promise.resolve() : merged[k - 1]!.promise } : null,
+        );
       } finally {
         if (k >= 0) merged[k]!.resolve();
       }
@@ -132,6 +187,13 @@ export async function runWaves(ctx: TeamContext): Promise<void> {
     if (ctx.signal.aborted) break;
     await rm(ctx.paths.wave(w), { force: true });
     const count = (s: string) => waveTasks.filter((t) => t.status === s).length;
-    ctx.emit({ type: 'team-wave', wave: w, waves, status: 'done', tasks: waveTasks.map((t) => t.id), detail: `${count('completed')} completed, ${count('failed')} failed, ${count('skipped')} skipped` });
+    ctx.emit({
+      type: 'team-wave',
+      wave: w,
+      waves,
+      status: 'done',
+      tasks: waveTasks.map((t) => t.id),
+      detail: `${count('completed')} completed, ${count('failed')} failed, ${count('skipped')} skipped`,
+    });
   }
 }

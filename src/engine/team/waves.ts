@@ -21,13 +21,18 @@ function findCycle(byId: ReadonlyMap<string, TeamTask>, ids: readonly string[]):
 export function computeWaves(tasks: readonly TeamTask[]): Map<string, number> {
   const byId = new Map(tasks.map((t) => [t.id, t]));
   for (const t of tasks) {
-    for (const d of listCell(t.deps)) if (!byId.has(d)) throw new CycleError(`task ${t.id} depends on ${d}, which is not in tasks.csv: fix its deps column`);
+    for (const d of listCell(t.deps))
+      if (!byId.has(d))
+        throw new CycleError(`task ${t.id} depends on ${d}, which is not in tasks.csv: fix its deps column`);
   }
   const wave = new Map<string, number>();
   let remaining = tasks.map((t) => t.id);
   for (let n = 1; remaining.length > 0; n++) {
     const ready = remaining.filter((id) => listCell(byId.get(id)!.deps).every((d) => (wave.get(d) ?? Infinity) < n));
-    if (ready.length === 0) throw new CycleError(`the task dependencies form a cycle: ${findCycle(byId, remaining).join(' → ')}; remove one of these deps`);
+    if (ready.length === 0)
+      throw new CycleError(
+        `the task dependencies form a cycle: ${findCycle(byId, remaining).join(' → ')}; remove one of these deps`,
+      );
     for (const id of ready) wave.set(id, n);
     remaining = remaining.filter((id) => !wave.has(id));
   }

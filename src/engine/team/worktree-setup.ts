@@ -18,8 +18,15 @@ export interface WorktreeSetup {
 
 async function ignoredEntries(root: string): Promise<string[]> {
   // --directory names an ignored folder once instead of every file in it.
-  const r = await execa('git', ['ls-files', '--others', '--ignored', '--exclude-standard', '--directory', '-z'], { cwd: root, reject: false });
-  return r.stdout.split('\0').filter(Boolean).map((e) => e.replace(/\/$/, '')).filter((e) => !e.startsWith('.workflow'));
+  const r = await execa('git', ['ls-files', '--others', '--ignored', '--exclude-standard', '--directory', '-z'], {
+    cwd: root,
+    reject: false,
+  });
+  return r.stdout
+    .split('\0')
+    .filter(Boolean)
+    .map((e) => e.replace(/\/$/, ''))
+    .filter((e) => !e.startsWith('.workflow'));
 }
 
 /** Ignores the links in every worktree: `node_modules/` in a .gitignore matches a folder, never a symlink. */
@@ -31,7 +38,10 @@ async function excludeLinks(root: string, paths: readonly string[]): Promise<voi
   const lines = paths.map((p) => `/${p}`).filter((l) => !have.has(l));
   if (lines.length === 0) return;
   await mkdir(dirname(exclude), { recursive: true });
-  await appendFile(exclude, `${current && !current.endsWith('\n') ? '\n' : ''}# fixcycle team: dependencies linked into task worktrees\n${lines.join('\n')}\n`);
+  await appendFile(
+    exclude,
+    `${current && !current.endsWith('\n') ? '\n' : ''}# fixcycle team: dependencies linked into task worktrees\n${lines.join('\n')}\n`,
+  );
 }
 
 /**
@@ -59,11 +69,20 @@ export async function prepareWorktree(root: string, dir: string): Promise<Worktr
     );
   }
   const pkg = await readFile(join(root, 'package.json'), 'utf8').catch(() => '');
-  if (/"(dev)?[dD]ependencies"\s*:\s*\{\s*"/.test(pkg) && !links.includes('node_modules')) setup.missing.push('node_modules (package.json has dependencies but the main tree has none installed: run your package manager there)');
+  if (/"(dev)?[dD]ependencies"\s*:\s*\{\s*"/.test(pkg) && !links.includes('node_modules'))
+    setup.missing.push(
+      'node_modules (package.json has dependencies but the main tree has none installed: run your package manager there)',
+    );
   return setup;
 }
 
 /** `linked node_modules; copied .env.test; missing ...`, or '' when there is nothing to say. */
 export function describeSetup(s: WorktreeSetup): string {
-  return [s.linked.length ? `linked ${s.linked.join(', ')}` : '', s.copied.length ? `copied ${s.copied.join(', ')}` : '', s.missing.length ? `missing ${s.missing.join('; ')}` : ''].filter(Boolean).join('; ');
+  return [
+    s.linked.length ? `linked ${s.linked.join(', ')}` : '',
+    s.copied.length ? `copied ${s.copied.join(', ')}` : '',
+    s.missing.length ? `missing ${s.missing.join('; ')}` : '',
+  ]
+    .filter(Boolean)
+    .join('; ');
 }

@@ -13,7 +13,11 @@ async function git(cwd: string, args: string[]): Promise<{ ok: boolean; out: str
 export async function dirtyFiles(cwd: string): Promise<string[]> {
   // Not trimmed: the first entry's status column may start with a space.
   const r = await execa('git', ['status', '--porcelain=v1', '-z', '--untracked-files=all'], { cwd, reject: false });
-  return r.stdout.split('\0').filter((e) => e.length > 3).map((e) => e.slice(3)).filter((f) => !f.startsWith('.workflow/'));
+  return r.stdout
+    .split('\0')
+    .filter((e) => e.length > 3)
+    .map((e) => e.slice(3))
+    .filter((f) => !f.startsWith('.workflow/'));
 }
 
 /** The branch of a task's worktree: fixcycle's loop refuses a detached HEAD, and the fix cycle runs there. */
@@ -24,7 +28,10 @@ export async function addWorktree(root: string, dir: string): Promise<void> {
   if (existsSync(dir)) await removeWorktree(root, dir);
   await git(root, ['branch', '-D', worktreeBranch(dir)]);
   const r = await git(root, ['worktree', 'add', '-b', worktreeBranch(dir), '--quiet', dir, 'HEAD']);
-  if (!r.ok) throw new Error(`git worktree add failed (${r.err.split('\n')[0]}): check \`git worktree list\` and prune stale entries`);
+  if (!r.ok)
+    throw new Error(
+      `git worktree add failed (${r.err.split('\n')[0]}): check \`git worktree list\` and prune stale entries`,
+    );
 }
 
 export async function removeWorktree(root: string, dir: string): Promise<void> {
@@ -53,7 +60,17 @@ export async function commitsSince(cwd: string, base: string): Promise<string[]>
 export async function commitFiles(cwd: string, files: readonly string[], message: string): Promise<string | null> {
   if (files.length === 0) return null;
   await git(cwd, ['add', '-A', '--', ...files]);
-  const r = await git(cwd, ['-c', 'commit.gpgsign=false', 'commit', '-q', '--no-verify', '-m', message, '--', ...files]);
+  const r = await git(cwd, [
+    '-c',
+    'commit.gpgsign=false',
+    'commit',
+    '-q',
+    '--no-verify',
+    '-m',
+    message,
+    '--',
+    ...files,
+  ]);
   if (!r.ok) throw new Error(`git commit failed in ${cwd} (${r.err.split('\n')[0]})`);
   return (await git(cwd, ['rev-parse', 'HEAD'])).out;
 }

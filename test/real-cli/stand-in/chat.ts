@@ -8,9 +8,21 @@ function systemText(body: Record<string, unknown>): string {
   return allText(messages.filter((m) => m.role === 'system').map((m) => m.content));
 }
 
-function toolCall(reply: Reply): { id: string; type: 'function'; function: { name: string; arguments: string } } | undefined {
-  if (reply.kind === 'tool') return { id: freshId('call_'), type: 'function', function: { name: reply.name, arguments: JSON.stringify(reply.input) } };
-  if (reply.kind === 'patch') return { id: freshId('call_'), type: 'function', function: { name: 'apply_patch', arguments: JSON.stringify({ patch: reply.patch }) } };
+function toolCall(
+  reply: Reply,
+): { id: string; type: 'function'; function: { name: string; arguments: string } } | undefined {
+  if (reply.kind === 'tool')
+    return {
+      id: freshId('call_'),
+      type: 'function',
+      function: { name: reply.name, arguments: JSON.stringify(reply.input) },
+    };
+  if (reply.kind === 'patch')
+    return {
+      id: freshId('call_'),
+      type: 'function',
+      function: { name: 'apply_patch', arguments: JSON.stringify({ patch: reply.patch }) },
+    };
   return undefined;
 }
 
@@ -32,7 +44,8 @@ export const chatSpeaker: ProtocolSpeaker = {
     const tools = Array.isArray(body.tools) ? body.tools.filter(isObject) : [];
     return tools.map((tool) => {
       const fn = isObject(tool.function) ? tool.function : {};
-      const params = isObject(fn.parameters) && isObject(fn.parameters.properties) ? Object.keys(fn.parameters.properties) : [];
+      const params =
+        isObject(fn.parameters) && isObject(fn.parameters.properties) ? Object.keys(fn.parameters.properties) : [];
       return { name: String(fn.name), kind: 'function', params };
     });
   },
@@ -48,24 +61,54 @@ export const chatSpeaker: ProtocolSpeaker = {
     const id = freshId('chatcmpl-');
     const created = Math.floor(Date.now() / 1000);
     const frame = (delta: Record<string, unknown>, finish: string | null): string =>
-      sseFrame({ id, object: 'chat.completion.chunk', created, model: context.model, choices: [{ index: 0, delta, finish_reason: finish }] });
+      sseFrame({
+        id,
+        object: 'chat.completion.chunk',
+        created,
+        model: context.model,
+        choices: [{ index: 0, delta, finish_reason: finish }],
+      });
     const call = toolCall(reply);
     const frames: string[] = [];
     if (call) {
-      frames.push(frame({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] }, null));
+      frames.push(
+        frame(
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              { index: 0, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } },
+            ],
+          },
+          null,
+        ),
+      );
       frames.push(frame({ tool_calls: [{ index: 0, function: { arguments: call.function.arguments } }] }, null));
       frames.push(frame({}, 'tool_calls'));
     } else {
-      splitText(text(reply)).forEach((piece, i) => frames.push(frame(i === 0 ? { role: 'assistant', content: piece } : { content: piece }, null)));
+      splitText(text(reply)).forEach((piece, i) =>
+        frames.push(frame(i === 0 ? { role: 'assistant', content: piece } : { content: piece }, null)),
+      );
       frames.push(frame({}, 'stop'));
     }
-    frames.push(sseFrame({ id, object: 'chat.completion.chunk', created, model: context.model, choices: [], usage: usage(context, reply) }));
+    frames.push(
+      sseFrame({
+        id,
+        object: 'chat.completion.chunk',
+        created,
+        model: context.model,
+        choices: [],
+        usage: usage(context, reply),
+      }),
+    );
     frames.push(sseFrame('[DONE]'));
     return frames;
   },
   json(reply, context) {
     const call = toolCall(reply);
-    const message = call ? { role: 'assistant', content: null, tool_calls: [call] } : { role: 'assistant', content: text(reply) };
+    const message = call
+      ? { role: 'assistant', content: null, tool_calls: [call] }
+      : { role: 'assistant', content: text(reply) };
     return {
       id: freshId('chatcmpl-'),
       object: 'chat.completion',

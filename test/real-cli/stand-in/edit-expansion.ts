@@ -46,10 +46,14 @@ export function patchFor(step: EditStep, cwd: string | undefined): string {
 
 /** The edit tool a CLI would have, named by its protocol, when the request advertises none (analysis). */
 function fallbackEditTool(context: EditContext): AdvertisedTool {
-  if (context.protocol === 'anthropic') return { name: 'Edit', kind: 'function', params: ['file_path', 'old_string', 'new_string'] };
-  if (context.protocol === 'gemini') return { name: 'replace', kind: 'function', params: ['file_path', 'instruction', 'old_string', 'new_string'] };
+  if (context.protocol === 'anthropic')
+    return { name: 'Edit', kind: 'function', params: ['file_path', 'old_string', 'new_string'] };
+  if (context.protocol === 'gemini')
+    return { name: 'replace', kind: 'function', params: ['file_path', 'instruction', 'old_string', 'new_string'] };
   const qwen = /qwen/i.test(context.userAgent) || context.tools.some((t) => t.name === 'read_file');
-  return qwen ? { name: 'edit', kind: 'function', params: ['file_path', 'old_string', 'new_string'] } : { name: 'edit', kind: 'function', params: ['filePath', 'oldString', 'newString'] };
+  return qwen
+    ? { name: 'edit', kind: 'function', params: ['file_path', 'old_string', 'new_string'] }
+    : { name: 'edit', kind: 'function', params: ['filePath', 'oldString', 'newString'] };
 }
 
 /**
@@ -60,7 +64,8 @@ export function expandEdit(step: EditStep, context: EditContext): Reply[] {
   const done: Reply = { kind: 'text', text: step.text ?? 'Done.' };
   const advertised = (name: string): AdvertisedTool | undefined => context.tools.find((t) => t.name === name);
   const patchTool = context.tools.find((t) => t.name === 'apply_patch' && t.kind === 'custom');
-  if (patchTool || (context.protocol === 'responses' && !EDIT_TOOLS.some(advertised))) return [{ kind: 'patch', patch: patchFor(step, context.cwd) }, done];
+  if (patchTool || (context.protocol === 'responses' && !EDIT_TOOLS.some(advertised)))
+    return [{ kind: 'patch', patch: patchFor(step, context.cwd) }, done];
   const editTool = EDIT_TOOLS.map(advertised).find(Boolean) ?? fallbackEditTool(context);
   const pathParam = param(editTool, ['file_path', 'filePath', 'absolute_path', 'path']);
   const input: Record<string, unknown> = {
@@ -69,8 +74,24 @@ export function expandEdit(step: EditStep, context: EditContext): Reply[] {
     [param(editTool, ['new_string', 'newString'])]: step.new,
   };
   // gemini's replace wants a reason, and reads the file itself.
-  if (editTool.name === 'replace') return [{ kind: 'tool', name: 'replace', input: { ...input, instruction: `Replace \`${step.old}\` with \`${step.new}\`.` } }, done];
+  if (editTool.name === 'replace')
+    return [
+      {
+        kind: 'tool',
+        name: 'replace',
+        input: { ...input, instruction: `Replace \`${step.old}\` with \`${step.new}\`.` },
+      },
+      done,
+    ];
   const readTool = READ_TOOLS.map(advertised).find(Boolean);
-  const read: Reply[] = readTool ? [{ kind: 'tool', name: readTool.name, input: { [param(readTool, ['file_path', 'filePath', 'absolute_path', 'path'])]: step.file } }] : [];
+  const read: Reply[] = readTool
+    ? [
+        {
+          kind: 'tool',
+          name: readTool.name,
+          input: { [param(readTool, ['file_path', 'filePath', 'absolute_path', 'path'])]: step.file },
+        },
+      ]
+    : [];
   return [...read, { kind: 'tool', name: editTool.name, input }, done];
 }

@@ -14,7 +14,12 @@ const STATUS_NAMES: Record<number, string> = {
 export function sampleFor(schema: unknown): unknown {
   if (!isObject(schema)) return null;
   if (Array.isArray(schema.enum) && schema.enum.length) return schema.enum[0];
-  const type = typeof schema.type === 'string' ? schema.type.toLowerCase() : Array.isArray(schema.type) ? String(schema.type[0]).toLowerCase() : 'object';
+  const type =
+    typeof schema.type === 'string'
+      ? schema.type.toLowerCase()
+      : Array.isArray(schema.type)
+        ? String(schema.type[0]).toLowerCase()
+        : 'object';
   if (type === 'object') {
     const props = isObject(schema.properties) ? schema.properties : {};
     return Object.fromEntries(Object.entries(props).map(([key, sub]) => [key, sampleFor(sub)]));
@@ -32,11 +37,22 @@ function parts(reply: Reply): Record<string, unknown>[] {
   return [{ text: reply.text }];
 }
 
-function chunk(chunkParts: Record<string, unknown>[], context: ReplyContext, reply: Reply, last: boolean): Record<string, unknown> {
+function chunk(
+  chunkParts: Record<string, unknown>[],
+  context: ReplyContext,
+  reply: Reply,
+  last: boolean,
+): Record<string, unknown> {
   const output = estimateTokens(replyText(reply));
   return {
-    candidates: [{ content: { role: 'model', parts: chunkParts }, index: 0, ...(last ? { finishReason: 'STOP' } : {}) }],
-    usageMetadata: { promptTokenCount: context.inputTokens, candidatesTokenCount: output, totalTokenCount: context.inputTokens + output },
+    candidates: [
+      { content: { role: 'model', parts: chunkParts }, index: 0, ...(last ? { finishReason: 'STOP' } : {}) },
+    ],
+    usageMetadata: {
+      promptTokenCount: context.inputTokens,
+      candidatesTokenCount: output,
+      totalTokenCount: context.inputTokens + output,
+    },
     modelVersion: context.model,
   };
 }
@@ -48,10 +64,22 @@ export const geminiSpeaker: ProtocolSpeaker = {
   streams: (_body, path) => path.includes(':streamGenerateContent'),
   tools(body): AdvertisedTool[] {
     const groups = Array.isArray(body.tools) ? body.tools.filter(isObject) : [];
-    return groups.flatMap((group) => (Array.isArray(group.functionDeclarations) ? group.functionDeclarations.filter(isObject) : [])).map((decl) => {
-      const schema = isObject(decl.parametersJsonSchema) ? decl.parametersJsonSchema : isObject(decl.parameters) ? decl.parameters : {};
-      return { name: String(decl.name), kind: 'function', params: Object.keys(isObject(schema.properties) ? schema.properties : {}) };
-    });
+    return groups
+      .flatMap((group) =>
+        Array.isArray(group.functionDeclarations) ? group.functionDeclarations.filter(isObject) : [],
+      )
+      .map((decl) => {
+        const schema = isObject(decl.parametersJsonSchema)
+          ? decl.parametersJsonSchema
+          : isObject(decl.parameters)
+            ? decl.parameters
+            : {};
+        return {
+          name: String(decl.name),
+          kind: 'function',
+          params: Object.keys(isObject(schema.properties) ? schema.properties : {}),
+        };
+      });
   },
   auxiliary(body, path) {
     if (path.includes(':countTokens')) return { kind: 'raw', value: { totalTokens: 100 } };
@@ -70,7 +98,14 @@ export const geminiSpeaker: ProtocolSpeaker = {
     return chunk(parts(reply), context, reply, true);
   },
   errorBody(status) {
-    const message = status === 429 ? 'rate limited' : status === 401 ? 'API key not valid. Please pass a valid API key.' : status === 503 ? 'overloaded' : `stand-in error ${status}`;
+    const message =
+      status === 429
+        ? 'rate limited'
+        : status === 401
+          ? 'API key not valid. Please pass a valid API key.'
+          : status === 503
+            ? 'overloaded'
+            : `stand-in error ${status}`;
     return { error: { code: status, message, status: STATUS_NAMES[status] ?? 'UNKNOWN' } };
   },
 };

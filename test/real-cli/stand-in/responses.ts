@@ -4,13 +4,41 @@ import { openaiErrorBody } from './openai-errors.js';
 
 /** The finished output item of a reply. */
 function outputItem(reply: Reply): Record<string, unknown> {
-  if (reply.kind === 'patch') return { type: 'custom_tool_call', id: freshId('ctc_'), call_id: freshId('call_'), name: 'apply_patch', input: reply.patch, status: 'completed' };
-  if (reply.kind === 'tool') return { type: 'function_call', id: freshId('fc_'), call_id: freshId('call_'), name: reply.name, arguments: JSON.stringify(reply.input), status: 'completed' };
+  if (reply.kind === 'patch')
+    return {
+      type: 'custom_tool_call',
+      id: freshId('ctc_'),
+      call_id: freshId('call_'),
+      name: 'apply_patch',
+      input: reply.patch,
+      status: 'completed',
+    };
+  if (reply.kind === 'tool')
+    return {
+      type: 'function_call',
+      id: freshId('fc_'),
+      call_id: freshId('call_'),
+      name: reply.name,
+      arguments: JSON.stringify(reply.input),
+      status: 'completed',
+    };
   const text = reply.kind === 'json' ? JSON.stringify(reply.value) : reply.text;
-  return { type: 'message', id: freshId('msg_'), role: 'assistant', status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] };
+  return {
+    type: 'message',
+    id: freshId('msg_'),
+    role: 'assistant',
+    status: 'completed',
+    content: [{ type: 'output_text', text, annotations: [] }],
+  };
 }
 
-function response(id: string, context: ReplyContext, status: string, output: unknown[], reply?: Reply): Record<string, unknown> {
+function response(
+  id: string,
+  context: ReplyContext,
+  status: string,
+  output: unknown[],
+  reply?: Reply,
+): Record<string, unknown> {
   const outputTokens = reply ? estimateTokens(replyText(reply)) : 0;
   return {
     id,
@@ -20,7 +48,15 @@ function response(id: string, context: ReplyContext, status: string, output: unk
     model: context.model,
     output,
     ...(reply
-      ? { usage: { input_tokens: context.inputTokens, input_tokens_details: { cached_tokens: 0 }, output_tokens: outputTokens, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: context.inputTokens + outputTokens } }
+      ? {
+          usage: {
+            input_tokens: context.inputTokens,
+            input_tokens_details: { cached_tokens: 0 },
+            output_tokens: outputTokens,
+            output_tokens_details: { reasoning_tokens: 0 },
+            total_tokens: context.inputTokens + outputTokens,
+          },
+        }
       : {}),
   };
 }
@@ -30,24 +66,52 @@ function deltaEvents(item: Record<string, unknown>, seq: () => number): string[]
   const base = { item_id: item.id, output_index: 0 };
   if (item.type === 'custom_tool_call') {
     return [
-      sseFrame({ type: 'response.custom_tool_call_input.delta', sequence_number: seq(), ...base, delta: item.input }, 'response.custom_tool_call_input.delta'),
-      sseFrame({ type: 'response.custom_tool_call_input.done', sequence_number: seq(), ...base, input: item.input }, 'response.custom_tool_call_input.done'),
+      sseFrame(
+        { type: 'response.custom_tool_call_input.delta', sequence_number: seq(), ...base, delta: item.input },
+        'response.custom_tool_call_input.delta',
+      ),
+      sseFrame(
+        { type: 'response.custom_tool_call_input.done', sequence_number: seq(), ...base, input: item.input },
+        'response.custom_tool_call_input.done',
+      ),
     ];
   }
   if (item.type === 'function_call') {
     return [
-      sseFrame({ type: 'response.function_call_arguments.delta', sequence_number: seq(), ...base, delta: item.arguments }, 'response.function_call_arguments.delta'),
-      sseFrame({ type: 'response.function_call_arguments.done', sequence_number: seq(), ...base, arguments: item.arguments }, 'response.function_call_arguments.done'),
+      sseFrame(
+        { type: 'response.function_call_arguments.delta', sequence_number: seq(), ...base, delta: item.arguments },
+        'response.function_call_arguments.delta',
+      ),
+      sseFrame(
+        { type: 'response.function_call_arguments.done', sequence_number: seq(), ...base, arguments: item.arguments },
+        'response.function_call_arguments.done',
+      ),
     ];
   }
   const content = item.content as { text: string }[];
   const text = content[0]!.text;
   const part = { ...base, content_index: 0 };
   return [
-    sseFrame({ type: 'response.content_part.added', sequence_number: seq(), ...part, part: { type: 'output_text', text: '', annotations: [] } }, 'response.content_part.added'),
-    ...splitText(text).map((delta) => sseFrame({ type: 'response.output_text.delta', sequence_number: seq(), ...part, delta }, 'response.output_text.delta')),
+    sseFrame(
+      {
+        type: 'response.content_part.added',
+        sequence_number: seq(),
+        ...part,
+        part: { type: 'output_text', text: '', annotations: [] },
+      },
+      'response.content_part.added',
+    ),
+    ...splitText(text).map((delta) =>
+      sseFrame(
+        { type: 'response.output_text.delta', sequence_number: seq(), ...part, delta },
+        'response.output_text.delta',
+      ),
+    ),
     sseFrame({ type: 'response.output_text.done', sequence_number: seq(), ...part, text }, 'response.output_text.done'),
-    sseFrame({ type: 'response.content_part.done', sequence_number: seq(), ...part, part: content[0] }, 'response.content_part.done'),
+    sseFrame(
+      { type: 'response.content_part.done', sequence_number: seq(), ...part, part: content[0] },
+      'response.content_part.done',
+    ),
   ];
 }
 
@@ -63,7 +127,10 @@ export const responsesSpeaker: ProtocolSpeaker = {
       .map((tool) => ({
         name: String(tool.name),
         kind: tool.type === 'custom' ? 'custom' : 'function',
-        params: isObject(tool.parameters) && isObject(tool.parameters.properties) ? Object.keys(tool.parameters.properties) : [],
+        params:
+          isObject(tool.parameters) && isObject(tool.parameters.properties)
+            ? Object.keys(tool.parameters.properties)
+            : [],
       }));
   },
   auxiliary: () => null,
@@ -72,14 +139,34 @@ export const responsesSpeaker: ProtocolSpeaker = {
     const seq = (): number => n++;
     const id = freshId('resp_');
     const item = outputItem(reply);
-    const opened = item.type === 'message' ? { ...item, status: 'in_progress', content: [] } : { ...item, status: 'in_progress' };
+    const opened =
+      item.type === 'message' ? { ...item, status: 'in_progress', content: [] } : { ...item, status: 'in_progress' };
     return [
-      sseFrame({ type: 'response.created', sequence_number: seq(), response: response(id, context, 'in_progress', []) }, 'response.created'),
-      sseFrame({ type: 'response.in_progress', sequence_number: seq(), response: response(id, context, 'in_progress', []) }, 'response.in_progress'),
-      sseFrame({ type: 'response.output_item.added', sequence_number: seq(), output_index: 0, item: opened }, 'response.output_item.added'),
+      sseFrame(
+        { type: 'response.created', sequence_number: seq(), response: response(id, context, 'in_progress', []) },
+        'response.created',
+      ),
+      sseFrame(
+        { type: 'response.in_progress', sequence_number: seq(), response: response(id, context, 'in_progress', []) },
+        'response.in_progress',
+      ),
+      sseFrame(
+        { type: 'response.output_item.added', sequence_number: seq(), output_index: 0, item: opened },
+        'response.output_item.added',
+      ),
       ...deltaEvents(item, seq),
-      sseFrame({ type: 'response.output_item.done', sequence_number: seq(), output_index: 0, item }, 'response.output_item.done'),
-      sseFrame({ type: 'response.completed', sequence_number: seq(), response: response(id, context, 'completed', [item], reply) }, 'response.completed'),
+      sseFrame(
+        { type: 'response.output_item.done', sequence_number: seq(), output_index: 0, item },
+        'response.output_item.done',
+      ),
+      sseFrame(
+        {
+          type: 'response.completed',
+          sequence_number: seq(),
+          response: response(id, context, 'completed', [item], reply),
+        },
+        'response.completed',
+      ),
     ];
   },
   json(reply, context) {

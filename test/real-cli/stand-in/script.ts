@@ -5,7 +5,9 @@ import { expandEdit } from './edit-expansion.js';
 export type ScriptSource = StandInStep[] | ((req: RecordedRequest, index: number) => StandInStep);
 
 /** What one model request gets: a reply to shape in the protocol, or a failure step (error, drop, hang). */
-export type Answer = { reply: Reply; delayMs?: number } | { failure: Extract<StandInStep, { type: 'error' | 'drop' | 'drop-mid-stream' | 'hang' }> };
+export type Answer =
+  | { reply: Reply; delayMs?: number }
+  | { failure: Extract<StandInStep, { type: 'error' | 'drop' | 'drop-mid-stream' | 'hang' }> };
 
 const DEFAULT_STEP: StandInStep = { type: 'text', text: 'Done.' };
 
@@ -38,7 +40,8 @@ export class Script {
     const step = this.peek(req);
     if (step.type !== 'edit') {
       this.used += 1;
-      if (step.type === 'text') return { reply: { kind: 'text', text: step.text }, ...(step.delayMs ? { delayMs: step.delayMs } : {}) };
+      if (step.type === 'text')
+        return { reply: { kind: 'text', text: step.text }, ...(step.delayMs ? { delayMs: step.delayMs } : {}) };
       if (step.type === 'tool') return { reply: { kind: 'tool', name: step.name, input: step.input } };
       if (step.type === 'patch') return { reply: { kind: 'patch', patch: step.patch } };
       return { failure: step };

@@ -21,7 +21,12 @@ export interface StandIn {
   close(): Promise<void>;
 }
 
-const SPEAKERS: Record<Protocol, ProtocolSpeaker> = { anthropic: anthropicSpeaker, gemini: geminiSpeaker, responses: responsesSpeaker, chat: chatSpeaker };
+const SPEAKERS: Record<Protocol, ProtocolSpeaker> = {
+  anthropic: anthropicSpeaker,
+  gemini: geminiSpeaker,
+  responses: responsesSpeaker,
+  chat: chatSpeaker,
+};
 
 /** Which API a path belongs to, or null for one the stand-in does not serve. */
 function protocolOf(method: string, path: string): Protocol | null {
@@ -37,9 +42,15 @@ function protocolOf(method: string, path: string): Protocol | null {
 function auxiliaryReply(req: RecordedRequest, speaker: ProtocolSpeaker): AuxiliaryReply | null {
   const bare = req.path.split('?')[0]!;
   if (req.method === 'HEAD' || req.method === 'GET') {
-    return { kind: 'raw', value: bare.endsWith('/models') ? { object: 'list', data: [{ id: 'stand-in-model', object: 'model', created: 0, owned_by: 'stand-in' }] } : {} };
+    return {
+      kind: 'raw',
+      value: bare.endsWith('/models')
+        ? { object: 'list', data: [{ id: 'stand-in-model', object: 'model', created: 0, owned_by: 'stand-in' }] }
+        : {},
+    };
   }
-  if (bare.endsWith('/count_tokens')) return { kind: 'raw', value: { input_tokens: estimateTokens(JSON.stringify(req.body ?? '')) } };
+  if (bare.endsWith('/count_tokens'))
+    return { kind: 'raw', value: { input_tokens: estimateTokens(JSON.stringify(req.body ?? '')) } };
   return speaker.auxiliary(isObject(req.body) ? req.body : {}, req.path);
 }
 
@@ -79,13 +90,21 @@ export async function startStandIn(steps: StandInStep[] = []): Promise<StandIn> 
 
   const send = (res: ServerResponse, reply: AuxiliaryReply, speaker: ProtocolSpeaker, req: RecordedRequest): void => {
     const body = isObject(req.body) ? req.body : {};
-    const context = { model: speaker.model(body, req.path), stream: speaker.streams(body, req.path), inputTokens: estimateTokens(JSON.stringify(req.body ?? '')) };
+    const context = {
+      model: speaker.model(body, req.path),
+      stream: speaker.streams(body, req.path),
+      inputTokens: estimateTokens(JSON.stringify(req.body ?? '')),
+    };
     if (req.method === 'HEAD') {
       res.writeHead(200).end();
     } else if (reply.kind === 'raw') {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(reply.value));
     } else if (context.stream) {
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+      res.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+      });
       for (const frame of speaker.events(reply, context)) res.write(frame);
       res.end();
     } else {
@@ -93,7 +112,12 @@ export async function startStandIn(steps: StandInStep[] = []): Promise<StandIn> 
     }
   };
 
-  const fail = (res: ServerResponse, step: Extract<Answer, { failure: unknown }>['failure'], speaker: ProtocolSpeaker, req: RecordedRequest): void => {
+  const fail = (
+    res: ServerResponse,
+    step: Extract<Answer, { failure: unknown }>['failure'],
+    speaker: ProtocolSpeaker,
+    req: RecordedRequest,
+  ): void => {
     if (step.type === 'hang') return;
     if (step.type === 'drop') {
       res.socket?.destroy();
@@ -101,13 +125,18 @@ export async function startStandIn(steps: StandInStep[] = []): Promise<StandIn> 
     }
     if (step.type === 'drop-mid-stream') {
       const body = isObject(req.body) ? req.body : {};
-      const frames = speaker.events({ kind: 'text', text: 'Looking at the failing test now, the problem is' }, { model: speaker.model(body, req.path), stream: true, inputTokens: 1 });
+      const frames = speaker.events(
+        { kind: 'text', text: 'Looking at the failing test now, the problem is' },
+        { model: speaker.model(body, req.path), stream: true, inputTokens: 1 },
+      );
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write(frames[0]!, () => setImmediate(() => res.socket?.destroy()));
       return;
     }
     const payload = step.body ?? speaker.errorBody(step.status);
-    res.writeHead(step.status, { 'content-type': 'application/json', ...step.headers }).end(typeof payload === 'string' ? payload : JSON.stringify(payload));
+    res
+      .writeHead(step.status, { 'content-type': 'application/json', ...step.headers })
+      .end(typeof payload === 'string' ? payload : JSON.stringify(payload));
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -115,13 +144,25 @@ export async function startStandIn(steps: StandInStep[] = []): Promise<StandIn> 
     const path = req.url ?? '/';
     const method = req.method ?? 'GET';
     const protocol = protocolOf(method, path);
-    const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]),
+    );
     if (!protocol) {
-      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `the stand-in does not serve ${method} ${path}` } }));
+      res
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { message: `the stand-in does not serve ${method} ${path}` } }));
       return;
     }
     const speaker = SPEAKERS[protocol];
-    const recorded: RecordedRequest = { at: Date.now(), method, path, headers, body: parseBody(text), protocol, auxiliary: false };
+    const recorded: RecordedRequest = {
+      at: Date.now(),
+      method,
+      path,
+      headers,
+      body: parseBody(text),
+      protocol,
+      auxiliary: false,
+    };
     const aux = auxiliaryReply(recorded, speaker);
     recorded.auxiliary = aux !== null;
     requests.push(recorded);
@@ -134,7 +175,12 @@ export async function startStandIn(steps: StandInStep[] = []): Promise<StandIn> 
     }
     const body = isObject(recorded.body) ? recorded.body : {};
     const cwd = /<cwd>([^<]+)<\/cwd>/.exec(allText(body.input ?? body.messages ?? ''))?.[1]?.trim();
-    const answer = script.next(recorded, { protocol, tools: speaker.tools(body), userAgent: headers['user-agent'] ?? '', ...(cwd ? { cwd } : {}) });
+    const answer = script.next(recorded, {
+      protocol,
+      tools: speaker.tools(body),
+      userAgent: headers['user-agent'] ?? '',
+      ...(cwd ? { cwd } : {}),
+    });
     if ('failure' in answer) return fail(res, answer.failure, speaker, recorded);
     if (!answer.delayMs) return send(res, answer.reply, speaker, recorded);
     const timer = setTimeout(() => {
@@ -146,7 +192,10 @@ export async function startStandIn(steps: StandInStep[] = []): Promise<StandIn> 
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `stand-in bug: ${String(error)}` } }));
+      if (!res.headersSent)
+        res
+          .writeHead(500, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: `stand-in bug: ${String(error)}` } }));
     });
   });
   server.on('connection', (socket) => {

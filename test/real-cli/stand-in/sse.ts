@@ -18,7 +18,13 @@ export function estimateTokens(text: string): number {
 }
 
 /** The text a reply carries, for token counts. */
-export function replyText(reply: { kind: string; text?: string; patch?: string; input?: unknown; value?: unknown }): string {
+export function replyText(reply: {
+  kind: string;
+  text?: string;
+  patch?: string;
+  input?: unknown;
+  value?: unknown;
+}): string {
   return reply.text ?? reply.patch ?? JSON.stringify(reply.input ?? reply.value ?? '');
 }
 

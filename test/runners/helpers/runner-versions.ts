@@ -17,7 +17,11 @@ export function installRunner(spec: string): { modules: string } | { skip: strin
   if (existsSync(join(modules, '.bin', bin)) && existsSync(join(dir, '.installed'))) return { modules };
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'runner-version-cache', private: true }));
-  const install = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--no-save', '--loglevel=error', spec], { cwd: dir, encoding: 'utf8', timeout: 240_000 });
+  const install = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--no-save', '--loglevel=error', spec], {
+    cwd: dir,
+    encoding: 'utf8',
+    timeout: 240_000,
+  });
   if (install.status !== 0) {
     const why = (install.stderr || install.error?.message || '').trim().split('\n').slice(-1)[0];
     return { skip: `npm could not install ${spec} (${why}); the npm registry must be reachable for this test` };

@@ -11,7 +11,8 @@ const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'projects');
  */
 export function assemble(name: 'npm-workspaces' | 'make-mocha'): string {
   const dir = copyFixture(name);
-  const from = (fixture: string, file: string, to: string): void => cpSync(join(FIXTURES, fixture, file), join(dir, to), { recursive: true });
+  const from = (fixture: string, file: string, to: string): void =>
+    cpSync(join(FIXTURES, fixture, file), join(dir, to), { recursive: true });
   if (name === 'npm-workspaces') {
     for (const file of ['math.js', 'test']) from('mocha-failing', file, join('packages', 'alpha', file));
     for (const file of ['math.js', 'math.test.js']) from('jest-passing', file, join('packages', 'beta', file));

@@ -4,7 +4,8 @@ import type { CliReading } from '../classify.js';
 import { defineCliAdapter, modelArgs, type CliAdapter } from './cli-adapter.js';
 
 /** Lines by which aider reports a failed model call (it prints them and may still exit 0). */
-const ERROR_LINE = /(litellm\.\w*(Error|Exception)\b|\w+(RateLimit|Authentication|NotFound|ServiceUnavailable|APIConnection)Error\b|The API provider (has rate limited|is not able to authenticate)|API provider's servers are down|^Error: )/m;
+const ERROR_LINE =
+  /(litellm\.\w*(Error|Exception)\b|\w+(RateLimit|Authentication|NotFound|ServiceUnavailable|APIConnection)Error\b|The API provider (has rate limited|is not able to authenticate)|API provider's servers are down|^Error: )/m;
 /** `Applied edit to src/math.js`: the one sign that a file changed. */
 const APPLIED = /^Applied edit to (.+)$/;
 /** `Retrying in 0.5 seconds...` */
@@ -90,14 +91,24 @@ export const aiderAdapter: CliAdapter = {
   buildCommand(spec: AgentSpec, role: AgentRole, context?: CommandContext): AgentCommand {
     const { argv } = base.buildCommand(spec, role, context);
     const dir = context?.privateDir;
-    const history = dir ? ['--chat-history-file', join(dir, 'aider', 'chat.history.md'), '--input-history-file', join(dir, 'aider', 'input.history')] : [];
+    const history = dir
+      ? [
+          '--chat-history-file',
+          join(dir, 'aider', 'chat.history.md'),
+          '--input-history-file',
+          join(dir, 'aider', 'input.history'),
+        ]
+      : [];
     const userEnv = context?.userEnv ?? process.env;
     return {
       argv: [argv[0]!, ...history, ...argv.slice(1)],
       stdin: false,
       promptArg: true,
       // litellm fetches its model cost map from GitHub at every start unless told to use its own copy.
-      env: userEnv.LITELLM_LOCAL_MODEL_COST_MAP === undefined ? { LITELLM_LOCAL_MODEL_COST_MAP: 'True' } : ({} as Record<string, string>),
+      env:
+        userEnv.LITELLM_LOCAL_MODEL_COST_MAP === undefined
+          ? { LITELLM_LOCAL_MODEL_COST_MAP: 'True' }
+          : ({} as Record<string, string>),
       ...(dir ? { files: { 'aider/chat.history.md': '' } } : {}),
       // Its own loop retries 8 times over about a minute; the third retry means the API is not coming back soon.
       maxRetries: 2,

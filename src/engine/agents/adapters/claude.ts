@@ -8,10 +8,28 @@ import { unlessUserSet } from './user-settings.js';
  * the cron, wake-up and workflow tools schedule work that outlives the call. (Every name here must exist in
  * the CLI: a deny rule for an unknown tool prints a warning on every run, as `MultiEdit` did.)
  */
-export const ANALYSIS_DENIED_TOOLS = ['Bash', 'Edit', 'Write', 'NotebookEdit', 'EnterWorktree', 'ExitWorktree', 'CronCreate', 'CronDelete', 'ScheduleWakeup', 'Workflow'];
+export const ANALYSIS_DENIED_TOOLS = [
+  'Bash',
+  'Edit',
+  'Write',
+  'NotebookEdit',
+  'EnterWorktree',
+  'ExitWorktree',
+  'CronCreate',
+  'CronDelete',
+  'ScheduleWakeup',
+  'Workflow',
+];
 
 /** The fix edits the working tree, never a worktree of its own, and schedules nothing. */
-export const FIX_DENIED_TOOLS = ['EnterWorktree', 'ExitWorktree', 'CronCreate', 'CronDelete', 'ScheduleWakeup', 'Workflow'];
+export const FIX_DENIED_TOOLS = [
+  'EnterWorktree',
+  'ExitWorktree',
+  'CronCreate',
+  'CronDelete',
+  'ScheduleWakeup',
+  'Workflow',
+];
 
 /**
  * Claude retries a failed API call 10 times over about 3 minutes by default, silently. One retry rides out
@@ -29,9 +47,21 @@ export const claudeAdapter = defineCliAdapter({
   name: 'claude',
   bin: 'claude',
   args(role, model, extra) {
-    const mode = role === 'analyze' ? ['--permission-mode', 'default', '--disallowedTools', ANALYSIS_DENIED_TOOLS.join(',')] : ['--permission-mode', 'acceptEdits', '--disallowedTools', FIX_DENIED_TOOLS.join(',')];
+    const mode =
+      role === 'analyze'
+        ? ['--permission-mode', 'default', '--disallowedTools', ANALYSIS_DENIED_TOOLS.join(',')]
+        : ['--permission-mode', 'acceptEdits', '--disallowedTools', FIX_DENIED_TOOLS.join(',')];
     // Partial messages: every token is a line, so a long answer or long thinking is progress, not silence.
-    return ['-p', '--output-format', 'stream-json', '--verbose', '--include-partial-messages', ...mode, ...modelArgs('--model', model), ...extra];
+    return [
+      '-p',
+      '--output-format',
+      'stream-json',
+      '--verbose',
+      '--include-partial-messages',
+      ...mode,
+      ...modelArgs('--model', model),
+      ...extra,
+    ];
   },
   env: (_role, { userEnv }) => unlessUserSet(RETRY_CAPS, userEnv),
   // The caps above bound claude's own waiting (two 20 s requests); its retry events are no progress.

@@ -1,4 +1,12 @@
-import type { AgentActivity, AgentAdapter, AgentCommand, AgentRole, AgentSpec, CommandContext, Progress } from '../agent.js';
+import type {
+  AgentActivity,
+  AgentAdapter,
+  AgentCommand,
+  AgentRole,
+  AgentSpec,
+  CommandContext,
+  Progress,
+} from '../agent.js';
 import { interpretCliRun, type CliReading } from '../classify.js';
 import { CHECKED_VERSIONS } from './checked-versions.js';
 
@@ -52,7 +60,13 @@ export function defineCliAdapter(def: CliDefinition): CliAdapter {
       const files = context && def.files?.(role, context);
       const stallMs = def.stallMs?.(role);
       const maxRetries = def.maxRetries?.(role);
-      return { ...command, ...(env ? { env } : {}), ...(files ? { files } : {}), ...(stallMs ? { stallMs } : {}), ...(maxRetries !== undefined ? { maxRetries } : {}) };
+      return {
+        ...command,
+        ...(env ? { env } : {}),
+        ...(files ? { files } : {}),
+        ...(stallMs ? { stallMs } : {}),
+        ...(maxRetries !== undefined ? { maxRetries } : {}),
+      };
     },
     interpret(raw) {
       return interpretCliRun(def.bin, raw, def.read(raw.stdout, raw.stderr));

@@ -28,7 +28,9 @@ function itemActivities(type: string, item: Record<string, unknown>): AgentActiv
   switch (item.type) {
     case 'command_execution':
       // Shown when it starts, so a long `npm test` is on screen while it runs.
-      return type === 'item.started' ? [{ kind: 'tool', tool: 'exec_command', action: 'run', target: shellCommand(str(item.command) ?? '') }] : [];
+      return type === 'item.started'
+        ? [{ kind: 'tool', tool: 'exec_command', action: 'run', target: shellCommand(str(item.command) ?? '') }]
+        : [];
     case 'file_change': {
       if (type !== 'item.completed') return [];
       const denied = item.status !== 'completed';
@@ -44,9 +46,13 @@ function itemActivities(type: string, item: Record<string, unknown>): AgentActiv
     case 'agent_message':
       return type === 'item.completed' ? textActivity(str(item.text)) : [];
     case 'mcp_tool_call':
-      return type === 'item.started' ? [{ kind: 'tool', tool: `${str(item.server) ?? 'mcp'}.${str(item.tool) ?? 'tool'}`, action: 'other' }] : [];
+      return type === 'item.started'
+        ? [{ kind: 'tool', tool: `${str(item.server) ?? 'mcp'}.${str(item.tool) ?? 'tool'}`, action: 'other' }]
+        : [];
     case 'web_search':
-      return type === 'item.started' ? [{ kind: 'tool', tool: 'web_search', action: 'search', target: str(item.query) ?? '' }] : [];
+      return type === 'item.started'
+        ? [{ kind: 'tool', tool: 'web_search', action: 'search', target: str(item.query) ?? '' }]
+        : [];
     default:
       return [];
   }
@@ -58,11 +64,13 @@ function itemActivities(type: string, item: Record<string, unknown>): AgentActiv
  */
 export function codexActivity(line: string, stream: 'stdout' | 'stderr'): AgentActivity[] {
   // A write the sandbox refused shows only in codex's log on stderr, never as an item on stdout.
-  if (stream !== 'stdout') return REFUSED_PATCH.test(line) ? [{ kind: 'tool', tool: 'apply_patch', action: 'edit', denied: true }] : [];
+  if (stream !== 'stdout')
+    return REFUSED_PATCH.test(line) ? [{ kind: 'tool', tool: 'apply_patch', action: 'edit', denied: true }] : [];
   const event = jsonLine(line);
   if (!event) return [];
   const type = str(event.type) ?? '';
-  if ((type === 'item.started' || type === 'item.completed') && isObject(event.item)) return itemActivities(type, event.item);
+  if ((type === 'item.started' || type === 'item.completed') && isObject(event.item))
+    return itemActivities(type, event.item);
   if (type === 'error') {
     const message = str(event.message) ?? '';
     return isReconnecting(message) ? [{ kind: 'retry', detail: unwrapReconnecting(message) }] : [];
@@ -93,5 +101,8 @@ export function codexProgress(line: string, stream: 'stdout' | 'stderr'): Progre
   if (type === 'turn.completed') return { toolsStarted: 0, toolsEnded: 0 };
   if (type !== 'item.started' && type !== 'item.completed' && type !== 'item.updated') return null;
   const running = isObject(event!.item) && RUNNING_ITEMS.has(str(event!.item.type) ?? '');
-  return { toolsStarted: running && type === 'item.started' ? 1 : 0, toolsEnded: running && type === 'item.completed' ? 1 : 0 };
+  return {
+    toolsStarted: running && type === 'item.started' ? 1 : 0,
+    toolsEnded: running && type === 'item.completed' ? 1 : 0,
+  };
 }

@@ -85,9 +85,12 @@ export function codexCaps(config: CodexUserConfig): string[] {
   const own = id !== undefined ? config.providers[id] : undefined;
   if (id !== undefined && own) {
     const key = /^[\w-]+$/.test(id) ? id : JSON.stringify(id);
-    if (own.request_max_retries === undefined) args.push('-c', `model_providers.${key}.request_max_retries=${REQUEST_RETRIES}`);
-    if (own.stream_max_retries === undefined) args.push('-c', `model_providers.${key}.stream_max_retries=${STREAM_RETRIES}`);
+    if (own.request_max_retries === undefined)
+      args.push('-c', `model_providers.${key}.request_max_retries=${REQUEST_RETRIES}`);
+    if (own.stream_max_retries === undefined)
+      args.push('-c', `model_providers.${key}.stream_max_retries=${STREAM_RETRIES}`);
   }
-  if (config.features.unbounded_connection_retries === undefined) args.push('--disable', 'unbounded_connection_retries');
+  if (config.features.unbounded_connection_retries === undefined)
+    args.push('--disable', 'unbounded_connection_retries');
   return args;
 }

@@ -21,7 +21,8 @@ export function readCodexEvents(stdout: string): CliReading {
   for (const event of events) {
     const item = isObject(event.item) ? event.item : undefined;
     const kind = item ? (str(item.type) ?? str(item.item_type)) : undefined;
-    if (event.type === 'item.completed' && (kind === 'agent_message' || kind === 'assistant_message')) finalText = str(item?.text) ?? finalText;
+    if (event.type === 'item.completed' && (kind === 'agent_message' || kind === 'assistant_message'))
+      finalText = str(item?.text) ?? finalText;
     else if (event.type === 'turn.completed') {
       const usage = isObject(event.usage) ? event.usage : {};
       tokens = sum(tokens, num(usage.input_tokens), num(usage.output_tokens));
@@ -31,11 +32,17 @@ export function readCodexEvents(stdout: string): CliReading {
     } else if (event.type === 'error') pendingError = str(event.message) ?? 'error';
   }
   const error = failure ?? pendingError;
-  return { structured: true, finalText, ...(error !== undefined ? { error: unwrapReconnecting(error) } : {}), ...(tokens !== undefined ? { tokens } : {}) };
+  return {
+    structured: true,
+    finalText,
+    ...(error !== undefined ? { error: unwrapReconnecting(error) } : {}),
+    ...(tokens !== undefined ? { tokens } : {}),
+  };
 }
 
 /** Refused connections, sockets closed before or during the answer. */
-const UNREACHABLE = /Connection failed|stream disconnected before completion|error sending request|waiting for network/i;
+const UNREACHABLE =
+  /Connection failed|stream disconnected before completion|error sending request|waiting for network/i;
 /** What codex 0.169 says instead of the body of a 500. */
 const HIGH_DEMAND = /currently experiencing high demand/i;
 
@@ -46,7 +53,15 @@ const base = defineCliAdapter({
   name: 'codex',
   bin: 'codex',
   args(role, model, extra) {
-    return ['exec', '--json', '--sandbox', role === 'analyze' ? 'read-only' : 'workspace-write', ...modelArgs('--model', model), ...extra, '-'];
+    return [
+      'exec',
+      '--json',
+      '--sandbox',
+      role === 'analyze' ? 'read-only' : 'workspace-write',
+      ...modelArgs('--model', model),
+      ...extra,
+      '-',
+    ];
   },
   read: (stdout) => readCodexEvents(stdout),
 });
@@ -74,11 +89,16 @@ export const codexAdapter: CliAdapter = {
     if (result.classification !== 'failed' || !error) return result;
     if (!result.detail?.startsWith('codex reported an error: ')) return result;
     if (/missing environment variable/i.test(error)) {
-      return { ...result, classification: 'auth_error', detail: `not authenticated: ${error} (set the API key your codex model provider names, then resume)` };
+      return {
+        ...result,
+        classification: 'auth_error',
+        detail: `not authenticated: ${error} (set the API key your codex model provider names, then resume)`,
+      };
     }
     // codex's own words for failures whose status or cause it does not print.
     if (UNREACHABLE.test(error)) return { ...result, detail: `API unreachable: ${error}` };
-    if (HIGH_DEMAND.test(error)) return { ...result, detail: `API server error: ${error} (codex's text for a 5xx answer)` };
+    if (HIGH_DEMAND.test(error))
+      return { ...result, detail: `API server error: ${error} (codex's text for a 5xx answer)` };
     return result;
   },
 };

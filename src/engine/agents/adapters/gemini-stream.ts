@@ -15,7 +15,9 @@ import { deniedToolName, toolActivity } from './tool-action.js';
 const EVENT_TYPES = new Set(['init', 'message', 'tool_use', 'tool_result', 'error', 'result']);
 
 function streamEvents(stdout: string): Json[] {
-  return parseJsonLines(stdout).filter((e) => typeof e.type === 'string' && EVENT_TYPES.has(e.type) && 'timestamp' in e);
+  return parseJsonLines(stdout).filter(
+    (e) => typeof e.type === 'string' && EVENT_TYPES.has(e.type) && 'timestamp' in e,
+  );
 }
 
 /** `{error: {message, code}}` printed last on stderr (pretty-printed, after any stack dump). */
@@ -68,7 +70,12 @@ export function readGeminiJson(stdout: string): CliReading {
     if (isObject(model) && isObject(model.tokens)) tokens = sum(tokens, num(model.tokens.total));
   }
   const error = isObject(doc.error) ? errorText(doc.error) : undefined;
-  return { structured: true, finalText: str(doc.response) ?? '', ...(error !== undefined ? { error } : {}), ...(tokens !== undefined ? { tokens } : {}) };
+  return {
+    structured: true,
+    finalText: str(doc.response) ?? '',
+    ...(error !== undefined ? { error } : {}),
+    ...(tokens !== undefined ? { tokens } : {}),
+  };
 }
 
 /** Reads a finished gemini run from both streams. */
@@ -90,7 +97,12 @@ export function readGeminiStream(stdout: string, stderr: string): CliReading {
     const error = (fatal ? str(fatal.message) : undefined) ?? lastJsonErrorOnStderr(stderr);
     return { structured: false, finalText, ...(error !== undefined ? { error } : {}), ...usage };
   }
-  const error = result.status === 'success' ? undefined : isObject(result.error) ? errorText(result.error) : `result status ${String(result.status)}`;
+  const error =
+    result.status === 'success'
+      ? undefined
+      : isObject(result.error)
+        ? errorText(result.error)
+        : `result status ${String(result.status)}`;
   return { structured: true, finalText, ...(error !== undefined ? { error } : {}), ...usage };
 }
 
@@ -99,7 +111,8 @@ export function geminiActivity(line: string, stream: 'stdout' | 'stderr'): Agent
   if (stream === 'stderr') {
     // "Attempt 1 failed with status 429. Retrying with backoff...", "Attempt 1 failed: <message>. Retrying after 5171ms...",
     // "Attempt 1 failed. Retrying with backoff... Error: exception TypeError: fetch failed sending request"
-    const attempt = /^Attempt (\d+) failed(?: with status (\d+))?(?:: (.*?)(?:\.\s*Retrying|\.\s*Max attempts|$))?/.exec(line);
+    const attempt =
+      /^Attempt (\d+) failed(?: with status (\d+))?(?:: (.*?)(?:\.\s*Retrying|\.\s*Max attempts|$))?/.exec(line);
     // The last attempt says "Max attempts reached": no retry follows, the result event reports the failure.
     if (!attempt || line.includes('Max attempts reached')) return [];
     const wait = /Retrying after (\d+)ms/.exec(line);
@@ -131,7 +144,8 @@ export function geminiActivity(line: string, stream: 'stdout' | 'stderr'): Agent
     case 'result': {
       const tokens = isObject(event.stats) ? num(event.stats.total_tokens) : undefined;
       const out: AgentActivity[] = [{ kind: 'usage', ...(tokens !== undefined ? { tokens } : {}) }];
-      if (event.status !== 'success' && isObject(event.error)) out.push({ kind: 'error', detail: errorText(event.error).split('\n')[0]! });
+      if (event.status !== 'success' && isObject(event.error))
+        out.push({ kind: 'error', detail: errorText(event.error).split('\n')[0]! });
       return out;
     }
     default:

@@ -21,7 +21,17 @@ export const geminiAdapter = defineCliAdapter({
   name: 'gemini',
   bin: 'gemini',
   args(role, model, extra) {
-    return ['-o', 'stream-json', '--approval-mode', role === 'analyze' ? 'default' : 'yolo', '--skip-trust', ...modelArgs('-m', model), ...extra, '-p', FOLLOW_STDIN];
+    return [
+      '-o',
+      'stream-json',
+      '--approval-mode',
+      role === 'analyze' ? 'default' : 'yolo',
+      '--skip-trust',
+      ...modelArgs('-m', model),
+      ...extra,
+      '-p',
+      FOLLOW_STDIN,
+    ];
   },
   env: (_role, { privateDir }) => ({ GEMINI_CLI_HOME: join(privateDir, GEMINI_HOME_DIR) }),
   files(_role, context) {

@@ -12,7 +12,14 @@ import { opencodeAdapter } from './opencode.js';
 import { qwenAdapter } from './qwen.js';
 
 /** The built-in CLI adapters, by name. */
-export const CLI_ADAPTERS = [geminiAdapter, qwenAdapter, codexAdapter, claudeAdapter, opencodeAdapter, aiderAdapter] as const;
+export const CLI_ADAPTERS = [
+  geminiAdapter,
+  qwenAdapter,
+  codexAdapter,
+  claudeAdapter,
+  opencodeAdapter,
+  aiderAdapter,
+] as const;
 
 for (const adapter of [...CLI_ADAPTERS, manualAdapter]) registerAdapter(adapter);
 

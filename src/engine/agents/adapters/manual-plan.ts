@@ -9,7 +9,13 @@ export interface ManualResults {
 }
 
 function firstLine(text: string | undefined): string {
-  return text?.split('\n').find((l) => l.trim())?.trim().slice(0, 300) ?? '';
+  return (
+    text
+      ?.split('\n')
+      .find((l) => l.trim())
+      ?.trim()
+      .slice(0, 300) ?? ''
+  );
 }
 
 /**
@@ -20,7 +26,8 @@ function firstLine(text: string | undefined): string {
 export function manualPlan(results: ManualResults): FixPlan {
   const causes = new Set<string>();
   for (const f of results.failures) causes.add(`${f.id}: ${firstLine(f.message) || 'failed'}`);
-  for (const e of results.errors ?? []) causes.add(`${e.file ? `${e.file}: ` : ''}${firstLine(e.message) || 'error outside tests'}`);
+  for (const e of results.errors ?? [])
+    causes.add(`${e.file ? `${e.file}: ` : ''}${firstLine(e.message) || 'error outside tests'}`);
   const points = new Set<string>();
   for (const f of results.failures) if (f.file) points.add(`${f.file}:${f.name}:`);
   for (const e of results.errors ?? []) if (e.file) points.add(`${e.file}::`);
@@ -34,7 +41,9 @@ export function manualPlan(results: ManualResults): FixPlan {
 }
 
 /** Reads test-results.json; the error names the file and why it cannot be used. */
-export async function readManualResults(path: string | undefined): Promise<{ ok: true; results: ManualResults } | { ok: false; error: string }> {
+export async function readManualResults(
+  path: string | undefined,
+): Promise<{ ok: true; results: ManualResults } | { ok: false; error: string }> {
   if (!path) return { ok: false, error: 'FIXCYCLE_TEST_RESULTS is not set, so there are no failures to show' };
   try {
     const raw: unknown = JSON.parse(await readFile(path, 'utf8'));
@@ -48,7 +57,9 @@ export async function readManualResults(path: string | undefined): Promise<{ ok:
 
 /** What the user reads before fixing: the failing tests and their first message line. */
 export function describeFailures(results: ManualResults, limit = 20): string[] {
-  const lines = results.failures.slice(0, limit).map((f) => `  ✗ ${f.id}${f.file && !f.id.includes(f.file) ? ` (${f.file})` : ''}: ${firstLine(f.message)}`);
+  const lines = results.failures
+    .slice(0, limit)
+    .map((f) => `  ✗ ${f.id}${f.file && !f.id.includes(f.file) ? ` (${f.file})` : ''}: ${firstLine(f.message)}`);
   if (results.failures.length > limit) lines.push(`  ... and ${results.failures.length - limit} more`);
   for (const e of results.errors ?? []) lines.push(`  ✗ ${e.file ?? 'error outside tests'}: ${firstLine(e.message)}`);
   return lines;

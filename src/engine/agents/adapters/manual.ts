@@ -15,7 +15,21 @@ export interface ManualOptions {
 export const DEFAULT_QUIET_MS = 1000;
 
 /** Folders that are never the user's fix and can be huge. */
-const IGNORED_DIRS = new Set(['.git', 'node_modules', '.workflow', '.venv', 'venv', '__pycache__', '.pytest_cache', '.mypy_cache', '.tox', 'target', 'coverage', '.next', '.cache']);
+const IGNORED_DIRS = new Set([
+  '.git',
+  'node_modules',
+  '.workflow',
+  '.venv',
+  'venv',
+  '__pycache__',
+  '.pytest_cache',
+  '.mypy_cache',
+  '.tox',
+  'target',
+  'coverage',
+  '.next',
+  '.cache',
+]);
 
 /** Editors' swap, backup and lock files: opening a file must not count as fixing it. */
 const EDITOR_TEMP = /(\.sw[a-p]x?|~|\.tmp|\.bak|\.orig)$|(^|[\\/])(\.#[^\\/]*|#[^\\/]*#|4913)$/;
@@ -39,9 +53,20 @@ function quietFromArgs(args: readonly string[]): number | undefined {
 
 type Outcome = Omit<AgentCall, 'agent' | 'role'>;
 
-function outcome(started: number, fields: Pick<AgentCall, 'classification' | 'finalText'> & Partial<AgentCall>, lines: string[]): Outcome {
+function outcome(
+  started: number,
+  fields: Pick<AgentCall, 'classification' | 'finalText'> & Partial<AgentCall>,
+  lines: string[],
+): Outcome {
   const timedOut = fields.classification === 'timeout';
-  return { exitCode: fields.classification === 'ok' ? 0 : null, timedOut, durationMs: Date.now() - started, stdout: lines.join('\n'), stderr: '', ...fields };
+  return {
+    exitCode: fields.classification === 'ok' ? 0 : null,
+    timedOut,
+    durationMs: Date.now() - started,
+    stdout: lines.join('\n'),
+    stderr: '',
+    ...fields,
+  };
 }
 
 /** Changed files (as git sees them) with their modification time and size: what "the user saved" means. */
@@ -67,7 +92,9 @@ async function analyze(request: AgentRequest, started: number): Promise<Outcome>
   const read = await readManualResults(request.env.FIXCYCLE_TEST_RESULTS);
   if (!read.ok) return outcome(started, { classification: 'failed', detail: read.error, finalText: '' }, []);
   const finalText = JSON.stringify(manualPlan(read.results), null, 2);
-  return outcome(started, { classification: 'ok', finalText, detail: 'plan made from the failure messages' }, [finalText]);
+  return outcome(started, { classification: 'ok', finalText, detail: 'plan made from the failure messages' }, [
+    finalText,
+  ]);
 }
 
 /** Waits for the user's fix: saved changes followed by `quietMs` without any, or an abort, or the timeout. */
@@ -95,12 +122,23 @@ async function waitForFix(request: AgentRequest, quietMs: number, started: numbe
       request.signal?.removeEventListener('abort', onAbort);
       void watcher.close().then(() => resolve(result));
     };
-    const onAbort = (): void => finish(outcome(started, { classification: 'failed', detail: 'stopped by the user', finalText: '' }, lines));
+    const onAbort = (): void =>
+      finish(outcome(started, { classification: 'failed', detail: 'stopped by the user', finalText: '' }, lines));
     const settle = async (): Promise<void> => {
       const changed = differs(before, await snapshot(repo));
       if (settled || changed.length === 0) return;
       say([`manual: you changed ${changed.join(', ')}; re-running the tests`]);
-      finish(outcome(started, { classification: 'ok', detail: `you changed ${changed.length} file${changed.length === 1 ? '' : 's'}: ${changed.join(', ')}`, finalText: lines.join('\n') }, lines));
+      finish(
+        outcome(
+          started,
+          {
+            classification: 'ok',
+            detail: `you changed ${changed.length} file${changed.length === 1 ? '' : 's'}: ${changed.join(', ')}`,
+            finalText: lines.join('\n'),
+          },
+          lines,
+        ),
+      );
     };
     watcher.on('all', (_event, path) => {
       if (settled || ignoredPath(repo.root, path)) return;
@@ -109,7 +147,17 @@ async function waitForFix(request: AgentRequest, quietMs: number, started: numbe
     });
     if (request.signal?.aborted) return onAbort();
     request.signal?.addEventListener('abort', onAbort, { once: true });
-    limit = setTimeout(() => finish(outcome(started, { classification: 'timeout', detail: 'no change saved before the agent timeout', finalText: '' }, lines)), request.timeoutMs);
+    limit = setTimeout(
+      () =>
+        finish(
+          outcome(
+            started,
+            { classification: 'timeout', detail: 'no change saved before the agent timeout', finalText: '' },
+            lines,
+          ),
+        ),
+      request.timeoutMs,
+    );
     say([
       'manual fix: no AI agent; you fix the code yourself. The failing tests:',
       ...(read.ok ? describeFailures(read.results) : [`  (${read.error})`]),
@@ -140,7 +188,15 @@ export function createManualAdapter(options: ManualOptions = {}): AgentAdapter {
       try {
         return await waitForFix(request, quietMs, started);
       } catch (error) {
-        return outcome(started, { classification: 'failed', detail: `cannot watch ${request.cwd}: ${(error as Error).message}`, finalText: '' }, []);
+        return outcome(
+          started,
+          {
+            classification: 'failed',
+            detail: `cannot watch ${request.cwd}: ${(error as Error).message}`,
+            finalText: '',
+          },
+          [],
+        );
       }
     },
   };

@@ -28,7 +28,8 @@ function assistantText(event: Json): string {
 function retryDetail(event: Json): string {
   // qwen 0.24's `retry` names no error: it follows an answer that broke off after a 200 (a refused or timed-out
   // request shows in the SDK's log instead), and says so on stderr: "Retrying provider attempt (... preserving delivered text)".
-  if (event.subtype === 'retry' && event.error === undefined) return 'API connection lost mid-answer, the answer was retried';
+  if (event.subtype === 'retry' && event.error === undefined)
+    return 'API connection lost mid-answer, the answer was retried';
   const status = num(event.error_status);
   const error = str(event.error) ?? 'error';
   const attempt = num(event.attempt);
@@ -75,20 +76,32 @@ export function readMessageStream(stdout: string): CliReading {
   const lastRetry = retries.at(-1);
   const retryAfterMs = lastRetry && num(lastRetry.error_status) === 429 ? announcedDelay(lastRetry) : undefined;
   const extra = retryAfterMs !== undefined ? { retryAfterMs: Math.round(retryAfterMs) } : {};
-  const texts = events.filter((e) => e.type === 'assistant' && e.parent_tool_use_id == null).map(assistantText).filter(Boolean);
+  const texts = events
+    .filter((e) => e.type === 'assistant' && e.parent_tool_use_id == null)
+    .map(assistantText)
+    .filter(Boolean);
   const result = [...events].reverse().find((e) => e.type === 'result');
   if (result) {
     const reading = readResult(result);
     return { ...reading, finalText: withEarlierPlan(reading.finalText, texts), ...extra };
   }
   // No result: the CLI was killed (stalled, timed out, retried too often) while it worked or retried.
-  const sdkFailure = stdout.split('\n').filter((line) => SDK_FAILURE.test(line)).at(-1);
-  const tokens = events.filter((e) => e.type === 'assistant').reduce((n, e) => n + (usageTokens(isObject(e.message) ? e.message.usage : undefined) ?? 0), 0);
+  const sdkFailure = stdout
+    .split('\n')
+    .filter((line) => SDK_FAILURE.test(line))
+    .at(-1);
+  const tokens = events
+    .filter((e) => e.type === 'assistant')
+    .reduce((n, e) => n + (usageTokens(isObject(e.message) ? e.message.usage : undefined) ?? 0), 0);
   return {
     structured: false,
     finalText: texts.at(-1) ?? '',
     // A retry event that names its error says most; qwen's bare `retry` round says less than the SDK's line.
-    ...(lastRetry && (str(lastRetry.error) || !sdkFailure) ? { error: `${retryDetail(lastRetry)} when it stopped` } : sdkFailure ? { error: sdkFailure.replace(/^\[[^\]]*\]\s*/, '') } : {}),
+    ...(lastRetry && (str(lastRetry.error) || !sdkFailure)
+      ? { error: `${retryDetail(lastRetry)} when it stopped` }
+      : sdkFailure
+        ? { error: sdkFailure.replace(/^\[[^\]]*\]\s*/, '') }
+        : {}),
     ...(tokens ? { tokens } : {}),
     ...extra,
   };
@@ -108,7 +121,9 @@ export function messageActivity(line: string, stream: 'stdout' | 'stderr'): Agen
   if (!isObject(event)) return [];
   if (event.type === 'system' && RETRY_SUBTYPES.has(str(event.subtype) ?? '')) {
     const waitMs = num(event.retry_delay_ms);
-    return [{ kind: 'retry', detail: retryDetail(event), ...(waitMs !== undefined ? { waitMs: Math.round(waitMs) } : {}) }];
+    return [
+      { kind: 'retry', detail: retryDetail(event), ...(waitMs !== undefined ? { waitMs: Math.round(waitMs) } : {}) },
+    ];
   }
   if (event.type === 'assistant') {
     return contentBlocks(event).flatMap((block): AgentActivity[] => {
@@ -127,7 +142,11 @@ export function messageActivity(line: string, stream: 'stdout' | 'stderr'): Agen
   }
   if (event.type === 'result') {
     const reading = readResult(event);
-    const usage: AgentActivity = { kind: 'usage', ...(reading.tokens !== undefined ? { tokens: reading.tokens } : {}), ...(reading.costUsd !== undefined ? { costUsd: reading.costUsd } : {}) };
+    const usage: AgentActivity = {
+      kind: 'usage',
+      ...(reading.tokens !== undefined ? { tokens: reading.tokens } : {}),
+      ...(reading.costUsd !== undefined ? { costUsd: reading.costUsd } : {}),
+    };
     return reading.error !== undefined ? [usage, { kind: 'error', detail: reading.error.split('\n')[0]! }] : [usage];
   }
   return [];
@@ -153,6 +172,11 @@ export function messageProgress(line: string, stream: 'stdout' | 'stderr'): Prog
   const blocks = (type: string): number => contentBlocks(event as Json).filter((b) => b.type === type).length;
   if (event.type === 'assistant') return { toolsStarted: blocks('tool_use'), toolsEnded: 0 };
   if (event.type === 'user') return { toolsStarted: 0, toolsEnded: blocks('tool_result') };
-  if (event.type === 'result' || (event.type === 'stream_event' && MODEL_STREAM.test(str(isObject(event.event) ? event.event.type : undefined) ?? ''))) return { toolsStarted: 0, toolsEnded: 0 };
+  if (
+    event.type === 'result' ||
+    (event.type === 'stream_event' &&
+      MODEL_STREAM.test(str(isObject(event.event) ? event.event.type : undefined) ?? ''))
+  )
+    return { toolsStarted: 0, toolsEnded: 0 };
   return null;
 }

@@ -35,7 +35,13 @@ function toolActivity(part: Record<string, unknown>): AgentActivity[] {
   const refused = tool === 'invalid' || state.status === 'error';
   if (tool === 'invalid') tool = str(input.tool) ?? tool;
   const action = ACTIONS[tool] ?? 'other';
-  const target = str(input.filePath) ?? str(input.command) ?? str(input.pattern) ?? str(input.url) ?? str(input.path) ?? str(input.description);
+  const target =
+    str(input.filePath) ??
+    str(input.command) ??
+    str(input.pattern) ??
+    str(input.url) ??
+    str(input.path) ??
+    str(input.description);
   return [{ kind: 'tool', tool, action, ...(target ? { target } : {}), ...(refused ? { denied: true } : {}) }];
 }
 
@@ -61,7 +67,15 @@ export function opencodeActivity(line: string, stream: 'stdout' | 'stderr'): Age
       const tokens = isObject(part.tokens) ? part.tokens : {};
       const total = sum(num(tokens.input), num(tokens.output), num(tokens.reasoning));
       const costUsd = num(part.cost);
-      return total === undefined && costUsd === undefined ? [] : [{ kind: 'usage', ...(total !== undefined ? { tokens: total } : {}), ...(costUsd !== undefined ? { costUsd } : {}) }];
+      return total === undefined && costUsd === undefined
+        ? []
+        : [
+            {
+              kind: 'usage',
+              ...(total !== undefined ? { tokens: total } : {}),
+              ...(costUsd !== undefined ? { costUsd } : {}),
+            },
+          ];
     }
     case 'error': {
       const error = isObject(event.error) ? event.error : {};

@@ -12,7 +12,9 @@ function userPermission(value: string | undefined): Record<string, unknown> {
   try {
     const parsed: unknown = JSON.parse(value);
     if (typeof parsed === 'string') return { '*': parsed };
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : {};
   } catch {
     return {};
   }

@@ -13,8 +13,14 @@ import { isObject, num, parseJsonLines, str, sum } from './parse-output.js';
  */
 export function readOpencodeEvents(stdout: string, stderr = ''): CliReading {
   const events = parseJsonLines(stdout).filter((e) => typeof e.type === 'string' && ('part' in e || 'error' in e));
-  const logged = stderr.split('\n').map(streamError).filter((e): e is string => e !== undefined);
-  if (events.length === 0) return logged.length ? { structured: true, finalText: '', error: logged.at(-1)! } : { structured: false, finalText: '' };
+  const logged = stderr
+    .split('\n')
+    .map(streamError)
+    .filter((e): e is string => e !== undefined);
+  if (events.length === 0)
+    return logged.length
+      ? { structured: true, finalText: '', error: logged.at(-1)! }
+      : { structured: false, finalText: '' };
   let texts: string[] = [];
   let tokens: number | undefined;
   let costUsd: number | undefined;
@@ -31,7 +37,16 @@ export function readOpencodeEvents(stdout: string, stderr = ''): CliReading {
       const error = isObject(event.error) ? event.error : {};
       const data = isObject(error.data) ? error.data : {};
       const status = num(data.statusCode);
-      errors.push([str(error.name), str(data.message), status !== undefined ? `(status ${status})` : undefined, isObject(data.responseHeaders) ? JSON.stringify(data.responseHeaders) : undefined].filter(Boolean).join(': '));
+      errors.push(
+        [
+          str(error.name),
+          str(data.message),
+          status !== undefined ? `(status ${status})` : undefined,
+          isObject(data.responseHeaders) ? JSON.stringify(data.responseHeaders) : undefined,
+        ]
+          .filter(Boolean)
+          .join(': '),
+      );
     }
   }
   if (!errors.length && logged.length && !texts.length) errors.push(logged.at(-1)!);
@@ -67,7 +82,18 @@ const base = defineCliAdapter({
   args(role, model, extra) {
     // Its log on stderr is the only sign of life while it starts and retries in silence: one `stream` line per
     // model request and one `stream error` line per failed one, so retries show and can be cut short.
-    return ['run', '--format', 'json', '--agent', role === 'analyze' ? 'plan' : 'build', '--print-logs', '--log-level', 'INFO', ...modelArgs('--model', model), ...extra];
+    return [
+      'run',
+      '--format',
+      'json',
+      '--agent',
+      role === 'analyze' ? 'plan' : 'build',
+      '--print-logs',
+      '--log-level',
+      'INFO',
+      ...modelArgs('--model', model),
+      ...extra,
+    ];
   },
   read: readOpencodeEvents,
 });
@@ -81,25 +107,48 @@ export const opencodeAdapter: CliAdapter = {
   ...base,
   buildCommand(spec: AgentSpec, role: AgentRole, context?: CommandContext) {
     const { argv } = base.buildCommand(spec, role, context);
-    return { argv, stdin: true, env: opencodeEnv(role, context?.userEnv ?? process.env), stallMs: STALL_MS, maxRetries: 1, attemptLine: MAIN_REQUEST };
+    return {
+      argv,
+      stdin: true,
+      env: opencodeEnv(role, context?.userEnv ?? process.env),
+      stallMs: STALL_MS,
+      maxRetries: 1,
+      attemptLine: MAIN_REQUEST,
+    };
   },
   activity: opencodeActivity,
   progress: opencodeProgress,
   interpret(raw) {
     // Its informational log lines (paths, "auth" plugins...) are no evidence of what went wrong.
-    const stderr = raw.stderr.split('\n').filter((line) => !LOG_LINE.test(line)).join('\n');
+    const stderr = raw.stderr
+      .split('\n')
+      .filter((line) => !LOG_LINE.test(line))
+      .join('\n');
     const result = base.interpret({ ...raw, stderr });
     const fallback = AGENT_FALLBACK.exec(raw.stderr);
-    if (fallback) return { ...result, classification: 'failed', detail: `opencode has no agent "${fallback[1]}" and ran its default agent instead: check the agents in your opencode config` };
+    if (fallback)
+      return {
+        ...result,
+        classification: 'failed',
+        detail: `opencode has no agent "${fallback[1]}" and ran its default agent instead: check the agents in your opencode config`,
+      };
     // Named here only where the shared words did not name it already.
     const unnamed = /^opencode reported an error: /;
-    if (result.classification === 'failed' && unnamed.test(result.detail ?? '') && UNREACHABLE.test(result.detail ?? '')) {
+    if (
+      result.classification === 'failed' &&
+      unnamed.test(result.detail ?? '') &&
+      UNREACHABLE.test(result.detail ?? '')
+    ) {
       return { ...result, detail: `API unreachable: ${(result.detail ?? '').replace(unnamed, '')}` };
     }
     // Exit 0 is not "done" here: the run stopped at the refused tool call, before any answer.
     const rejected = AUTO_REJECTED.exec(raw.stderr);
     if (rejected && result.classification === 'ok' && !result.finalText.trim()) {
-      return { ...result, classification: 'failed', detail: `opencode stopped at a permission it had to refuse in headless mode (${rejected[1]}), without an answer` };
+      return {
+        ...result,
+        classification: 'failed',
+        detail: `opencode stopped at a permission it had to refuse in headless mode (${rejected[1]}), without an answer`,
+      };
     }
     return result;
   },

@@ -33,7 +33,8 @@ function ripgrepSettings(userEnv: NodeJS.ProcessEnv): { tools: Record<string, bo
  * Plan mode tells the model to finish by calling `exit_plan_mode`, which headless mode always denies, so a
  * real model may spend a turn on it instead of answering.
  */
-export const HEADLESS_PLAN = 'You run headless: nobody can approve a plan. Give your complete answer as your final message and do not call exit_plan_mode.';
+export const HEADLESS_PLAN =
+  'You run headless: nobody can approve a plan. Give your complete answer as your final message and do not call exit_plan_mode.';
 
 /**
  * Qwen Code: `qwen -o stream-json -p ...`, the prompt on stdin (qwen appends `-p` to it). `--approval-mode plan`
@@ -44,13 +45,28 @@ export const qwenAdapter = defineCliAdapter({
   name: 'qwen',
   bin: 'qwen',
   args(role, model, extra) {
-    const mode = role === 'analyze' ? ['--approval-mode', 'plan', '--append-system-prompt', HEADLESS_PLAN] : ['--approval-mode', 'yolo'];
+    const mode =
+      role === 'analyze'
+        ? ['--approval-mode', 'plan', '--append-system-prompt', HEADLESS_PLAN]
+        : ['--approval-mode', 'yolo'];
     // Partial messages: every streamed token is a line, so silence means the API is not answering.
-    return ['-o', 'stream-json', '--include-partial-messages', ...mode, ...modelArgs('-m', model), ...extra, '-p', FOLLOW_STDIN];
+    return [
+      '-o',
+      'stream-json',
+      '--include-partial-messages',
+      ...mode,
+      ...modelArgs('-m', model),
+      ...extra,
+      '-p',
+      FOLLOW_STDIN,
+    ];
   },
   // The OpenAI SDK inside qwen logs each failed attempt on stdout at `info`: the only sign of qwen's own
   // retry loop, which no setting reaches (7 attempts, about 75 s on a 429 or 5xx).
-  env: (_role, { privateDir, userEnv }) => ({ QWEN_CODE_SYSTEM_DEFAULTS_PATH: join(privateDir, DEFAULTS_FILE), ...unlessUserSet({ OPENAI_LOG: 'info' }, userEnv) }),
+  env: (_role, { privateDir, userEnv }) => ({
+    QWEN_CODE_SYSTEM_DEFAULTS_PATH: join(privateDir, DEFAULTS_FILE),
+    ...unlessUserSet({ OPENAI_LOG: 'info' }, userEnv),
+  }),
   files(_role, { userEnv }) {
     // A defaults file the user points qwen at stays theirs: its values win over fixcycle's.
     const own = userEnv.QWEN_CODE_SYSTEM_DEFAULTS_PATH ? readUserSettings(userEnv.QWEN_CODE_SYSTEM_DEFAULTS_PATH) : {};

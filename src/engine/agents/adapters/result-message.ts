@@ -17,7 +17,12 @@ const API_ERROR_MARK = '[API Error: ';
 /** The tokens of a `usage` object, cached ones included. */
 export function usageTokens(usage: unknown): number | undefined {
   if (!isObject(usage)) return undefined;
-  return sum(num(usage.input_tokens), num(usage.output_tokens), num(usage.cache_creation_input_tokens), num(usage.cache_read_input_tokens));
+  return sum(
+    num(usage.input_tokens),
+    num(usage.output_tokens),
+    num(usage.cache_creation_input_tokens),
+    num(usage.cache_read_input_tokens),
+  );
 }
 
 /** What went wrong according to a `result` message, or undefined when it reports success. */
@@ -26,10 +31,16 @@ function resultError(result: Json, text: string): string | undefined {
   const marked = text.indexOf(API_ERROR_MARK);
   if (result.is_error !== true && !subtype.startsWith('error') && marked < 0) return undefined;
   const errorObject = isObject(result.error) ? result.error : undefined;
-  const errors = Array.isArray(result.errors) ? result.errors.filter((e): e is string => typeof e === 'string').join('; ') : '';
+  const errors = Array.isArray(result.errors)
+    ? result.errors.filter((e): e is string => typeof e === 'string').join('; ')
+    : '';
   const said = str(errorObject?.message) ?? str(result.error) ?? (marked >= 0 ? text.slice(marked) : text);
   const status = num(result.api_error_status);
-  const parts = [said || (subtype.startsWith('error') ? subtype : ''), errors, status !== undefined && !said.includes(String(status)) ? `(HTTP ${status})` : ''];
+  const parts = [
+    said || (subtype.startsWith('error') ? subtype : ''),
+    errors,
+    status !== undefined && !said.includes(String(status)) ? `(HTTP ${status})` : '',
+  ];
   return parts.filter(Boolean).join(' ') || 'is_error: true';
 }
 

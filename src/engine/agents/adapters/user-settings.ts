@@ -3,7 +3,9 @@ import { isObject, type Json } from './parse-output.js';
 
 /** The variables of `defaults` the user has not set: their own environment wins. */
 export function unlessUserSet(defaults: Record<string, string>, userEnv: NodeJS.ProcessEnv): Record<string, string> {
-  return Object.fromEntries(Object.entries(defaults).filter(([name]) => userEnv[name] === undefined || userEnv[name] === ''));
+  return Object.fromEntries(
+    Object.entries(defaults).filter(([name]) => userEnv[name] === undefined || userEnv[name] === ''),
+  );
 }
 
 /** JSON with comments and trailing commas, as the CLIs accept in their settings files. */

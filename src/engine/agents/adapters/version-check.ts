@@ -1,5 +1,7 @@
 /** How an installed CLI's version compares with the releases its adapter was checked against. */
-export type VersionVerdict = { version: string; checked: readonly string[]; within: boolean } | { version: undefined; checked: readonly string[]; within: undefined };
+export type VersionVerdict =
+  | { version: string; checked: readonly string[]; within: boolean }
+  | { version: undefined; checked: readonly string[]; within: undefined };
 
 /** The first `major.minor.patch` in a `--version` answer (`codex-cli 0.169.0`, `2.1.197 (Claude Code)`). */
 export function versionIn(text: string): string | undefined {

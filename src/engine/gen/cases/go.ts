@@ -22,7 +22,15 @@ export function goCases(text: string): { cases: CaseSpan[]; groups: GroupSpan[] 
       if (!line.trimStart().startsWith('//')) break;
       start = prev + 1;
     }
-    cases.push({ path: [m[1]!], name: m[1]!, start, end, line: lineOf(text, m.index), text: text.slice(start, end), kind: 'test' });
+    cases.push({
+      path: [m[1]!],
+      name: m[1]!,
+      start,
+      end,
+      line: lineOf(text, m.index),
+      text: text.slice(start, end),
+      kind: 'test',
+    });
   }
   const subtests: CaseSpan[] = [];
   for (const test of [...cases]) {
@@ -33,8 +41,19 @@ export function goCases(text: string): { cases: CaseSpan[]; groups: GroupSpan[] 
       if (end > 0) runs.push({ name: subtestName(m[2]!), start, end });
     }
     for (const r of runs) {
-      const outer = runs.filter((o) => o.start < r.start && o.end >= r.end).sort((a, b) => a.start - b.start).map((o) => o.name);
-      subtests.push({ path: [test.name, ...outer, r.name], name: r.name, start: r.start, end: r.end, line: lineOf(text, r.start), text: text.slice(r.start, r.end), kind: 'subtest' });
+      const outer = runs
+        .filter((o) => o.start < r.start && o.end >= r.end)
+        .sort((a, b) => a.start - b.start)
+        .map((o) => o.name);
+      subtests.push({
+        path: [test.name, ...outer, r.name],
+        name: r.name,
+        start: r.start,
+        end: r.end,
+        line: lineOf(text, r.start),
+        text: text.slice(r.start, r.end),
+        kind: 'subtest',
+      });
     }
   }
   return { cases: [...cases, ...subtests], groups: [] };
@@ -53,11 +72,26 @@ export function pruneGoImports(text: string): string {
   const kept = lines.filter((line) => {
     const m = spec.exec(line);
     if (!m) return true;
-    const name = m[1] ?? m[2]!.split('/').at(-1)!.replace(/^go-|\.v\d+$|-go$/g, '').replace(/[^\w]/g, '');
+    const name =
+      m[1] ??
+      m[2]!
+        .split('/')
+        .at(-1)!
+        .replace(/^go-|\.v\d+$|-go$/g, '')
+        .replace(/[^\w]/g, '');
     return name === '_' || name === '.' || uses(name, body);
   });
   if (kept.length === lines.length) return text;
   const imports = kept.filter((l) => spec.test(l));
-  const replacement = imports.length === 0 ? '' : `import (\n${kept.join('\n').replace(/\n{3,}/g, '\n\n').replace(/^\n+|\n+$/g, '')}\n)\n`;
-  return (text.slice(0, found.index) + replacement + text.slice(found.index + found[0].length)).replace(/\n{3,}/g, '\n\n');
+  const replacement =
+    imports.length === 0
+      ? ''
+      : `import (\n${kept
+          .join('\n')
+          .replace(/\n{3,}/g, '\n\n')
+          .replace(/^\n+|\n+$/g, '')}\n)\n`;
+  return (text.slice(0, found.index) + replacement + text.slice(found.index + found[0].length)).replace(
+    /\n{3,}/g,
+    '\n\n',
+  );
 }

@@ -61,13 +61,24 @@ export function caseFor(cases: readonly CaseSpan[], reported: readonly string[])
  * The file's text without the given cases, and without the describe blocks or test classes left holding no case.
  * `left`: how many tests proper remain (0: the file should go).
  */
-export function removeCases(file: string, text: string, drop: readonly CaseSpan[]): { text: string; removed: string[]; left: number } {
+export function removeCases(
+  file: string,
+  text: string,
+  drop: readonly CaseSpan[],
+): { text: string; removed: string[]; left: number } {
   const { cases, groups } = casesOf(file, text);
   const gone = cases.filter((c) => drop.some((d) => d.start === c.start && d.end === c.end));
   const isGone = (c: CaseSpan): boolean => gone.some((g) => g.start <= c.start && g.end >= c.end);
   const kept = cases.filter((c) => !isGone(c));
   const emptyGroups = groups.filter((g) => !kept.some((c) => c.start > g.start && c.end <= g.end));
-  const spans = [...gone, ...emptyGroups].filter((s, _, all) => !all.some((o) => o !== s && o.start <= s.start && o.end >= s.end && (o.start < s.start || o.end > s.end)));
+  const spans = [...gone, ...emptyGroups].filter(
+    (s, _, all) =>
+      !all.some((o) => o !== s && o.start <= s.start && o.end >= s.end && (o.start < s.start || o.end > s.end)),
+  );
   const cut = cutSpans(text, spans, languageOf(file) === 'python' ? 2 : 1);
-  return { text: languageOf(file) === 'go' ? pruneGoImports(cut) : cut, removed: gone.map((c) => c.path.join(' > ')), left: kept.filter((c) => c.kind === 'test').length };
+  return {
+    text: languageOf(file) === 'go' ? pruneGoImports(cut) : cut,
+    removed: gone.map((c) => c.path.join(' > ')),
+    left: kept.filter((c) => c.kind === 'test').length,
+  };
 }

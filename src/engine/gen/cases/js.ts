@@ -16,9 +16,21 @@ function calls(text: string, re: RegExp): { name: string; start: number; end: nu
 /** The `it(` / `test(` cases of a JS/TS test file with their describe path, and the describe blocks. */
 export function jsCases(text: string): { cases: CaseSpan[]; groups: GroupSpan[] } {
   const groupCalls = calls(text, GROUP);
-  const within = (s: { start: number; end: number }) => groupCalls.filter((g) => g.start < s.start && g.end >= s.end).sort((a, b) => a.start - b.start).map((g) => g.name);
+  const within = (s: { start: number; end: number }) =>
+    groupCalls
+      .filter((g) => g.start < s.start && g.end >= s.end)
+      .sort((a, b) => a.start - b.start)
+      .map((g) => g.name);
   const groups = groupCalls.map((g) => ({ path: [...within(g), g.name], start: g.start, end: g.end }));
   // A case nested in another (rare) belongs to the outer one's text.
-  const cases = outermost(calls(text, CASE)).map((c): CaseSpan => ({ path: [...within(c), c.name], name: c.name, start: c.start, end: c.end, line: lineOf(text, c.start), text: text.slice(c.start, c.end), kind: 'test' }));
+  const cases = outermost(calls(text, CASE)).map((c): CaseSpan => ({
+    path: [...within(c), c.name],
+    name: c.name,
+    start: c.start,
+    end: c.end,
+    line: lineOf(text, c.start),
+    text: text.slice(c.start, c.end),
+    kind: 'test',
+  }));
   return { cases, groups };
 }

@@ -32,7 +32,15 @@ function linesOf(text: string): Line[] {
       }
     }
     if (open === null) code += raw.slice(from);
-    lines.push({ start: at, end: at + raw.length, text: raw, indent: raw.length - raw.trimStart().length, inert: inString || trimmed === '' || trimmed.startsWith('#'), continues: inString, code });
+    lines.push({
+      start: at,
+      end: at + raw.length,
+      text: raw,
+      indent: raw.length - raw.trimStart().length,
+      inert: inString || trimmed === '' || trimmed.startsWith('#'),
+      continues: inString,
+      code,
+    });
     at += raw.length + 1;
   }
   return lines;
@@ -49,7 +57,8 @@ function blockEnd(lines: Line[], i: number): number {
     // A line inside a string the block opened is the block's too (its closing `''')` line included).
     if (!l.inert || l.continues) last = j;
     // Brackets left open carry a signature or a call over several lines.
-    for (const ch of l.code.replace(/(['"])(?:\\.|(?!\1).)*\1|#.*$/g, '')) depth += ch === '(' || ch === '[' || ch === '{' ? 1 : ch === ')' || ch === ']' || ch === '}' ? -1 : 0;
+    for (const ch of l.code.replace(/(['"])(?:\\.|(?!\1).)*\1|#.*$/g, ''))
+      depth += ch === '(' || ch === '[' || ch === '{' ? 1 : ch === ')' || ch === ']' || ch === '}' ? -1 : 0;
     if (depth < 0) depth = 0;
   }
   return last;
@@ -86,7 +95,12 @@ export function pythonCases(text: string): { cases: CaseSpan[]; groups: GroupSpa
       const end = blockEnd(lines, i);
       const test = /^Test/.test(cls[1]!) || /TestCase\b/.test(cls[3] ?? '');
       classes.push({ name: cls[1]!, indent: l.indent, end, test });
-      if (test && classes.every((c) => c.test)) groups.push({ path: classes.map((c) => c.name), start: lines[decoratedStart(lines, i)]!.start, end: lines[end]!.end });
+      if (test && classes.every((c) => c.test))
+        groups.push({
+          path: classes.map((c) => c.name),
+          start: lines[decoratedStart(lines, i)]!.start,
+          end: lines[end]!.end,
+        });
       return;
     }
     const def = /^(?:async\s+)?def\s+(test\w*)\s*\(/.exec(l.text.trim());
@@ -98,7 +112,15 @@ export function pythonCases(text: string): { cases: CaseSpan[]; groups: GroupSpa
     const last = blockEnd(lines, i);
     const start = lines[first]!.start;
     const end = lines[last]!.end;
-    cases.push({ path: [...classes.map((c) => c.name), def[1]!], name: def[1]!, start, end, line: lineOf(text, start), text: text.slice(start, end), kind: 'test' });
+    cases.push({
+      path: [...classes.map((c) => c.name), def[1]!],
+      name: def[1]!,
+      start,
+      end,
+      line: lineOf(text, start),
+      text: text.slice(start, end),
+      kind: 'test',
+    });
   });
   return { cases, groups };
 }

@@ -38,7 +38,12 @@ export function cutSpans(text: string, spans: readonly { start: number; end: num
       out = out.slice(0, start) + out.slice(start + 1);
       blanks--;
     }
-    while (out[start] === '\n' && start > 0 && out.slice(Math.max(0, start - maxBlank - 1), start) === '\n'.repeat(maxBlank + 1)) out = out.slice(0, start) + out.slice(start + 1);
+    while (
+      out[start] === '\n' &&
+      start > 0 &&
+      out.slice(Math.max(0, start - maxBlank - 1), start) === '\n'.repeat(maxBlank + 1)
+    )
+      out = out.slice(0, start) + out.slice(start + 1);
   }
   return out;
 }
@@ -73,5 +78,7 @@ export function lineOf(text: string, index: number): number {
 
 /** Spans contained in another of the list are dropped: the outermost stands for them. */
 export function outermost<T extends { start: number; end: number }>(spans: T[]): T[] {
-  return spans.filter((c) => !spans.some((o) => o !== c && o.start <= c.start && o.end >= c.end && (o.start < c.start || o.end > c.end)));
+  return spans.filter(
+    (c) => !spans.some((o) => o !== c && o.start <= c.start && o.end >= c.end && (o.start < c.start || o.end > c.end)),
+  );
 }

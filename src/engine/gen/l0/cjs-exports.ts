@@ -7,8 +7,16 @@ import { closingBracket } from '../cases/span.js';
  * (`fn.parse = ...`). Null when it cannot be told: re-exports, computed exports, a spread of anything else or of a
  * module whose exports cannot be read, `Object.assign`/`defineProperty`, a class, nothing found.
  */
-export function cjsExports(text: string, required: (specifier: string) => Set<string> | null = () => null): Set<string> | null {
-  if (/module\.exports\s*=\s*(require\(|new\s|\w+\()|Object\.(assign|defineProperty|defineProperties)\(\s*(module\.)?exports|\bexports\[|module\.exports\[|__exportStar/.test(text)) return null;
+export function cjsExports(
+  text: string,
+  required: (specifier: string) => Set<string> | null = () => null,
+): Set<string> | null {
+  if (
+    /module\.exports\s*=\s*(require\(|new\s|\w+\()|Object\.(assign|defineProperty|defineProperties)\(\s*(module\.)?exports|\bexports\[|module\.exports\[|__exportStar/.test(
+      text,
+    )
+  )
+    return null;
   const names = new Set<string>();
   for (const m of text.matchAll(/\b(?:module\.)?exports\.([\w$]+)\s*=[^=]/g)) names.add(m[1]!);
   const literal = /module\.exports\s*=\s*\{/.exec(text);
@@ -43,16 +51,23 @@ export function cjsExports(text: string, required: (specifier: string) => Set<st
   const single = /module\.exports\s*=\s*([\w$]+)\s*;?\s*$/m.exec(text);
   if (single) {
     if (new RegExp(`\\bclass\\s+${single[1]}\\b`).test(text)) return null;
-    for (const m of text.matchAll(new RegExp(`\\b${single[1]!.replace(/\$/g, '\\$')}\\.([\\w$]+)\\s*=[^=]`, 'g'))) names.add(m[1]!);
+    for (const m of text.matchAll(new RegExp(`\\b${single[1]!.replace(/\$/g, '\\$')}\\.([\\w$]+)\\s*=[^=]`, 'g')))
+      names.add(m[1]!);
   }
   return names.size > 0 ? names : null;
 }
 
 /** The exports a spread in `module.exports = { ...x }` adds: `x` bound to a `require()` of a module, or the call itself. */
-function spreadExports(text: string, spread: string, required: (specifier: string) => Set<string> | null): Set<string> | null {
+function spreadExports(
+  text: string,
+  spread: string,
+  required: (specifier: string) => Set<string> | null,
+): Set<string> | null {
   const call = /^require\(\s*['"]([^'"]+)['"]\s*\)$/.exec(spread);
   if (call) return required(call[1]!);
   if (!/^[\w$]+$/.test(spread)) return null;
-  const bound = new RegExp(`(?:const|let|var)\\s+${spread.replace(/\$/g, '\\$')}\\s*=\\s*require\\(\\s*['"]([^'"]+)['"]\\s*\\)`).exec(text);
+  const bound = new RegExp(
+    `(?:const|let|var)\\s+${spread.replace(/\$/g, '\\$')}\\s*=\\s*require\\(\\s*['"]([^'"]+)['"]\\s*\\)`,
+  ).exec(text);
   return bound ? required(bound[1]!) : null;
 }

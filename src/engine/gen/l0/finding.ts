@@ -3,7 +3,17 @@ export interface Finding {
   file: string;
   line: number;
   severity: 'critical' | 'warning';
-  check: 'typecheck' | 'syntax' | 'lint' | 'import' | 'export' | 'placeholder' | 'mock-in-source' | 'no-assertion' | 'constant-assertion' | 'focused-or-skipped';
+  check:
+    | 'typecheck'
+    | 'syntax'
+    | 'lint'
+    | 'import'
+    | 'export'
+    | 'placeholder'
+    | 'mock-in-source'
+    | 'no-assertion'
+    | 'constant-assertion'
+    | 'focused-or-skipped';
   message: string;
   /** The test case it concerns, when it is about one. */
   test?: string;

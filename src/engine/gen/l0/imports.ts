@@ -19,7 +19,12 @@ function namedImports(statement: string): string[] {
     .split(',')
     .map((part) => part.trim())
     .filter((part) => part && !part.startsWith('type '))
-    .map((part) => part.split(/\s+as\s+/)[0]!.trim().replace(/^['"]|['"]$/g, ''))
+    .map((part) =>
+      part
+        .split(/\s+as\s+/)[0]!
+        .trim()
+        .replace(/^['"]|['"]$/g, ''),
+    )
     .filter((name) => name !== 'default');
 }
 
@@ -38,10 +43,17 @@ export function importsOf(text: string): ImportUse[] {
       uses.push({ specifier: imp.specifier, names: namedImports(statement), line: lineAt(text, imp.importStart) });
     }
   } catch {
-    for (const m of text.matchAll(/^\s*import\s+(?!type\b)[^'"]*?from\s+['"]([^'"]+)['"]/gm)) uses.push({ specifier: m[1]!, names: namedImports(m[0]), line: lineAt(text, m.index) });
+    for (const m of text.matchAll(/^\s*import\s+(?!type\b)[^'"]*?from\s+['"]([^'"]+)['"]/gm))
+      uses.push({ specifier: m[1]!, names: namedImports(m[0]), line: lineAt(text, m.index) });
   }
   for (const m of text.matchAll(/(?:const|let|var)\s+(\{[^}]*\}|[\w$]+)\s*=\s*require\(\s*['"]([^'"]+)['"]\s*\)/g)) {
-    const names = m[1]!.startsWith('{') ? m[1]!.slice(1, -1).split(',').map((p) => p.split(':')[0]!.trim()).filter(Boolean) : [];
+    const names = m[1]!.startsWith('{')
+      ? m[1]!
+          .slice(1, -1)
+          .split(',')
+          .map((p) => p.split(':')[0]!.trim())
+          .filter(Boolean)
+      : [];
     uses.push({ specifier: m[2]!, names, line: lineAt(text, m.index) });
   }
   return uses;
@@ -97,15 +109,31 @@ export async function importChecker(root: string): Promise<ImportChecker> {
       for (const use of importsOf(text)) {
         const target = resolve(file, use.specifier);
         if (target === null) {
-          const what = use.specifier.startsWith('.') || use.specifier.startsWith('/') ? 'a file that does not exist' : 'a package that is not installed';
-          findings.push({ file, line: use.line, severity: 'critical', check: 'import', message: `imports "${use.specifier}", ${what}` });
+          const what =
+            use.specifier.startsWith('.') || use.specifier.startsWith('/')
+              ? 'a file that does not exist'
+              : 'a package that is not installed';
+          findings.push({
+            file,
+            line: use.line,
+            severity: 'critical',
+            check: 'import',
+            message: `imports "${use.specifier}", ${what}`,
+          });
           continue;
         }
         if (target === '' || use.names.length === 0) continue;
         const names = exported(target);
         if (!names) continue;
         for (const name of use.names) {
-          if (!names.has(name)) findings.push({ file, line: use.line, severity: 'critical', check: 'export', message: `imports { ${name} } from "${use.specifier}", which ${target} does not export (it exports ${[...names].join(', ') || 'nothing'})` });
+          if (!names.has(name))
+            findings.push({
+              file,
+              line: use.line,
+              severity: 'critical',
+              check: 'export',
+              message: `imports { ${name} } from "${use.specifier}", which ${target} does not export (it exports ${[...names].join(', ') || 'nothing'})`,
+            });
         }
       }
       return findings;

@@ -17,10 +17,18 @@ export async function jsSyntaxFindings(root: string, files: readonly string[]): 
     } catch {
       continue;
     }
-    const r = await execa(process.execPath, [`--input-type=${file.endsWith('.cjs') ? 'commonjs' : 'module'}`, '--check'], { input: text, reject: false, timeout: 30_000 });
+    const r = await execa(
+      process.execPath,
+      [`--input-type=${file.endsWith('.cjs') ? 'commonjs' : 'module'}`, '--check'],
+      { input: text, reject: false, timeout: 30_000 },
+    );
     if (r.exitCode === 0) continue;
     const line = Number(/\[stdin\]:(\d+)/.exec(r.stderr)?.[1] ?? 1);
-    const message = r.stderr.split('\n').find((l) => /^\w*Error:/.test(l))?.trim() ?? 'does not parse';
+    const message =
+      r.stderr
+        .split('\n')
+        .find((l) => /^\w*Error:/.test(l))
+        ?.trim() ?? 'does not parse';
     findings.push({ file, line, severity: 'critical', check: 'syntax', message });
   }
   return findings;

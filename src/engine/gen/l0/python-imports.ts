@@ -96,19 +96,47 @@ print(json.dumps(out))
 `;
 
 /** Syntax errors and imports of Python test files that resolve to no module, or to a name the module does not define. */
-export async function pythonImportFindings(python: string, root: string, files: readonly string[], env: Record<string, string> = {}): Promise<{ findings: Finding[]; ran: boolean; why?: string }> {
+export async function pythonImportFindings(
+  python: string,
+  root: string,
+  files: readonly string[],
+  env: Record<string, string> = {},
+): Promise<{ findings: Finding[]; ran: boolean; why?: string }> {
   if (files.length === 0) return { findings: [], ran: true };
-  const r = await execa(python, ['-c', SCRIPT, root, JSON.stringify(files)], { cwd: root, reject: false, timeout: 60_000, env: { ...env, PYTHONDONTWRITEBYTECODE: '1' } });
-  let parsed: Record<string, { syntax: { line: number; message: string } | null; problems: { line: number; kind: 'import' | 'export'; message: string }[] }>;
+  const r = await execa(python, ['-c', SCRIPT, root, JSON.stringify(files)], {
+    cwd: root,
+    reject: false,
+    timeout: 60_000,
+    env: { ...env, PYTHONDONTWRITEBYTECODE: '1' },
+  });
+  let parsed: Record<
+    string,
+    {
+      syntax: { line: number; message: string } | null;
+      problems: { line: number; kind: 'import' | 'export'; message: string }[];
+    }
+  >;
   try {
     parsed = JSON.parse(r.stdout.trim().split('\n').at(-1) ?? '');
   } catch {
-    return { findings: [], ran: false, why: `python imports (${python} could not read them: ${(r.stderr || r.stdout || String(r.exitCode)).split('\n').filter(Boolean).at(-1) ?? ''})` };
+    return {
+      findings: [],
+      ran: false,
+      why: `python imports (${python} could not read them: ${(r.stderr || r.stdout || String(r.exitCode)).split('\n').filter(Boolean).at(-1) ?? ''})`,
+    };
   }
   const findings: Finding[] = [];
   for (const [file, res] of Object.entries(parsed)) {
-    if (res.syntax) findings.push({ file, line: res.syntax.line, severity: 'critical', check: 'syntax', message: res.syntax.message });
-    for (const p of res.problems) findings.push({ file, line: p.line, severity: 'critical', check: p.kind, message: p.message });
+    if (res.syntax)
+      findings.push({
+        file,
+        line: res.syntax.line,
+        severity: 'critical',
+        check: 'syntax',
+        message: res.syntax.message,
+      });
+    for (const p of res.problems)
+      findings.push({ file, line: p.line, severity: 'critical', check: p.kind, message: p.message });
   }
   return { findings, ran: true };
 }

@@ -9,9 +9,18 @@ const EXTENSION = /\.(?:[cm]?[jt]sx?)$/;
 
 /** ava's label for a file (lib/reporters/prefix-title.js): folders without `__tests__`, the name without `.test.`/`.spec.`/`test-` and extension. */
 export function avaLabel(file: string, base: string): string[] {
-  const parts = (file.startsWith(base) ? file.slice(base.length) : file).split('/').filter((p) => p !== '' && p !== '__tests__');
+  const parts = (file.startsWith(base) ? file.slice(base.length) : file)
+    .split('/')
+    .filter((p) => p !== '' && p !== '__tests__');
   const name = parts.pop() ?? '';
-  return [...parts, name.replace(/\.spec\./, '.').replace(/\.test\./, '.').replace(/test-/, '').replace(EXTENSION, '')];
+  return [
+    ...parts,
+    name
+      .replace(/\.spec\./, '.')
+      .replace(/\.test\./, '.')
+      .replace(/test-/, '')
+      .replace(EXTENSION, ''),
+  ];
 }
 
 /** The folder prefix ava strips from every label: the common path prefix of the files it ran (one file: its folder). */
@@ -26,7 +35,12 @@ function commonBase(files: readonly string[]): string {
 /** The project's JS test files by the usual conventions, for a full run whose files ava chose itself. */
 function projectTestFiles(cwd: string): string[] {
   try {
-    const out = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] });
+    const out = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+      cwd,
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     return out.split('\0').filter((f) => f !== '' && !f.includes('node_modules/') && isJsTestFile(f));
   } catch {
     return [];
@@ -74,7 +88,11 @@ function withFile(test: TestCase, file: string, title: string): TestCase {
  * the test becomes `<file>::<title>`, the identity other runners give, so a test keeps its id whether it ran with
  * its file alone or with the suite, and gates can tell which file it belongs to.
  */
-export function avaFileIdentity(result: NormalizedResult, files: readonly string[] | null, cwd: string): NormalizedResult {
+export function avaFileIdentity(
+  result: NormalizedResult,
+  files: readonly string[] | null,
+  cwd: string,
+): NormalizedResult {
   const prefixed = result.tests.some((t) => SEPARATOR.test(stripVTControlCharacters(t.name)));
   if (!prefixed) {
     // One file ran: the one given, or in a full run the project's only test file.

@@ -21,7 +21,8 @@ export function cargoCommands(call: RunnerCall): RunnerCommands {
     reportSource: 'output',
     reportDetail: "libtest's per-test lines and `test result:` summaries on stdout (cargo test has no report file)",
     full: (dir) => build(dir, [...cargoArgs, ...(harnessArgs.length > 0 ? ['--', ...harnessArgs] : [])]),
-    subset: (dir, { names }) => (names.length === 0 ? null : build(dir, [...cargoArgs, '--', ...harnessArgs, '--exact', ...names])),
+    subset: (dir, { names }) =>
+      names.length === 0 ? null : build(dir, [...cargoArgs, '--', ...harnessArgs, '--exact', ...names]),
     related: () => null,
   };
 }

@@ -3,7 +3,28 @@ import type { RunnerCall } from '../analyse-command.js';
 import { anyOf, keepOptions, optionName, splitArgs } from '../args.js';
 import type { Invocation, RunnerCommands } from '../invocation.js';
 
-const VALUE_FLAGS = new Set(['-run', '-count', '-timeout', '-tags', '-p', '-parallel', '-coverprofile', '-bench', '-benchtime', '-cpu', '-covermode', '-coverpkg', '-exec', '-o', '-skip', '-shuffle', '-ldflags', '-gcflags', '-mod', '-C']);
+const VALUE_FLAGS = new Set([
+  '-run',
+  '-count',
+  '-timeout',
+  '-tags',
+  '-p',
+  '-parallel',
+  '-coverprofile',
+  '-bench',
+  '-benchtime',
+  '-cpu',
+  '-covermode',
+  '-coverpkg',
+  '-exec',
+  '-o',
+  '-skip',
+  '-shuffle',
+  '-ldflags',
+  '-gcflags',
+  '-mod',
+  '-C',
+]);
 
 /** `go test -json`: the event stream on stdout is the report; the screen and the log get each event's text. */
 export function goCommands(call: RunnerCall): RunnerCommands {
@@ -23,14 +44,24 @@ export function goCommands(call: RunnerCall): RunnerCommands {
   return {
     runner: 'go',
     reportSource: 'report',
-    reportDetail: 'the go test -json event stream on stdout; counts are tests and subtests without subtests of their own (a parent passes or fails with them)',
+    reportDetail:
+      'the go test -json event stream on stdout; counts are tests and subtests without subtests of their own (a parent passes or fails with them)',
     full: (dir) => build(dir, [...own, ...(positionals.length > 0 ? positionals : ['./...'])]),
     subset: (dir, { files, names }) => {
       // A selection names test files, package folders or (from a report) import paths; go test takes the last two.
       const packages = [...new Set(files.map(goPackageOf))];
       // -run takes one pattern per level: one subtest alone (gen measures a test's coverage so) is `^TestX$/^case$`;
       // several narrow to their top-level tests.
-      if (names.length === 1 && names[0]!.includes('/')) return build(dir, [...narrow, '-run', names[0]!.split('/').map((part) => `^${anyOf([part])}$`).join('/'), ...packages]);
+      if (names.length === 1 && names[0]!.includes('/'))
+        return build(dir, [
+          ...narrow,
+          '-run',
+          names[0]!
+            .split('/')
+            .map((part) => `^${anyOf([part])}$`)
+            .join('/'),
+          ...packages,
+        ]);
       const tests = [...new Set(names.map((name) => name.split('/')[0]!))];
       return build(dir, [...narrow, ...(tests.length > 0 ? ['-run', `^(${anyOf(tests)})$`] : []), ...packages]);
     },
@@ -66,7 +97,10 @@ export function goBuildFailures(output: string): { message: string; file: string
     if (fail) {
       const pkg = fail[1]!;
       const text = details.get(pkg)?.join('\n').trim();
-      failures.push({ file: pkg, message: `package ${pkg} did not ${fail[2] === 'build' ? 'build' : 'set up'}${text ? `:\n${text}` : ''}` });
+      failures.push({
+        file: pkg,
+        message: `package ${pkg} did not ${fail[2] === 'build' ? 'build' : 'set up'}${text ? `:\n${text}` : ''}`,
+      });
       current = null;
       continue;
     }

@@ -4,7 +4,41 @@ import { anyOf, keepOptions, splitArgs } from '../args.js';
 import type { Invocation, RunnerCommands } from '../invocation.js';
 import { MOCHA_REPORT_NAME, MOCHA_REPORTER_SOURCE } from './mocha-reporter.js';
 
-const VALUE_OPTIONS = new Set(['--require', '-r', '--reporter', '-R', '--reporter-option', '--reporter-options', '-O', '--timeout', '-t', '--ui', '-u', '--config', '--grep', '-g', '--fgrep', '-f', '--file', '--extension', '--ignore', '--exclude', '--spec', '--slow', '-s', '--retries', '--jobs', '-j', '--package', '--node-option', '-n', '--watch-files', '--watch-ignore', '--import', '--loader']);
+const VALUE_OPTIONS = new Set([
+  '--require',
+  '-r',
+  '--reporter',
+  '-R',
+  '--reporter-option',
+  '--reporter-options',
+  '-O',
+  '--timeout',
+  '-t',
+  '--ui',
+  '-u',
+  '--config',
+  '--grep',
+  '-g',
+  '--fgrep',
+  '-f',
+  '--file',
+  '--extension',
+  '--ignore',
+  '--exclude',
+  '--spec',
+  '--slow',
+  '-s',
+  '--retries',
+  '--jobs',
+  '-j',
+  '--package',
+  '--node-option',
+  '-n',
+  '--watch-files',
+  '--watch-ignore',
+  '--import',
+  '--loader',
+]);
 
 /**
  * mocha 5 to 11: spec output for people, and fixcycle's reporter writing mocha's JSON report to a file beside
@@ -29,9 +63,11 @@ export function mochaCommands(call: RunnerCall): RunnerCommands {
   return {
     runner: 'mocha',
     reportSource: 'report',
-    reportDetail: "mocha's JSON report, written by fixcycle's reporter beside the spec reporter (mocha 5 to 11); else a JSON report mocha printed",
+    reportDetail:
+      "mocha's JSON report, written by fixcycle's reporter beside the spec reporter (mocha 5 to 11); else a JSON report mocha printed",
     full: (dir) => build(dir, [...own, ...positionals], true),
-    subset: (dir, { files, names }) => build(dir, [...narrow, ...(names.length > 0 ? ['--grep', anyOf(names)] : []), ...files], false),
+    subset: (dir, { files, names }) =>
+      build(dir, [...narrow, ...(names.length > 0 ? ['--grep', anyOf(names)] : []), ...files], false),
     related: () => null,
   };
 }

@@ -12,11 +12,18 @@ export function nodeTestCommands(call: RunnerCall): RunnerCommands {
   const { options, positionals } = splitArgs(call.args, NODE_VALUE_OPTIONS);
   const drop = ['--test', '--test-reporter', '--test-reporter-destination', '--watch'];
   const own = keepOptions(options, { names: drop });
-  const narrow = keepOptions(options, { names: [...drop, '--test-name-pattern', '--experimental-test-coverage', '--test-only'] });
+  const narrow = keepOptions(options, {
+    names: [...drop, '--test-name-pattern', '--experimental-test-coverage', '--test-only'],
+  });
   // Options, then the reporters, then the files: node reads its options only before the first file.
   const build = (reportDir: string, opts: string[], files: string[], withWrappers: boolean): Invocation => {
     const file = join(reportDir, 'node-test.tap');
-    const reporters = ['--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${file}`];
+    const reporters = [
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      '--test-reporter=tap',
+      `--test-reporter-destination=${file}`,
+    ];
     return {
       argv: [...(withWrappers ? call.wrappers.flat() : []), ...call.launcher, ...opts, ...reporters, ...files],
       env: call.env,
@@ -27,10 +34,16 @@ export function nodeTestCommands(call: RunnerCall): RunnerCommands {
   return {
     runner: 'node-test',
     reportSource: 'report',
-    reportDetail: 'node:test TAP reporter to a file (--test-reporter=tap --test-reporter-destination), beside spec on stdout',
+    reportDetail:
+      'node:test TAP reporter to a file (--test-reporter=tap --test-reporter-destination), beside spec on stdout',
     full: (dir) => build(dir, ['--test', ...own], positionals, true),
     subset: (dir, { files, names }) =>
-      build(dir, ['--test', ...narrow, ...(names.length > 0 ? ['--test-name-pattern', anyOf(names)] : [])], files, false),
+      build(
+        dir,
+        ['--test', ...narrow, ...(names.length > 0 ? ['--test-name-pattern', anyOf(names)] : [])],
+        files,
+        false,
+      ),
     related: () => null,
   };
 }

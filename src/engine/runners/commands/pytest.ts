@@ -3,14 +3,42 @@ import type { RunnerCall } from '../analyse-command.js';
 import { keepOptions, splitArgs } from '../args.js';
 import type { Invocation, RunnerCommands } from '../invocation.js';
 
-const VALUE_OPTIONS = new Set(['-k', '-m', '-p', '-c', '--rootdir', '-o', '--override-ini', '--junitxml', '--junit-xml', '--tb', '-n', '--numprocesses', '--maxfail', '--deselect', '--ignore', '--ignore-glob', '--confcutdir', '--basetemp', '--durations', '--cov-report', '--cov-config', '--import-mode', '-W', '--log-level']);
+const VALUE_OPTIONS = new Set([
+  '-k',
+  '-m',
+  '-p',
+  '-c',
+  '--rootdir',
+  '-o',
+  '--override-ini',
+  '--junitxml',
+  '--junit-xml',
+  '--tb',
+  '-n',
+  '--numprocesses',
+  '--maxfail',
+  '--deselect',
+  '--ignore',
+  '--ignore-glob',
+  '--confcutdir',
+  '--basetemp',
+  '--durations',
+  '--cov-report',
+  '--cov-config',
+  '--import-mode',
+  '-W',
+  '--log-level',
+]);
 
 /** pytest: JUnit XML to a file (`--junitxml`) while its own output streams; subsets by file with `-k` names. */
 export function pytestCommands(call: RunnerCall): RunnerCommands {
   const { options, positionals } = splitArgs(call.args, VALUE_OPTIONS);
   const drop = ['--junitxml', '--junit-xml'];
   const own = keepOptions(options, { names: drop });
-  const narrow = keepOptions(options, { names: [...drop, '-k', '--lf', '--last-failed', '--ff', '--sw', '--stepwise'], prefixes: ['--cov'] });
+  const narrow = keepOptions(options, {
+    names: [...drop, '-k', '--lf', '--last-failed', '--ff', '--sw', '--stepwise'],
+    prefixes: ['--cov'],
+  });
   const build = (reportDir: string, argv: string[]): Invocation => {
     const file = join(reportDir, 'pytest.xml');
     return {
@@ -29,7 +57,11 @@ export function pytestCommands(call: RunnerCall): RunnerCommands {
     subset: (dir, { files, names }) => {
       // -k takes names, not pytest's parametrised ids: `test_x[1-2]` narrows to `test_x`.
       const plain = [...new Set(names.map((name) => name.replace(/\[.*$/, '')).filter((name) => /^\w+$/.test(name)))];
-      return build(dir, [...narrow, ...(plain.length > 0 && plain.length === names.length ? ['-k', plain.join(' or ')] : []), ...files]);
+      return build(dir, [
+        ...narrow,
+        ...(plain.length > 0 && plain.length === names.length ? ['-k', plain.join(' or ')] : []),
+        ...files,
+      ]);
     },
     related: () => null,
   };

@@ -9,7 +9,12 @@ const TAPE_VALUE_OPTIONS = new Set(['--require', '-r', '--ignore', '-i', '--igno
 /** tape and ava (`--tap`): the TAP stream on stdout is the report; subsets by file. */
 export function tapStreamCommands(call: RunnerCall): RunnerCommands {
   const isAva = call.runner === 'ava';
-  const { options, positionals } = splitArgs(call.args, isAva ? new Set(['--match', '-m', '--concurrency', '-c', '--timeout', '-T', '--config', '--node-arguments']) : TAPE_VALUE_OPTIONS);
+  const { options, positionals } = splitArgs(
+    call.args,
+    isAva
+      ? new Set(['--match', '-m', '--concurrency', '-c', '--timeout', '-T', '--config', '--node-arguments'])
+      : TAPE_VALUE_OPTIONS,
+  );
   const own = keepOptions(options, { names: ['--tap', '-t', '--watch', '-w'] });
   const narrow = isAva ? keepOptions(options, { names: ['--tap', '-t', '--watch', '-w', '--match', '-m'] }) : own;
   const build = (reportDir: string, argv: string[], withWrappers: boolean): Invocation => ({
@@ -22,7 +27,9 @@ export function tapStreamCommands(call: RunnerCall): RunnerCommands {
     runner: call.runner,
     reportSource: 'report',
     // tape reports assertions, not tests: the counts say so wherever they are shown.
-    reportDetail: isAva ? 'the TAP stream ava prints with --tap on stdout; counts are tests' : "the TAP stream tape prints on stdout; counts are tape's assertions (tape reports no result per test)",
+    reportDetail: isAva
+      ? 'the TAP stream ava prints with --tap on stdout; counts are tests'
+      : "the TAP stream tape prints on stdout; counts are tape's assertions (tape reports no result per test)",
     ...(isAva ? {} : { countUnit: 'assertions' as const }),
     full: (dir) => build(dir, [...own, ...positionals], true),
     subset: (dir, { files, names }) =>

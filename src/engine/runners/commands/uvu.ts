@@ -16,7 +16,8 @@ export function uvuCommands(call: RunnerCall): RunnerCommands {
   return {
     runner: 'uvu',
     reportSource: 'output',
-    reportDetail: "uvu's marks per suite, FAIL blocks and Total/Passed/Skipped lines on stdout; a passed test is known by its place in its suite, since uvu prints no name for it",
+    reportDetail:
+      "uvu's marks per suite, FAIL blocks and Total/Passed/Skipped lines on stdout; a passed test is known by its place in its suite, since uvu prints no name for it",
     full: build,
     subset: () => null,
     related: () => null,

@@ -15,7 +15,11 @@ export function vitestUnhandledErrors(output: string): { message: string; file?:
     if (!current) return;
     const body = current.lines.join('\n').trim();
     const frame = /❯ (\S+?):\d+:\d+/.exec(body);
-    if (body) errors.push({ message: `vitest: ${current.title}: ${body.split('\n').slice(0, QUOTED_LINES).join('\n')}`, ...(frame ? { file: frame[1] } : {}) });
+    if (body)
+      errors.push({
+        message: `vitest: ${current.title}: ${body.split('\n').slice(0, QUOTED_LINES).join('\n')}`,
+        ...(frame ? { file: frame[1] } : {}),
+      });
     current = null;
   };
   for (const raw of stripVTControlCharacters(output).split('\n')) {

@@ -30,7 +30,9 @@ export function wrappedCommands(call: RunnerCall, inner: (call: RunnerCall) => R
   const stops = stopsAtFailure(delegate.tool, call.launcher);
   const full = (reportDir: string): Invocation => {
     const preload = join(reportDir, INJECT_FILE);
-    const nodeOptions = [call.env.NODE_OPTIONS ?? process.env.NODE_OPTIONS, `--require ${JSON.stringify(preload)}`].filter(Boolean).join(' ');
+    const nodeOptions = [call.env.NODE_OPTIONS ?? process.env.NODE_OPTIONS, `--require ${JSON.stringify(preload)}`]
+      .filter(Boolean)
+      .join(' ');
     return {
       argv: [...call.wrappers.flat(), ...call.launcher, ...call.args],
       env: call.env,
@@ -68,7 +70,10 @@ export function wrappedCommands(call: RunnerCall, inner: (call: RunnerCall) => R
     full,
     subset: (dir, selection: TestSelection) => {
       const pkg = inPackage(selection.files);
-      return pkg && place(pkg.dir, pkg.commands.subset(dir, { files: local(pkg.dir, selection.files), names: selection.names }));
+      return (
+        pkg &&
+        place(pkg.dir, pkg.commands.subset(dir, { files: local(pkg.dir, selection.files), names: selection.names }))
+      );
     },
     related: (dir, changed) => {
       const pkg = inPackage(changed);

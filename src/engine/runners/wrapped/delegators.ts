@@ -22,8 +22,10 @@ export function delegatorOf(argv: readonly string[]): Delegator | null {
   const bin = head.split('/').at(-1)!;
   if (TASK_RUNNERS.has(bin)) return { tool: bin, kind: 'task' };
   if (MONOREPO_RUNNERS.has(bin)) return { tool: bin, kind: 'monorepo' };
-  if (bin === 'npm' && rest.some((word) => WORKSPACE_FLAGS.test(word) && word !== '-r' && word !== '--recursive')) return { tool: 'npm workspaces', kind: 'monorepo' };
-  if (bin === 'pnpm' && rest.some((word) => WORKSPACE_FLAGS.test(word) && !word.startsWith('--workspace'))) return { tool: 'pnpm -r', kind: 'monorepo' };
+  if (bin === 'npm' && rest.some((word) => WORKSPACE_FLAGS.test(word) && word !== '-r' && word !== '--recursive'))
+    return { tool: 'npm workspaces', kind: 'monorepo' };
+  if (bin === 'pnpm' && rest.some((word) => WORKSPACE_FLAGS.test(word) && !word.startsWith('--workspace')))
+    return { tool: 'pnpm -r', kind: 'monorepo' };
   if (bin === 'yarn' && rest[0] === 'workspaces') return { tool: 'yarn workspaces', kind: 'monorepo' };
   return null;
 }

@@ -33,12 +33,18 @@ export function delegation<C extends { runner: string }>(
   const shown = peeled.argv.join(' ');
   if (peeled.delegator.kind === 'task') {
     const runner = taskRunnerGuess(project);
-    if (!runner) return { unknown: `"${shown}" runs the tests through ${peeled.delegator.tool}, and this project has none of the runners fixcycle reads from under it (mocha, jest, vitest)` };
+    if (!runner)
+      return {
+        unknown: `"${shown}" runs the tests through ${peeled.delegator.tool}, and this project has none of the runners fixcycle reads from under it (mocha, jest, vitest)`,
+      };
     return { runner: runner as Delegation<C>['runner'], script: null, packages: [] };
   }
   const dirs = workspacePackages(project);
   const projects = dirs.map((dir) => ({ dir, facts: readProject(join(project.cwd, dir)) }));
-  const script = scriptName(peeled.argv, projects.map((p) => p.facts));
+  const script = scriptName(
+    peeled.argv,
+    projects.map((p) => p.facts),
+  );
   const packages = projects.map(({ dir, facts }) => {
     const line = facts.scripts[script];
     if (line === undefined || /no test specified/.test(line)) return { dir, call: null };
@@ -49,14 +55,21 @@ export function delegation<C extends { runner: string }>(
   for (const { call } of packages) if (call) counts.set(call.runner, (counts.get(call.runner) ?? 0) + 1);
   const runner = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
   if (!runner) {
-    return { unknown: `"${shown}" runs the "${script}" script of each package (${peeled.delegator.tool}), and no package's script (of ${dirs.length}) leads to a test runner fixcycle knows` };
+    return {
+      unknown: `"${shown}" runs the "${script}" script of each package (${peeled.delegator.tool}), and no package's script (of ${dirs.length}) leads to a test runner fixcycle knows`,
+    };
   }
   return { runner: runner as Delegation<C>['runner'], script, packages };
 }
 
 function taskRunnerGuess(project: ProjectFacts): InjectableRunner | null {
   for (const { runner, sign } of CONFIG_SIGNS) {
-    if (['', '.config/', 'test/'].some((dir) => project.exists(dir) && listed(project, dir).some((name) => sign.test(name)))) return runner;
+    if (
+      ['', '.config/', 'test/'].some(
+        (dir) => project.exists(dir) && listed(project, dir).some((name) => sign.test(name)),
+      )
+    )
+      return runner;
   }
   return (['vitest', 'jest', 'mocha'] as const).find((runner) => project.dependencies.has(runner)) ?? null;
 }
@@ -68,7 +81,9 @@ function listed(project: ProjectFacts, dir: string): string[] {
 /** The package script a monorepo command runs: the first word naming a script some package has, else `test`. */
 function scriptName(argv: readonly string[], projects: readonly ProjectFacts[]): string {
   const words = argv.slice(1).filter((word) => !word.startsWith('-') && !SCRIPT_VERBS.has(word));
-  const named = words.map((word) => word.replace(/^--target=/, '')).find((word) => projects.some((p) => p.scripts[word] !== undefined));
+  const named = words
+    .map((word) => word.replace(/^--target=/, ''))
+    .find((word) => projects.some((p) => p.scripts[word] !== undefined));
   const target = argv.find((word) => word.startsWith('--target='))?.slice('--target='.length);
   return target ?? named ?? 'test';
 }

@@ -30,7 +30,10 @@ export function readInjectedReports(dir: string, root: string, stopsAtFailure = 
     const where = pkg === '.' ? 'the project root' : `package ${pkg}`;
     const text = names.includes(reportName) ? readFileSync(join(dir, reportName), 'utf8') : '';
     if (!REPORT.test(reportName) || text.trim() === '') {
-      unfinished.push({ message: `${meta.runner} in ${where} wrote no report: it crashed or could not load its config or tests`, ...(pkg === '.' ? {} : { file: pkg }) });
+      unfinished.push({
+        message: `${meta.runner} in ${where} wrote no report: it crashed or could not load its config or tests`,
+        ...(pkg === '.' ? {} : { file: pkg }),
+      });
       continue;
     }
     const outcome = parseRunnerReport(text, FORMATS[meta.runner]!, root);
@@ -39,8 +42,10 @@ export function readInjectedReports(dir: string, root: string, stopsAtFailure = 
       continue;
     }
     truncated ||= outcome.result.truncated;
-    for (const test of outcome.result.tests) tests.push(pkg === '.' ? test : { ...test, package: pkg, id: inPackage(test.id, pkg) });
-    for (const error of outcome.result.errors) errors.push(pkg === '.' ? error : { ...error, message: `${where}: ${error.message}` });
+    for (const test of outcome.result.tests)
+      tests.push(pkg === '.' ? test : { ...test, package: pkg, id: inPackage(test.id, pkg) });
+    for (const error of outcome.result.errors)
+      errors.push(pkg === '.' ? error : { ...error, message: `${where}: ${error.message}` });
   }
   const otherFailed = errors.length > 0 || tests.some((test) => test.status === 'failed');
   if (!(stopsAtFailure && otherFailed)) errors.push(...unfinished);

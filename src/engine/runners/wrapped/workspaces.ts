@@ -9,7 +9,10 @@ export function workspacePackages(project: ProjectFacts): string[] {
   const patterns = declaredPatterns(project);
   if (patterns.length === 0) return [];
   const include = patterns.filter((p) => !p.startsWith('!')).map((p) => `${p.replace(/\/$/, '')}/package.json`);
-  const ignore = ['**/node_modules/**', ...patterns.filter((p) => p.startsWith('!')).map((p) => `${p.slice(1).replace(/\/$/, '')}/package.json`)];
+  const ignore = [
+    '**/node_modules/**',
+    ...patterns.filter((p) => p.startsWith('!')).map((p) => `${p.slice(1).replace(/\/$/, '')}/package.json`),
+  ];
   return globSync(include, { cwd: project.cwd, ignore })
     .map((file) => file.replace(/\/?package\.json$/, '') || '.')
     .sort();
@@ -43,7 +46,8 @@ function declaredPatterns(project: ProjectFacts): string[] {
 export function packageOf(file: string, packages: readonly string[]): string | null {
   let best: string | null = null;
   for (const dir of packages) {
-    if (dir !== '.' && (file === dir || file.startsWith(`${dir}/`)) && (best === null || dir.length > best.length)) best = dir;
+    if (dir !== '.' && (file === dir || file.startsWith(`${dir}/`)) && (best === null || dir.length > best.length))
+      best = dir;
   }
   return best;
 }
