@@ -4,6 +4,7 @@ import type { TeamEvent } from './team/events.js';
 import type { IterationState } from './session/schema.js';
 import type { Failure, Strategy, TestResults } from './types.js';
 import type { Localization } from './localize/types.js';
+import type { AgentClassification } from './agents/classification.js';
 
 /** The steps of the pipeline, in the order the phase tree shows them. */
 export const PHASES = ['test', 'analysis', 'fix', 'retest', 'validation', 'completion'] as const;
@@ -12,17 +13,7 @@ export type PhaseStatus = 'pending' | 'running' | 'done' | 'failed' | 'skipped';
 
 export type Outcome = 'success' | 'partial_success' | 'awaiting_approval' | 'failure' | 'interrupted' | 'error';
 
-/** How an agent run was judged. */
-export type AgentClassification =
-  | 'ok'
-  | 'rate_limited'
-  | 'auth_error'
-  | 'timeout'
-  | 'failed'
-  | 'invalid_plan'
-  | 'low_confidence'
-  | 'not_found'
-  | 'rejected';
+export type { AgentClassification } from './agents/classification.js';
 
 /** Everything the engine reports; the store applies these, the headless reporter prints them. */
 export type EngineEvent =

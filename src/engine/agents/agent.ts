@@ -1,4 +1,4 @@
-import type { AgentClassification } from '../events.js';
+import type { AgentClassification } from './classification.js';
 
 export type AgentRole = 'analyze' | 'fix';
 

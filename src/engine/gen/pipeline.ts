@@ -1,15 +1,13 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../config.js';
-import type { EngineEvent, LoopControls } from '../events.js';
 import { Repo } from '../git.js';
 import { EXIT, type LoopResult } from '../loop/loop.js';
 import { writeJsonAtomic } from '../session/atomic.js';
 import { acquireLock } from '../session/lock.js';
 import { newSessionId } from '../session/paths.js';
 import { SessionFiles } from '../session/session-files.js';
-import { StartError, type StartOptions } from '../start.js';
-import type { GenEvent } from './events.js';
+import { StartError } from '../start.js';
 import { node, type GenContext, type GenOptions } from './gen-context.js';
 import { readGenInput, type GenInput } from './input.js';
 import { analyse, GenPhaseError } from './phase-analysis.js';
@@ -22,21 +20,9 @@ import { commitKept, runFixLoop } from './step-fix.js';
 import { qualityGate } from './step-quality.js';
 import { validateRound } from './step-validate.js';
 import { writeGenSummary } from './summary.js';
+import type { GenRunOptions } from './run-options.js';
 
-export interface GenRunOptions extends Omit<StartOptions, 'emit' | 'policies' | 'resumeSession'> {
-  input?: string;
-  /** Continue this gen session (from `fixcycle run --resume-session`). */
-  resumeSession?: string;
-  planOnly: boolean;
-  coverageLines: number;
-  coverageBranches: number;
-  layers: ('L1' | 'L2' | 'L3')[];
-  keepRedundant: boolean;
-  emit: (event: EngineEvent | GenEvent) => void;
-  signal: AbortSignal;
-  /** Called with the fix loop's controls when IMPL-002 starts, so the TUI's keys (approve, roll back, pause) reach it. */
-  onLoopControls?: (controls: LoopControls) => void;
-}
+export type { GenRunOptions } from './run-options.js';
 
 const DEFAULT_TEST_TIMEOUT_MS = 10 * 60_000;
 const DEFAULT_AGENT_TIMEOUT_MS = 40 * 60_000;

@@ -9,7 +9,7 @@ import type { EventSink } from '../events.js';
 import { resolveRunner } from '../runners/index.js';
 import { StartError } from '../start.js';
 import type { SessionFiles } from '../session/session-files.js';
-import type { GenRunOptions } from './pipeline.js';
+import type { GenRunOptions } from './run-options.js';
 
 /** The agents that can start, in chain order; a one-line error when none can. */
 export async function genAgents(
