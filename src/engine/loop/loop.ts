@@ -24,6 +24,7 @@ import { confirmWithFullSuite } from './confirm-step.js';
 import { needsWhatIsNotHere } from '../runners/tests-that-cannot-run.js';
 import { stopForNoTestRan } from './no-test-ran-step.js';
 import { filesChangedByFix } from './test-artifacts.js';
+import { brokenTestsSetback, passingBefore, testsBrokenByFix } from './broken-tests-step.js';
 import { intentTargetOf, markApproved, revertLastFix, rollbackBlocker } from './user-decisions.js';
 
 // A run whose suite passes never asks an agent: the agent steps and the localizer (acorn, the coverage
@@ -420,6 +421,7 @@ export class TestFixLoop {
     // A stop between the commit and saving the state: adopt the commit instead of making another.
     if (!it.commit && headMessage.startsWith(`test-cycle: iteration ${it.iteration} -`)) it.commit = head[0]!.sha;
     const changed = it.files_changed ?? (await filesChangedByFix(this.ctx));
+    const passedBefore = await passingBefore(this.ctx, previous);
     let run = await runSuite(this.ctx, {
       scope: 'affected',
       label: `iteration ${it.iteration}: re-test`,
@@ -456,12 +458,18 @@ export class TestFixLoop {
       await this.save();
     }
     it.pass_rate = after;
-    const regression = detectRegression(before, after);
+    const broken = await testsBrokenByFix(this.ctx, this.state, passedBefore, run.results, this.controls.abort.signal);
+    if (this.controls.stopped) return;
+    const regression = detectRegression({ before, after, broken: broken.map((f) => f.id) });
     const plan = await this.ctx.session.readPlan(it.iteration);
     let results = run.results;
     let outcome: FixOutcome = after > before ? 'improved' : 'no_change';
     if (regression.regressed && it.commit) {
-      const message = `test-cycle: rollback iteration ${it.iteration} - regression detected (pass: ${after}% < ${before}%)`;
+      const message = `test-cycle: rollback iteration ${it.iteration} - regression detected (${
+        broken.length > 0
+          ? `broke ${broken.length} passing test(s); pass: ${before}% → ${after}%`
+          : `pass: ${after}% < ${before}%`
+      })`;
       const latest = (await this.ctx.repo.log(1))[0];
       it.rollback_commit = latest?.message.startsWith(`test-cycle: rollback iteration ${it.iteration} `)
         ? latest.sha
@@ -473,7 +481,8 @@ export class TestFixLoop {
         message,
         reason: regression.reason,
       });
-      this.state.last_setback = `iteration ${it.iteration}'s fix (${plan?.approach ?? 'unknown approach'}; changed ${changed.join(', ')}) was rolled back: ${regression.reason}`;
+      this.state.last_setback = `iteration ${it.iteration}'s fix (${plan?.approach ?? 'unknown approach'}; changed ${changed.join(', ')}) was rolled back: ${regression.reason}${broken.length > 0 ? `\n${brokenTestsSetback(broken)}` : ''}`;
+      if (broken.length > 0) it.broken_tests = regression.broken;
       outcome = 'regressed_rolled_back';
       // The code is back to what `previous` measured.
       if (previous) {
@@ -490,6 +499,7 @@ export class TestFixLoop {
         filesChanged: changed,
         passRateBefore: before,
         passRateAfter: after,
+        ...(outcome === 'regressed_rolled_back' && broken.length > 0 ? { brokenTests: regression.broken } : {}),
       }),
     );
     completeIteration(it, outcome, results, regression.reason);
