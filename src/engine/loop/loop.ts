@@ -30,8 +30,10 @@ import { intentTargetOf, markApproved, revertLastFix, rollbackBlocker } from './
 // A run whose suite passes never asks an agent: the agent steps and the localizer (acorn, the coverage
 // readers) load with the first failure, not with every start.
 const agentSteps = () => import('./agent-steps.js');
-import { runSuite } from './test-step.js';
-import { initialSuiteRun, type BegunRun } from './suite-start.js';
+import { runSuite, type SuiteOutcome } from './test-step.js';
+import { initialSuiteRun, type BegunRun, type StartedSuite, type SuiteRun } from './suite-start.js';
+import { applyPartsLeftOut, leaveOutParts, partsLeftOut } from './parts-left-out-step.js';
+import { completionWithPartsLeftOut } from '../decisions/parts-left-out.js';
 
 export { EXIT, type LoopResult } from './completion-step.js';
 export type { FixChecker, LoopPolicies } from './context.js';
@@ -70,6 +72,7 @@ export class TestFixLoop {
   async run(): Promise<LoopResult> {
     try {
       this.results = await this.ctx.session.readResults();
+      applyPartsLeftOut(this.ctx, this.state);
       if (this.state.status === 'interrupted' || this.state.status === 'paused') this.state.status = 'active';
       this.ctx.emit({ type: 'state', state: structuredClone(this.state) });
       if (!this.results) await this.initialRun();
@@ -103,11 +106,18 @@ export class TestFixLoop {
     }
   }
 
+  /** Runs the suite; a part of the command that cannot run here, found beside the code's own failures, is left out after. */
+  private async suite(run: SuiteRun, started?: Promise<StartedSuite>): Promise<SuiteOutcome> {
+    const outcome = await runSuite(this.ctx, run, started);
+    if (outcome.partsNotRun?.length) leaveOutParts(this.ctx, this.state, outcome.partsNotRun);
+    return outcome;
+  }
+
   private async initialRun(): Promise<void> {
     const run = { ...initialSuiteRun(this.controls.abort.signal), flaky: this.flaky() };
     const begun = this.begun?.suite;
     this.begun = undefined;
-    const { results, noTestRan } = await runSuite(this.ctx, run, begun);
+    const { results, noTestRan } = await this.suite(run, begun);
     if (this.controls.stopped) return;
     this.results = results;
     if (noTestRan) return stopForNoTestRan(this.ctx, this.state, noTestRan);
@@ -149,7 +159,7 @@ export class TestFixLoop {
         decideCompletion({ ...input, fullRun: true }).outcome !== 'continue')
     ) {
       // Success is only declared on a full run: validate before stopping.
-      const full = await runSuite(this.ctx, {
+      const full = await this.suite({
         scope: 'full',
         label: 'final validation (full suite)',
         iteration: this.state.current_iteration,
@@ -179,6 +189,9 @@ export class TestFixLoop {
         detail: `full suite: ${results.pass_rate}%`,
       });
     }
+    const ended = completionWithPartsLeftOut(decision, partsLeftOut(this.state));
+    if (ended.convergedHere) this.state.stopped_by = 'part_not_run';
+    decision = ended;
     this.state.outcome_reason = decision.reason;
     switch (decision.outcome) {
       case 'success':
@@ -422,7 +435,7 @@ export class TestFixLoop {
     if (!it.commit && headMessage.startsWith(`test-cycle: iteration ${it.iteration} -`)) it.commit = head[0]!.sha;
     const changed = it.files_changed ?? (await filesChangedByFix(this.ctx));
     const passedBefore = await passingBefore(this.ctx, previous);
-    let run = await runSuite(this.ctx, {
+    let run = await this.suite({
       scope: 'affected',
       label: `iteration ${it.iteration}: re-test`,
       iteration: it.iteration,
@@ -515,7 +528,7 @@ export class TestFixLoop {
     const target = await revertLastFix(this.ctx, this.state);
     if (!target) return;
     await this.save();
-    const { results } = await runSuite(this.ctx, {
+    const { results } = await this.suite({
       scope: 'full',
       label: `after rolling back iteration ${target.iteration}`,
       iteration: this.state.current_iteration,
