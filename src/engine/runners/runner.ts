@@ -10,6 +10,8 @@ export interface RunTestsOptions {
   changedFiles?: string[];
   /** Tests that failed last time; an affected run always includes them. */
   lastFailures?: { id: string; file?: string }[];
+  /** affected: the files the full run reported tests from; the selection runs only these, or their compiled form. */
+  suiteFiles?: string[];
   /** Kill the run (and its whole process tree) after this long. */
   timeoutMs: number;
   /** Human-readable output, streamed as it comes, in batches of whole lines. */

@@ -1,4 +1,6 @@
 import { findSelectAllTrigger } from '../affected/select-all-triggers.js';
+import { nameFiles } from '../affected/selection.js';
+import { inSuiteForm } from '../affected/suite-form.js';
 
 /** What an affected run runs: the runner's related mode, some test files, or the full suite. */
 export type TestFileSelection =
@@ -16,13 +18,15 @@ export interface SelectableRunner {
 /**
  * The seam where affected-test selection plugs in: which tests an iteration that changed `changedFiles`
  * runs. jest uses its own related mode; other runners get the import-graph selection of src/engine/affected.
- * The last failures are always in; one that cannot be placed in a file makes the run a full one.
+ * The last failures are always in; one that cannot be placed in a file makes the run a full one. `suiteFiles`:
+ * the files the full run reported tests from; the selection keeps to them (see inSuiteForm).
  */
 export async function selectTestFiles(
   cwd: string,
   runner: SelectableRunner,
   changedFiles: string[],
   lastFailures: { id: string; file?: string }[],
+  suiteFiles?: readonly string[],
 ): Promise<TestFileSelection> {
   const unplaced = lastFailures.find((failure) => !failure.file);
   if (unplaced)
@@ -49,5 +53,20 @@ export async function selectTestFiles(
   const { selectAffectedTests } = await import('../affected/index.js');
   const selection = await selectAffectedTests({ cwd, runner: runner.name, changedFiles, lastFailedFiles: failedFiles });
   if (selection.files === 'all') return { mode: 'full', reason: selection.reason };
-  return { mode: 'files', files: selection.files, reason: selection.reason };
+  if (!suiteFiles?.length) return { mode: 'files', files: selection.files, reason: selection.reason };
+  // Only what the user's own command runs as tests, in the form it runs them.
+  const form = inSuiteForm(selection.files, suiteFiles);
+  const notes = [
+    ...form.compiled.map(([source, runs]) => `${source} runs as ${runs}`),
+    ...(form.leftOut.length > 0
+      ? [
+          `left out ${nameFiles(form.leftOut)}: the full test run reports no test from ${form.leftOut.length > 1 ? 'them' : 'it'}`,
+        ]
+      : []),
+  ];
+  return {
+    mode: 'files',
+    files: form.files,
+    reason: notes.length > 0 ? `${selection.reason} ${notes.join('; ')}.` : selection.reason,
+  };
 }

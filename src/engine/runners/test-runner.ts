@@ -118,6 +118,7 @@ export class CommandTestRunner implements TestRunner {
       { name: this.name, preferRelated: this.name === 'jest' },
       options.changedFiles ?? [],
       options.lastFailures ?? [],
+      options.suiteFiles,
     );
     if (choice.mode === 'full')
       return {
