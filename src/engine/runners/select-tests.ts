@@ -2,6 +2,12 @@ import { findSelectAllTrigger } from '../affected/select-all-triggers.js';
 import { nameFiles } from '../affected/selection.js';
 import { inSuiteForm } from '../affected/suite-form.js';
 
+/**
+ * Runners whose selection names test files as their report does: the selection is put in the form the full run ran.
+ * Not go (a selection names package folders) nor pytest (its report may name a file from its rootdir).
+ */
+const RUNS_FILES = new Set(['vitest', 'mocha', 'tape', 'node-test', 'ava', 'tap']);
+
 /** What an affected run runs: the runner's related mode, some test files, or the full suite. */
 export type TestFileSelection =
   | { mode: 'related'; files: string[]; reason: string }
@@ -53,7 +59,8 @@ export async function selectTestFiles(
   const { selectAffectedTests } = await import('../affected/index.js');
   const selection = await selectAffectedTests({ cwd, runner: runner.name, changedFiles, lastFailedFiles: failedFiles });
   if (selection.files === 'all') return { mode: 'full', reason: selection.reason };
-  if (!suiteFiles?.length) return { mode: 'files', files: selection.files, reason: selection.reason };
+  if (!suiteFiles?.length || !RUNS_FILES.has(runner.name))
+    return { mode: 'files', files: selection.files, reason: selection.reason };
   // Only what the user's own command runs as tests, in the form it runs them.
   const form = inSuiteForm(selection.files, suiteFiles);
   const notes = [
