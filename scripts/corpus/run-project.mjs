@@ -204,13 +204,17 @@ export function namedStop(run) {
   );
 }
 
-/** A run that ended naming tests that cannot run here, after the agent fixed everything else. */
+// A part of the command that cannot run here, left out: the agent fixed what runs, and the end says both.
+const CONVERGED_HERE = /^converged on what runs here[^]*not run: the test command's part/;
+
+/** A run that ended naming tests (or a part of the command) that cannot run here, after the agent fixed everything else. */
 function stoppedAfterFixing(run, fixed) {
   const last = run?.last;
+  const reason = run?.fullReason ?? run?.reason ?? '';
   return Boolean(
     last &&
     fixed &&
-    TESTS_CANNOT_RUN.test(run.fullReason ?? run.reason ?? '') &&
+    (TESTS_CANNOT_RUN.test(reason) || CONVERGED_HERE.test(reason)) &&
     last.passed === fixed.passed &&
     last.failed === fixed.failed,
   );

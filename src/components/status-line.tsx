@@ -34,6 +34,9 @@ export function StatusLine({ width, compact = false }: StatusLineProps) {
   const sessionId = useSession((s) => s.sessionId);
   const chain = useSession((s) => s.chain);
   const countsFrom = useSession((s) => s.results?.source ?? null);
+  const notRun = useSession((s) =>
+    ((s.state?.parts_not_run as { name: string }[] | undefined) ?? []).map((p) => p.name).join(', '),
+  );
   const countdown = useWaitCountdown();
   const facts = useSession(
     useShallow((s) => ({
@@ -65,6 +68,7 @@ export function StatusLine({ width, compact = false }: StatusLineProps) {
     sessionId ?? 'starting',
     !compact && chain.length > 0 ? chain.join(' → ') : '',
     !compact && countsFrom && countsFrom !== 'report' ? `counts: ${COUNTS_FROM[countsFrom]}` : '',
+    notRun ? `not run here: ${notRun}` : '',
     controls === null ? 'watch' : '',
     facts.paused && !facts.done ? 'paused' : '',
   ]

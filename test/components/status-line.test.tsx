@@ -41,6 +41,19 @@ describe('StatusLine', () => {
     expect(show(store).text()).toContain(' · counts: exit code only · ');
   });
 
+  it('names a part of the test command the session leaves out because it cannot run here', () => {
+    const store = runningStore();
+    const state = store.getState().state!;
+    store.getState().apply({
+      type: 'state',
+      state: {
+        ...state,
+        parts_not_run: [{ name: 'test-headless', command: ['npm', 'run', 'test-headless'], needs: 'a browser' }],
+      },
+    });
+    expect(show(store).text()).toContain(' · not run here: test-headless · ');
+  });
+
   it('offers approval first when a partial success awaits it', () => {
     expect(show(awaitingApprovalStore()).text()).toContain('│ a approve · r roll back · p pause');
   });

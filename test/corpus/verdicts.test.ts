@@ -106,4 +106,29 @@ describe('corpus verdicts', () => {
     const halfway: Run = { ...fixed, last: { passed: 238, failed: 3 } };
     expect(verdicts(tty(fixed, halfway))).toMatchObject({ converged: false, fixedCounts: false });
   });
+
+  it('a part of the command left out because it cannot run here, after the agent fixed what runs (fixed counts equal), is converged', () => {
+    const PART =
+      'converged on what runs here (every test passes); not run: the test command\'s part `npm run test-headless` (it needs a browser that is not here): install what it needs and run the tests again, or leave it out with "skipParts": ["test-headless"] in fixcycle.config.json';
+    const clean: Run = {
+      exitCode: 1,
+      processExit: 1,
+      outcome: 'failure',
+      agentCalls: [],
+      reason: STOP,
+      fullReason: STOP,
+    };
+    const fixed: Run = {
+      exitCode: 1,
+      processExit: 1,
+      outcome: 'failure',
+      agentCalls: ['analyze', 'fix'],
+      reason: PART.slice(0, 140),
+      fullReason: PART,
+      first: { passed: 187, failed: 12 },
+      last: { passed: 402, failed: 0 },
+    };
+    expect(verdicts(row(clean, fixed))).toMatchObject({ cleanAtOnce: true, converged: true, fixedCounts: true });
+    expect(verdicts(row(clean, { ...fixed, last: { passed: 400, failed: 2 } }))).toMatchObject({ converged: false });
+  });
 });

@@ -39,22 +39,37 @@ const FAKE_TIMERS = {
 };
 
 describe('a part of the test command that cannot run here', { timeout: 180_000 }, () => {
-  it('stops a broken project before any agent call, naming the part, quoting its words, and saying how to leave it out', async () => {
+  it("in a broken project the failures of the parts that run are the agent's work: the part is left out of the later runs, named in the log, the state and the summary, and the end says both", async () => {
     const repo = project(FAKE_TIMERS);
     const agent = scenario({ analyze: [plan], fix: [fixAdd] });
     const run = await runCli(repo, [...headless, '--agent-cmd', agentCmd(agent.path)]);
     expect(run.exitCode, run.stdout + run.stderr).toBe(1);
-    expect(agent.calls()).toEqual([]);
-    expect(git(repo, 'log', '--format=%s')).toBe('initial');
+    expect(agent.calls().map((c) => c.split(' ')[1])).toEqual(['analyze', 'fix']);
+    expect(agent.prompt('agent', 'analyze', 1)).toMatch(/adds/);
+    expect(agent.prompt('agent', 'analyze', 1)).not.toMatch(/test-headless|mochify/);
+    expect(git(repo, 'log', '--format=%s').split('\n')[0]).toMatch(/^test-cycle: iteration 1 /);
+    // Said once, with its own words, when it was found.
     expect(run.stdout).toMatch(
-      /\[done\] failure — the test command's part `npm run test-headless` \(run after the tests\) cannot run on this machine: it failed without a failing test and needs a program that is not here, which no change to the code can fix, so no agent is asked: install what it needs, or leave the part out with "skipParts": \["test-headless"\] in fixcycle\.config\.json/,
+      /left out of the later runs: the test command's part `npm run test-headless` \(run after the tests\) cannot run on this machine: it failed without a failing test and needs a program that is not here/,
     );
-    expect(state(repo)).toMatchObject({ status: 'failed', stopped_by: 'no_test_ran' });
-    // The runner's own words, whole, in the log and in the failure report.
     expect(run.stdout).toMatch(/its own words:\n {2}sh: \d+: mochify-not-installed: not found/);
-    const report = readFileSync(join(sessionDir(repo), '.summaries/failure-report.md'), 'utf8');
-    expect(report).toMatch(
-      /- error outside tests: the test command's part `npm run test-headless` \(run after the tests\) cannot run on this machine[^\n]*\n {4}its own words:\n {6}sh: \d+: mochify-not-installed: not found/,
+    expect(run.stdout).toMatch(
+      /\[done\] failure — converged on what runs here \(every test passes\); not run: the test command's part `npm run test-headless` \(it needs a program that is not here\): install what it needs and run the tests again, or leave it out with "skipParts": \["test-headless"\] in fixcycle\.config\.json/,
+    );
+    const s = state(repo);
+    expect(s).toMatchObject({
+      status: 'failed',
+      stopped_by: 'part_not_run',
+      parts_not_run: [{ name: 'test-headless', command: ['npm', 'run', 'test-headless'], needs: 'a program' }],
+    });
+    expect(s.iterations[0]).toMatchObject({ result: 'improved', pass_rate: 100 });
+    // The last full run ran the node:test part only.
+    const output = readFileSync(join(sessionDir(repo), '.process/test-output.log'), 'utf8');
+    expect(output).toMatch(/^# final validation \(full suite\)[^]*ℹ pass 2\n/);
+    expect(output).not.toMatch(/test-headless/);
+    const summary = readFileSync(join(sessionDir(repo), '.summaries/session-summary.md'), 'utf8');
+    expect(summary).toMatch(
+      /## Not run here\n- `npm run test-headless`: cannot run on this machine \(it needs a program that is not here\)/,
     );
   });
 

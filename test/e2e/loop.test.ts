@@ -95,7 +95,9 @@ describe('the loop, end to end on a real repository', () => {
       .split('\n')
       .map((l) => l.split(' '));
     const subjects = log.map((l) => l.slice(1).join(' '));
-    expect(subjects).toContain('test-cycle: rollback iteration 1 - regression detected (pass: 40% < 75%)');
+    expect(subjects).toContain(
+      'test-cycle: rollback iteration 1 - regression detected (broke 9 passing test(s); pass: 75% → 40%)',
+    );
     const rollback = log.find((l) => l.slice(1).join(' ').startsWith('test-cycle: rollback iteration 1'))![0]!;
     const fix1 = log.find((l) => l.slice(1).join(' ').startsWith('test-cycle: iteration 1 -'))![0]!;
     // The rollback undoes that commit exactly: its diff is the fix's diff reversed.

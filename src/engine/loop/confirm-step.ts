@@ -2,6 +2,7 @@ import type { FixPlan, IterationState } from '../session/schema.js';
 import type { Criticality, Failure, TestResults } from '../types.js';
 import type { LoopContext } from './context.js';
 import { runSuite, type SuiteOutcome } from './test-step.js';
+import { needsWhatIsNotHere } from '../runners/tests-that-cannot-run.js';
 
 export interface ConfirmInput {
   iteration: number;
@@ -36,14 +37,20 @@ export async function confirmWithFullSuite(
   const known = new Set(orderDependentTests(state));
   const targeted = isTargeted(input.plan);
   const doubtful = run.results.failures.filter((f) => !f.missing && (targeted(f) || known.has(f.id)));
-  if (doubtful.length === 0) return null;
+  // A subset run may fail where the user's command never does (a file it never runs as a test, a source file it
+  // runs compiled): an error outside the tests is the agent's only when the full command fails the same way.
+  const outside = run.results.errors.filter((e) => !needsWhatIsNotHere(e));
+  if (doubtful.length === 0 && outside.length === 0) return null;
   ctx.emit({
     type: 'log',
     level: 'info',
-    message: `iteration ${input.iteration}: the affected tests still fail ${doubtful.length} test(s) the fix aimed at (${doubtful
-      .slice(0, 3)
-      .map((f) => f.id)
-      .join(', ')}); confirming with the full suite before asking an agent again`,
+    message:
+      doubtful.length > 0
+        ? `iteration ${input.iteration}: the affected tests still fail ${doubtful.length} test(s) the fix aimed at (${doubtful
+            .slice(0, 3)
+            .map((f) => f.id)
+            .join(', ')}); confirming with the full suite before asking an agent again`
+        : `iteration ${input.iteration}: the affected run failed outside its tests (${firstLine(outside[0]!.message)}); the full test command runs, and its result counts`,
   });
   const full = await runSuite(ctx, {
     scope: 'full',
@@ -69,6 +76,11 @@ export async function confirmWithFullSuite(
     });
   }
   return full;
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n')[0]!.trim();
+  return line.length > 160 ? `${line.slice(0, 160)}...` : line;
 }
 
 /** Does a failure belong to the tests the plan names as the ones its fix makes pass (affected_tests)? */

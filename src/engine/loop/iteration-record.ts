@@ -44,6 +44,8 @@ export function fixRecord(
     filesChanged: string[];
     passRateBefore: number;
     passRateAfter: number | null;
+    /** The tests the fix broke, when that rolled it back. */
+    brokenTests?: string[];
   },
 ): FixHistoryEntry {
   return {
@@ -58,6 +60,7 @@ export function fixRecord(
     pass_rate_after: outcome.passRateAfter,
     outcome: outcome.outcome,
     reason: outcome.reason,
+    ...(outcome.brokenTests?.length ? { broken_tests: outcome.brokenTests } : {}),
     commit: it.commit ?? null,
     ...(Array.isArray(it.plan_warnings) && it.plan_warnings.length
       ? { plan_warnings: it.plan_warnings as string[] }

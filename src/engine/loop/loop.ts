@@ -24,13 +24,16 @@ import { confirmWithFullSuite } from './confirm-step.js';
 import { needsWhatIsNotHere } from '../runners/tests-that-cannot-run.js';
 import { stopForNoTestRan } from './no-test-ran-step.js';
 import { filesChangedByFix } from './test-artifacts.js';
+import { brokenTestsSetback, passingBefore, testsBrokenByFix } from './broken-tests-step.js';
 import { intentTargetOf, markApproved, revertLastFix, rollbackBlocker } from './user-decisions.js';
 
 // A run whose suite passes never asks an agent: the agent steps and the localizer (acorn, the coverage
 // readers) load with the first failure, not with every start.
 const agentSteps = () => import('./agent-steps.js');
-import { runSuite } from './test-step.js';
-import { initialSuiteRun, type BegunRun } from './suite-start.js';
+import { runSuite, type SuiteOutcome } from './test-step.js';
+import { initialSuiteRun, type BegunRun, type StartedSuite, type SuiteRun } from './suite-start.js';
+import { applyPartsLeftOut, leaveOutParts, partsLeftOut } from './parts-left-out-step.js';
+import { completionWithPartsLeftOut } from '../decisions/parts-left-out.js';
 
 export { EXIT, type LoopResult } from './completion-step.js';
 export type { FixChecker, LoopPolicies } from './context.js';
@@ -69,6 +72,7 @@ export class TestFixLoop {
   async run(): Promise<LoopResult> {
     try {
       this.results = await this.ctx.session.readResults();
+      applyPartsLeftOut(this.ctx, this.state);
       if (this.state.status === 'interrupted' || this.state.status === 'paused') this.state.status = 'active';
       this.ctx.emit({ type: 'state', state: structuredClone(this.state) });
       if (!this.results) await this.initialRun();
@@ -102,11 +106,18 @@ export class TestFixLoop {
     }
   }
 
+  /** Runs the suite; a part of the command that cannot run here, found beside the code's own failures, is left out after. */
+  private async suite(run: SuiteRun, started?: Promise<StartedSuite>): Promise<SuiteOutcome> {
+    const outcome = await runSuite(this.ctx, run, started);
+    if (outcome.partsNotRun?.length) leaveOutParts(this.ctx, this.state, outcome.partsNotRun);
+    return outcome;
+  }
+
   private async initialRun(): Promise<void> {
     const run = { ...initialSuiteRun(this.controls.abort.signal), flaky: this.flaky() };
     const begun = this.begun?.suite;
     this.begun = undefined;
-    const { results, noTestRan } = await runSuite(this.ctx, run, begun);
+    const { results, noTestRan } = await this.suite(run, begun);
     if (this.controls.stopped) return;
     this.results = results;
     if (noTestRan) return stopForNoTestRan(this.ctx, this.state, noTestRan);
@@ -148,7 +159,7 @@ export class TestFixLoop {
         decideCompletion({ ...input, fullRun: true }).outcome !== 'continue')
     ) {
       // Success is only declared on a full run: validate before stopping.
-      const full = await runSuite(this.ctx, {
+      const full = await this.suite({
         scope: 'full',
         label: 'final validation (full suite)',
         iteration: this.state.current_iteration,
@@ -178,6 +189,9 @@ export class TestFixLoop {
         detail: `full suite: ${results.pass_rate}%`,
       });
     }
+    const ended = completionWithPartsLeftOut(decision, partsLeftOut(this.state));
+    if (ended.convergedHere) this.state.stopped_by = 'part_not_run';
+    decision = ended;
     this.state.outcome_reason = decision.reason;
     switch (decision.outcome) {
       case 'success':
@@ -420,7 +434,8 @@ export class TestFixLoop {
     // A stop between the commit and saving the state: adopt the commit instead of making another.
     if (!it.commit && headMessage.startsWith(`test-cycle: iteration ${it.iteration} -`)) it.commit = head[0]!.sha;
     const changed = it.files_changed ?? (await filesChangedByFix(this.ctx));
-    let run = await runSuite(this.ctx, {
+    const passedBefore = await passingBefore(this.ctx, previous);
+    let run = await this.suite({
       scope: 'affected',
       label: `iteration ${it.iteration}: re-test`,
       iteration: it.iteration,
@@ -456,12 +471,18 @@ export class TestFixLoop {
       await this.save();
     }
     it.pass_rate = after;
-    const regression = detectRegression(before, after);
+    const broken = await testsBrokenByFix(this.ctx, this.state, passedBefore, run.results, this.controls.abort.signal);
+    if (this.controls.stopped) return;
+    const regression = detectRegression({ before, after, broken: broken.map((f) => f.id) });
     const plan = await this.ctx.session.readPlan(it.iteration);
     let results = run.results;
     let outcome: FixOutcome = after > before ? 'improved' : 'no_change';
     if (regression.regressed && it.commit) {
-      const message = `test-cycle: rollback iteration ${it.iteration} - regression detected (pass: ${after}% < ${before}%)`;
+      const message = `test-cycle: rollback iteration ${it.iteration} - regression detected (${
+        broken.length > 0
+          ? `broke ${broken.length} passing test(s); pass: ${before}% → ${after}%`
+          : `pass: ${after}% < ${before}%`
+      })`;
       const latest = (await this.ctx.repo.log(1))[0];
       it.rollback_commit = latest?.message.startsWith(`test-cycle: rollback iteration ${it.iteration} `)
         ? latest.sha
@@ -473,7 +494,8 @@ export class TestFixLoop {
         message,
         reason: regression.reason,
       });
-      this.state.last_setback = `iteration ${it.iteration}'s fix (${plan?.approach ?? 'unknown approach'}; changed ${changed.join(', ')}) was rolled back: ${regression.reason}`;
+      this.state.last_setback = `iteration ${it.iteration}'s fix (${plan?.approach ?? 'unknown approach'}; changed ${changed.join(', ')}) was rolled back: ${regression.reason}${broken.length > 0 ? `\n${brokenTestsSetback(broken)}` : ''}`;
+      if (broken.length > 0) it.broken_tests = regression.broken;
       outcome = 'regressed_rolled_back';
       // The code is back to what `previous` measured.
       if (previous) {
@@ -490,6 +512,7 @@ export class TestFixLoop {
         filesChanged: changed,
         passRateBefore: before,
         passRateAfter: after,
+        ...(outcome === 'regressed_rolled_back' && broken.length > 0 ? { brokenTests: regression.broken } : {}),
       }),
     );
     completeIteration(it, outcome, results, regression.reason);
@@ -505,7 +528,7 @@ export class TestFixLoop {
     const target = await revertLastFix(this.ctx, this.state);
     if (!target) return;
     await this.save();
-    const { results } = await runSuite(this.ctx, {
+    const { results } = await this.suite({
       scope: 'full',
       label: `after rolling back iteration ${target.iteration}`,
       iteration: this.state.current_iteration,

@@ -1,3 +1,4 @@
+import { partsLeftOut } from './parts-left-out-step.js';
 import type { FixHistoryEntry, IterationState } from '../session/schema.js';
 import type { TestResults } from '../types.js';
 import { usageCell, type IterationUsage } from './iteration-usage.js';
@@ -57,7 +58,7 @@ Started: ${state.started_at}  Finished: ${new Date().toISOString()}
 ${iterationTable(state, usage)}
 ## Remaining failures
 ${results ? failureList(results) : '- unknown'}
-
+${notRunHere(state)}
 ## Agent calls
 ${agentTotals}
 `;
@@ -100,7 +101,7 @@ Final pass rate: **${results?.pass_rate ?? '?'}%** (${results?.passed ?? '?'} of
 
 ## Remaining failures
 ${results ? failureList(results) : '- unknown'}
-
+${notRunHere(state)}
 ## Stuck tests
 ${state.stuck_tests.map((t) => `- ${t}`).join('\n') || '- none'}
 
@@ -112,6 +113,16 @@ ${history.map((h) => `- iteration ${h.iteration} (${h.strategy}, ${h.agent ?? 'n
 ## What to do next
 ${nextSteps(state, results, history)}
 `;
+}
+
+/** The parts of the test command left out because they cannot run here; nothing when none was. */
+function notRunHere(state: IterationState): string {
+  const parts = partsLeftOut(state);
+  if (parts.length === 0) return '';
+  const lines = parts.map(
+    (p) => `- \`${p.command.join(' ')}\`: cannot run on this machine (it needs ${p.needs} that is not here)`,
+  );
+  return `\n## Not run here\n${lines.join('\n')}\n`;
 }
 
 function round(n: number): number {

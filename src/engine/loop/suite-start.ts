@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
+import { isAbsolute, join, relative } from 'node:path';
 import type { Phase } from '../events.js';
 import type { WorkTreeStatus } from '../git.js';
 import type { RunTestsOptions, TestRun } from '../runners/runner.js';
@@ -76,9 +78,13 @@ export async function startSuite(ctx: LoopContext, run: SuiteRun): Promise<Start
   };
   let onPrinted!: () => void;
   const printed = new Promise<void>((resolve) => (onPrinted = resolve));
+  const saved = session.readBaseline();
+  saved.catch(() => undefined);
+  const suiteFiles = run.scope === 'affected' ? testFilesOf(ctx.repo.root, await saved.catch(() => null)) : undefined;
   const testRun = ctx.runner.run({
     cwd: ctx.repo.root,
     scope: run.scope,
+    ...(suiteFiles ? { suiteFiles } : {}),
     ...(run.probeParts ? { probeParts: true } : {}),
     changedFiles: run.changedFiles,
     lastFailures: run.previous?.failures.map((f) => ({ id: f.id, file: f.file })),
@@ -95,11 +101,22 @@ export async function startSuite(ctx: LoopContext, run: SuiteRun): Promise<Start
         message: describePart(run.label, part),
       }),
   });
-  const saved = session.readBaseline();
   // Awaited by whoever reads the run; until then a failure must not count as unhandled.
   testRun.then(onPrinted, onPrinted);
-  saved.catch(() => undefined);
   return { testRun, saved, printed, tree: readTree };
+}
+
+/**
+ * The files the full run reported tests from, when every baseline test names its file: what the user's command runs
+ * as tests, relative to the root. Undefined when some test has no file or a file that is not there (the report
+ * names them from a package's folder), so no selection is narrowed on a guess.
+ */
+function testFilesOf(root: string, baseline: readonly BaselineTest[] | null): string[] | undefined {
+  if (!baseline?.length || baseline.some((test) => !test.file)) return undefined;
+  const files = [
+    ...new Set(baseline.map((test) => (isAbsolute(test.file!) ? relative(root, test.file!) : test.file!))),
+  ];
+  return files.every((file) => existsSync(join(root, file))) ? files : undefined;
 }
 
 /** A log line for a part of the test script other than the runner: the build, a linter, `&& tsc`. */

@@ -1,6 +1,7 @@
 import { buildTestResults } from '../decisions/test-results.js';
 import { knownTests } from '../decisions/union-results.js';
 import type { NoTestRanCause } from '../runners/index.js';
+import type { PartNotRun } from '../runners/runner.js';
 import type { BaselineTest } from '../session/session-files.js';
 import type { Failure, TestResults, TestStatus } from '../types.js';
 import type { LoopContext } from './context.js';
@@ -16,6 +17,8 @@ export interface SuiteOutcome {
   selection: { files: string[]; reason: string } | null;
   /** Set when no test ran for a cause outside the code: the loop stops rather than asking an agent. */
   noTestRan?: NoTestRanCause;
+  /** Parts of the test command that cannot run here, left out of this run because the rest failed on the code. */
+  partsNotRun?: PartNotRun[];
 }
 
 function previousStatuses(
@@ -131,11 +134,12 @@ export async function runSuite(
       ? testRun.noTestRan.cause === 'cannot run here'
         ? 'stopped: a part of the test command cannot run here'
         : `no test ran (${testRun.noTestRan.cause})`
-      : `pass ${results.pass_rate}% (${results.passed}/${results.total}${testRun.countUnit ? ` ${testRun.countUnit}` : ''}${results.errors.length ? `, ${results.errors.length} error(s)` : ''})${testRun.timedOut ? ', timed out' : ''}${COUNTS_FROM[testRun.source]}`,
+      : `pass ${results.pass_rate}% (${results.passed}/${results.total}${testRun.countUnit ? ` ${testRun.countUnit}` : ''}${results.errors.length ? `, ${results.errors.length} error(s)` : ''})${testRun.timedOut ? ', timed out' : ''}${COUNTS_FROM[testRun.source]}${testRun.partsNotRun?.length ? `; not run here: ${testRun.partsNotRun.map((p) => p.command.join(' ')).join(', ')}` : ''}`,
   });
   return {
     results,
     selection: scope === 'affected' ? testRun.selection : null,
     ...(testRun.noTestRan ? { noTestRan: testRun.noTestRan } : {}),
+    ...(testRun.partsNotRun?.length ? { partsNotRun: testRun.partsNotRun } : {}),
   };
 }

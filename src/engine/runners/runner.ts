@@ -10,6 +10,8 @@ export interface RunTestsOptions {
   changedFiles?: string[];
   /** Tests that failed last time; an affected run always includes them. */
   lastFailures?: { id: string; file?: string }[];
+  /** affected: the files the full run reported tests from; the selection runs only these, or their compiled form. */
+  suiteFiles?: string[];
   /** Kill the run (and its whole process tree) after this long. */
   timeoutMs: number;
   /** Human-readable output, streamed as it comes, in batches of whole lines. */
@@ -49,6 +51,17 @@ export interface NoTestRanCause {
   testsRan?: boolean;
 }
 
+/** A part of the test command that cannot run on this machine, and why. */
+export interface PartNotRun {
+  /** How `skipParts` names it: the script it runs (`test-headless`), else its command line. */
+  name: string;
+  command: string[];
+  /** What it lacks here: `a browser`, `a program`, `a connection`, ... */
+  needs: string;
+  /** The whole stop message: the part, what it lacks, how to leave it out, its own words. */
+  message: string;
+}
+
 /** What one run of the tests produced. */
 export interface TestRun {
   /** The tests this run saw; for an `affected` run, only those it ran. */
@@ -76,6 +89,11 @@ export interface TestRun {
   }[];
   /** Set when no test ran for a reason outside the code (a missing tool, a crashed runner, no report). */
   noTestRan?: NoTestRanCause;
+  /**
+   * Parts of the test command that cannot run on this machine, left out of this run's result because the parts
+   * that ran failed for the code's own reasons: those failures are the agent's work, the part is reported.
+   */
+  partsNotRun?: PartNotRun[];
   /** What one count is where it is not a test: tape reports assertions, and the counts shown say so. */
   countUnit?: 'assertions';
 }
@@ -103,6 +121,8 @@ export interface TestRunner {
     options: Omit<RunTestsOptions, 'scope' | 'changedFiles' | 'lastFailures'>,
     selection: { files: string[]; names: string[] },
   ): Promise<TestRun | null>;
+  /** The same runner without the named parts after the tests (ones that cannot run here). Optional. */
+  withoutParts?(names: readonly string[]): TestRunner;
 }
 
 /** What the user asked for; both empty means detect from the project. */

@@ -12,12 +12,13 @@ import { selectTestFiles } from './select-tests.js';
 import type { RunnerCall } from './analyse-command.js';
 import { hideOwnArgs } from './hide-own-args.js';
 import { expandGlobWords } from './expand-globs.js';
-import { whyNoTestRan, type NoTestRan } from './no-test-ran.js';
-import { cannotRunMessage, missingHere, type MissingHere } from './cannot-run-here.js';
+import { whyNoTestRan } from './no-test-ran.js';
+import { cannotRunMessage, missingHere, skipName, type MissingHere } from './cannot-run-here.js';
 import { testsThatCannotRunHere } from './tests-that-cannot-run.js';
 import { absentSubmodules } from './absent-submodules.js';
 import { markAbsentSubmoduleData } from './absent-submodule-data.js';
 import { afterPartTests, readsAfterPart } from './after-part-tests.js';
+import { firstBlockedPart, workHere } from './parts-not-run.js';
 import { isCheckPart, partFailure, type PartKind, type PartRun } from './script-parts.js';
 import { withoutSessionLink } from '../session/session-link.js';
 
@@ -81,6 +82,16 @@ export class CommandTestRunner implements TestRunner {
     return bare;
   }
 
+  /** The same runner without the named parts after the tests: a part that cannot run here, once reported. */
+  withoutParts(names: readonly string[]): CommandTestRunner {
+    const out = new Set(names);
+    const named = (argv: string[]): boolean => out.has(skipName(argv)) || out.has(argv.join(' '));
+    const call = this.call && { ...this.call, after: this.after.filter((part) => !named(part.argv)) };
+    const without = new CommandTestRunner(this.commands, this.detectedFrom, call);
+    without.skippedParts = [...this.skippedParts, ...this.after.filter((part) => named(part.argv)).map((p) => p.argv)];
+    return without;
+  }
+
   describe(): ReturnType<TestRunner['describe']> & { reportDetail: string; setup: string[][]; after: string[][] } {
     const full = this.commands.full(REPORT_DIR_PLACEHOLDER);
     const subset =
@@ -107,6 +118,7 @@ export class CommandTestRunner implements TestRunner {
       { name: this.name, preferRelated: this.name === 'jest' },
       options.changedFiles ?? [],
       options.lastFailures ?? [],
+      options.suiteFiles,
     );
     if (choice.mode === 'full')
       return {
@@ -282,21 +294,29 @@ export class CommandTestRunner implements TestRunner {
         const read = afterPartTests(part, file, invocation.report!, cwd);
         if (read) counted.set(part, read);
       }
-      const partErrors = parts.flatMap((part) => {
-        const failure = partFailure(part);
-        // A part whose own tests failed says so through them; it failed as a part only when none did.
-        if (counted.get(part)?.tests.some((test) => test.status === 'failed')) return [];
-        return failure ? [{ message: failure }] : [];
-      });
+      const blocked = noTestRan
+        ? null
+        : firstBlockedPart([...parts.filter((part) => part.kind === 'after'), ...probes], options.cwd);
+      const errorsOf = (kept: PartRun[]) =>
+        kept.flatMap((part) => {
+          const failure = partFailure(part);
+          // A part whose own tests failed says so through them; it failed as a part only when none did.
+          if (counted.get(part)?.tests.some((test) => test.status === 'failed')) return [];
+          return failure ? [{ message: failure }] : [];
+        });
       const withParts = counted.size === 0 ? result : mergeResults(result, [...counted.values()]);
-      // A part after the tests that cannot run here stops the session as one before them does; so does a full run
-      // whose every failure, a failed part's included, is a test that cannot run here.
+      // A part after the tests that cannot run here stops the session as one before them does, unless what ran
+      // failed for the code's own reasons: then the part is left out and reported, and those failures are the
+      // agent's. A full run whose every failure, a failed part's included, is a test that cannot run here stops too.
+      const leftOut = blocked && workHere(withParts, errorsOf(parts.filter((part) => part !== blocked.part)));
+      const partErrors = errorsOf(leftOut ? parts.filter((part) => part !== blocked.part) : parts);
       const cannotRun = noTestRan
         ? null
-        : (firstCannotRun([...parts.filter((part) => part.kind === 'after'), ...probes], options.cwd) ??
-          (scope === 'full'
+        : blocked && !leftOut
+          ? { cause: 'cannot run here' as const, message: blocked.notRun.message }
+          : scope === 'full'
             ? testsThatCannotRunHere({ ...withParts, errors: [...withParts.errors, ...partErrors] })
-            : null));
+            : null;
       return {
         result:
           partErrors.length > 0 || cannotRun
@@ -314,6 +334,7 @@ export class CommandTestRunner implements TestRunner {
         outputTail: command.outputTail,
         parts: parts.map(describePart),
         ...(noTestRan ? { noTestRan } : cannotRun ? { noTestRan: cannotRun } : {}),
+        ...(leftOut ? { partsNotRun: [blocked.notRun] } : {}),
         ...(this.commands.countUnit ? { countUnit: this.commands.countUnit } : {}),
       };
     } finally {
@@ -370,17 +391,6 @@ function notRun(
     parts: parts.map(describePart),
     noTestRan: { cause: 'cannot run here', message },
   };
-}
-
-/** The first part that failed because something it needs is missing here, as the stop it causes. */
-function firstCannotRun(parts: PartRun[], cwd: string): NoTestRan | null {
-  for (const part of parts) {
-    if (!partFailure(part)) continue;
-    const missing = missingHere(part.result!, cwd);
-    if (missing)
-      return { cause: 'cannot run here', message: cannotRunMessage(part.argv, 'run after the tests', missing) };
-  }
-  return null;
 }
 
 function setupFailed(

@@ -74,6 +74,8 @@ export const iterationSchema = z.looseObject({
   files_changed: z.array(z.string()).optional(),
   tests_run: z.array(z.string()).optional(),
   tests_run_reason: z.string().optional(),
+  /** Tests that passed before the iteration's fix and failed after it (the fix was rolled back for them). */
+  broken_tests: z.array(z.string()).optional(),
   duration_ms: z.number().optional(),
   note: z.string().optional(),
 });
@@ -152,6 +154,8 @@ export const fixHistoryEntrySchema = z.looseObject({
   pass_rate_after: z.number().nullable(),
   outcome: fixOutcomeSchema,
   reason: z.string().optional(),
+  /** Tests that passed before the fix and failed after it (the fix was rolled back for them). */
+  broken_tests: z.array(z.string()).optional(),
   commit: z.string().nullable().optional(),
   at: z.string(),
 });
