@@ -1,11 +1,13 @@
 #!/usr/bin/env node
-// npm run gen-corpus [-- --only NAME[,NAME]] [--quick] [--prepare] [--team] [--table]
+// npm run gen-corpus [-- --only NAME[,NAME]] [--quick] [--prepare] [--team] [--table] [--held-out]
 // Re-creates the generation corpus (test/gen-corpus/projects.json) in the cache folder
 // (FIXCYCLE_GEN_CORPUS_CACHE, default ~/.cache/fixcycle/gen-corpus), runs the built `fixcycle gen` on each with the
 // scripted generator (scripts/gen-corpus/agent.mjs), prints the table and writes it to <cache>/last-run.json.
 // --team runs `fixcycle team --pipeline standard -y` on the projects that have a `team` entry instead
 // (`--team --pipeline comprehensive`: generators L1 ∥ L2 in worktrees, on those with a `team.l3` file too);
 // --prepare only builds the cache; --table prints the last run again. FIXCYCLE_CORPUS_TIMEOUT_SEC bounds each run (default 900).
+// --held-out takes the projects of test/gen-corpus/held-out.json instead (not part of npm test; their first run is
+// the result to report), with their own last-run file.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -17,8 +19,10 @@ import { formatGenRow, formatGenTotals, genVerdicts } from './gen-corpus/table.m
 import { formatTeamRow, formatTeamTotals } from './gen-corpus/team-table.mjs';
 
 const PROJECTS = fileURLToPath(new URL('../test/gen-corpus/projects.json', import.meta.url));
+const HELD_OUT = fileURLToPath(new URL('../test/gen-corpus/held-out.json', import.meta.url));
 
-const USAGE = 'use --only NAME[,NAME], --quick, --prepare, --team [--pipeline standard|comprehensive], --table';
+const USAGE =
+  'use --only NAME[,NAME], --quick, --prepare, --team [--pipeline standard|comprehensive], --table, --held-out';
 
 function fail(message) {
   process.stderr.write(`gen-corpus: ${message}\n`);
@@ -36,6 +40,7 @@ function options() {
         team: { type: 'boolean' },
         table: { type: 'boolean' },
         pipeline: { type: 'string', default: 'standard' },
+        'held-out': { type: 'boolean' },
       },
     }).values;
   } catch (error) {
@@ -46,14 +51,16 @@ function options() {
   return { ...parsed, only: parsed.only.flatMap((o) => o.split(',')).filter(Boolean) };
 }
 
-export function loadProjects() {
-  return JSON.parse(readFileSync(PROJECTS, 'utf8'));
+/** The corpus, or with `heldOut` the held-out projects (held-out.json), which nothing has been fitted to yet. */
+export function loadProjects(heldOut = false) {
+  return JSON.parse(readFileSync(heldOut ? HELD_OUT : PROJECTS, 'utf8'));
 }
 
-/** The entries the options pick; a name that is not in projects.json is an error naming it. */
+/** The entries the options pick; a name that is not in the file is an error naming it. */
 function pick(all, opts) {
   const missing = opts.only.filter((name) => !all.some((e) => e.name === name));
-  if (missing.length) fail(`no project named ${missing.join(', ')} in test/gen-corpus/projects.json`);
+  const file = opts['held-out'] ? 'held-out.json' : 'projects.json';
+  if (missing.length) fail(`no project named ${missing.join(', ')} in test/gen-corpus/${file}`);
   return all.filter(
     (e) =>
       (opts.only.length === 0 || opts.only.includes(e.name)) &&
@@ -64,13 +71,14 @@ function pick(all, opts) {
 
 async function main() {
   const opts = options();
-  const entries = pick(loadProjects(), opts);
+  const entries = pick(loadProjects(opts['held-out']), opts);
   if (!opts.prepare && !existsSync(CLI)) {
     process.stderr.write('gen-corpus: dist/cli.js is missing: run npm run build first\n');
     process.exit(2);
   }
   mkdirSync(genCacheRoot(), { recursive: true });
-  const out = join(genCacheRoot(), opts.team ? `last-team-${opts.pipeline}-run.json` : 'last-run.json');
+  const held = opts['held-out'] ? 'held-out-' : '';
+  const out = join(genCacheRoot(), opts.team ? `${held}last-team-${opts.pipeline}-run.json` : `${held}last-run.json`);
   const [format, totals] = opts.team ? [formatTeamRow, formatTeamTotals] : [formatGenRow, formatGenTotals];
   if (opts.table) {
     if (!existsSync(out)) {

@@ -17,6 +17,7 @@ export const EXCLUDED = [
   'coverage/',
   '__pycache__/',
   '.pytest_cache/',
+  '.hypothesis/',
   '*.egg-info/',
   STAMP,
 ];

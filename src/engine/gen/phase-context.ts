@@ -19,13 +19,24 @@ export interface SuiteBefore {
   passing: string[];
   /** Errors outside tests (a package that did not build): the tests behind them did not run. */
   errors: number;
+  /** The suite did not end within --test-timeout and was killed (a test left a handle open, or it is slow). */
+  timedOut?: true;
 }
 
 function suiteBefore(run: TestRun): SuiteBefore {
   const tests = run.result.tests;
   const failing = tests.filter((t) => t.status === 'failed').map((t) => t.id);
   const passing = tests.filter((t) => t.status === 'passed').map((t) => t.id);
-  return { passed: passing.length, failed: failing.length, failing, passing, errors: run.result.errors.length };
+  const counts = { passed: passing.length, failed: failing.length, failing, passing, errors: run.result.errors.length };
+  return run.timedOut ? { ...counts, timedOut: true } : counts;
+}
+
+/** One line naming a suite that had to be killed: how long it was given, and what usually keeps one running. */
+function hangNote(suite: SuiteBefore | null, timeoutMs: number): string {
+  if (!suite?.timedOut) return '';
+  const ran = suite.passed + suite.failed;
+  const when = ran > 0 ? `its ${ran} test(s) ran, but it ` : 'it ';
+  return `; the suite before generation did not end: ${when}was killed at the test timeout (${Math.round(timeoutMs / 1000)}s; a test left a timer, server or socket open, or the suite needs a longer --test-timeout)`;
 }
 
 /**
@@ -121,6 +132,7 @@ export async function gatherContext(ctx: GenContext, input: GenInput): Promise<v
   await writeJsonAtomic(paths.contextPackage, pkg);
   const cov = pkg.coverage.files.map((c) => `${c.file} ${c.lines ?? '-'}% lines`).join(', ');
   const own = [
+    hangNote(before.suite, ctx.options.testTimeoutMs),
     before.suite?.failed ? `; ${before.suite.failed} test(s) fail before generation (the project's own)` : '',
     before.suite?.errors
       ? `; ${before.suite.errors} error(s) outside tests before generation (what could not run then is the project's own)`

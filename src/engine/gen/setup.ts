@@ -7,6 +7,7 @@ import type { ResolvedAgent } from '../agents/run-agent.js';
 import type { FixcycleConfig } from '../config.js';
 import type { EventSink } from '../events.js';
 import { resolveRunner } from '../runners/index.js';
+import { withoutOwnCoverageGates } from './coverage/own-gates.js';
 import { StartError } from '../start.js';
 import type { SessionFiles } from '../session/session-files.js';
 import type { GenRunOptions } from './run-options.js';
@@ -32,12 +33,14 @@ export async function genAgents(
   return agents;
 }
 
-export function genRunner(root: string, options: GenRunOptions, config: FixcycleConfig) {
-  return resolveRunner(root, {
+/** The runner gen and team start: the project's command, with its own coverage thresholds and pytest-cov off. */
+export async function genRunner(root: string, options: GenRunOptions, config: FixcycleConfig) {
+  const runner = await resolveRunner(root, {
     runner: options.runner ?? config.runner,
     testCmd: options.testCmd ?? config.testCommand,
     ...(config.skipParts ? { skipParts: config.skipParts } : {}),
   });
+  return withoutOwnCoverageGates(runner, root);
 }
 
 /** Cool-downs after rate limits and the --budget, shared with the fix loop through the session's files. */

@@ -1,13 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mergeCoverage, type CoverageData } from './model.js';
 import { CommandTestRunner } from '../../runners/test-runner.js';
 import type { Invocation } from '../../runners/invocation.js';
-import type { TestRunner } from '../../runners/runner.js';
+import type { TestRun, TestRunner } from '../../runners/runner.js';
 import { readGoProfile } from './go-profile.js';
-import { readIstanbulJson } from './istanbul-json.js';
 import { hasCoveragePy, preparePython, readPythonCoverage } from './python.js';
+import { ownCoverageGates, ownGatesOff } from './own-gates.js';
 import { readReportDir } from './report-dir.js';
 import { unloadedAsUncovered } from './unloaded.js';
 import { readV8Coverage } from './v8.js';
@@ -87,40 +87,76 @@ export async function withCoverage<T>(runner: TestRunner, root: string, ensure: 
 }
 
 async function measure<T>(runner: TestRunner, root: string, dir: string, run: (runner: TestRunner) => Promise<T>): Promise<CoverageRun<T>> {
+  const gates = await ownCoverageGates(runner, root);
+  const off = (inv: Invocation): Invocation => ownGatesOff(inv, runner.name, gates);
   if (runner.name === 'go') {
     const profile = join(dir, 'cover.out');
     const flags = [process.env.GOFLAGS, `-coverprofile=${profile}`, '-covermode=count'].filter(Boolean).join(' ');
     const result = await run(withInvocations(runner, withEnv({ GOFLAGS: flags })));
-    return { result, coverage: await readGoProfile(profile, root, isSourceFile) };
+    return read(result, 'go test -coverprofile', existsSync(profile) ? await readGoProfile(profile, root, isSourceFile) : null);
   }
   if (runner.name === 'jest') {
-    const result = await run(withInvocations(runner, withArgs(['--coverage', '--coverageReporters=json', `--coverageDirectory=${dir}`])));
-    return { result, coverage: await readIstanbulJson(join(dir, 'coverage-final.json'), root, isSourceFile) };
+    const args = withArgs(['--coverage', '--coverageReporters=json', `--coverageDirectory=${dir}`]);
+    const result = await run(withInvocations(runner, (inv) => args(off(inv))));
+    return read(result, "jest's --coverage", await readReportDir(dir, root, isSourceFile));
   }
   if (runner.name === 'vitest') {
     const provider = vitestProvider(root);
     if (!provider) return { result: await run(runner), coverage: {}, missing: (coverageSupport('vitest', root) as { reason: string }).reason };
     const result = await run(withInvocations(runner, withArgs(vitestCoverageArgs(provider, join(dir, 'vitest')))));
-    return { result, coverage: await readIstanbulJson(join(dir, 'vitest', 'coverage-final.json'), root, isSourceFile) };
+    return read(result, "vitest's --coverage", await readReportDir(join(dir, 'vitest'), root, isSourceFile));
   }
   if (runner.name === 'pytest') {
     const python = preparePython(dir, root);
-    const result = await run(withInvocations(runner, python.env));
+    const result = await run(withInvocations(runner, (inv) => python.env(off(inv))));
     const { data, missing } = await readPythonCoverage(dir, root, isSourceFile);
-    return { result, coverage: data, ...(missing ? { missing } : {}) };
+    const why = missing && nothingRecorded('coverage.py', ranOf(result));
+    return { result, coverage: data, ...(missing ? { missing: why ?? missing } : {}) };
   }
   // Node runners: the script's own c8 or nyc where a full run keeps it, V8 coverage for every other run.
-  const wrapperWords = runner instanceof CommandTestRunner ? runner.wrappers.flat().length : 0;
   const used = new Set<CoverageWrapper>();
   const result = await run(
     withInvocations(runner, (inv) => {
-      const wrapper = wrapperWords > 0 ? wrapperOf(inv.argv) : null;
+      const wrapper = gates.wrapperWords > 0 ? wrapperOf(inv.argv) : null;
       if (!wrapper) return withEnv({ NODE_V8_COVERAGE: join(dir, 'v8') })(inv);
       used.add(wrapper);
-      return withWrapperReport(inv, wrapper, wrapperWords, dir);
+      return withWrapperReport(off(inv), wrapper, gates.wrapperWords, dir);
     }),
   );
-  let coverage = await readV8Coverage(join(dir, 'v8'), root, isSourceFile);
-  for (const wrapper of used) coverage = mergeCoverage(coverage, (await readReportDir(wrapperReportDir(dir, wrapper), root, isSourceFile)) ?? {});
-  return { result, coverage };
+  const v8 = existsSync(join(dir, 'v8')) ? await readV8Coverage(join(dir, 'v8'), root, isSourceFile) : null;
+  let coverage = v8;
+  for (const wrapper of used) {
+    const report = await readReportDir(wrapperReportDir(dir, wrapper), root, isSourceFile);
+    if (!report) return read(result, `the test script's ${wrapper}`, null);
+    coverage = mergeCoverage(coverage ?? {}, report);
+  }
+  return read(result, 'V8 coverage (NODE_V8_COVERAGE)', coverage);
+}
+
+/** The run's coverage, or why the tool recorded nothing (`data` null: it wrote no report). */
+function read<T>(result: T, tool: string, data: CoverageData | null): CoverageRun<T> {
+  if (data) return { result, coverage: data };
+  const run = ranOf(result);
+  const exit = run ? ` (the run ended with exit code ${run.exitCode})` : '';
+  return { result, coverage: {}, missing: nothingRecorded(tool, run) ?? `${tool} wrote no coverage report${exit}` };
+}
+
+/** The test run inside what the caller's `run` returned, when it is one. */
+function ranOf(result: unknown): TestRun | null {
+  return result && typeof result === 'object' && 'timedOut' in result && 'result' in result ? (result as TestRun) : null;
+}
+
+/**
+ * One line on why a coverage tool recorded nothing, from how the run ended: killed at the test timeout (a test
+ * that leaves a handle open keeps the runner from exiting, and a killed process writes no coverage), no test ran,
+ * or the exit code. Null when the run ended normally with tests run (the tool's own words say more).
+ */
+export function nothingRecorded(tool: string, run: TestRun | null): string | null {
+  if (!run) return null;
+  if (run.timedOut)
+    return `${tool} recorded nothing: the run did not end within the test timeout and was killed (a test left a timer, server or socket open, or the suite needs a longer --test-timeout)`;
+  const ran = run.result.tests.filter((t) => t.status === 'passed' || t.status === 'failed').length;
+  const first = (run.noTestRan?.message ?? run.result.errors[0]?.message ?? '').split('\n')[0]!.trim();
+  if (ran === 0) return `${tool} recorded nothing: no test ran${first ? ` (${first})` : ''}`;
+  return null;
 }

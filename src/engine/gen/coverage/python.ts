@@ -99,6 +99,10 @@ export async function readPythonCoverage(dir: string, root: string, include: (fi
   await execa(python, ['-m', 'coverage', 'combine', '--quiet', rc], opts);
   const json = join(py, 'coverage.json');
   const made = await execa(python, ['-m', 'coverage', 'json', '--quiet', rc, '-o', json], opts);
-  if (!existsSync(json)) return { data: {}, missing: `coverage.py could not write its report: ${made.stderr.trim().split('\n').at(-1) ?? `exit code ${made.exitCode}`}` };
+  if (!existsSync(json)) {
+    // coverage.py says why on stdout ("No data to report.") or stderr; the last line that says anything.
+    const said = `${made.stdout}\n${made.stderr}`.split('\n').map((l) => l.trim()).filter(Boolean).at(-1);
+    return { data: {}, missing: `coverage.py could not write its report: ${said ?? `exit code ${made.exitCode}`}` };
+  }
   return { data: await readCoveragePyJson(json, root, include) };
 }
