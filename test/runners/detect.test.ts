@@ -51,6 +51,7 @@ describe('detectRunner', () => {
       from: 'mocha in package.json dependencies',
     },
     { files: { 'pytest.ini': '[pytest]\n' }, runner: 'pytest', from: 'pytest.ini' },
+    { files: { '.pytest.ini': '[pytest]\n' }, runner: 'pytest', from: '.pytest.ini' },
     {
       files: { 'pyproject.toml': '[project]\nname = "x"\n\n[tool.pytest.ini_options]\naddopts = "-q"\n' },
       runner: 'pytest',
