@@ -85,6 +85,10 @@ function readSubtestSkips(seen: Map<string, TestCase>, baselineIds: ReadonlySet<
       seen.set(id, { ...test, status: 'passed' });
 }
 
+function notRunYet(test: TestCase, previous: BuildResultsInput['previous']): boolean {
+  return test.message?.startsWith('not run: ') === true && previous?.has(test.id) === true;
+}
+
 /**
  * Turns one run into test-results.json. The pass rate is over the baseline set (plus one per
  * error outside tests), so deleting or skipping a baseline test never raises it: a baseline test
@@ -107,7 +111,9 @@ export function buildTestResults(input: BuildResultsInput): TestResults {
   readSubtestSkips(seen, baselineIds);
   const groupPassed = vanishedWithPassingGroup([...seen.values()]);
   for (const test of baseline) {
-    const now = seen.get(test.id);
+    const reported = seen.get(test.id);
+    // A test the stopped command never reached (listed "not run") keeps its status from the run before, if any.
+    const now = reported && input.result.stopped && notRunYet(reported, input.previous) ? undefined : reported;
     if (now) {
       if (now.status === 'passed') passed++;
       else if (now.status === 'skipped') {
