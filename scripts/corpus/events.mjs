@@ -23,10 +23,14 @@ const firstLine = (text) =>
 
 function counts(results) {
   if (!results) return null;
+  // Tests a stopped run never reached (cargo after its first failing target) are fixcycle's "not run", which the
+  // runner's own summary does not count: compared apart.
+  const notRun = (results.failures ?? []).filter((f) => /^not run: /.test(f.message ?? '')).length;
   return {
     total: results.total,
     passed: results.passed,
-    failed: results.failed,
+    failed: results.failed - notRun,
+    notRun,
     skipped: results.skipped,
     passRate: results.pass_rate,
     source: results.source,

@@ -6,6 +6,12 @@ export type CriticalitySource = 'config' | 'flaky' | 'plan' | 'heuristic' | 'def
 
 export type TestStatus = 'passed' | 'failed' | 'skipped';
 
+/**
+ * How a test's failed subtests are named under it (`<test id> > failed subtest 2`): pytest counts each as a
+ * failed test of its own, reported in its test's JUnit case.
+ */
+export const FAILED_SUBTEST = 'failed subtest';
+
 /** One test as a runner reported it, normalized across runners. */
 export interface TestCase {
   /** Stable identity across runs: `<file>::<suite> > <name>` where the runner gives them. */

@@ -43,6 +43,21 @@ describe('buildTestResults', () => {
     expect(r.failures[0]).toMatchObject({ id: 'd', missing: true });
   });
 
+  it('keeps the status from the run before for a test the stopped command listed as not run (cargo --list)', () => {
+    const stopped = 'cargo test stopped at the first failing target (--lib), so the targets after it did not run';
+    const tests = [t('a', 'passed'), t('b', 'failed', 'boom'), t('c', 'failed', `not run: ${stopped}`)];
+    const r = build(tests, {
+      result: { format: 'libtest', tests, errors: [], truncated: false, stopped },
+      previous: new Map([['c', { status: 'passed' as const }]]),
+    });
+    // c passed in the run before and keeps it; d was never seen, and is not run rather than missing.
+    expect(r).toMatchObject({ total: 4, passed: 2, failed: 2 });
+    expect(r.failures.map((f) => [f.id, f.missing === true])).toEqual([
+      ['b', false],
+      ['d', false],
+    ]);
+  });
+
   it('never calls a test missing when the command stopped before it (lerna at a failing package, cargo at a failing target)', () => {
     const stopped = 'lerna stopped at the first failing package, so the packages after it did not run';
     const previous = new Map([['c', { status: 'passed' as const }]]);

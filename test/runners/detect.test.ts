@@ -41,6 +41,25 @@ describe('detectRunner', () => {
     },
     // The test script says what the project runs, whatever else it depends on.
     {
+      // The unified/remark way: a plain script whose own module imports node:test, and one that imports it from
+      // the file it loads.
+      files: {
+        ...pkg({ scripts: { test: 'node --conditions development test.js' } }),
+        'test.js': "import assert from 'node:assert/strict'\nimport test from 'node:test'\n",
+      },
+      runner: 'node-test',
+      from: 'scripts.test in package.json ("node --conditions development test.js")',
+    },
+    {
+      files: {
+        ...pkg({ scripts: { test: 'node test/index.js' } }),
+        'test/index.js': "import './parse.js'\n",
+        'test/parse.js': "const test = require('node:test')\n",
+      },
+      runner: 'node-test',
+      from: 'scripts.test in package.json ("node test/index.js")',
+    },
+    {
       files: pkg({ scripts: { test: 'vitest run' }, devDependencies: { jest: '30', vitest: '4' } }),
       runner: 'vitest',
       from: 'scripts.test in package.json ("vitest run")',
@@ -51,6 +70,7 @@ describe('detectRunner', () => {
       from: 'mocha in package.json dependencies',
     },
     { files: { 'pytest.ini': '[pytest]\n' }, runner: 'pytest', from: 'pytest.ini' },
+    { files: { '.pytest.ini': '[pytest]\n' }, runner: 'pytest', from: '.pytest.ini' },
     {
       files: { 'pyproject.toml': '[project]\nname = "x"\n\n[tool.pytest.ini_options]\naddopts = "-q"\n' },
       runner: 'pytest',

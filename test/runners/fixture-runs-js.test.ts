@@ -152,6 +152,13 @@ const CASES: Case[] = [
     parsed: { passed: 0, failed: 0, skipped: 0, errors: 1 },
     summary: { passed: 0, failed: 1, skipped: 0 },
   },
+  // `node --conditions development test.js`: a plain script importing node:test (the unified/remark way).
+  {
+    fixture: 'node-test-script',
+    runner: 'node-test',
+    parsed: { passed: 2, failed: 2, skipped: 1, errors: 0 },
+    summary: { passed: 2, failed: 2, skipped: 1 },
+  },
   {
     fixture: 'node-test-import-error',
     runner: 'node-test',

@@ -1,14 +1,6 @@
 import { init, parse } from 'es-module-lexer';
 import { isTypeOnlyStatement, scanReferences } from './js-token-references.js';
-
-/** A module a file loads at run time: `./a.js`, `@/lib/b`, or a glob such as `./locales/*.js`. */
-export interface ModuleReference {
-  specifier: string;
-  /** True for a template-literal argument (`import(`./locales/${x}.js`)`): `*` stands for each substitution. */
-  glob: boolean;
-  /** Erased by TypeScript (`import type`, `export type ... from`, `typeof import('x')`). */
-  typeOnly: boolean;
-}
+import type { ModuleReference } from './module-reference.js';
 
 /** Loads es-module-lexer's WebAssembly; call once before `findModuleReferences`. */
 export function initModuleLexer(): Promise<void> {

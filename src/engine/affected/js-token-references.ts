@@ -1,5 +1,5 @@
 import { tokenize, type Token } from './js-tokens.js';
-import type { ModuleReference } from './js-references.js';
+import type { ModuleReference } from './module-reference.js';
 
 /**
  * Finds module references in a token stream: `require('x')` always, and with `everything` also

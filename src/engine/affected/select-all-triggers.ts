@@ -19,6 +19,7 @@ const BY_NAME: Record<string, string> = {
   '.swcrc': 'the compiler config',
   'conftest.py': 'a pytest conftest',
   'pytest.ini': 'the pytest config',
+  '.pytest.ini': 'the pytest config',
   'pyproject.toml': 'the Python project config',
   'setup.cfg': 'the Python project config',
   'setup.py': 'the Python project config',

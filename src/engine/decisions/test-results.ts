@@ -1,12 +1,13 @@
-import type {
-  Failure,
-  NormalizedResult,
-  NotHere,
-  ResultSource,
-  RunError,
-  TestCase,
-  TestResults,
-  TestStatus,
+import {
+  FAILED_SUBTEST,
+  type Failure,
+  type NormalizedResult,
+  type NotHere,
+  type ResultSource,
+  type RunError,
+  type TestCase,
+  type TestResults,
+  type TestStatus,
 } from '../types.js';
 import { resolveCriticality, type CriticalitySources } from './criticality.js';
 import { vanishedWithPassingGroup } from './vanished-tests.js';
@@ -74,6 +75,21 @@ function toFailure(
 }
 
 /**
+ * A JUnit case with one `<skipped>` is a skipped test, or a test that passed and skipped one subtest: pytest writes
+ * both alike. A test that ran subtests in the baseline (`<id> > failed subtest 1` there) and is now reported
+ * skipped is the second: it ran, passed, and pytest counts it passed.
+ */
+function readSubtestSkips(seen: Map<string, TestCase>, baselineIds: ReadonlySet<string>): void {
+  for (const [id, test] of seen)
+    if (test.status === 'skipped' && baselineIds.has(`${id} > ${FAILED_SUBTEST} 1`))
+      seen.set(id, { ...test, status: 'passed' });
+}
+
+function notRunYet(test: TestCase, previous: BuildResultsInput['previous']): boolean {
+  return test.message?.startsWith('not run: ') === true && previous?.has(test.id) === true;
+}
+
+/**
  * Turns one run into test-results.json. The pass rate is over the baseline set (plus one per
  * error outside tests), so deleting or skipping a baseline test never raises it: a baseline test
  * that a full run no longer reports counts as failing.
@@ -86,14 +102,18 @@ export function buildTestResults(input: BuildResultsInput): TestResults {
   let passed = 0;
   let skipped = 0;
   let accountedFor = 0;
-  const groupPassed = vanishedWithPassingGroup(input.result.tests);
   const own: Failure[] = [];
   // A test that failed before the session and fails now is the project's own failure: set apart, not counted.
   const fail = (failure: Failure): void =>
     void (input.isOwnFailure?.(failure.id, failure.name) ? own.push(failure) : failures.push(failure));
 
+  const baselineIds = new Set(baseline.map((t) => t.id));
+  readSubtestSkips(seen, baselineIds);
+  const groupPassed = vanishedWithPassingGroup([...seen.values()]);
   for (const test of baseline) {
-    const now = seen.get(test.id);
+    const reported = seen.get(test.id);
+    // A test the stopped command never reached (listed "not run") keeps its status from the run before, if any.
+    const now = reported && input.result.stopped && notRunYet(reported, input.previous) ? undefined : reported;
     if (now) {
       if (now.status === 'passed') passed++;
       else if (now.status === 'skipped') {
@@ -129,7 +149,7 @@ export function buildTestResults(input: BuildResultsInput): TestResults {
   }
 
   // Tests that are not in the baseline do not count towards the pass rate, but a failing one is still a failure.
-  const known = new Set(baseline.map((t) => t.id));
+  const known = baselineIds;
   for (const test of input.result.tests) {
     if (!known.has(test.id) && test.status === 'failed')
       fail(toFailure(test, test.message ?? 'failed', test.stack, input));

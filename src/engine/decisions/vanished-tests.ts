@@ -1,4 +1,4 @@
-import type { TestCase } from '../types.js';
+import { FAILED_SUBTEST, type TestCase } from '../types.js';
 
 /**
  * The test a reported case belongs to: the id before the last ` > ` (tape's `# test` of an assertion). Not the
@@ -20,13 +20,18 @@ export function vanishedWithPassingGroup(
   reported: readonly TestCase[],
 ): (test: { id: string; file?: string }) => boolean {
   const ran = new Map<string, boolean>();
+  const passed = new Set<string>();
   for (const test of reported) {
+    if (test.status === 'passed') passed.add(test.id);
     const group = groupOf(test);
     if (group === null) continue;
     ran.set(group, (ran.get(group) ?? true) && test.status !== 'failed');
   }
   return (test) => {
     const group = groupOf(test);
-    return group !== null && ran.get(group) === true;
+    if (group === null) return false;
+    // pytest's failed subtests (`<test> > failed subtest 2`) exist only while they fail: gone once their test passes.
+    if (test.id.startsWith(`${group} > ${FAILED_SUBTEST} `)) return passed.has(group) && ran.get(group) !== false;
+    return ran.get(group) === true;
   };
 }

@@ -1,5 +1,6 @@
 import type { RunError, TestCase, TestStatus } from '../types.js';
 import { splitFailureText } from './failure-text.js';
+import { isSubtestCase, readSubtestCase, resultsCounted } from './junit-subtests.js';
 import { asArray, asRecord, asString } from './outcome.js';
 import { looksLikeFilePath, makeTestId, normalizeFile } from './test-id.js';
 
@@ -96,7 +97,7 @@ function readSuite(suite: Record<string, unknown>, scope: Scope, out: { tests: T
 function addUnlistedSkipped(suite: Record<string, unknown>, scope: Scope, tests: TestCase[], first: number): void {
   if (suite.testsuite !== undefined) return;
   const declared = Number(attr(suite, 'skipped') ?? attr(suite, 'disabled') ?? 0);
-  const listed = tests.slice(first).filter((test) => test.status === 'skipped').length;
+  const listed = resultsCounted(tests.slice(first), 'skipped');
   for (let n = listed + 1; n <= declared; n++) {
     const name = `skipped test ${n} of ${declared} (counted by the suite, not listed)`;
     const file = fileOf(scope.file, scope.rootDir).file;
@@ -118,7 +119,7 @@ function noteGap(
 ): void {
   if (!scope.gaps || suite.testsuite !== undefined) return;
   const unlisted =
-    Number(attr(suite, 'tests') ?? 0) - (out.tests.length - firstTest) - (out.errors.length - firstError);
+    Number(attr(suite, 'tests') ?? 0) - resultsCounted(out.tests.slice(firstTest)) - (out.errors.length - firstError);
   const hookFailed = out.errors.slice(firstError).some((e) => HOOK.test(e.message));
   if (unlisted > 0 && !hookFailed) scope.gaps.push({ unlisted, scope });
 }
@@ -147,7 +148,7 @@ function isBareJson(message: string): boolean {
  */
 function markUnlistedTodos(suite: Record<string, unknown>, tests: TestCase[], first: number): void {
   if (suite.testsuite !== undefined) return;
-  const surplus = tests.length - first - Number(attr(suite, 'tests') ?? Infinity);
+  const surplus = resultsCounted(tests.slice(first)) - Number(attr(suite, 'tests') ?? Infinity);
   if (!(surplus > 0)) return;
   const candidates = tests.slice(first).filter((t) => t.status === 'passed' && t.durationMs === 0);
   if (candidates.length < surplus) return;
@@ -155,7 +156,7 @@ function markUnlistedTodos(suite: Record<string, unknown>, tests: TestCase[], fi
 }
 
 function addRootSkipped(root: Record<string, unknown>, gaps: Gap[], tests: TestCase[], first: number): void {
-  let missing = Number(attr(root, 'skipped') ?? 0) - tests.slice(first).filter((t) => t.status === 'skipped').length;
+  let missing = Number(attr(root, 'skipped') ?? 0) - resultsCounted(tests.slice(first), 'skipped');
   for (const gap of [...gaps, { unlisted: Infinity, scope: { path: [] } as Scope }]) {
     const count = Math.min(gap.unlisted, missing);
     if (!(count > 0)) continue;
@@ -195,7 +196,14 @@ function readTestcase(
     return;
   }
   const place = placeOf(scope, classname, attr(testcase, 'file'));
-  const status: TestStatus = problems.length > 0 ? 'failed' : testcase.skipped !== undefined ? 'skipped' : 'passed';
+  const skips = testcase.skipped === undefined ? 0 : toList(testcase.skipped).length;
+  if (isSubtestCase(skips, texts, place.file)) {
+    const seconds = Number.parseFloat(attr(testcase, 'time') ?? '');
+    const subtests = { id: place.prefix + name, name, file: place.file, skips, texts };
+    out.tests.push(...readSubtestCase(subtests, Number.isFinite(seconds) ? Math.round(seconds * 1000) : undefined));
+    return;
+  }
+  const status: TestStatus = problems.length > 0 ? 'failed' : skips > 0 ? 'skipped' : 'passed';
   const test: TestCase = { id: place.prefix + name, name, status };
   if (place.file) test.file = place.file;
   const seconds = Number.parseFloat(attr(testcase, 'time') ?? '');

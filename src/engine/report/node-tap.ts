@@ -1,11 +1,8 @@
 import type { Result } from 'tap-parser';
 import type { RunError, TestCase } from '../types.js';
 import { tapFailure } from './tap-failure.js';
-import type { Level } from './tap.js';
+import type { Level, SubtestFailures } from './tap-level.js';
 import { makeTestId, normalizeFile } from './test-id.js';
-
-/** The failures found inside one top-level subtest of a test file, each with where in the subtest it is. */
-export type SubtestFailures = { message: string; stack?: string }[];
 
 // Failures quoted in one subtest's message: enough to see the pattern, few enough to read.
 const QUOTED_FAILURES = 5;

@@ -8,23 +8,8 @@ import { tapFailure } from './tap-failure.js';
 import { cutInsideTest } from './tap-cut.js';
 import { tapTestCase, tapFileError } from './tap-points.js';
 import { looksLikeFilePath, uniquifyIds } from './test-id.js';
-import { nodeTapPoint, type SubtestFailures } from './node-tap.js';
-
-export interface Level {
-  /** Names of the enclosing subtests. */
-  path: string[];
-  /** tape's `# test name` header, which groups the assertions under it. */
-  group?: string;
-  /** The subtest whose closing test point comes next at this level. */
-  child?: { failedInside: boolean; failures?: SubtestFailures };
-  /** Comments since the last test point (node:test prints a file's load error there). */
-  comments: string[];
-  failedInside: boolean;
-  /** node-tap: where the failures inside a file's top-level subtest are gathered. */
-  failures?: SubtestFailures;
-  /** The YAML block of the last test point, as printed (read when YAML rejects it). */
-  yaml: { lines: string[] | null; last?: string; afterPoint?: boolean };
-}
+import { nodeTapPoint } from './node-tap.js';
+import type { Level } from './tap-level.js';
 
 /** How a TAP stream's test points are counted. */
 export type TapUnit = 'points' | 'subtests';

@@ -117,6 +117,8 @@ function pytestLauncher(): string[] {
 }
 
 function pytestSignal(project: ProjectFacts): string | null {
+  // pytest >= 8.1 reads .pytest.ini first: a project that keeps its config out of sight still names pytest.
+  if (project.exists('.pytest.ini')) return '.pytest.ini';
   if (project.exists('pytest.ini')) return 'pytest.ini';
   if (/^\[tool\.pytest/m.test(project.read('pyproject.toml'))) return '[tool.pytest] in pyproject.toml';
   if (/^\[tool:pytest\]/m.test(project.read('setup.cfg'))) return '[tool:pytest] in setup.cfg';
@@ -144,7 +146,7 @@ export function explainNoRunner(project: ProjectFacts): string {
       : project.exists('package.json')
         ? 'no test script'
         : 'no package.json';
-  return `no test runner found in ${project.cwd} (${what}, no runner config or dependency, pytest.ini, tox.ini, setup.py, go.mod or Cargo.toml): ${fix}`;
+  return `no test runner found in ${project.cwd} (${what}, no runner config or dependency, pytest.ini, .pytest.ini, tox.ini, setup.py, go.mod or Cargo.toml): ${fix}`;
 }
 
 function withExtensions(base: string): string[] {

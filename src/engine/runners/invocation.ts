@@ -65,6 +65,13 @@ export interface RunnerCommands {
   displayLine?(line: string, stream: 'stdout' | 'stderr'): string | null;
   /** Gives the tests the file they belong to where the report names it only in their titles (ava's `file › title`). */
   identifyTests?(result: NormalizedResult, files: readonly string[] | null, cwd: string): NormalizedResult;
+  /**
+   * Lists, without running them, every test the full command runs (`cargo test --no-fail-fast -- --list`), for a
+   * run that stopped before some: they are then "not run", never missing from the run that stopped.
+   */
+  listAll?(reportDir: string): Invocation;
+  /** Reads the names `listAll` printed on stdout, as a full run's report names them. */
+  readList?(stdout: string): string[];
   /** Errors the runner prints outside its report (a Go package that does not build). */
   outputErrors?(output: string): { message: string; file?: string }[];
 }

@@ -4,6 +4,7 @@ import { stableDoctestIds, uniquifyIds } from '../report/test-id.js';
 const RESULT_LINE = /^test (.+?) \.\.\. (ok|FAILED|ignored(?:, .*)?)$/;
 const SUMMARY_LINE = /^test result: (?:ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored;/;
 const FAILURE_HEADER = /^---- (.+?) stdout ----$/;
+const LISTED_TEST = /^(.+): test$/;
 
 /** Counts of libtest's `test result:` lines, summed over every test binary. */
 export interface LibtestSummary {
@@ -65,4 +66,17 @@ export function libtestSummary(stdout: string): LibtestSummary {
     sum.binaries++;
   }
   return sum;
+}
+
+/**
+ * The test ids `cargo test -- --list` prints (`tests::adds: test`, `src/lib.rs - add (line 3): test`), every
+ * target in the order a full run runs them, made as a full run's report makes them.
+ */
+export function readLibtestList(stdout: string): string[] {
+  const tests: TestCase[] = [];
+  for (const line of stdout.split('\n')) {
+    const name = LISTED_TEST.exec(line)?.[1];
+    if (name !== undefined) tests.push({ id: name, name, status: 'passed' });
+  }
+  return uniquifyIds(stableDoctestIds(tests)).map((test) => test.id);
 }

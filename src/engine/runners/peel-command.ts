@@ -1,6 +1,7 @@
 import type { RunnerName } from './names.js';
 import type { ProjectFacts } from './project.js';
 import { delegatorOf, type Delegator } from './wrapped/delegators.js';
+import { importsNodeTest } from './node-test-script.js';
 
 /** A command that calls a package.json script. */
 export interface ScriptCall {
@@ -158,7 +159,7 @@ export function peelCommand(
     }
     const runner = RUNNER_BINS[head];
     if (runner) return { runner, launcher: [head], args: tail, env, wrappers };
-    if (head === 'node' || head === 'tsx') return nodeCall(head, tail, env, wrappers);
+    if (head === 'node' || head === 'tsx') return nodeCall(head, tail, env, wrappers, project);
     // `/usr/bin/python3 -m pytest`, `python3.12 -m pytest`: any Python, named by path or version.
     if (/^python(3(\.\d+)?)?$/.test(head.split('/').at(-1)!) && tail[0] === '-m' && tail[1] === 'pytest') {
       return { runner: 'pytest', launcher: [head, '-m', 'pytest'], args: tail.slice(2), env, wrappers };
@@ -198,6 +199,7 @@ function nodeCall(
   args: string[],
   env: Record<string, string>,
   wrappers: string[][],
+  project: ProjectFacts,
 ): DirectCall | { unknown: string } {
   const options: string[] = [];
   for (let i = 0; i < args.length; i++) {
@@ -209,6 +211,9 @@ function nodeCall(
     }
     if (options.includes('--test')) break;
     const match = RUNNER_SCRIPT.exec(word);
+    // `node test.js` where test.js imports node:test (unified, remark): node's runner, in the script's process.
+    if (!match && importsNodeTest(project, word))
+      return { runner: 'node-test', launcher: [head, ...options, word], args: args.slice(i + 1), env, wrappers };
     if (!match) return { unknown: `"${head} ${word}" runs a script, not a test runner fixcycle knows` };
     const name = (match[1] ?? match[2])!;
     return { runner: RUNNER_BINS[name]!, launcher: [head, ...options, word], args: args.slice(i + 1), env, wrappers };

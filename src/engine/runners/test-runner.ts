@@ -19,6 +19,7 @@ import { absentSubmodules } from './absent-submodules.js';
 import { markAbsentSubmoduleData } from './absent-submodule-data.js';
 import { afterPartTests, readsAfterPart } from './after-part-tests.js';
 import { firstBlockedPart, workHere } from './parts-not-run.js';
+import { testsNotRun } from './tests-not-run.js';
 import { isCheckPart, partFailure, type PartKind, type PartRun } from './script-parts.js';
 import { withoutSessionLink } from '../session/session-link.js';
 
@@ -266,6 +267,14 @@ export class CommandTestRunner implements TestRunner {
         cwd: options.cwd,
         files: selection?.files ?? null,
       });
+      if (scope === 'full' && read.result.stopped) {
+        const listed = await testsNotRun(this.commands, read.result, reportDir, {
+          cwd,
+          env: common.env,
+          timeoutMs: remaining(),
+        });
+        if (listed.length > 0) read.result = { ...read.result, tests: [...read.result.tests, ...listed] };
+      }
       const source = read.source;
       // A test that fails reading a git submodule that is not checked out cannot run here: marked so.
       const result = failedAny(read.result)

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { RunnerCall } from '../analyse-command.js';
 import type { Invocation, RunnerCommands } from '../invocation.js';
+import { readLibtestList } from '../libtest-output.js';
 
 /**
  * `cargo test`: stable cargo has no machine-readable test report, so fixcycle reads libtest's own lines
@@ -24,5 +25,8 @@ export function cargoCommands(call: RunnerCall): RunnerCommands {
     subset: (dir, { names }) =>
       names.length === 0 ? null : build(dir, [...cargoArgs, '--', ...harnessArgs, '--exact', ...names]),
     related: () => null,
+    // Every target listed, the ones after a failing target too: libtest's --list runs no test.
+    listAll: (dir) => build(dir, [...cargoArgs, '--no-fail-fast', '--', ...harnessArgs, '--list']),
+    readList: readLibtestList,
   };
 }

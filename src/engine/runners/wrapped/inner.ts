@@ -32,7 +32,7 @@ export function delegation<C extends { runner: string }>(
 ): Delegation<C> | { unknown: string } {
   const shown = peeled.argv.join(' ');
   if (peeled.delegator.kind === 'task') {
-    const runner = taskRunnerGuess(project);
+    const runner = peeled.delegator.runner ?? taskRunnerGuess(project);
     if (!runner)
       return {
         unknown: `"${shown}" runs the tests through ${peeled.delegator.tool}, and this project has none of the runners fixcycle reads from under it (mocha, jest, vitest)`,
