@@ -104,7 +104,7 @@ test('parsePort reads a port and refuses others', () => {
       'test/checks.test.js::parsePort reads a port and refuses others',
     ]);
     expect(committed).toEqual(['test/checks.test.js']);
-    expect(git(repo, 'show', `${state.gen_commit}:test/checks.test.js`)).toBe(file);
+    expect(git(repo, 'show', `${state.gen_commit}:test/checks.test.js`)).toBe(file.trimEnd());
     // L0 still says what it saw, as a warning: the runs decided.
     const l0 = readJson(join(session(repo), '.process/l0-round-1.json'));
     expect(l0.findings.filter((f: any) => f.severity === 'critical')).toEqual([]);
@@ -284,7 +284,7 @@ class TestLink(unittest.TestCase):
       expect(probe.note).toMatch(/dropping it made the file's other tests fail .*test_links_or_copies/);
       expect(out).toMatch(/drop undone/);
       expect(committed).toEqual(['tests/test_files.py']);
-      expect(git(repo, 'show', `${state.gen_commit}:tests/test_files.py`)).toBe(file);
+      expect(git(repo, 'show', `${state.gen_commit}:tests/test_files.py`)).toBe(file.trimEnd());
     },
     480_000,
   );

@@ -38,7 +38,10 @@ function fileOf(
   if (byId) return byId;
   // go reports the package, not the file: the test function's name tells which file it is in.
   const owners = declared.get(t.name) ?? declared.get(t.name.split('/')[0]!) ?? [];
-  return owners.length === 1 ? owners[0]! : null;
+  if (owners.length === 1) return owners[0]!;
+  // A run of one file (node:test names no file for a passing test): what it reports is that file's, a title made
+  // at run time included. go's run is its package's, the project's own tests too.
+  return !f && files.length === 1 && !files[0]!.endsWith('_test.go') ? files[0]! : null;
 }
 
 /** Test names each new file declares (node:test reports no file for a passing test, go only the package). */
