@@ -28,7 +28,8 @@ async function verify(
   );
   if (!ran)
     return { ok: true, note: `${ctx.runner.name} cannot run one file alone: the drop was not checked by a run` };
-  if (ran.tests.length === 0 && ran.run.result.tests.length === 0) return { ok: false, empty: true };
+  // go's run is the package's: a Go file left without tests shows as its kept tests missing.
+  if (!file.endsWith('_test.go') && ran.tests.length === 0) return { ok: false, empty: true };
   const now = new Map(ran.tests.map((t) => [identityOf(file, t).id, t]));
   const broken: string[] = [];
   for (const k of ctx.state.kept.filter((k) => k.file === file)) {

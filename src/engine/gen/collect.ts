@@ -50,7 +50,7 @@ export async function aside<T>(
 async function goList(ask: AskRunner, folder: string): Promise<string[] | string> {
   const full = ask.runner.describe();
   const go = full.full[0]?.endsWith('go') ? full.full[0] : 'go';
-  const r = await execa(go, ['test', '-list', '.*', `./${folder === '.' ? '' : folder}`.replace(/\/$/, '') || '.'], {
+  const r = await execa(go, ['test', '-list', '.*', folder === '.' ? '.' : `./${folder}`], {
     cwd: ask.root,
     env: { ...process.env, ...full.env },
     reject: false,
@@ -108,9 +108,14 @@ export async function runFile(
   if (!run) return null;
   // A runner whose report names files (jest, vitest, pytest, mocha) says which tests are this file's; one that
   // does not (node:test's passing tests, tap) ran this file only.
+  // node:test reports a file that declares no test as a passing test named after the file: no test of it.
   const tests = file.endsWith('_test.go')
     ? run.result.tests
-    : run.result.tests.filter((t) => !t.file || sameFile(ask.root, t.file, file) || t.id.startsWith(`${file}::`));
+    : run.result.tests.filter(
+        (t) =>
+          (!t.file || sameFile(ask.root, t.file, file) || t.id.startsWith(`${file}::`)) &&
+          !isFileEntry(ask.root, t.name, file),
+      );
   return { run, tests };
 }
 
@@ -131,6 +136,10 @@ export async function collectFile(
   if (!ran) return { file, tests: [], run: null, unknown: `${ask.runner.name} cannot run one file alone` };
   return { file, tests: ran.tests, run: ran.run };
 }
+
+/** node:test's name for a file that declares no test: the file's own path. */
+export const isFileEntry = (root: string, name: string, file: string): boolean =>
+  name === file || name === `./${file}` || name === join(root, file);
 
 function sameFile(root: string, reported: string, file: string): boolean {
   const rel = reported.startsWith(root) ? reported.slice(root.length + 1) : reported.replace(/^\.\//, '');

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
-import { aside } from './collect.js';
+import { aside, isFileEntry } from './collect.js';
 import type { TestRun } from '../runners/runner.js';
 import type { TestCase } from '../types.js';
 import { casesOf, languageOf, reportedPath } from './cases/index.js';
@@ -32,6 +32,8 @@ function fileOf(
   files: readonly string[],
   declared: ReadonlyMap<string, string[]>,
 ): string | null {
+  // node:test reports a file that declares no test as a passing test named after the file: no test of it.
+  if (files.some((file) => isFileEntry(root, t.name, file))) return null;
   const f = t.file ? (isAbsolute(t.file) ? relative(root, t.file) : t.file).replace(/^\.\//, '') : null;
   if (f && files.includes(f)) return f;
   const byId = files.find((candidate) => t.id.startsWith(`${candidate}::`));
