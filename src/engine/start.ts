@@ -16,6 +16,7 @@ import { acquireLock } from './session/lock.js';
 import { newSessionId } from './session/paths.js';
 import type { IterationState } from './session/schema.js';
 import { findLatestSession, SessionFiles } from './session/session-files.js';
+import type { RunError } from './types.js';
 
 /** What `fixcycle run` was asked to do. */
 export interface StartOptions {
@@ -51,6 +52,8 @@ export interface StartOptions {
   opened?: Promise<OpenedRepo>;
   /** Failures there before the session started (gen measures the suite before generating): the project's own, not fixed. */
   isOwnFailure?: (id: string, name: string) => boolean;
+  /** Errors outside tests there before the session started (a lint step failing before gen): the project's own. */
+  isOwnError?: (error: RunError) => boolean;
   /** Stops the loop, and the first run that starts before the loop exists (the CLI's Ctrl-C before the loop is built). */
   abort?: AbortController;
   /** Replaces the default policies (cool-downs, plan triggers, the fix guard, the budget); for tests. */
@@ -231,6 +234,7 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
         updateSnapshots: options.updateSnapshots ?? false,
         localize: options.localize ?? true,
         ...(options.isOwnFailure ? { isOwnFailure: options.isOwnFailure } : {}),
+        ...(options.isOwnError ? { isOwnError: options.isOwnError } : {}),
       },
     };
     const described = runner.describe();

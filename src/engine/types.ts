@@ -106,5 +106,7 @@ export interface TestResults {
    * project's own, reported here and neither sent to the agent nor counted in the pass rate.
    */
   own_failures?: Failure[];
+  /** Errors outside tests that were there before the session (a lint step failing before gen): the project's own, not counted. */
+  own_errors?: RunError[];
   finished_at: string;
 }

@@ -105,7 +105,7 @@ describe('fixcycle gen, kill -9 inside every phase and step', () => {
     // IMPL-001.5, writing the quality report: round 1 is validated again (no agent), round 2 generated once.
     out = await killInside(repo, agent, RESUME, 'quality-gate\\.json$');
     expect(out).not.toMatch(/\[IMPL-001\] running: round 1/);
-    expect(out).toMatch(/\[IMPL-001\.3\] failed: round 1: 2 critical finding\(s\)/);
+    expect(out).toMatch(/\[IMPL-001\.3\] failed: round 1: 1 critical finding\(s\)/);
     expect(state()).toMatchObject({ step: 'quality', generate_round: 2 });
     expect(calls('generate')).toBe(2);
     const rejectedBefore = state().rejected.length;

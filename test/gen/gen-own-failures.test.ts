@@ -64,6 +64,52 @@ describe('gen on a project whose suite fails before generation', () => {
     expect(readJson(join(dir, '.process/gen-state.json')).outcome).toMatch(/^success: .*project's own/);
   }, 480_000);
 
+  it("a lint step of the test script that failed before gen is the project's own: reported by IMPL-002, never counted against gen (exit 0)", async () => {
+    const repo = makeRepo(null, {
+      '.gitignore': 'node_modules\n',
+      'package.json': JSON.stringify({
+        name: 'calclib',
+        private: true,
+        type: 'module',
+        scripts: { lint: 'node lint.js', test: 'npm run lint && node --test' },
+      }),
+      // The project's linter finds an old problem of its own, before and after gen alike.
+      'lint.js': "console.error('src/slug.js:1:1  error  Unexpected var  no-var');\nprocess.exit(1);\n",
+      'src/slug.js': "export const slug = (s) => s.trim().toLowerCase().replace(/\\s+/g, '-');\n",
+      'test/slug.test.js':
+        "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { slug } from '../src/slug.js';\n\ntest('slug joins words', () => {\n  assert.equal(slug(' A b '), 'a-b');\n});\n",
+    });
+    git(repo, 'switch', '-q', '-c', 'feature');
+    writeFileSync(join(repo, 'src/calc.js'), calcJs);
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '-q', '-m', 'add calc');
+    const agent = mkdtempSync(join(tmpdir(), 'fixcycle-own-agent-'));
+    const plan = {
+      target: 'src/calc.js:clamp',
+      rounds: [
+        {
+          'test/calc.test.js':
+            "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add, clamp } from '../src/calc.js';\n\ntest('add', () => {\n  assert.equal(add(2, 3), 5);\n});\n\ntest('clamp', () => {\n  assert.equal(clamp(-1, 0, 9), 0);\n  assert.equal(clamp(10, 0, 9), 9);\n  assert.equal(clamp(5, 0, 9), 5);\n});\n",
+        },
+      ],
+    };
+    writeFileSync(join(agent, 'plan.json'), JSON.stringify(plan));
+    const files = join(ROOT, 'test/fixtures/agents/files-agent.mjs');
+    const run = await runCli(
+      repo,
+      ['gen', '--headless', '--agent-cmd', `${process.execPath} ${files} ${agent} ${join(agent, 'plan.json')}`],
+      { timeoutMs: 420_000 },
+    );
+    const out = run.stdout + run.stderr;
+    expect(out).toMatch(/\[context\] done: .*1 error\(s\) outside tests before generation/);
+    expect(run.exitCode, out).toBe(0);
+    const dir = join(activeDir(repo), readdirSync(activeDir(repo))[0]!);
+    const results = readJson(join(dir, '.process/test-results.json'));
+    expect(results.errors).toEqual([]);
+    expect(results.own_errors.map((e: any) => e.message)).toEqual([expect.stringMatching(/^`npm run lint`/)]);
+    expect(out).toMatch(/\[IMPL-002\] done: .*1 error\(s\) outside tests are the project's own, there before gen/);
+  }, 480_000);
+
   it("a package that did not build before gen (pkg-errors: its helpers were in the removed file): its tests' failures after are the project's own, never a kept test's or one that passed before", () => {
     const own = ownFailurePredicate({ passed: 0, failed: 0, failing: [], passing: [], errors: 1 }, [
       { test: 'stack_test.go::TestFrameFormat/0', file: 'stack_test.go', note: 'fails all 5 runs' },

@@ -27,7 +27,7 @@ describe('fixcycle gen in a terminal', () => {
       [CLI, 'gen', '--agent-cmd', `${process.execPath} ${join(ROOT, 'test/fixtures/agents/gen-agent.mjs')} ${agent}`],
       { columns: 140, rows: 50, cwd: repo },
     );
-    let screen = await term.waitFor('IMPL-001.3 code validation (L0) round 1: 2 critical finding(s)', 120_000);
+    let screen = await term.waitFor('IMPL-001.3 code validation (L0) round 1: 1 critical finding(s)', 120_000);
     expect(term.buffer()).toBe('alternate');
     expect(screen).toContain('✓ Phase 1-4: Test Generation');
     expect(screen).toMatch(/· critical (export|no-assertion)/);

@@ -51,9 +51,10 @@ describe('L0 static checks on generated tests', () => {
         /^critical import test\/a\.test\.js:5 imports "left-pad-not-installed", a package that is not installed/,
       ),
     );
-    expect(lines).toContainEqual(expect.stringMatching(/^critical no-assertion .*"calls only" asserts nothing/));
+    // Whether a test checks anything is proven by running it: these two are L0's hints for the quality gate.
+    expect(lines).toContainEqual(expect.stringMatching(/^warning no-assertion .*"calls only" asserts nothing/));
     expect(lines).toContainEqual(
-      expect.stringMatching(/^critical constant-assertion .*"constant" asserts on a constant/),
+      expect.stringMatching(/^warning constant-assertion .*"constant" asserts on a constant/),
     );
     expect(lines.filter((l) => l.includes('focused-or-skipped'))).toHaveLength(2);
     expect(lines).toContainEqual(expect.stringMatching(/^warning placeholder test\/a\.test\.js:\d+ a TODO/));
@@ -154,9 +155,16 @@ describe('L0 static checks on Python test files', () => {
       ].join('\n'),
     });
     const findings = await staticChecks(repo, ['tests/test_calc.py'], []);
+    // Only a focused or skipped test blocks at L0; the rest are hints for the quality gate, which runs the tests.
     expect(
       findings
         .filter((f) => f.severity === 'critical')
+        .map((f) => `${f.check} ${f.test ?? '(file)'}`)
+        .sort(),
+    ).toEqual(['focused-or-skipped test_xfail']);
+    expect(
+      findings
+        .filter((f) => f.severity === 'critical' || f.check !== 'placeholder' || f.test)
         .map((f) => `${f.check} ${f.test ?? '(file)'}`)
         .sort(),
     ).toEqual([

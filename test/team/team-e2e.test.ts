@@ -187,3 +187,45 @@ describe('fixcycle team: the L0 gate of fixcycle gen', () => {
     expect(readFileSync(join(repo, 'test/slug.test.js'), 'utf8')).toMatch(/truncateWords cuts long text/);
   }, 240_000);
 });
+
+describe('fixcycle team: the same judges as gen', () => {
+  it('a file the generator deleted in a later round is not committed, and its task and dependents go on', async () => {
+    const repo = teamRepo();
+    const agent = agentDir();
+    const run = await runCli(
+      repo,
+      ['team', '--headless', '--pipeline', 'targeted', '--agent-cmd', teamAgentCmd(agent, 'delete')],
+      { timeoutMs: 180_000 },
+    );
+    const out = run.stdout + run.stderr;
+    expect(run.exitCode, out).toBe(0);
+    const tasks = tasksOf(teamSession(repo));
+    expect(tasks['TESTGEN-001']!.status, tasks['TESTGEN-001']!.error).toBe('completed');
+    expect(tasks['TESTGEN-001']!.findings).toMatch(/round 2\)/);
+    expect(git(repo, 'log', '--all', '--format=', '--name-only')).not.toMatch(/slug-kebab/);
+    expect(existsSync(join(repo, 'test/slug-kebab.test.js'))).toBe(false);
+    expect(readFileSync(join(repo, 'test/slug.test.js'), 'utf8')).toMatch(/truncateWords cuts long text/);
+    expect(git(repo, 'status', '--porcelain')).toBe('');
+  }, 240_000);
+
+  it('one bad test after the last L0 round goes alone: the task commits the good tests and completes', async () => {
+    const repo = teamRepo();
+    const agent = agentDir();
+    const run = await runCli(
+      repo,
+      ['team', '--headless', '--pipeline', 'targeted', '--agent-cmd', teamAgentCmd(agent, 'stubborn')],
+      { timeoutMs: 180_000 },
+    );
+    const out = run.stdout + run.stderr;
+    expect(run.exitCode, out).toBe(0);
+    const tasks = tasksOf(teamSession(repo));
+    expect(tasks['TESTGEN-001']!.status, tasks['TESTGEN-001']!.error).toBe('completed');
+    expect(tasks['TESTGEN-001']!.findings).toMatch(
+      /round 3; dropped test\/slug\.test\.js: "slugify keeps unicode letters"/,
+    );
+    const committed = git(repo, 'show', 'HEAD:test/slug.test.js');
+    expect(committed).toMatch(/slugify lowers and joins words/);
+    expect(committed).toMatch(/truncateWords cuts long text/);
+    expect(committed).not.toMatch(/unicode/);
+  }, 240_000);
+});

@@ -27,6 +27,8 @@ export interface BuildResultsInput {
   criticality: CriticalitySources;
   /** Is this failure the project's own, there before the session started (gen's IMPL-002)? */
   isOwnFailure?: (id: string, name: string) => boolean;
+  /** Is this error outside tests the project's own, there before the session started (a lint step failing)? */
+  isOwnError?: (error: RunError) => boolean;
 }
 
 function round(rate: number): number {
@@ -97,7 +99,9 @@ function notRunYet(test: TestCase, previous: BuildResultsInput['previous']): boo
 export function buildTestResults(input: BuildResultsInput): TestResults {
   const seen = new Map<string, TestCase>(input.result.tests.map((t) => [t.id, t]));
   const baseline = input.baseline.length > 0 ? input.baseline : input.result.tests;
-  const errors = runErrors(input);
+  const allErrors = runErrors(input);
+  const ownErrors = allErrors.filter((e) => input.isOwnError?.(e));
+  const errors = allErrors.filter((e) => !ownErrors.includes(e));
   const failures: Failure[] = [];
   let passed = 0;
   let skipped = 0;
@@ -158,7 +162,7 @@ export function buildTestResults(input: BuildResultsInput): TestResults {
   const counted = baseline.length - skipped - accountedFor - own.filter((f) => known.has(f.id)).length;
   const total = counted + errors.length;
   // Only the project's own failures left: nothing the session answers for fails.
-  const passRate = total === 0 ? (own.length > 0 ? 100 : 0) : round((passed / total) * 100);
+  const passRate = total === 0 ? (own.length + ownErrors.length > 0 ? 100 : 0) : round((passed / total) * 100);
   return {
     total: baseline.length - accountedFor,
     passed,
@@ -174,6 +178,7 @@ export function buildTestResults(input: BuildResultsInput): TestResults {
     duration_ms: Math.round(input.durationMs),
     ran: input.scope === 'affected' ? input.result.tests.map((t) => t.id) : undefined,
     ...(own.length > 0 ? { own_failures: own } : {}),
+    ...(ownErrors.length > 0 ? { own_errors: ownErrors } : {}),
     finished_at: new Date().toISOString(),
   };
 }

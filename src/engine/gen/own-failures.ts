@@ -1,3 +1,5 @@
+import type { RunError } from '../types.js';
+import { errorKey } from './error-key.js';
 import type { SuiteBefore } from './phase-context.js';
 import type { KeptTest } from './state.js';
 
@@ -21,4 +23,14 @@ export function ownFailurePredicate(
     keptIds.has(id) || keptPaths.has(pathOf(id)) || keptPaths.has(name);
   if (failed.size === 0 && (before.errors ?? 0) === 0) return null;
   return (id, name) => failed.has(id) || (!passed.has(id) && !isGens(id, name));
+}
+
+/**
+ * Which errors outside tests after gen are the project's own: the same ones as before generation (a lint or type
+ * check step of the test script that already failed). They are reported, never counted against gen.
+ */
+export function ownErrorPredicate(before: SuiteBefore | undefined): ((error: RunError) => boolean) | null {
+  const keys = new Set(before?.error_keys ?? []);
+  if (keys.size === 0) return null;
+  return (error) => keys.has(errorKey(error));
 }

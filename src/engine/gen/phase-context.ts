@@ -2,6 +2,7 @@ import { selectAffectedTests } from '../affected/index.js';
 import type { TestRun, TestRunner } from '../runners/runner.js';
 import { writeJsonAtomic } from '../session/atomic.js';
 import type { Change } from './changes.js';
+import { errorKey } from './error-key.js';
 import { readConventions } from './conventions.js';
 import { changedCoverage, type CoverageData } from './coverage/model.js';
 import { coverageSupport, withCoverage } from './coverage/measure.js';
@@ -21,13 +22,22 @@ export interface SuiteBefore {
   errors: number;
   /** The suite did not end within --test-timeout and was killed (a test left a handle open, or it is slow). */
   timedOut?: true;
+  /** What each of those errors is, as `errorKey` names it: the same error after gen is still the project's own. */
+  error_keys?: string[];
 }
 
 function suiteBefore(run: TestRun): SuiteBefore {
   const tests = run.result.tests;
   const failing = tests.filter((t) => t.status === 'failed').map((t) => t.id);
   const passing = tests.filter((t) => t.status === 'passed').map((t) => t.id);
-  const counts = { passed: passing.length, failed: failing.length, failing, passing, errors: run.result.errors.length };
+  const counts = {
+    passed: passing.length,
+    failed: failing.length,
+    failing,
+    passing,
+    errors: run.result.errors.length,
+    ...(run.result.errors.length > 0 ? { error_keys: run.result.errors.map(errorKey) } : {}),
+  };
   return run.timedOut ? { ...counts, timedOut: true } : counts;
 }
 

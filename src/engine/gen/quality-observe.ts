@@ -1,5 +1,6 @@
-import { existsSync, readFileSync, renameSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { isAbsolute, join, relative } from 'node:path';
+import { aside, isFileEntry } from './collect.js';
 import type { TestRun } from '../runners/runner.js';
 import type { TestCase } from '../types.js';
 import { casesOf, languageOf, reportedPath } from './cases/index.js';
@@ -31,13 +32,18 @@ function fileOf(
   files: readonly string[],
   declared: ReadonlyMap<string, string[]>,
 ): string | null {
+  // node:test reports a file that declares no test as a passing test named after the file: no test of it.
+  if (files.some((file) => isFileEntry(root, t.name, file))) return null;
   const f = t.file ? (isAbsolute(t.file) ? relative(root, t.file) : t.file).replace(/^\.\//, '') : null;
   if (f && files.includes(f)) return f;
   const byId = files.find((candidate) => t.id.startsWith(`${candidate}::`));
   if (byId) return byId;
   // go reports the package, not the file: the test function's name tells which file it is in.
   const owners = declared.get(t.name) ?? declared.get(t.name.split('/')[0]!) ?? [];
-  return owners.length === 1 ? owners[0]! : null;
+  if (owners.length === 1) return owners[0]!;
+  // A run of one file (node:test names no file for a passing test): what it reports is that file's, a title made
+  // at run time included. go's run is its package's, the project's own tests too.
+  return !f && files.length === 1 && !files[0]!.endsWith('_test.go') ? files[0]! : null;
 }
 
 /** Test names each new file declares (node:test reports no file for a passing test, go only the package). */
@@ -50,7 +56,7 @@ function declaredNames(root: string, files: readonly string[]): Map<string, stri
   return names;
 }
 
-function identityOf(file: string, t: TestCase): { id: string; path: string[] } {
+export function identityOf(file: string, t: TestCase): { id: string; path: string[] } {
   const language = languageOf(file);
   const path = reportedPath(t, language);
   const rest = language === 'go' ? t.name : t.id.includes('::') ? t.id.slice(t.id.indexOf('::') + 2) : t.name;
@@ -90,23 +96,6 @@ async function runFiles(ctx: GenContext, files: string[]): Promise<TestRun> {
 }
 
 /**
- * go builds all test files of a package together: to run one new file alone, the package's other new test files
- * step aside (renamed) for the run, and come back whatever happens.
- */
-async function aside<T>(ctx: GenContext, file: string, files: readonly string[], run: () => Promise<T>): Promise<T> {
-  if (!file.endsWith('_test.go')) return run();
-  const others = files
-    .filter((f) => f !== file && f.endsWith('_test.go') && dirname(f) === dirname(file))
-    .map((f) => join(ctx.repo.root, f));
-  for (const f of others) renameSync(f, `${f}.fixcycle-aside`);
-  try {
-    return await run();
-  } finally {
-    for (const f of others) if (existsSync(`${f}.fixcycle-aside`)) renameSync(`${f}.fixcycle-aside`, f);
-  }
-}
-
-/**
  * When a run of the new files as a whole fails to collect (pytest's `Interrupted: 1 error during collection`,
  * a vitest/jest suite that fails to load or holds no test), each new file runs alone: those that collect on their
  * own are innocent, the others are the culprits, each with the runner's own error.
@@ -124,7 +113,7 @@ async function findUncollected(
   const declared = declaredNames(ctx.repo.root, files);
   for (const file of suspects) {
     node(ctx, 'IMPL-001.5', 'running', `collection: ${file} alone`);
-    const run = await aside(ctx, file, files, () => runFiles(ctx, [file]));
+    const run = await aside(ctx.repo.root, file, files, () => runFiles(ctx, [file]));
     const ran = run.result.tests.some((t) => fileOf(ctx.repo.root, t, [file], declared) === file);
     const ownErrors = run.result.errors.filter((e) => !e.file || e.file.includes(file) || file.includes(e.file));
     if (!ran || ownErrors.length > 0 || run.noTestRan) out.push({ file, error: collectionError(run) });

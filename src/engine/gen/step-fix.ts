@@ -2,12 +2,13 @@ import { readFile } from 'node:fs/promises';
 import { agentPolicies } from '../agents/policies.js';
 import { writeJsonAtomic } from '../session/atomic.js';
 import { prepareLoop, type StartOptions } from '../start.js';
+import { EXIT } from '../loop/exit-codes.js';
 import type { LoopResult } from '../loop/loop.js';
 import type { LoopControls } from '../events.js';
-import { holdsNoTest } from './drop-tests.js';
+import { isTestFileProper } from './source-files.js';
 import { allowGeneratedTests } from './generated-tests-guard.js';
 import { node, type GenContext } from './gen-context.js';
-import { ownFailurePredicate } from './own-failures.js';
+import { ownErrorPredicate, ownFailurePredicate } from './own-failures.js';
 import { readContextPackage } from './phase-analysis.js';
 import { updateTask } from './phase-tasks.js';
 
@@ -20,9 +21,10 @@ export async function commitKept(ctx: GenContext): Promise<void> {
       ...(await ctx.repo.changedFiles()).filter((f) => state.generated_files.includes(f)),
     ]),
   ];
-  // The last guard: a test file holding no test (imports, an empty describe) fails the runner's collection
-  // (vitest's "No test found in suite", jest's "must contain at least one test") and is never committed.
-  const empty = files.filter((f) => holdsNoTest(ctx.repo.root, f));
+  // The last guard: a test file is committed for the tests the runner collected from it and the quality gate
+  // kept (its runs, its drops run again). One with none (imports, an empty describe) is never committed; a title
+  // made at run time (`it(title(x))`, `test.each`) counts as the runner named it.
+  const empty = files.filter((f) => isTestFileProper(f) && !state.kept.some((k) => k.file === f));
   if (empty.length) {
     await ctx.repo.restoreFiles(empty);
     for (const f of empty)
@@ -30,7 +32,7 @@ export async function commitKept(ctx: GenContext): Promise<void> {
         test: f,
         file: f,
         gate: 'IMPL-001.5',
-        reason: 'holds no test: not committed',
+        reason: 'holds no kept test (the runner collected none from it, or every one was dropped): not committed',
         round: state.generate_round,
       });
     state.generated_files = state.generated_files.filter((f) => !empty.includes(f));
@@ -58,6 +60,23 @@ export async function commitKept(ctx: GenContext): Promise<void> {
   const sha = present.length ? await ctx.repo.commitFiles(present, message) : made;
   state.gen_commit = sha;
   if (sha && sha !== made) ctx.emit({ type: 'commit', iteration: 0, sha, message, files: present });
+  if (!sha) {
+    // Nothing of gen's own to fix or protect: the run says it made no test, and does not end as a success.
+    const why = state.rejected.length
+      ? `every generated test was rejected (${state.rejected.length}: ${state.rejected
+          .slice(0, 3)
+          .map((r) => `${r.test}: ${r.reason}`)
+          .join('; ')}${state.rejected.length > 3 ? '; ...' : ''})`
+      : 'the generator wrote no test the gates kept';
+    const reason = `no generated test was committed for the change: ${why}`;
+    node(ctx, 'IMPL-002', 'skipped', 'no generated test to run the fix loop on');
+    await updateTask(ctx.session.paths.dir, 'IMPL-002', (t) => (t.status = 'failed'));
+    state.outcome = `failure: ${reason}`;
+    state.step = 'summary';
+    await ctx.save();
+    ctx.emit({ type: 'done', outcome: 'failure', reason, exitCode: EXIT.failure, passRate: null });
+    return;
+  }
   state.step = 'fix';
   await ctx.save();
 }
@@ -84,11 +103,14 @@ export async function runFixLoop(
   const resumed = await ctx.session.exists();
   const generated = state.generated_files;
   // Failures there before gen are the project's own: the loop reports them and works on what gen's tests bring.
-  const own = ownFailurePredicate((await readContextPackage(dir)).suite_before, state.kept);
+  const before = (await readContextPackage(dir)).suite_before;
+  const own = ownFailurePredicate(before, state.kept);
+  const ownError = ownErrorPredicate(before);
   await releaseGenLock();
   const prepared = await prepareLoop({
     ...loopOptions,
     ...(own ? { isOwnFailure: own } : {}),
+    ...(ownError ? { isOwnError: ownError } : {}),
     cwd: ctx.repo.root,
     emit: ctx.emit,
     resumeSession: resumed ? ctx.session.id : undefined,
@@ -111,14 +133,24 @@ export async function runFixLoop(
   try {
     const result = await prepared.loop.run();
     const ok = result.outcome === 'success' || result.outcome === 'partial_success';
-    const left = (await ctx.session.readResults())?.own_failures ?? [];
-    const owns =
+    const results = await ctx.session.readResults();
+    const left = results?.own_failures ?? [];
+    const ownErrors = results?.own_errors ?? [];
+    const owns = `${
       left.length > 0
         ? `; ${left.length} failure(s) are the project's own, failing before gen: ${left
             .slice(0, 3)
             .map((f) => f.id)
             .join(', ')}${left.length > 3 ? ', ...' : ''}`
-        : '';
+        : ''
+    }${
+      ownErrors.length > 0
+        ? `; ${ownErrors.length} error(s) outside tests are the project's own, there before gen: ${ownErrors
+            .slice(0, 2)
+            .map((e) => e.message.split('\n')[0]!.slice(0, 120))
+            .join('; ')}`
+        : ''
+    }`;
     node(ctx, 'IMPL-002', ok ? 'done' : 'failed', `${result.outcome}: ${result.reason}${owns}`);
     await updateTask(
       dir,

@@ -6,7 +6,7 @@ import { coverageSupport, withCoverage } from './coverage/measure.js';
 import type { CoverageLine } from './events.js';
 import { node, type GenContext } from './gen-context.js';
 import { caseFor, casesOf, languageOf } from './cases/index.js';
-import { dropTests } from './drop-tests.js';
+import { applyDrops } from './apply-drops.js';
 import { genPaths } from './paths.js';
 import { readContextPackage } from './phase-analysis.js';
 import type { ContextPackage } from './phase-context.js';
@@ -14,6 +14,8 @@ import { updateTask } from './phase-tasks.js';
 import { isTestFileProper } from './source-files.js';
 import { testChecks } from './test-checks.js';
 import { missingImportedName, missingTestData } from './missing-data.js';
+import { decideDrop, type TestEvidence } from './decide-drop.js';
+import { staticHints } from './static-hints.js';
 import { observe, type Observed } from './quality-observe.js';
 import type { KeptTest } from './state.js';
 
@@ -88,44 +90,6 @@ function ownAssertions(root: string, t: Observed, kept: ReadonlySet<string>): st
 const checksOf = (root: string, t: Observed): string[] => ownAssertions(root, t, new Set()) ?? [];
 
 /**
- * Takes the rejected tests out of their files, precisely (a describe's case, a class's method, a go subtest), and
- * removes every new file left without a kept test: a file that did not collect, or whose every test was rejected.
- */
-async function applyDrops(
-  ctx: GenContext,
-  files: readonly string[],
-  drop: ReadonlyMap<string, Observed[]>,
-): Promise<void> {
-  const { state } = ctx;
-  const notes: string[] = [];
-  for (const file of files) {
-    const keep = state.kept.some((k) => k.file === file);
-    const rejected = drop.get(file) ?? [];
-    if (keep && rejected.length === 0) continue;
-    const out = await dropTests(
-      ctx.repo,
-      file,
-      rejected.map((t) => t.path),
-      keep,
-    );
-    if (!out.fileGone) continue;
-    notes.push(`${file} removed${out.why ? ` (${out.why})` : ': none of its tests was kept'}`);
-    // Kept tests that had to go with their file are rejected, and say why.
-    for (const k of state.kept.filter((k) => k.file === file))
-      state.rejected.push({
-        test: k.test,
-        file,
-        gate: 'IMPL-001.5',
-        reason: `removed with its file: ${out.why ?? 'the file went'}`,
-        round: state.generate_round,
-      });
-    state.kept = state.kept.filter((k) => k.file !== file);
-  }
-  state.generated_files = state.generated_files.filter((f) => existsSync(join(ctx.repo.root, f)) || !files.includes(f));
-  if (notes.length) ctx.emit({ type: 'log', level: 'info', message: `IMPL-001.5: ${notes.join('; ')}` });
-}
-
-/**
  * IMPL-001.5, the quality gate: each new test collected and giving the same result every run (a flip is flaky:
  * dropped; failing every time: kept for the fix loop), checking something no test kept before it checks or
  * covering lines the rest of the suite does not (else a copy, redundant: dropped unless --keep-redundant), and the
@@ -165,13 +129,20 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
   const stable: Observed[] = [];
   const drop = new Map<string, Observed[]>();
   const dropLater = (t: Observed): void => void drop.set(t.file, [...(drop.get(t.file) ?? []), t]);
+  // L0's static findings on a test are hints: each drop below rests on what the runner said (decide-drop.ts).
+  const hintsOf = files.length > 0 ? await staticHints(root, files) : () => [];
+  const evidence = (t: Observed, more: Partial<TestEvidence> = {}): TestEvidence => ({
+    collected: true,
+    statuses: t.statuses,
+    runs: options.stabilityRuns,
+    ...(t.message ? { message: t.message } : {}),
+    hints: hintsOf(t),
+    ...more,
+  });
   for (const t of tests.values()) {
-    const passes = t.statuses.filter((s) => s === 'passed').length;
-    if (new Set(t.statuses).size > 1 || t.statuses.length < options.stabilityRuns) {
-      reject(
-        t,
-        `flaky: passed ${passes} of ${t.statuses.length} runs (the same result ${options.stabilityRuns} runs in a row is required)`,
-      );
+    const verdict = decideDrop(evidence(t));
+    if (!verdict.keep && verdict.kind === 'flaky') {
+      reject(t, verdict.reason);
       dropLater(t);
       continue;
     }
@@ -189,6 +160,9 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
         t,
         `needs data that is not here: it reads ${missing}, which does not exist (${(t.message ?? '').split('\n')[0]!.slice(0, 160)}); a test brings or makes the files it reads`,
       );
+      dropLater(t);
+    } else if (!verdict.keep) {
+      reject(t, verdict.reason);
       dropLater(t);
     } else stable.push(t);
   }
@@ -224,7 +198,8 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
     for (const t of stable) {
       const own = ownAssertions(root, t, seen) ?? [];
       for (const a of checksOf(root, t)) seen.add(a);
-      if (own.length > 0 || t.statuses[0] === 'failed') byAssertions.push(t);
+      // A test L0 doubts gets a coverage run of its own: whether it checks anything is the run's to say.
+      if ((own.length > 0 && hintsOf(t).length === 0) || t.statuses[0] === 'failed') byAssertions.push(t);
       else candidates.push(t);
     }
     const wholeFiles = new Set(
@@ -260,10 +235,21 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
       node(ctx, 'IMPL-001.5', 'running', `coverage of "${t.name}"`);
       keepByAssertions([t], await coverageOf(selectionOf(ctx.runner.name, t)));
     }
-    for (const t of candidates) {
+    // The tests L0 doubts come last: the coverage a doubted test adds is what no undoubted one covered.
+    const undoubtedFirst = [...candidates].sort(
+      (a, b) => Number(hintsOf(a).length > 0) - Number(hintsOf(b).length > 0),
+    );
+    for (const t of undoubtedFirst) {
       node(ctx, 'IMPL-001.5', 'running', `coverage of "${t.name}"`);
       const mine = await coverageOf(selectionOf(ctx.runner.name, t));
       const added = [...mine].filter((k) => !covered.has(k));
+      // The mutation step's result goes in `mutation` here when it ran (src/engine/gen/mutation/).
+      const verdict = decideDrop(evidence(t, { addedCoverage: added.length > 0 }));
+      if (!verdict.keep) {
+        reject(t, verdict.reason);
+        dropLater(t);
+        continue;
+      }
       // No new line or branch, yet its own checks: a test pinning other values of the same code is no duplicate.
       const own = added.length === 0 ? ownAssertions(root, t, assertionsKept) : [];
       if (added.length === 0 && own && own.length > 0) {
@@ -334,7 +320,7 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
   if (note) state.coverage_note = note;
   // Saved before the dropped tests leave their files: a stop in between keeps why they were dropped.
   await ctx.save();
-  await applyDrops(ctx, files, drop);
+  await applyDrops(ctx, files, drop, tests);
   await ctx.save();
   let gaps: string[] = [];
   if (support.ok) {

@@ -6,7 +6,7 @@ import type { TestRunner } from '../runners/runner.js';
 import type { SessionFiles } from '../session/session-files.js';
 import type { FixHistoryEntry, FixPlan, IterationState } from '../session/schema.js';
 import type { ChainHooks } from '../agents/chain.js';
-import type { Criticality } from '../types.js';
+import type { Criticality, RunError } from '../types.js';
 
 /** Everything one session's loop works with. */
 export interface LoopContext {
@@ -49,6 +49,8 @@ export interface LoopOptions {
   updateSnapshots?: boolean;
   /** Failures there before the session (gen's IMPL-002): the project's own, reported and left alone. */
   isOwnFailure?: (id: string, name: string) => boolean;
+  /** Errors outside tests there before the session (a lint step that failed before gen): the project's own. */
+  isOwnError?: (error: RunError) => boolean;
 }
 
 /** Checks a fix before it counts (the cheating guard); returns why it is rejected, or null. */

@@ -96,6 +96,7 @@ export async function runSuite(
       heuristic: ctx.heuristic,
     },
     ...(ctx.options.isOwnFailure ? { isOwnFailure: ctx.options.isOwnFailure } : {}),
+    ...(ctx.options.isOwnError ? { isOwnError: ctx.options.isOwnError } : {}),
   });
   // test-results.json is what a resumed session starts from: what this run recorded besides is saved before it.
   const newTests = kept && known.added.length > 0 && scope === 'full';

@@ -1,8 +1,12 @@
-import { findingLine } from '../gen/l0/finding.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { dropTests } from '../gen/drop-tests.js';
+import { findingLine, type Finding } from '../gen/l0/finding.js';
 import { projectChecks } from '../gen/l0/project-checks.js';
 import { pythonOf } from '../gen/coverage/python.js';
 import { staticChecks } from '../gen/l0/static-checks.js';
-import { isTestSide } from '../gen/source-files.js';
+import { collectFile } from '../gen/collect.js';
+import { isTestFileProper, isTestSide } from '../gen/source-files.js';
 import { appendDiscoveries } from './discoveries.js';
 import { callAgent, noAnswer } from './agent-call.js';
 import { findingsOf } from './role-document.js';
@@ -10,6 +14,52 @@ import { taskPrompt } from './prompts.js';
 import type { TeamContext } from './team-context.js';
 import type { TeamTask } from './tasks-csv.js';
 import { commitFiles, discardFiles, dirtyFiles } from './worktrees.js';
+
+/** Takes out of `written` the files no longer there, and puts back a tracked file the generator deleted. */
+async function settleDeleted(cwd: string, written: Set<string>): Promise<void> {
+  for (const f of [...written]) {
+    if (existsSync(join(cwd, f))) continue;
+    written.delete(f);
+    await discardFiles(cwd, [f]);
+  }
+}
+
+/**
+ * Drops what still fails L0 after the last round: the failing test cases alone where a finding names one, whole
+ * files where it is the file's (imports, syntax). Returns what went, as `<file>: "<test>"` or `<file>`.
+ */
+async function dropCritical(cwd: string, critical: readonly Finding[], written: Set<string>): Promise<string[]> {
+  const dropped: string[] = [];
+  const byFile = new Map<string, Finding[]>();
+  for (const f of critical.filter((c) => written.has(c.file))) byFile.set(f.file, [...(byFile.get(f.file) ?? []), f]);
+  const repo = { root: cwd, restoreFiles: (files: readonly string[]) => discardFiles(cwd, files) };
+  for (const [file, found] of byFile) {
+    const whole = found.some((f) => !f.test);
+    const paths = [...new Set(found.flatMap((f) => (f.test ? [f.test] : [])))].map((t) => t.split(' > '));
+    const out = await dropTests(repo, file, whole ? [] : paths, !whole);
+    dropped.push(...out.removed.map((n) => `${file}: "${n}"`), ...(out.fileGone ? [file] : []));
+  }
+  return dropped;
+}
+
+/**
+ * The runner's judgement, as gen's: a test file the runner collects no test from (it does not load, or holds none)
+ * is not committed. A runner that cannot run one file decides nothing here.
+ */
+async function dropUncollected(ctx: TeamContext, cwd: string, written: Set<string>): Promise<string[]> {
+  const dropped: string[] = [];
+  const files = [...written].filter(isTestFileProper);
+  for (const file of files) {
+    const ask = { runner: ctx.runner, root: cwd, timeoutMs: ctx.options.testTimeoutMs, signal: ctx.signal };
+    const found = await collectFile(ask, file, files);
+    if (found.unknown || found.tests.length > 0) continue;
+    await discardFiles(cwd, [file]);
+    written.delete(file);
+    const said = found.run?.result.errors[0]?.message.split('\n')[0] ?? found.run?.noTestRan?.message ?? '';
+    dropped.push(`${file} (the runner collected no test from it${said ? `: ${said.slice(0, 160)}` : ''})`);
+  }
+  return dropped;
+}
 
 /** `unavailable`: the L0 checks the project has but that could not run (their tool is not installed where the task ran). */
 export type GeneratorOutcome =
@@ -62,6 +112,9 @@ export async function runGenerator(
       };
     }
     for (const f of changed) written.add(f);
+    // A file written in an earlier round and deleted in this one is no test of the task: never committed (git
+    // cannot commit a path it never tracked). A tracked test file it deleted is the project's: put back.
+    await settleDeleted(cwd, written);
     const tests = [...written].sort();
     if (tests.length === 0) return { ok: false, error: `${call.agent} wrote no test file` };
     const project = await projectChecks(
@@ -75,8 +128,24 @@ export async function runGenerator(
     const findings = [...project.findings, ...(await staticChecks(cwd, tests, sources))];
     // A check the project has but cannot run here is said, not skipped silently (a worktree without dependencies).
     const unavailable = project.skipped.filter((s) => / but no /.test(s));
-    const critical = findings.filter((f) => f.severity === 'critical');
+    let critical = findings.filter((f) => f.severity === 'critical');
+    // The last round: what still fails L0 goes (the failing tests alone where the finding is one test's), the
+    // rest is committed; one bad test never fails a task whose other tests are good.
+    const last = round === ctx.options.maxL0Rounds;
+    let droppedAtLast: string[] = [];
+    if (critical.length > 0 && last) {
+      droppedAtLast = await dropCritical(cwd, critical, written);
+      await settleDeleted(cwd, written);
+      critical = [];
+    }
     if (critical.length === 0) {
+      droppedAtLast.push(...(await dropUncollected(ctx, cwd, written)));
+      const tests = [...written].sort();
+      if (tests.length === 0)
+        return {
+          ok: false,
+          error: `no test file left to commit after ${round} round(s): dropped ${droppedAtLast.join(', ')}`,
+        };
       const commit = await commitFiles(
         cwd,
         tests,
@@ -100,7 +169,7 @@ export async function runGenerator(
         ]),
       );
       const said = findingsOf(call.finalText || call.stdout);
-      const l0 = `L0: ${project.ran.length ? `${project.ran.join(' and ')} ran` : 'no project check ran'}${unavailable.length ? `, could not run ${unavailable.join(', ')}` : ''}, ${findings.length} warning(s), round ${round}`;
+      const l0 = `L0: ${project.ran.length ? `${project.ran.join(' and ')} ran` : 'no project check ran'}${unavailable.length ? `, could not run ${unavailable.join(', ')}` : ''}, ${findings.length} warning(s), round ${round}${droppedAtLast.length ? `; dropped ${droppedAtLast.join(', ')}` : ''}`;
       return {
         ok: true,
         files: tests,
@@ -121,13 +190,6 @@ export async function runGenerator(
     });
     feedback = critical.map(findingLine);
     title = `Your last round failed code validation (L0); fix these critical findings`;
-    if (round === ctx.options.maxL0Rounds) {
-      await discardFiles(cwd, tests);
-      return {
-        ok: false,
-        error: `L0 gate: ${critical.length} critical finding(s) after ${round} rounds: ${feedback.slice(0, 3).join('; ')}`,
-      };
-    }
   }
   return { ok: false, error: 'no L0 round ran' };
 }

@@ -66,6 +66,16 @@ function placeholderBody(language: CaseLanguage, c: CaseSpan): string | null {
   return inner === '' ? 'its body is empty' : null;
 }
 
+/**
+ * The findings on a test that only a run can confirm: whether a test checks anything is proven by running it (its
+ * coverage, the mutants it kills), so these are reported as warnings and handed to the quality gate as hints.
+ */
+export const STATIC_HINTS: ReadonlySet<Finding['check']> = new Set([
+  'no-assertion',
+  'constant-assertion',
+  'placeholder',
+]);
+
 function testFileFindings(file: string, text: string): Finding[] {
   const findings: Finding[] = [];
   const language = languageOf(file) ?? 'js';
@@ -87,7 +97,7 @@ function testFileFindings(file: string, text: string): Finding[] {
       findings.push({
         file,
         line: c.line,
-        severity: 'critical',
+        severity: 'warning',
         check: 'placeholder',
         message: `test "${name}" is a placeholder: ${placeholder}`,
         test: name,
@@ -96,7 +106,7 @@ function testFileFindings(file: string, text: string): Finding[] {
       findings.push({
         file,
         line: c.line,
-        severity: 'critical',
+        severity: 'warning',
         check: 'no-assertion',
         message: `test "${name}" asserts nothing`,
         test: name,
@@ -116,7 +126,7 @@ function testFileFindings(file: string, text: string): Finding[] {
       findings.push({
         file,
         line: c.line + i,
-        severity: 'critical',
+        severity: 'warning',
         check: 'constant-assertion',
         message: `test "${name}" ${what}: ${l.trim().slice(0, 80)}`,
         test: name,
@@ -174,7 +184,8 @@ export async function staticChecks(
         findings.push({
           file,
           line,
-          severity,
+          // In a test file a placeholder is a hint for the quality gate, which runs the test (STATIC_HINTS).
+          severity: severity === 'critical' ? 'warning' : severity,
           check: 'placeholder',
           message: c ? `${message} in test "${c.path.join(' > ')}"` : message,
           ...(c ? { test: c.path.join(' > ') } : {}),

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { decideDrop, type TestEvidence } from '../../src/engine/gen/decide-drop.js';
+
+const passing: TestEvidence = { collected: true, statuses: Array(5).fill('passed'), runs: 5 };
+const noAssertion = { check: 'no-assertion', message: 'test "x" asserts nothing' };
+const constant = { check: 'constant-assertion', message: 'test "x" asserts on a constant: expect(true).toBe(true)' };
+const placeholder = { check: 'placeholder', message: 'throws "not implemented" in test "x"' };
+
+describe('the drop decision: every drop cites what the runner said', () => {
+  it('a static finding alone never drops a test', () => {
+    for (const hint of [noAssertion, constant, placeholder]) {
+      const v = decideDrop({ ...passing, hints: [hint] });
+      expect(v.keep, hint.check).toBe(true);
+      if (v.keep) expect(v.note).toMatch(/not confirmed by a run/);
+      // Its coverage run shows it covers lines no other test does: kept.
+      expect(decideDrop({ ...passing, hints: [hint], addedCoverage: true }).keep).toBe(true);
+    }
+  });
+
+  it('with mutants: a test that kills one is kept whatever L0 said; one that kills none and adds no coverage checks nothing', () => {
+    expect(
+      decideDrop({
+        ...passing,
+        hints: [noAssertion],
+        mutation: { killedMutants: 2, addedCoverage: false, mutants: 7 },
+      }),
+    ).toEqual({
+      keep: true,
+      note: 'kills 2 of 7 mutant(s) of the changed lines',
+    });
+    const none = decideDrop({
+      ...passing,
+      hints: [constant],
+      mutation: { killedMutants: 0, addedCoverage: false, mutants: 7 },
+    });
+    expect(none).toMatchObject({ keep: false, kind: 'checks-nothing' });
+    if (!none.keep)
+      expect(none.reason).toMatch(/killed none of the 7 mutants .* and adds no coverage \(L0: .*constant/);
+    expect(decideDrop({ ...passing, mutation: { killedMutants: 0, addedCoverage: true } }).keep).toBe(true);
+    // Without any static finding the mutants still decide.
+    expect(decideDrop({ ...passing, mutation: { killedMutants: 0, addedCoverage: false } }).keep).toBe(false);
+  });
+
+  it('without mutants: a finding its own coverage run agrees with (nothing added) drops it, naming both', () => {
+    const v = decideDrop({ ...passing, hints: [noAssertion], addedCoverage: false });
+    expect(v).toMatchObject({ keep: false, kind: 'checks-nothing' });
+    if (!v.keep) expect(v.reason).toMatch(/coverage run adds no line or branch.*\(L0: test "x" asserts nothing\)/);
+    // Adding nothing, but no finding: a test pinning other values of covered code is no known copy here.
+    expect(decideDrop({ ...passing, addedCoverage: false }).keep).toBe(true);
+  });
+
+  it('flaky, skipped, not collected, and a placeholder that fails every run are dropped by their runs', () => {
+    expect(decideDrop({ ...passing, statuses: ['passed', 'failed', 'passed', 'failed', 'passed'] })).toMatchObject({
+      keep: false,
+      kind: 'flaky',
+      reason: 'flaky: passed 3 of 5 runs (the same result 5 runs in a row is required)',
+    });
+    expect(decideDrop({ ...passing, statuses: ['passed', 'passed'] })).toMatchObject({ keep: false, kind: 'flaky' });
+    expect(decideDrop({ ...passing, statuses: Array(5).fill('skipped') })).toMatchObject({
+      keep: false,
+      kind: 'skipped',
+    });
+    expect(decideDrop({ ...passing, collected: false })).toMatchObject({ keep: false, kind: 'not-collected' });
+    const failing = { ...passing, statuses: Array(5).fill('failed'), message: 'Error: not implemented\n    at x' };
+    expect(decideDrop({ ...failing, hints: [placeholder] })).toMatchObject({
+      keep: false,
+      kind: 'placeholder',
+      reason: expect.stringMatching(
+        /fails all 5 runs \(Error: not implemented\) and L0 found throws "not implemented"/,
+      ),
+    });
+    // Failing every run without a placeholder: it may have found a bug; the fix loop gets it.
+    expect(decideDrop(failing)).toMatchObject({ keep: true, note: expect.stringMatching(/kept for the fix loop/) });
+  });
+});
