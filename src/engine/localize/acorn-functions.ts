@@ -1,5 +1,5 @@
 import { parse, type Node } from 'acorn';
-import type { FunctionSpan } from './functions.js';
+import type { FunctionSpan } from './types.js';
 
 type AnyNode = Node & Record<string, unknown>;
 

@@ -1,4 +1,4 @@
-import type { FunctionSpan } from './functions.js';
+import type { FunctionSpan } from './types.js';
 
 /** Where the braces opened on `from` close, skipping strings, runes and comments; the closing line (1-based). */
 function closingLine(lines: readonly string[], from: number): number {

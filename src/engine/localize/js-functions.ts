@@ -1,4 +1,4 @@
-import type { FunctionSpan } from './functions.js';
+import type { FunctionSpan } from './types.js';
 
 type Ts = typeof import('typescript');
 let loaded: Promise<Ts> | null = null;

@@ -44,3 +44,12 @@ export interface SpectrumUnit {
   /** `file:line` keys. */
   lines: string[];
 }
+
+/** A function's name and its lines (1-based, inclusive). */
+export interface FunctionSpan {
+  name: string;
+  start: number;
+  end: number;
+  /** A test written beside the code (Rust's `#[test]`): never a suspect. */
+  test?: boolean;
+}
