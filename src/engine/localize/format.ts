@@ -16,7 +16,7 @@ export function evidenceUsed(loc: Pick<Localization, 'used' | 'granularity' | 'c
   if (loc.used.length === 0) return 'none (no coverage, no stack frame in the project, no known change)';
   const parts = loc.used.map((kind) =>
     kind === 'coverage'
-      ? `coverage spectra (${loc.granularity === 'test' ? 'per test' : loc.granularity === 'file' ? 'per test file' : 'the run as a whole'}${loc.cached ? ', cached' : ''})`
+      ? `coverage spectra (${loc.granularity === 'test' ? 'per test' : loc.granularity === 'split' ? 'the failing tests apart from the passing ones' : loc.granularity === 'file' ? 'per test file' : 'the run as a whole'}${loc.cached ? ', cached' : ''})`
       : kind === 'stack'
         ? 'stack frames'
         : `the change${loc.changeBase && loc.changeBase !== 'HEAD' ? ` since ${loc.changeBase.slice(0, 7)}` : ' (uncommitted)'}`,

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TestRunner } from '../runners/runner.js';
-import type { Failure } from '../types.js';
+import type { Failure, RunError } from '../types.js';
 import { cacheSpectrum, readCachedSpectrum, spectrumKey } from './cache.js';
 import { changeBase, changedLinesSince, type ChangedLines } from './change.js';
 import { runSpectrum, type SpectrumRun } from './coverage-run.js';
@@ -23,12 +23,27 @@ export interface LocalizeInput {
   root: string;
   runner: TestRunner;
   failures: readonly Failure[];
+  /** Errors that ended a run outside any test (crashes, load errors): localized from their stack and file. */
+  errors?: readonly RunError[];
   timeoutMs: number;
   signal?: AbortSignal;
   /** Skip the coverage run (stack frames and the change only). */
   noCoverage?: boolean;
   /** The base of the change evidence, when the caller knows it better than the green-commit record. */
   changeBase?: string | null;
+}
+
+/** An error that ended a run, as a failure of the file it names: its stack is the evidence it leaves. */
+function errorAsFailure(error: RunError, k: number): Failure {
+  const first = error.message.split('\n')[0]!.slice(0, 120);
+  return {
+    id: `error ${k + 1}: ${first}`,
+    name: '',
+    ...(error.file ? { file: error.file } : {}),
+    message: error.message,
+    criticality: 'high',
+    criticality_source: 'default',
+  };
 }
 
 /** Localization with the line ranking kept, for measuring it. */
@@ -43,7 +58,8 @@ export interface DetailedLocalization extends Localization {
  */
 export async function localize(input: LocalizeInput): Promise<DetailedLocalization> {
   const started = Date.now();
-  const { root, failures } = input;
+  const { root } = input;
+  const failures = [...input.failures, ...(input.errors ?? []).map(errorAsFailure)];
   const used: EvidenceKind[] = [];
   const notes: string[] = [];
   const frames = sourceFrames(failures, root);
@@ -106,6 +122,10 @@ export async function localize(input: LocalizeInput): Promise<DetailedLocalizati
     changed,
     changeBase: base.base ?? undefined,
     functions: new Map<string, FunctionSpan[]>(),
+    failing: {
+      names: failures.map((f) => f.name).filter(Boolean),
+      files: failures.flatMap((f) => (f.file ? [f.file] : [])),
+    },
   };
   const lines = scoreLines(rankInput);
   for (const file of new Set(lines.map((l) => l.file))) {
