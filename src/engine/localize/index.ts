@@ -10,6 +10,8 @@ import { ochiai } from './ochiai.js';
 import { rankFunctions, scoreLines, type ScoredLine } from './rank.js';
 import { reachOf } from './reached.js';
 import { sourceFrames } from './stack-frames.js';
+import { calledFunctions } from './called-functions.js';
+import { testCalls } from './test-calls.js';
 import type { EvidenceKind, Localization } from './types.js';
 
 export type { Localization, Suspect, EvidenceKind, Granularity } from './types.js';
@@ -115,6 +117,7 @@ export async function localize(input: LocalizeInput): Promise<DetailedLocalizati
     if (spectrum) used.push('coverage');
   }
 
+  const calls = await testCalls(failures, root);
   const spectra = spectrum ? { ...ochiai(spectrum.units), granularity: spectrum.granularity } : null;
   const rankInput = {
     spectrum: spectra,
@@ -125,6 +128,7 @@ export async function localize(input: LocalizeInput): Promise<DetailedLocalizati
     failing: {
       names: failures.map((f) => f.name).filter(Boolean),
       files: failures.flatMap((f) => (f.file ? [f.file] : [])),
+      calls,
     },
   };
   const lines = scoreLines(rankInput);
@@ -132,6 +136,8 @@ export async function localize(input: LocalizeInput): Promise<DetailedLocalizati
     const text = await readFile(join(root, file), 'utf8').catch(() => null);
     rankInput.functions.set(file, text === null ? [] : await functionsOf(file, text).catch(() => []));
   }
+  // Without coverage nothing but the stack names a function: the ones the failing test code calls join.
+  if (!spectra && calls.size > 0) lines.push(...(await calledFunctions(root, calls, rankInput.functions)));
   const suspects = rankFunctions(rankInput, lines);
   return {
     suspects: suspects.slice(0, MAX_SUSPECTS),

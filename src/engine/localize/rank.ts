@@ -28,7 +28,7 @@ export interface RankInput {
   /** Each candidate file's functions. */
   functions: Map<string, FunctionSpan[]>;
   /** The failing tests' names and files: a function or file they name is linked to them. */
-  failing?: { names: readonly string[]; files: readonly string[] };
+  failing?: { names: readonly string[]; files: readonly string[]; calls?: ReadonlyMap<string, number> };
 }
 
 /** A line with the score of each kind of evidence on it. */
@@ -94,7 +94,7 @@ export function rankFunctions(input: RankInput, scored: readonly ScoredLine[]): 
       g.lines.reduce((sum, l) => sum + (l.parts.stack ?? 0), 0),
     );
     let change = best('change');
-    if (change > 0 && input.spectrum && coverage === 0 && measuredFiles.has(g.file)) change /= 2;
+    if (change > 0 && input.spectrum && best('coverage') === 0 && measuredFiles.has(g.file)) change /= 2;
     if (coverage > 0) scores.coverage = round(coverage);
     if (stack > 0) scores.stack = round(stack);
     if (change > 0) scores.change = round(change);
@@ -123,7 +123,7 @@ export function rankFunctions(input: RankInput, scored: readonly ScoredLine[]): 
       evidence: [
         ...evidence(g.lines, input),
         ...link.why,
-        ...(g.span && (coverage > 0 || stack > 0)
+        ...(g.span && (coverage > 0 || stack > 0 || link.score > 0)
           ? [`size: ${end - start + 1} line(s) (smaller ranks higher among equals)`]
           : []),
       ],
@@ -192,14 +192,15 @@ const stem = (file: string): string =>
     .join(' ');
 
 /**
- * How the failing tests name this function: its own name among the words of a failing test's name (1), its
- * file's stem the same as a failing test file's (0.5). `index` names no file.
+ * How the failing tests name this function: its own name among the words of a failing test's name, called by
+ * the test code that failed (more on or just above the failing line), its file's stem the same as a failing
+ * test file's (`index` names no file).
  */
 export function linkOf(file: string, fn: string, failing: RankInput['failing']): { score: number; why: string[] } {
   if (!failing) return { score: 0, why: [] };
   const own =
     fn
-      .split(/\.| > /)
+      .split(/\.|::| > /)
       .filter((p) => !p.startsWith('('))
       .at(-1) ?? '';
   const ownWords = words(own).join(' ');
@@ -209,7 +210,10 @@ export function linkOf(file: string, fn: string, failing: RankInput['failing']):
   const fileStem = stem(file);
   const sameFile = fileStem.length > 0 && failing.files.some((t) => stem(t) === fileStem);
   const why: string[] = [];
+  const called = failing.calls?.get(own) ?? 0;
   if (named) why.push(`name: a failing test's name says ${own}`);
+  if (called > 0)
+    why.push(`name: the failing test calls ${own}${called < 1 ? '' : ' on or just above its failing line'}`);
   if (sameFile) why.push(`name: the failing test file is named after ${file}`);
-  return { score: (named ? 0.6 : 0) + (sameFile ? 0.4 : 0), why };
+  return { score: Math.min(1, (named ? 0.6 : 0) + 0.6 * called + (sameFile ? 0.4 : 0)), why };
 }
