@@ -135,7 +135,7 @@ describe('what breaks a tie in coverage', () => {
     expect(
       linkOf('src/month-names-conversion.js', 'convert', { names: [], files: ['test/month-names-conversion-test.js'] }),
     ).toEqual({
-      score: 0.4,
+      score: 0.2,
       why: ['name: the failing test file is named after src/month-names-conversion.js'],
     });
     expect(linkOf('index.js', 'parse', { names: [], files: ['test/index.test.js'] }).score).toBe(0);

@@ -13,7 +13,7 @@ import { lineRanges } from '../gen/coverage/model.js';
 export const WEIGHTS: Record<EvidenceKind, number> = { change: 0.5, coverage: 0.4, stack: 0.05 };
 /** The share of the score the tie-breakers (stack, name, size) can add together. */
 export const TIE_BREAK = 0.1;
-const TIE = { stack: 0.5, name: 0.3, size: 0.2 } as const;
+const TIE = { stack: 0.45, name: 0.4, size: 0.15 } as const;
 
 export interface RankInput {
   spectrum: {
@@ -88,7 +88,9 @@ export function rankFunctions(input: RankInput, scored: readonly ScoredLine[]): 
   for (const g of groups.values()) {
     const best = (kind: EvidenceKind): number => Math.max(0, ...g.lines.map((l) => l.parts[kind] ?? 0));
     const scores: Partial<Record<EvidenceKind, number>> = {};
-    const coverage = g.span ? best('coverage') : 0;
+    // A declaration's first line runs when its module loads: only the body says whether the function ran.
+    const body = g.span && g.span.end > g.span.start ? g.lines.filter((l) => l.line !== g.span!.start) : g.lines;
+    const coverage = g.span ? Math.max(0, ...body.map((l) => l.parts.coverage ?? 0)) : 0;
     const stack = Math.min(
       1,
       g.lines.reduce((sum, l) => sum + (l.parts.stack ?? 0), 0),
@@ -121,7 +123,7 @@ export function rankFunctions(input: RankInput, scored: readonly ScoredLine[]): 
       lines: lines.slice(0, 3).map((l) => l.line),
       scores,
       evidence: [
-        ...evidence(g.lines, input),
+        ...evidence(g.lines, input, g.span),
         ...link.why,
         ...(g.span && (coverage > 0 || stack > 0 || link.score > 0)
           ? [`size: ${end - start + 1} line(s) (smaller ranks higher among equals)`]
@@ -132,11 +134,12 @@ export function rankFunctions(input: RankInput, scored: readonly ScoredLine[]): 
   return suspects.sort((a, b) => b.score - a.score || a.file.localeCompare(b.file) || a.lines[0]! - b.lines[0]!);
 }
 
-function evidence(lines: readonly ScoredLine[], input: RankInput): string[] {
+function evidence(lines: readonly ScoredLine[], input: RankInput, span: FunctionSpan | null): string[] {
   const out: string[] = [];
   const spectrum = input.spectrum;
+  const header = span && span.end > span.start ? span.start : null;
   const covered = lines
-    .filter((l) => l.parts.coverage !== undefined)
+    .filter((l) => l.parts.coverage !== undefined && l.line !== header)
     .sort((a, b) => b.parts.coverage! - a.parts.coverage! || a.line - b.line);
   if (spectrum && covered.length > 0) {
     const top = covered[0]!;
@@ -215,5 +218,5 @@ export function linkOf(file: string, fn: string, failing: RankInput['failing']):
   if (called > 0)
     why.push(`name: the failing test calls ${own}${called < 1 ? '' : ' on or just above its failing line'}`);
   if (sameFile) why.push(`name: the failing test file is named after ${file}`);
-  return { score: Math.min(1, (named ? 0.6 : 0) + 0.6 * called + (sameFile ? 0.4 : 0)), why };
+  return { score: (named ? 0.5 : 0) + 0.3 * called + (sameFile ? 0.2 : 0), why };
 }
