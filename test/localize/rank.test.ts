@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ochiai } from '../../src/engine/localize/ochiai.js';
 import { linkOf, rankFunctions, scoreLines, sizeScore, type RankInput } from '../../src/engine/localize/rank.js';
 import { lineHits, splitUnits } from '../../src/engine/localize/split-units.js';
+import { relatedFailures } from '../../src/engine/localize/unrelated.js';
 import { planOutsideSuspects } from '../../src/engine/localize/format.js';
 import { sourceFrames } from '../../src/engine/localize/stack-frames.js';
 import type { Failure } from '../../src/engine/types.js';
@@ -150,6 +151,27 @@ describe('split units', () => {
       { name: 'the failing tests', failed: true, lines: ['a.js:1', 'a.js:2'] },
       { name: 'the passing tests of the same files', failed: false, lines: ['a.js:1'] },
     ]);
+  });
+});
+
+describe('the failing unit', () => {
+  const failure = (id: string, message: string): Failure => ({
+    id,
+    name: id,
+    message,
+    criticality: 'medium',
+    criticality_source: 'default',
+  });
+
+  it('leaves out tests stopped by their time limit while other failures remain', () => {
+    const wrong = failure('parses', 'expected 1 to equal 2');
+    const slow = failure(
+      'fetches',
+      'Error: Timeout of 2000ms exceeded. For async tests and hooks, ensure "done()" is called',
+    );
+    expect(relatedFailures([wrong, slow])).toEqual({ related: [wrong], timeouts: [slow] });
+    // Timeouts alone are the failure to localize.
+    expect(relatedFailures([slow]).related).toEqual([slow]);
   });
 });
 

@@ -12,6 +12,7 @@ import { reachOf } from './reached.js';
 import { sourceFrames } from './stack-frames.js';
 import { calledFunctions } from './called-functions.js';
 import { testCalls } from './test-calls.js';
+import { relatedFailures } from './unrelated.js';
 import type { EvidenceKind, Localization } from './types.js';
 
 export type { Localization, Suspect, EvidenceKind, Granularity } from './types.js';
@@ -61,9 +62,12 @@ export interface DetailedLocalization extends Localization {
 export async function localize(input: LocalizeInput): Promise<DetailedLocalization> {
   const started = Date.now();
   const { root } = input;
-  const failures = [...input.failures, ...(input.errors ?? []).map(errorAsFailure)];
   const used: EvidenceKind[] = [];
   const notes: string[] = [];
+  const { related, timeouts } = relatedFailures([...input.failures, ...(input.errors ?? []).map(errorAsFailure)]);
+  const failures = related;
+  if (timeouts.length > 0)
+    notes.push(`failures: ${timeouts.length} test(s) stopped by their time limit left out of the failing tests`);
   const frames = sourceFrames(failures, root);
   if (frames.length > 0) used.push('stack');
   else notes.push("stack: no frame of the failures is in the project's own source");
