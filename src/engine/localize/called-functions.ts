@@ -10,13 +10,14 @@ import type { FunctionSpan } from './types.js';
 const MAX_FILES = 200;
 
 /**
- * The project's functions (not tests) named like something the failing test code calls, as lines with no
- * score of their own: candidates the name link then ranks, where no coverage says what the test ran (cargo).
+ * The project's functions (not tests) `wanted` accepts by their own name (what the failing test code calls or
+ * its name says), as lines with no score of their own: candidates the name link then ranks, where no coverage
+ * says what the test ran (cargo).
  * Each file's functions are added to `functions`.
  */
 export async function calledFunctions(
   root: string,
-  calls: ReadonlyMap<string, number>,
+  wanted: (own: string) => boolean,
   functions: Map<string, FunctionSpan[]>,
 ): Promise<ScoredLine[]> {
   const listed = await execa('git', ['ls-files', '-z'], { cwd: root, reject: false, maxBuffer: 64 * 1024 * 1024 });
@@ -32,7 +33,7 @@ export async function calledFunctions(
     }
     for (const span of spans) {
       const own = span.name.split(/\.|::| > /).at(-1)!;
-      if (!span.test && calls.has(own)) out.push({ file, line: span.start, score: 0, parts: {} });
+      if (!span.test && wanted(own)) out.push({ file, line: span.start, score: 0, parts: {} });
     }
   }
   return out;

@@ -7,7 +7,7 @@ import { changeBase, changedLinesSince, type ChangedLines } from './change.js';
 import { runSpectrum, type SpectrumRun } from './coverage-run.js';
 import { functionsOf, type FunctionSpan } from './functions.js';
 import { ochiai } from './ochiai.js';
-import { rankFunctions, scoreLines, type ScoredLine } from './rank.js';
+import { namedIn, rankFunctions, scoreLines, type ScoredLine } from './rank.js';
 import { reachOf } from './reached.js';
 import { sourceFrames } from './stack-frames.js';
 import { calledFunctions } from './called-functions.js';
@@ -140,8 +140,12 @@ export async function localize(input: LocalizeInput): Promise<DetailedLocalizati
     const text = await readFile(join(root, file), 'utf8').catch(() => null);
     rankInput.functions.set(file, text === null ? [] : await functionsOf(file, text).catch(() => []));
   }
-  // Without coverage nothing but the stack names a function: the ones the failing test code calls join.
-  if (!spectra && calls.size > 0) lines.push(...(await calledFunctions(root, calls, rankInput.functions)));
+  // Without coverage nothing but the stack names a function: the ones the failing tests call or name join.
+  const names = rankInput.failing.names;
+  if (!spectra && (calls.size > 0 || names.length > 0))
+    lines.push(
+      ...(await calledFunctions(root, (own) => calls.has(own) || namedIn(own, names) > 0, rankInput.functions)),
+    );
   const suspects = rankFunctions(rankInput, lines);
   return {
     suspects: suspects.slice(0, MAX_SUSPECTS),

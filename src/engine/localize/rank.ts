@@ -77,7 +77,9 @@ export function rankFunctions(input: RankInput, scored: readonly ScoredLine[]): 
   const groups = new Map<string, { file: string; span: FunctionSpan | null; lines: ScoredLine[] }>();
   for (const s of scored) {
     const span = enclosingFunction(input.functions.get(s.file) ?? [], s.line);
-    if (span?.test || (!span && s.parts.stack === undefined && s.parts.change === undefined)) continue;
+    // Rust and Go have no code outside functions: a frame there is a doctest's or a macro's, not a suspect.
+    const bare = !span && /\.(rs|go)$/.test(s.file) && s.parts.change === undefined;
+    if (span?.test || bare || (!span && s.parts.stack === undefined && s.parts.change === undefined)) continue;
     const k = `${s.file}\0${span ? `${span.start}:${span.name}` : TOP_LEVEL}`;
     const g = groups.get(k) ?? { file: s.file, span, lines: [] };
     g.lines.push(s);
@@ -195,6 +197,17 @@ const stem = (file: string): string =>
     .join(' ');
 
 /**
+ * How a test name says this function's own name: 1 as a whole identifier (`is_left` in `src/lib.rs -
+ * Either<L,R>::is_left`), 1/2 as words of it (`left`, `month names` in `converts month names`), else 0.
+ */
+export function namedIn(own: string, names: readonly string[]): number {
+  const ownWords = words(own).join(' ');
+  if (ownWords.length <= 2) return 0;
+  if (names.some((n) => n.split(/[^\w$]+/).includes(own))) return 1;
+  return names.some((n) => ` ${words(n).join(' ')} `.includes(` ${ownWords} `)) ? 0.5 : 0;
+}
+
+/**
  * How the failing tests name this function: its own name among the words of a failing test's name, called by
  * the test code that failed (more on or just above the failing line), its file's stem the same as a failing
  * test file's (`index` names no file).
@@ -206,10 +219,7 @@ export function linkOf(file: string, fn: string, failing: RankInput['failing']):
       .split(/\.|::| > /)
       .filter((p) => !p.startsWith('('))
       .at(-1) ?? '';
-  const ownWords = words(own).join(' ');
-  const named =
-    ownWords.length > 2 &&
-    failing.names.some((n) => ` ${words(n).join(' ')} `.includes(` ${ownWords} `) || n.includes(own));
+  const named = namedIn(own, failing.names);
   const fileStem = stem(file);
   const sameFile = fileStem.length > 0 && failing.files.some((t) => stem(t) === fileStem);
   const why: string[] = [];
@@ -218,5 +228,5 @@ export function linkOf(file: string, fn: string, failing: RankInput['failing']):
   if (called > 0)
     why.push(`name: the failing test calls ${own}${called < 1 ? '' : ' on or just above its failing line'}`);
   if (sameFile) why.push(`name: the failing test file is named after ${file}`);
-  return { score: (named ? 0.5 : 0) + 0.3 * called + (sameFile ? 0.2 : 0), why };
+  return { score: 0.5 * named + 0.3 * called + (sameFile ? 0.2 : 0), why };
 }
