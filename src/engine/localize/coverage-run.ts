@@ -26,6 +26,7 @@ const V8_NODE = new Set(['node-test', 'tap', 'tape', 'mocha', 'ava', 'uvu']);
  * failing tests alone tells them from the passing tests of their files.
  */
 const NAME_FILTER = new Set(['node-test', 'mocha', 'ava', 'jest', 'vitest', 'go']);
+const MAX_SIDE_BY_SIDE = 3;
 /** Runners that run every file given in one process and have no name filter: one process per file instead. */
 const FILE_BY_FILE = new Set(['tape']);
 
@@ -84,7 +85,10 @@ export async function runSpectrum(input: CoverageRunInput): Promise<SpectrumRun 
   const placed = failingFiles.length > 0 && input.failures.every((f) => f.file) && runner.runSubset !== undefined;
   // Passing files cost a process each: at most half as many as the failing ones (one at least) keep the run
   // near the cost of re-running the failures. A runner that mixes every file into one process gains nothing.
-  const perFile = granularity === 'file' && placed;
+  // tape's process per file runs side by side: beyond MAX_SIDE_BY_SIDE files they queue on a small machine and
+  // cost more than the run they replace.
+  const perFile =
+    granularity === 'file' && placed && (!FILE_BY_FILE.has(runner.name) || failingFiles.length < MAX_SIDE_BY_SIDE);
   const extra =
     perFile || (placed && PROCESS_PER_FILE.has(runner.name))
       ? input.neighbours.slice(0, Math.max(1, Math.ceil(failingFiles.length / 2)))
