@@ -1,12 +1,14 @@
 #!/usr/bin/env node
-// npm run corpus [-- --only NAME[,NAME]] [--quick] [--prepare] [--no-localize] [--localize-compare]
+// npm run corpus [-- --only NAME[,NAME]] [--quick] [--prepare] [--no-localize] [--localize-compare] [--localize]
 // Re-creates the corpus of published projects (test/corpus/projects.json) in the cache folder
 // (FIXCYCLE_CORPUS_CACHE, default ~/.cache/fixcycle/corpus), runs the built fixcycle on each, unbroken and
 // with its injected bug, prints the table and writes it as JSON to <cache>/last-run.json.
 // --table prints the last run's table again, against the expected counts in projects.json now;
 // --prepare only builds the cache; --record prints the bare runs' summaries (unbroken, broken) to record. FIXCYCLE_CORPUS_TIMEOUT_SEC bounds each run (default 480).
 // --no-localize runs every fixcycle with --no-localize; --localize-compare runs each broken project with
-// localization on, then off, and prints the outcomes and times side by side (<cache>/localize-compare.json).
+// localization on, then off, and prints the outcomes and times side by side (<cache>/localize-compare.json);
+// --localize ranks each broken project's buggy function without the loop, the change known and unknown
+// (scripts/localize-corpus.mjs; its rows in <cache>/localize.json).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,6 +36,7 @@ function parseArgs(argv) {
     table: false,
     localize: true,
     compare: false,
+    rank: false,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -43,11 +46,12 @@ function parseArgs(argv) {
     else if (arg === '--table') opts.table = true;
     else if (arg === '--no-localize') opts.localize = false;
     else if (arg === '--localize-compare') opts.compare = true;
+    else if (arg === '--localize') opts.rank = true;
     else if (arg === '--only') opts.only.push(...(argv[++i] ?? '').split(',').filter(Boolean));
     else if (arg.startsWith('--only=')) opts.only.push(...arg.slice(7).split(',').filter(Boolean));
     else {
       process.stderr.write(
-        `corpus: unknown option ${arg} (use --only NAME, --quick, --prepare, --no-localize, --localize-compare)\n`,
+        `corpus: unknown option ${arg} (use --only NAME, --quick, --prepare, --no-localize, --localize-compare, --localize)\n`,
       );
       process.exit(2);
     }
@@ -75,6 +79,7 @@ async function main() {
   }
   mkdirSync(cacheRoot(), { recursive: true });
   if (opts.compare) return opts.table ? printLastComparison(entries) : compareAll(entries);
+  if (opts.rank) return rankAll(entries);
   if (opts.table) return printLastRun(entries);
   process.stdout.write(`localization ${opts.localize ? 'on' : 'off (--no-localize)'}\n`);
   const rows = [];
@@ -191,3 +196,14 @@ function printLastRun(entries) {
 }
 
 await main();
+
+/** `--localize`: each broken project's rank of the buggy function, the change known and unknown. */
+async function rankAll(entries) {
+  const { localizeCorpus, formatMetrics } = await import('./localize-corpus.mjs');
+  const out = await localizeCorpus({
+    only: entries.map((e) => e.name),
+    log: (m) => process.stderr.write(m + '\n'),
+  });
+  writeFileSync(join(cacheRoot(), 'localize.json'), JSON.stringify(out, null, 2) + '\n');
+  process.stdout.write(formatMetrics(out.metrics));
+}

@@ -49,6 +49,11 @@ export function metrics(rows) {
   };
 }
 
+export const formatMetrics = (metrics) =>
+  Object.entries(metrics)
+    .map(([name, value]) => `${name.padEnd(40)} ${value === null ? '-' : +value.toFixed(3)}\n`)
+    .join('');
+
 export function formatRow(r) {
   if (r.error) return `${r.name.padEnd(26)} error: ${r.error}`;
   const rank = (x) => String(x ?? '-').padStart(3);
@@ -68,7 +73,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     }
   }
   const out = await localizeCorpus({ only, log: (m) => process.stderr.write(m + '\n') });
-  for (const [name, value] of Object.entries(out.metrics))
-    process.stdout.write(`${name.padEnd(40)} ${value === null ? '-' : +value.toFixed(3)}\n`);
+  process.stdout.write(formatMetrics(out.metrics));
   if (json) writeFileSync(json, JSON.stringify(out, null, 2) + '\n');
 }

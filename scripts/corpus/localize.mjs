@@ -17,10 +17,17 @@ function applyBug(dir, bug) {
   return { text: text.slice(0, at) + bug.replace + text.slice(at + bug.search.length) };
 }
 
-/** 1-based rank of the first entry `hit` accepts, or null. */
-const rankOf = (list, hit) => {
+/**
+ * 1-based rank of the first entry `hit` accepts, or null, with ties counted against it: every entry scoring
+ * as high as the hit ranks before it, so a tie for first is a miss unless the hit is alone at the top.
+ */
+export const rankOf = (list, hit) => {
   const i = list.findIndex(hit);
-  return i < 0 ? null : i + 1;
+  if (i < 0) return null;
+  const score = list[i].score;
+  let rank = i + 1;
+  while (rank < list.length && list[rank].score >= score) rank++;
+  return rank;
 };
 
 /** The failures of a run as the loop keeps them (the prompt and localization read these fields). */
@@ -72,23 +79,29 @@ export async function localizeProject(entry, { log = () => {} } = {}) {
   log('full run of the broken project');
   const full = await runner.run({ cwd: dir, scope: 'full', timeoutMs });
   const failures = failuresOf(full);
-  if (failures.length === 0) throw new Error(`the broken project has no failing test (exit ${full.exitCode})`);
+  // A crash that ended the run (an uncaught exception, a load error) leaves errors and no failing test.
+  const errors = failures.length === 0 ? full.result.errors.filter((e) => !e.notHere) : [];
+  if (failures.length === 0 && errors.length === 0)
+    throw new Error(`the broken project has no failing test (exit ${full.exitCode})`);
   log(`${failures.length} failing; one run of the failing tests`);
   const failingRun = await runner.run({
     cwd: dir,
     scope: 'affected',
     changedFiles: [],
-    lastFailures: failures.map((f) => ({ id: f.id, file: f.file })),
+    lastFailures: [...failures, ...errors.map((e) => ({ id: e.message, file: e.file }))].map((f) => ({
+      id: f.id,
+      file: f.file,
+    })),
     timeoutMs,
   });
   await resetTo(dir, 'HEAD');
 
   log('localization (the change known: the corpus runs fixcycle green on the published state first)');
   const started = Date.now();
-  const withChange = await localize({ root: dir, runner, failures, timeoutMs, changeBase: base });
+  const withChange = await localize({ root: dir, runner, failures, errors, timeoutMs, changeBase: base });
   const localizeMs = Date.now() - started;
   // The same coverage (cached for this commit), without the change: what spectra and stacks alone find.
-  const alone = await localize({ root: dir, runner, failures, timeoutMs, changeBase: null });
+  const alone = await localize({ root: dir, runner, failures, errors, timeoutMs, changeBase: null });
   await resetTo(dir, 'HEAD');
 
   const inFunction = (s) => s.file === truth.file && bugLines.some((l) => s.startLine <= l && l <= s.endLine);
@@ -131,6 +144,7 @@ export async function localizeProject(entry, { log = () => {} } = {}) {
     runner: runner.name,
     truth,
     failing: failures.length,
+    crashed: errors.length,
     granularity: withChange.granularity ?? null,
     notes: withChange.notes,
     withChange: measure(withChange),

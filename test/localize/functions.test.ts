@@ -23,7 +23,8 @@ describe('function boundaries per language', () => {
     expect(await at('index.js', js, 2)).toBe('isNumber');
     expect(await at('index.js', js, 5)).toBe('Yallist.prototype.get');
     expect(await at('index.js', js, 8)).toBe('Box.open');
-    expect(await at('index.js', js, 9)).toBe('(anonymous)');
+    // A callback is named by the call it is passed to, after the function it is in.
+    expect(await at('index.js', js, 9)).toBe('Box.open > (map callback)');
     expect(await at('index.js', js, 12)).toBeUndefined();
   });
 
@@ -36,9 +37,15 @@ describe('function boundaries per language', () => {
       '  }',
       '}',
       'export const twice = (n: number): number => n * 2;',
+      'export function validate(xs: number[]): void {',
+      '  xs.forEach((x) => {',
+      '    if (x < 0) throw new Error("negative");',
+      '  });',
+      '}',
     ].join('\n');
     expect(await at('src/p.ts', ts, 4)).toBe('Parser.parse');
     expect(await at('src/p.ts', ts, 7)).toBe('twice');
+    expect(await at('src/p.ts', ts, 10)).toBe('validate > (forEach callback)');
     expect(await at('broken.js', 'function ok() {\n  return 1 +;\n}\n', 2)).toBe('ok');
   });
 

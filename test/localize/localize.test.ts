@@ -83,8 +83,9 @@ describe('localize on a real node:test project', () => {
     const found = await localize({ root: repo, runner, failures, timeoutMs: 60_000 });
     expect(found.used).toEqual(expect.arrayContaining(['coverage', 'change']));
     expect(found.changeBase).toBe(greenSha);
-    // node --test starts one process per test file: the passing label test is a unit of its own.
-    expect(found.granularity).toBe('file');
+    // node --test filters by name: the failing test apart from the passing tests of its file; one process per
+    // test file: the passing label test is a unit of its own.
+    expect(found.granularity).toBe('split');
     expect(found.suspects[0]).toMatchObject({ file: 'src/price.js', function: 'discount', startLine: 7, endLine: 9 });
     expect(found.suspects[0]!.lines[0]).toBe(8);
     expect(found.suspects[0]!.evidence.join('\n')).toMatch(/change: line 8 changed since/);

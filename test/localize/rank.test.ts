@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ochiai } from '../../src/engine/localize/ochiai.js';
-import { rankFunctions, scoreLines, type RankInput } from '../../src/engine/localize/rank.js';
+import { linkOf, rankFunctions, scoreLines, sizeScore, type RankInput } from '../../src/engine/localize/rank.js';
+import { lineHits, splitUnits } from '../../src/engine/localize/split-units.js';
+import { relatedFailures } from '../../src/engine/localize/unrelated.js';
 import { planOutsideSuspects } from '../../src/engine/localize/format.js';
 import { sourceFrames } from '../../src/engine/localize/stack-frames.js';
 import type { Failure } from '../../src/engine/types.js';
@@ -56,7 +58,7 @@ describe('ranking per function', () => {
     );
   });
 
-  it('without the change, coverage and stack frames rank; a frame weighs by its depth', () => {
+  it('without the change, coverage ranks first; a stack frame the failing tests never ran does not outrank it', () => {
     const input: RankInput = {
       spectrum,
       frames: [{ file: 'src/b.js', line: 2, weight: 1, test: 't1' }],
@@ -64,8 +66,8 @@ describe('ranking per function', () => {
       functions,
     };
     const ranked = rankFunctions(input, scoreLines(input));
-    expect(ranked.map((s) => s.function)).toEqual(['helper', 'parse', 'format']);
-    expect(ranked[0]!.scores).toEqual({ stack: 1 });
+    expect(ranked.map((s) => s.function)).toEqual(['parse', 'format', 'helper']);
+    expect(ranked[2]!.scores).toEqual({ stack: 1 });
   });
 
   it('a changed function the failing tests never ran counts half', () => {
@@ -81,6 +83,95 @@ describe('ranking per function', () => {
     expect(ranked.find((s) => s.function === 'unused')!.evidence).toEqual([
       'change: line 25 changed since the last commit (uncommitted)',
     ]);
+  });
+});
+
+describe('what breaks a tie in coverage', () => {
+  // Every function run by the failing test alone: Ochiai 1 for all three, in file order big, tiny, other.
+  const tied = (extra: Partial<RankInput>): RankInput => ({
+    spectrum: {
+      ...ochiai([{ name: 'f', failed: true, lines: ['src/m.js:2', 'src/m.js:40', 'src/m.js:45'] }]),
+      granularity: 'split',
+    },
+    frames: [],
+    changed: new Map(),
+    functions: new Map([
+      [
+        'src/m.js',
+        [
+          { name: 'big', start: 1, end: 38 },
+          { name: 'tiny', start: 40, end: 40 },
+          { name: 'other', start: 42, end: 50 },
+        ],
+      ],
+    ]),
+    ...extra,
+  });
+  const order = (input: RankInput): string[] => rankFunctions(input, scoreLines(input)).map((s) => s.function);
+
+  it('the smaller function first, the evidence saying its size', () => {
+    const ranked = rankFunctions(tied({}), scoreLines(tied({})));
+    expect(ranked.map((s) => s.function)).toEqual(['tiny', 'other', 'big']);
+    expect(ranked[0]!.evidence).toContain('size: 1 line(s) (smaller ranks higher among equals)');
+    expect(sizeScore(1)).toBeGreaterThan(sizeScore(200));
+  });
+
+  it('a stack frame near the throw lifts a function among equals, never above better coverage', () => {
+    expect(order(tied({ frames: [{ file: 'src/m.js', line: 2, weight: 1, test: 'f' }] }))[0]).toBe('big');
+    const below: RankInput = {
+      ...tied({ frames: [{ file: 'src/m.js', line: 2, weight: 1, test: 'f' }] }),
+      spectrum: {
+        ...ochiai([
+          { name: 'f', failed: true, lines: ['src/m.js:2', 'src/m.js:40'] },
+          { name: 'p', failed: false, lines: ['src/m.js:2'] },
+        ]),
+        granularity: 'split',
+      },
+    };
+    expect(order(below)[0]).toBe('tiny');
+  });
+
+  it("a function the failing test's name or file names goes first among equals", () => {
+    expect(order(tied({ failing: { names: ['other handles empty input'], files: [] } }))[0]).toBe('other');
+    expect(
+      linkOf('src/month-names-conversion.js', 'convert', { names: [], files: ['test/month-names-conversion-test.js'] }),
+    ).toEqual({
+      score: 0.2,
+      why: ['name: the failing test file is named after src/month-names-conversion.js'],
+    });
+    expect(linkOf('index.js', 'parse', { names: [], files: ['test/index.test.js'] }).score).toBe(0);
+  });
+});
+
+describe('split units', () => {
+  it('tells the passing tests of the failing files from the failing tests by their hit counts', () => {
+    const whole = lineHits({ 'a.js': { lines: { 1: 3, 2: 1, 3: 0 }, branches: [] } });
+    const failing = lineHits({ 'a.js': { lines: { 1: 1, 2: 1, 3: 0 }, branches: [] } });
+    expect(splitUnits(whole, failing)).toEqual([
+      { name: 'the failing tests', failed: true, lines: ['a.js:1', 'a.js:2'] },
+      { name: 'the passing tests of the same files', failed: false, lines: ['a.js:1'] },
+    ]);
+  });
+});
+
+describe('the failing unit', () => {
+  const failure = (id: string, message: string): Failure => ({
+    id,
+    name: id,
+    message,
+    criticality: 'medium',
+    criticality_source: 'default',
+  });
+
+  it('leaves out tests stopped by their time limit while other failures remain', () => {
+    const wrong = failure('parses', 'expected 1 to equal 2');
+    const slow = failure(
+      'fetches',
+      'Error: Timeout of 2000ms exceeded. For async tests and hooks, ensure "done()" is called',
+    );
+    expect(relatedFailures([wrong, slow])).toEqual({ related: [wrong], timeouts: [slow] });
+    // Timeouts alone are the failure to localize.
+    expect(relatedFailures([slow]).related).toEqual([slow]);
   });
 });
 

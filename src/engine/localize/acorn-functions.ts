@@ -1,5 +1,5 @@
 import { parse, type Node } from 'acorn';
-import type { FunctionSpan } from './functions.js';
+import type { FunctionSpan } from './types.js';
 
 type AnyNode = Node & Record<string, unknown>;
 
@@ -57,27 +57,45 @@ export function acornFunctions(text: string): FunctionSpan[] | null {
     if (parent.type === 'ExportDefaultDeclaration') return 'default';
     return '(anonymous)';
   };
-  const visit = (node: AnyNode, parent: AnyNode | null, owner: string | null): void => {
+  // A function passed to a call is named by the call (`(forEach callback)`); an unnamed one by its place.
+  const unnamed = (node: AnyNode, parent: AnyNode | null): string => {
+    if (parent?.type !== 'CallExpression' && parent?.type !== 'NewExpression') return '(anonymous)';
+    if (!(parent.arguments as AnyNode[]).includes(node)) return '(anonymous)';
+    const callee = parent.callee as AnyNode;
+    const called =
+      callee.type === 'MemberExpression'
+        ? keyName(callee.property as AnyNode)
+        : callee.type === 'Identifier'
+          ? String(callee.name)
+          : null;
+    return called ? `(${called} callback)` : '(anonymous)';
+  };
+  const visit = (node: AnyNode, parent: AnyNode | null, owner: string | null, outer: string | null): void => {
     let next = owner;
+    let inside = outer;
     if (
       (node.type === 'ClassDeclaration' || node.type === 'ClassExpression') &&
       (node.id as AnyNode | null)?.type === 'Identifier'
     )
       next = String((node.id as AnyNode).name);
-    if (FUNCTION.has(node.type))
-      spans.push({ name: nameOf(node, parent, owner), start: node.loc!.start.line, end: node.loc!.end.line });
+    if (FUNCTION.has(node.type)) {
+      let name = nameOf(node, parent, owner);
+      if (name === '(anonymous)') name = `${outer ? `${outer} > ` : ''}${unnamed(node, parent)}`;
+      spans.push({ name, start: node.loc!.start.line, end: node.loc!.end.line });
+      inside = name;
+    }
     for (const value of Object.values(node)) {
       if (Array.isArray(value)) {
-        for (const child of value) if ((child as AnyNode | null)?.type) visit(child as AnyNode, node, next);
+        for (const child of value) if ((child as AnyNode | null)?.type) visit(child as AnyNode, node, next, inside);
       } else if (
         value &&
         typeof value === 'object' &&
         typeof (value as AnyNode).type === 'string' &&
         value !== node.loc
       )
-        visit(value as AnyNode, node, next);
+        visit(value as AnyNode, node, next, inside);
     }
   };
-  visit(root as AnyNode, null, null);
+  visit(root as AnyNode, null, null, null);
   return spans;
 }

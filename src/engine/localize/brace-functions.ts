@@ -1,4 +1,4 @@
-import type { FunctionSpan } from './functions.js';
+import type { FunctionSpan } from './types.js';
 
 /** Where the braces opened on `from` close, skipping strings, runes and comments; the closing line (1-based). */
 function closingLine(lines: readonly string[], from: number): number {
@@ -58,7 +58,11 @@ export function rustFunctions(text: string): FunctionSpan[] {
   const lines = text.split('\n');
   const spans: FunctionSpan[] = [];
   const impls: FunctionSpan[] = [];
+  const testMods: FunctionSpan[] = [];
   lines.forEach((line, i) => {
+    // `#[cfg(test)] mod tests { ... }`: everything in it is test code, helpers included.
+    if (/^\s*(pub\s+)?mod\s+\w+\s*\{/.test(line) && /^\s*#\[cfg\(test\)\]/.test(lines[i - 1] ?? ''))
+      testMods.push({ name: 'tests', start: i + 1, end: closingLine(lines, i) });
     const impl = /^\s*impl(?:<[^>]*>)?\s+(?:[\w:<>, ]+\s+for\s+)?(\w+)/.exec(line);
     if (impl) impls.push({ name: impl[1]!, start: i + 1, end: closingLine(lines, i) });
     const m =
@@ -71,7 +75,9 @@ export function rustFunctions(text: string): FunctionSpan[] {
     const owner = impls.filter((b) => b.start <= i + 1 && i + 1 <= b.end).at(-1);
     // A test (`#[test]` above it) lives beside the code but is not code under test.
     const test =
-      /^\s*#\[(tokio::)?test\]/.test(lines[i - 1] ?? '') || /^\s*#\[(tokio::)?test\]/.test(lines[i - 2] ?? '');
+      /^\s*#\[(tokio::)?test\]/.test(lines[i - 1] ?? '') ||
+      /^\s*#\[(tokio::)?test\]/.test(lines[i - 2] ?? '') ||
+      testMods.some((b) => b.start <= i + 1 && i + 1 <= b.end);
     spans.push({ name: owner ? `${owner.name}::${m[1]}` : m[1]!, start: i + 1, end, ...(test ? { test } : {}) });
   });
   return spans;

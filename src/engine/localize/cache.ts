@@ -7,6 +7,8 @@ import { workflowDir } from '../session/paths.js';
 import type { SpectrumRun } from './coverage-run.js';
 
 const DIR = join('cache', 'localize');
+/** Bumped when a spectrum's units change meaning: a cached one of another version is measured again. */
+const SPECTRUM_VERSION = 'split-1';
 
 /**
  * The cache key of a coverage run: the committed tree, the uncommitted changes, the runner and the failing tests.
@@ -22,7 +24,7 @@ export async function spectrumKey(root: string, runner: string, failing: readonl
     maxBuffer: 64 * 1024 * 1024,
   });
   return createHash('sha256')
-    .update([head.stdout.trim(), diff.stdout, runner, ...[...failing].sort()].join('\0'))
+    .update([SPECTRUM_VERSION, head.stdout.trim(), diff.stdout, runner, ...[...failing].sort()].join('\0'))
     .digest('hex')
     .slice(0, 24);
 }

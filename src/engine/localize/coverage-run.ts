@@ -6,21 +6,41 @@ import { preparePython } from '../gen/coverage/python.js';
 import { CommandTestRunner } from '../runners/test-runner.js';
 import type { RunTestsOptions, TestRun, TestRunner } from '../runners/runner.js';
 import type { Failure } from '../types.js';
-import { pythonContextUnits, runUnit, v8ProcessUnits, withTestContexts, type FailingSets } from './coverage-units.js';
+import {
+  pythonContextUnits,
+  runUnit,
+  v8ProcessUnits,
+  withTestContexts,
+  type FailingSets,
+  type ProcessUnit,
+} from './coverage-units.js';
+import { lineHits, splitUnits } from './split-units.js';
 import type { Granularity, SpectrumUnit } from './types.js';
 
 /** Node runners that start one process per test file: V8 coverage tells their files apart. */
 const PROCESS_PER_FILE = new Set(['node-test', 'tap']);
 /** Node runners fixcycle measures with V8 coverage (gen's own tool or none of their own). */
 const V8_NODE = new Set(['node-test', 'tap', 'tape', 'mocha', 'ava', 'uvu']);
+/**
+ * Runners whose subset command narrows to test names (the filter the flaky re-run uses): a second run of the
+ * failing tests alone tells them from the passing tests of their files.
+ */
+const NAME_FILTER = new Set(['node-test', 'mocha', 'ava', 'jest', 'vitest', 'go']);
+const MAX_SIDE_BY_SIDE = 3;
+/** Runners that run every file given in one process and have no name filter: one process per file instead. */
+const FILE_BY_FILE = new Set(['tape']);
 
 /** The granularity each runner's coverage run gives, or null when fixcycle cannot measure it. */
 export function granularityOf(runner: string): Granularity | null {
   if (runner === 'pytest') return 'test';
-  if (PROCESS_PER_FILE.has(runner)) return 'file';
-  if (V8_NODE.has(runner) || runner === 'jest' || runner === 'vitest' || runner === 'go') return 'run';
+  if (NAME_FILTER.has(runner)) return 'split';
+  if (PROCESS_PER_FILE.has(runner) || FILE_BY_FILE.has(runner)) return 'file';
+  if (V8_NODE.has(runner)) return 'run';
   return null;
 }
+
+/** The test's own name, without the suites a report may have joined in front (`suite > name`). */
+const leafName = (name: string): string => name.split(' > ').at(-1)!;
 
 export interface CoverageRunInput {
   root: string;
@@ -42,9 +62,11 @@ export interface SpectrumRun {
 }
 
 /**
- * One coverage run of the failing tests' files, and for a runner that tells files apart, of the passing test
- * files that load the same source files (the affected-test graph picks them). Null with a reason when the
- * runner cannot be measured.
+ * The coverage of the failing tests' files as spectrum units: per test where the runner reports contexts
+ * (pytest), the failing tests apart from the passing tests of their files where the runner filters by name
+ * (two runs, told apart by their hit counts), per test file where it runs one process per file (the passing
+ * files that load the same sources join), else the run as one unit. A skip with a reason when the runner
+ * cannot be measured.
  */
 export async function runSpectrum(input: CoverageRunInput): Promise<SpectrumRun | { skipped: string }> {
   const { root } = input;
@@ -60,10 +82,20 @@ export async function runSpectrum(input: CoverageRunInput): Promise<SpectrumRun 
     ids: input.failures.map((f) => f.id),
   };
   const failingFiles = [...failing.files];
-  // Passing files cost a process each: at most half as many as the failing ones keep the run near the cost of
-  // re-running the failures. A runner that mixes every file into one process gains nothing from them.
-  const extra = granularity === 'file' ? input.neighbours.slice(0, Math.ceil(failingFiles.length / 2)) : [];
+  const placed = failingFiles.length > 0 && input.failures.every((f) => f.file) && runner.runSubset !== undefined;
+  // Passing files cost a process each: at most half as many as the failing ones (one at least) keep the run
+  // near the cost of re-running the failures. A runner that mixes every file into one process gains nothing.
+  // tape's process per file runs side by side: beyond MAX_SIDE_BY_SIDE files they queue on a small machine and
+  // cost more than the run they replace.
+  const perFile =
+    granularity === 'file' && placed && (!FILE_BY_FILE.has(runner.name) || failingFiles.length < MAX_SIDE_BY_SIDE);
+  const extra =
+    perFile || (placed && PROCESS_PER_FILE.has(runner.name))
+      ? input.neighbours.slice(0, Math.max(1, Math.ceil(failingFiles.length / 2)))
+      : [];
   const files = [...failingFiles, ...extra];
+  const names = [...new Set(input.failures.map((f) => leafName(f.name)))];
+  const split = granularity === 'split' && placed && names.every((n) => n.trim().length > 0);
   const options = { cwd: root, timeoutMs: input.timeoutMs, signal: input.signal };
   const all: RunTestsOptions = {
     ...options,
@@ -72,34 +104,61 @@ export async function runSpectrum(input: CoverageRunInput): Promise<SpectrumRun 
     lastFailures: input.failures.map((f) => ({ id: f.id, file: f.file })),
   };
   // A failure placed in no file can only be re-run with the whole suite.
-  const runIt = async (r: TestRunner): Promise<TestRun> =>
-    files.length > 0 && input.failures.every((f) => f.file) && r.runSubset
-      ? ((await r.runSubset(options, { files, names: [] })) ?? r.run(all))
-      : r.run(all);
-  const ran = (run: TestRun): string =>
-    run.selection ? `${run.selection.files.length} test file(s)` : 'the whole suite';
-  if (V8_NODE.has(runner.name)) {
-    const dir = mkdtempSync(join(tmpdir(), 'fixcycle-localize-'));
-    try {
-      const v8 = join(dir, 'v8');
-      const measured = runner.withInvocations((inv) => ({ ...inv, env: { ...inv.env, NODE_V8_COVERAGE: v8 } }));
-      const run = await runIt(measured);
-      let units = await v8ProcessUnits(v8, root, failing);
-      // One process ran every file: its unit is the run.
-      if (granularity === 'file' && units.length <= 1) units = units.map((u) => ({ ...u, failed: true }));
-      return { units, granularity: units.length > 1 ? granularity : 'run', ran: ran(run) };
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }
+  const runOf =
+    (selection: { files: string[]; names: string[] }) =>
+    async (r: TestRunner): Promise<TestRun> =>
+      placed ? ((await r.runSubset!(options, selection)) ?? r.run(all)) : r.run(all);
+  const ran = (run: TestRun, times = 1): string =>
+    `${run.selection ? `${run.selection.files.length} test file(s)` : 'the whole suite'}${times > 1 ? ` (${times} runs)` : ''}`;
+
   if (runner.name === 'pytest') {
     const dir = mkdtempSync(join(tmpdir(), 'fixcycle-localize-'));
     try {
       const python = preparePython(dir, root);
       withTestContexts(dir);
-      const run = await runIt(runner.withInvocations(python.env));
+      const run = await runOf({ files, names: [] })(runner.withInvocations(python.env));
       const { units, missing } = await pythonContextUnits(dir, root, failing);
       return { units, granularity, ran: ran(run), ...(missing ? { missing } : {}) };
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  if (V8_NODE.has(runner.name)) {
+    const dir = mkdtempSync(join(tmpdir(), 'fixcycle-localize-'));
+    try {
+      const measuredIn = (sub: string): CommandTestRunner =>
+        runner.withInvocations((inv) => ({ ...inv, env: { ...inv.env, NODE_V8_COVERAGE: join(dir, sub) } }));
+      // tape runs every file it is given in one process: each file gets its own, side by side.
+      const wholeRun = async (): Promise<TestRun> => {
+        if (!(perFile && FILE_BY_FILE.has(runner.name))) return runOf({ files, names: [] })(measuredIn('whole'));
+        const runs = await Promise.all(files.map((file) => runOf({ files: [file], names: [] })(measuredIn('whole'))));
+        return runs[0]!;
+      };
+      const [run, filtered] = await Promise.all([
+        wholeRun(),
+        split ? runOf({ files: failingFiles, names })(measuredIn('failing')) : null,
+      ]);
+      let units: ProcessUnit[] = await v8ProcessUnits(join(dir, 'whole'), root, failing);
+      if (split && filtered) {
+        const failingHits = lineHits(
+          ...(await v8ProcessUnits(join(dir, 'failing'), root, failing)).map((u) => u.coverage),
+        );
+        const whole = units.filter((u) => u.failed);
+        const rest = units.filter((u) => !u.failed).map(({ coverage: _, ...u }) => u);
+        if (whole.length > 0 && failingHits.size > 0)
+          return {
+            units: [...splitUnits(lineHits(...whole.map((u) => u.coverage)), failingHits), ...rest],
+            granularity: 'split',
+            ran: ran(run, 2),
+          };
+      }
+      // One process ran every file: its unit is the run.
+      if (units.length <= 1) units = units.map((u) => ({ ...u, failed: true }));
+      return {
+        units: units.map(({ coverage: _, ...u }) => u),
+        granularity: units.length > 1 ? 'file' : 'run',
+        ran: ran(run, perFile && FILE_BY_FILE.has(runner.name) ? files.length : 1),
+      };
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -111,7 +170,20 @@ export async function runSpectrum(input: CoverageRunInput): Promise<SpectrumRun 
     runner.name === 'jest'
       ? runner.withInvocations((inv) => ({ ...inv, argv: [...inv.argv, '--coverageProvider=v8'] }))
       : runner;
-  const measured = await withCoverage(fast, root, [], runIt);
-  const units = Object.keys(measured.coverage).length > 0 ? [runUnit(measured.coverage)] : [];
-  return { units, granularity, ran: ran(measured.result), ...(measured.missing ? { missing: measured.missing } : {}) };
+  const [measured, filtered] = await Promise.all([
+    withCoverage(fast, root, [], runOf({ files, names: [] })),
+    split ? withCoverage(fast, root, [], runOf({ files: failingFiles, names })) : null,
+  ]);
+  const missing = measured.missing ? { missing: measured.missing } : {};
+  if (Object.keys(measured.coverage).length === 0)
+    return { units: [], granularity, ran: ran(measured.result), ...missing };
+  const failingHits = filtered ? lineHits(filtered.coverage) : new Map<string, number>();
+  if (failingHits.size > 0 && [...failingHits.values()].some((n) => n > 0))
+    return {
+      units: splitUnits(lineHits(measured.coverage), failingHits),
+      granularity: 'split',
+      ran: ran(measured.result, 2),
+      ...missing,
+    };
+  return { units: [runUnit(measured.coverage)], granularity: 'run', ran: ran(measured.result), ...missing };
 }

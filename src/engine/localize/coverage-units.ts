@@ -25,13 +25,18 @@ export function runUnit(coverage: CoverageData): SpectrumUnit {
   };
 }
 
+/** A process's unit, with the hits behind it (for splitting its failing tests from its passing ones). */
+export interface ProcessUnit extends SpectrumUnit {
+  coverage: CoverageData;
+}
+
 /**
  * One unit per Node process from the V8 coverage folder: a process that loaded a failing test file failed.
  * Runners that start one process per test file (node:test, node-tap) give one unit per test file.
  */
-export async function v8ProcessUnits(dir: string, root: string, failing: FailingSets): Promise<SpectrumUnit[]> {
+export async function v8ProcessUnits(dir: string, root: string, failing: FailingSets): Promise<ProcessUnit[]> {
   const projectUrl = pathToFileURL(root).href + '/';
-  const units: SpectrumUnit[] = [];
+  const units: ProcessUnit[] = [];
   const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.json'));
   for (const [k, name] of names.entries()) {
     const text = await readFile(join(dir, name), 'utf8').catch(() => '');
@@ -48,7 +53,7 @@ export async function v8ProcessUnits(dir: string, root: string, failing: Failing
     const coverage = await readV8Coverage(own, root, isSuspectSource);
     const lines = [...coveredKeys(coverage)].filter((key) => !key.endsWith(':branch'));
     if (lines.length === 0) continue;
-    units.push({ name: tests.join(', '), failed: tests.some((t) => failing.files.has(t)), lines });
+    units.push({ name: tests.join(', '), failed: tests.some((t) => failing.files.has(t)), lines, coverage });
   }
   return units;
 }

@@ -16,7 +16,7 @@ export function evidenceUsed(loc: Pick<Localization, 'used' | 'granularity' | 'c
   if (loc.used.length === 0) return 'none (no coverage, no stack frame in the project, no known change)';
   const parts = loc.used.map((kind) =>
     kind === 'coverage'
-      ? `coverage spectra (${loc.granularity === 'test' ? 'per test' : loc.granularity === 'file' ? 'per test file' : 'the run as a whole'}${loc.cached ? ', cached' : ''})`
+      ? `coverage spectra (${loc.granularity === 'test' ? 'per test' : loc.granularity === 'split' ? 'the failing tests apart from the passing ones' : loc.granularity === 'file' ? 'per test file' : 'the run as a whole'}${loc.cached ? ', cached' : ''})`
       : kind === 'stack'
         ? 'stack frames'
         : `the change${loc.changeBase && loc.changeBase !== 'HEAD' ? ` since ${loc.changeBase.slice(0, 7)}` : ' (uncommitted)'}`,
@@ -58,6 +58,11 @@ function shortEvidence(s: Suspect): string {
           ? `coverage ${s.scores.coverage}`
           : 'run by the failing tests',
       );
+    else if (
+      /^name: (a failing test's name|the failing test calls)/.test(e) &&
+      !parts.includes('named by the failing test')
+    )
+      parts.push('named by the failing test');
   }
   return parts.join('; ');
 }
@@ -67,8 +72,13 @@ export function suspectsPromptBlock(loc: Localization, root: string, max = PROMP
   if (loc.suspects.length === 0) return `None found (evidence: ${evidenceUsed(loc)}).`;
   // Suspects only run by a run-wide coverage tie with every other function run: listed only when nothing
   // stronger points anywhere, and then without code.
+  // Spectra that tell tests apart make any Ochiai score evidence.
+  const told = loc.granularity !== undefined && loc.granularity !== 'run';
   const strong = (s: Suspect): boolean =>
-    s.scores.change !== undefined || s.scores.stack !== undefined || (s.scores.coverage ?? 1) < 1;
+    s.scores.change !== undefined ||
+    s.scores.stack !== undefined ||
+    (s.scores.coverage ?? 1) < 1 ||
+    (told && s.scores.coverage !== undefined);
   const picked = loc.suspects.some(strong) ? loc.suspects.filter(strong).slice(0, max) : loc.suspects.slice(0, 3);
   const shown = picked.map((s, i) => {
     const code = i < WITH_CODE && strong(s) ? excerpt(root, s) : '';

@@ -2,15 +2,9 @@ import { goFunctions, rustFunctions } from './brace-functions.js';
 import { acornFunctions } from './acorn-functions.js';
 import { jsFunctions } from './js-functions.js';
 import { pythonFunctions } from './py-functions.js';
+import type { FunctionSpan } from './types.js';
 
-/** A function's name and its lines (1-based, inclusive). */
-export interface FunctionSpan {
-  name: string;
-  start: number;
-  end: number;
-  /** A test written beside the code (Rust's `#[test]`): never a suspect. */
-  test?: boolean;
-}
+export type { FunctionSpan } from './types.js';
 
 export const TOP_LEVEL = '(top level)';
 

@@ -1,15 +1,18 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TestRunner } from '../runners/runner.js';
-import type { Failure } from '../types.js';
+import type { Failure, RunError } from '../types.js';
 import { cacheSpectrum, readCachedSpectrum, spectrumKey } from './cache.js';
 import { changeBase, changedLinesSince, type ChangedLines } from './change.js';
 import { runSpectrum, type SpectrumRun } from './coverage-run.js';
 import { functionsOf, type FunctionSpan } from './functions.js';
 import { ochiai } from './ochiai.js';
-import { rankFunctions, scoreLines, type ScoredLine } from './rank.js';
+import { namedIn, rankFunctions, scoreLines, type ScoredLine } from './rank.js';
 import { reachOf } from './reached.js';
 import { sourceFrames } from './stack-frames.js';
+import { calledFunctions } from './called-functions.js';
+import { testCalls } from './test-calls.js';
+import { relatedFailures } from './unrelated.js';
 import type { EvidenceKind, Localization } from './types.js';
 
 export type { Localization, Suspect, EvidenceKind, Granularity } from './types.js';
@@ -23,12 +26,27 @@ export interface LocalizeInput {
   root: string;
   runner: TestRunner;
   failures: readonly Failure[];
+  /** Errors that ended a run outside any test (crashes, load errors): localized from their stack and file. */
+  errors?: readonly RunError[];
   timeoutMs: number;
   signal?: AbortSignal;
   /** Skip the coverage run (stack frames and the change only). */
   noCoverage?: boolean;
   /** The base of the change evidence, when the caller knows it better than the green-commit record. */
   changeBase?: string | null;
+}
+
+/** An error that ended a run, as a failure of the file it names: its stack is the evidence it leaves. */
+function errorAsFailure(error: RunError, k: number): Failure {
+  const first = error.message.split('\n')[0]!.slice(0, 120);
+  return {
+    id: `error ${k + 1}: ${first}`,
+    name: '',
+    ...(error.file ? { file: error.file } : {}),
+    message: error.message,
+    criticality: 'high',
+    criticality_source: 'default',
+  };
 }
 
 /** Localization with the line ranking kept, for measuring it. */
@@ -43,9 +61,13 @@ export interface DetailedLocalization extends Localization {
  */
 export async function localize(input: LocalizeInput): Promise<DetailedLocalization> {
   const started = Date.now();
-  const { root, failures } = input;
+  const { root } = input;
   const used: EvidenceKind[] = [];
   const notes: string[] = [];
+  const { related, timeouts } = relatedFailures([...input.failures, ...(input.errors ?? []).map(errorAsFailure)]);
+  const failures = related;
+  if (timeouts.length > 0)
+    notes.push(`failures: ${timeouts.length} test(s) stopped by their time limit left out of the failing tests`);
   const frames = sourceFrames(failures, root);
   if (frames.length > 0) used.push('stack');
   else notes.push("stack: no frame of the failures is in the project's own source");
@@ -99,6 +121,7 @@ export async function localize(input: LocalizeInput): Promise<DetailedLocalizati
     if (spectrum) used.push('coverage');
   }
 
+  const calls = await testCalls(failures, root);
   const spectra = spectrum ? { ...ochiai(spectrum.units), granularity: spectrum.granularity } : null;
   const rankInput = {
     spectrum: spectra,
@@ -106,12 +129,23 @@ export async function localize(input: LocalizeInput): Promise<DetailedLocalizati
     changed,
     changeBase: base.base ?? undefined,
     functions: new Map<string, FunctionSpan[]>(),
+    failing: {
+      names: failures.map((f) => f.name).filter(Boolean),
+      files: failures.flatMap((f) => (f.file ? [f.file] : [])),
+      calls,
+    },
   };
   const lines = scoreLines(rankInput);
   for (const file of new Set(lines.map((l) => l.file))) {
     const text = await readFile(join(root, file), 'utf8').catch(() => null);
     rankInput.functions.set(file, text === null ? [] : await functionsOf(file, text).catch(() => []));
   }
+  // Without coverage nothing but the stack names a function: the ones the failing tests call or name join.
+  const names = rankInput.failing.names;
+  if (!spectra && (calls.size > 0 || names.length > 0))
+    lines.push(
+      ...(await calledFunctions(root, (own) => calls.has(own) || namedIn(own, names) > 0, rankInput.functions)),
+    );
   const suspects = rankFunctions(rankInput, lines);
   return {
     suspects: suspects.slice(0, MAX_SUSPECTS),

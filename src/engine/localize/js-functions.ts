@@ -1,4 +1,4 @@
-import type { FunctionSpan } from './functions.js';
+import type { FunctionSpan } from './types.js';
 
 type Ts = typeof import('typescript');
 let loaded: Promise<Ts> | null = null;
@@ -37,8 +37,22 @@ export async function jsFunctions(file: string, text: string): Promise<FunctionS
     if (ts.isExportAssignment(parent)) return 'default';
     return '(anonymous)';
   };
-  const visit = (node: import('typescript').Node, owner: string | null): void => {
+  // A function passed to a call is named by the call (`(forEach callback)`), after the function it is in.
+  const unnamed = (node: import('typescript').Node): string => {
+    const call = node.parent;
+    if (!(ts.isCallExpression(call) || ts.isNewExpression(call)) || !call.arguments?.some((a) => a === node))
+      return '(anonymous)';
+    const callee = call.expression;
+    const called = ts.isPropertyAccessExpression(callee)
+      ? callee.name.text
+      : ts.isIdentifier(callee)
+        ? callee.text
+        : null;
+    return called ? `(${called} callback)` : '(anonymous)';
+  };
+  const visit = (node: import('typescript').Node, owner: string | null, outer: string | null): void => {
     let next = owner;
+    let inside = outer;
     if (ts.isClassDeclaration(node) || ts.isClassExpression(node)) next = node.name?.text ?? owner;
     if (ts.isFunctionLike(node) && (node as { body?: unknown }).body) {
       let name = nameOf(node);
@@ -49,10 +63,12 @@ export async function jsFunctions(file: string, text: string): Promise<FunctionS
         ts.isSetAccessorDeclaration(node) ||
         (ts.isPropertyDeclaration(node.parent) && owner);
       if (member && owner) name = `${owner}.${name}`;
+      if (name === '(anonymous)') name = `${outer ? `${outer} > ` : ''}${unnamed(node)}`;
       spans.push({ name, start: lineOf(node.getStart(source)), end: lineOf(node.getEnd()) });
+      inside = name;
     }
-    ts.forEachChild(node, (child) => visit(child, next));
+    ts.forEachChild(node, (child) => visit(child, next, inside));
   };
-  visit(source, null);
+  visit(source, null, null);
   return spans;
 }

@@ -1,4 +1,4 @@
-import type { FunctionSpan } from './functions.js';
+import type { FunctionSpan } from './types.js';
 
 const DEF = /^(\s*)(?:async\s+)?def\s+(\w+)|^(\s*)class\s+(\w+)/;
 

@@ -5,8 +5,15 @@ import type { ChangedLines } from './change.js';
 import type { EvidenceKind, Granularity, Suspect } from './types.js';
 import { lineRanges } from '../gen/coverage/model.js';
 
-/** How much each kind of evidence weighs: the change dominates, a stack frame beats being merely run. */
-export const WEIGHTS: Record<EvidenceKind, number> = { change: 0.5, stack: 0.3, coverage: 0.2 };
+/**
+ * How much each kind of evidence weighs: the change dominates, then coverage spectra; the stack frames, the
+ * names that link the failing tests to a function and the function's size only order what coverage leaves
+ * tied or nearly so (together at most TIE_BREAK, less than the gap between two Ochiai levels that matter).
+ */
+export const WEIGHTS: Record<EvidenceKind, number> = { change: 0.5, coverage: 0.4, stack: 0.05 };
+/** The share of the score the tie-breakers (stack, name, size) can add together. */
+export const TIE_BREAK = 0.1;
+const TIE = { stack: 0.45, name: 0.4, size: 0.15 } as const;
 
 export interface RankInput {
   spectrum: {
@@ -20,6 +27,8 @@ export interface RankInput {
   changeBase?: string;
   /** Each candidate file's functions. */
   functions: Map<string, FunctionSpan[]>;
+  /** The failing tests' names and files: a function or file they name is linked to them. */
+  failing?: { names: readonly string[]; files: readonly string[]; calls?: ReadonlyMap<string, number> };
 }
 
 /** A line with the score of each kind of evidence on it. */
@@ -31,7 +40,7 @@ export interface ScoredLine {
 }
 
 const key = (file: string, line: number): string => `${file}:${line}`;
-const UNIT = { test: 'tests', file: 'test files', run: 'runs' } as const;
+const UNIT = { test: 'tests', split: 'units', file: 'test files', run: 'runs' } as const;
 
 /** Every line some evidence points at, scored (0..1), best first, ties by file and line. */
 export function scoreLines(input: RankInput): ScoredLine[] {
@@ -68,7 +77,9 @@ export function rankFunctions(input: RankInput, scored: readonly ScoredLine[]): 
   const groups = new Map<string, { file: string; span: FunctionSpan | null; lines: ScoredLine[] }>();
   for (const s of scored) {
     const span = enclosingFunction(input.functions.get(s.file) ?? [], s.line);
-    if (span?.test || (!span && s.parts.stack === undefined && s.parts.change === undefined)) continue;
+    // Rust and Go have no code outside functions: a frame there is a doctest's or a macro's, not a suspect.
+    const bare = !span && /\.(rs|go)$/.test(s.file) && s.parts.change === undefined;
+    if (span?.test || bare || (!span && s.parts.stack === undefined && s.parts.change === undefined)) continue;
     const k = `${s.file}\0${span ? `${span.start}:${span.name}` : TOP_LEVEL}`;
     const g = groups.get(k) ?? { file: s.file, span, lines: [] };
     g.lines.push(s);
@@ -79,23 +90,32 @@ export function rankFunctions(input: RankInput, scored: readonly ScoredLine[]): 
   for (const g of groups.values()) {
     const best = (kind: EvidenceKind): number => Math.max(0, ...g.lines.map((l) => l.parts[kind] ?? 0));
     const scores: Partial<Record<EvidenceKind, number>> = {};
-    const coverage = g.span ? best('coverage') : 0;
+    // A declaration's first line runs when its module loads: only the body says whether the function ran.
+    const body = g.span && g.span.end > g.span.start ? g.lines.filter((l) => l.line !== g.span!.start) : g.lines;
+    const coverage = g.span ? Math.max(0, ...body.map((l) => l.parts.coverage ?? 0)) : 0;
     const stack = Math.min(
       1,
       g.lines.reduce((sum, l) => sum + (l.parts.stack ?? 0), 0),
     );
     let change = best('change');
-    if (change > 0 && input.spectrum && coverage === 0 && measuredFiles.has(g.file)) change /= 2;
+    if (change > 0 && input.spectrum && best('coverage') === 0 && measuredFiles.has(g.file)) change /= 2;
     if (coverage > 0) scores.coverage = round(coverage);
     if (stack > 0) scores.stack = round(stack);
     if (change > 0) scores.change = round(change);
-    const score = WEIGHTS.coverage * coverage + WEIGHTS.stack * stack + WEIGHTS.change * change;
+    const start = g.span?.start ?? Math.min(...g.lines.map((l) => l.line));
+    const end = g.span?.end ?? Math.max(...g.lines.map((l) => l.line));
+    const link = g.span ? linkOf(g.file, g.span.name, input.failing) : { score: 0, why: [] };
+    const size = g.span ? sizeScore(end - start + 1) : 0;
+    const tie = TIE.stack * stack + TIE.name * link.score + TIE.size * size;
+    // Without coverage (a crash, a runner fixcycle cannot measure) the tie-breakers are all there is to rank by.
+    const score =
+      WEIGHTS.change * change +
+      WEIGHTS.coverage * coverage +
+      (input.spectrum ? TIE_BREAK : WEIGHTS.coverage + TIE_BREAK) * tie;
     // The best lines: those scoring near the best one (a changed line, not every line merely run).
     const lines = [...g.lines]
       .sort((a, b) => b.score - a.score || a.line - b.line)
       .filter((l, _, all) => l.score >= 0.75 * all[0]!.score);
-    const start = g.span?.start ?? Math.min(...g.lines.map((l) => l.line));
-    const end = g.span?.end ?? Math.max(...g.lines.map((l) => l.line));
     suspects.push({
       file: g.file,
       function: g.span?.name ?? TOP_LEVEL,
@@ -104,17 +124,24 @@ export function rankFunctions(input: RankInput, scored: readonly ScoredLine[]): 
       score: round(score),
       lines: lines.slice(0, 3).map((l) => l.line),
       scores,
-      evidence: evidence(g.lines, input),
+      evidence: [
+        ...evidence(g.lines, input, g.span),
+        ...link.why,
+        ...(g.span && (coverage > 0 || stack > 0 || link.score > 0)
+          ? [`size: ${end - start + 1} line(s) (smaller ranks higher among equals)`]
+          : []),
+      ],
     });
   }
   return suspects.sort((a, b) => b.score - a.score || a.file.localeCompare(b.file) || a.lines[0]! - b.lines[0]!);
 }
 
-function evidence(lines: readonly ScoredLine[], input: RankInput): string[] {
+function evidence(lines: readonly ScoredLine[], input: RankInput, span: FunctionSpan | null): string[] {
   const out: string[] = [];
   const spectrum = input.spectrum;
+  const header = span && span.end > span.start ? span.start : null;
   const covered = lines
-    .filter((l) => l.parts.coverage !== undefined)
+    .filter((l) => l.parts.coverage !== undefined && l.line !== header)
     .sort((a, b) => b.parts.coverage! - a.parts.coverage! || a.line - b.line);
   if (spectrum && covered.length > 0) {
     const top = covered[0]!;
@@ -123,7 +150,9 @@ function evidence(lines: readonly ScoredLine[], input: RankInput): string[] {
     out.push(
       spectrum.granularity === 'run'
         ? `coverage: run by the failing tests (line ${top.line}; per-test spectra not available for this runner)`
-        : `coverage: Ochiai ${round(spec.score)} at line ${top.line} (run by ${spec.failed} of ${spectrum.failedUnits} failing and ${spec.passed} of ${spectrum.passedUnits} passing ${unit})`,
+        : spectrum.granularity === 'split'
+          ? `coverage: Ochiai ${round(spec.score)} at line ${top.line} (run by the failing tests${spec.passed > 0 ? ' and by passing tests of the same files' : ', by no passing test of the same files'})`
+          : `coverage: Ochiai ${round(spec.score)} at line ${top.line} (run by ${spec.failed} of ${spectrum.failedUnits} failing and ${spec.passed} of ${spectrum.passedUnits} passing ${unit})`,
     );
   }
   const stacked = lines.filter((l) => l.parts.stack !== undefined);
@@ -144,3 +173,60 @@ function evidence(lines: readonly ScoredLine[], input: RankInput): string[] {
 }
 
 const round = (n: number): number => Math.round(n * 1000) / 1000;
+
+/** 1 for a one-line function, falling with the log of its length: a short function run by the failure says more. */
+export const sizeScore = (lines: number): number => 1 / (1 + Math.log2(Math.max(1, lines)));
+
+/** A name's words, lower case: `monthNamesConversion`, `month-names_conversion` -> month, names, conversion. */
+const words = (name: string): string[] =>
+  name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+
+/** A file's stem without test markers: `test/month-names-conversion-test.js` -> month names conversion. */
+const stem = (file: string): string =>
+  words(
+    file
+      .split('/')
+      .at(-1)!
+      .replace(/\.[^.]+$/, ''),
+  )
+    .filter((w) => !['test', 'tests', 'spec', 'index'].includes(w))
+    .join(' ');
+
+/**
+ * How a test name says this function's own name: 1 as a whole identifier (`is_left` in `src/lib.rs -
+ * Either<L,R>::is_left`), 1/2 as words of it (`left`, `month names` in `converts month names`), else 0.
+ */
+export function namedIn(own: string, names: readonly string[]): number {
+  const ownWords = words(own).join(' ');
+  if (ownWords.length <= 2) return 0;
+  if (names.some((n) => n.split(/[^\w$]+/).includes(own))) return 1;
+  return names.some((n) => ` ${words(n).join(' ')} `.includes(` ${ownWords} `)) ? 0.5 : 0;
+}
+
+/**
+ * How the failing tests name this function: its own name among the words of a failing test's name, called by
+ * the test code that failed (more on or just above the failing line), its file's stem the same as a failing
+ * test file's (`index` names no file).
+ */
+export function linkOf(file: string, fn: string, failing: RankInput['failing']): { score: number; why: string[] } {
+  if (!failing) return { score: 0, why: [] };
+  const own =
+    fn
+      .split(/\.|::| > /)
+      .filter((p) => !p.startsWith('('))
+      .at(-1) ?? '';
+  const named = namedIn(own, failing.names);
+  const fileStem = stem(file);
+  const sameFile = fileStem.length > 0 && failing.files.some((t) => stem(t) === fileStem);
+  const why: string[] = [];
+  const called = failing.calls?.get(own) ?? 0;
+  if (named) why.push(`name: a failing test's name says ${own}`);
+  if (called > 0)
+    why.push(`name: the failing test calls ${own}${called < 1 ? '' : ' on or just above its failing line'}`);
+  if (sameFile) why.push(`name: the failing test file is named after ${file}`);
+  return { score: 0.5 * named + 0.3 * called + (sameFile ? 0.2 : 0), why };
+}

@@ -37,19 +37,23 @@ function framesIn(text: string, root: string): { file: string; line: number }[] 
  */
 export function sourceFrames(failures: readonly Failure[], root: string): SourceFrame[] {
   const frames: SourceFrame[] = [];
-  for (const failure of failures) {
-    const text = [failure.stack ?? '', failure.message].join('\n');
-    let found = framesIn(text, root);
-    if (found.some((f) => f.file.endsWith('.py'))) found = found.reverse();
-    const seen = new Set<string>();
-    let depth = 0;
-    for (const frame of found) {
-      const key = `${frame.file}:${frame.line}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
+  for (const failure of failures)
+    stackLocations(failure, root).forEach((frame, depth) => {
       if (isSuspectSource(frame.file)) frames.push({ ...frame, weight: 1 / (1 + depth), test: failure.id });
-      depth++;
-    }
-  }
+    });
   return frames;
+}
+
+/** A failure's frames in the project (tests included), innermost first, each place once. */
+export function stackLocations(failure: Failure, root: string): { file: string; line: number }[] {
+  const text = [failure.stack ?? '', failure.message].join('\n');
+  let found = framesIn(text, root);
+  if (found.some((f) => f.file.endsWith('.py'))) found = found.reverse();
+  const seen = new Set<string>();
+  return found.filter((frame) => {
+    const key = `${frame.file}:${frame.line}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }

@@ -1,8 +1,11 @@
 /** The kinds of evidence a suspect can rest on. */
 export type EvidenceKind = 'coverage' | 'stack' | 'change';
 
-/** How finely a coverage run tells the tests apart: per test, per test file (process), or the run as a whole. */
-export type Granularity = 'test' | 'file' | 'run';
+/**
+ * How finely a coverage run tells the tests apart: per test, the failing tests apart from the passing tests of
+ * their files (`split`), per test file (process), or the run as a whole.
+ */
+export type Granularity = 'test' | 'split' | 'file' | 'run';
 
 /** A code location fixcycle suspects, with the score of each kind of evidence (0..1) and why. */
 export interface Suspect {
@@ -43,4 +46,13 @@ export interface SpectrumUnit {
   failed: boolean;
   /** `file:line` keys. */
   lines: string[];
+}
+
+/** A function's name and its lines (1-based, inclusive). */
+export interface FunctionSpan {
+  name: string;
+  start: number;
+  end: number;
+  /** A test written beside the code (Rust's `#[test]`): never a suspect. */
+  test?: boolean;
 }

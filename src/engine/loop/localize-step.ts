@@ -15,12 +15,14 @@ export async function localizeFailures(
   results: TestResults,
   signal?: AbortSignal,
 ): Promise<Localization | undefined> {
-  if (ctx.options.localize === false || results.failures.length === 0) return undefined;
+  const errors = results.errors.filter((e) => !e.notHere);
+  if (ctx.options.localize === false || (results.failures.length === 0 && errors.length === 0)) return undefined;
   try {
     const { lines: _lines, ...found } = await localize({
       root: ctx.repo.root,
       runner: ctx.runner,
       failures: results.failures,
+      errors,
       timeoutMs: ctx.options.testTimeoutMs,
       signal,
     });
