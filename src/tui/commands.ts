@@ -84,7 +84,7 @@ function answerYes(ctx: CommandContext): CommandResult {
     return only(
       { type: 'answered' },
       { type: 'stopping' },
-      say('Stopping after the current step… q leaves now', 'info'),
+      say('Stopping: the running step is cancelled… q leaves now', 'info'),
     );
   }
   const target = lastCommittedIteration(ctx.session.state?.iterations ?? []);
@@ -177,7 +177,11 @@ function rollback(ctx: CommandContext): CommandResult {
   }
   if (!target) return only(say('Nothing to roll back: no iteration has a fix commit yet'));
   const prompt = `Roll back iteration ${target.iteration} (${target.commit!.slice(0, 7)})? It is reverted after the current step.`;
-  return only({ type: 'ask', confirm: { kind: 'rollback', prompt } });
+  const choices = [
+    { key: 'y', does: 'rolls it back', short: 'roll back' },
+    { key: 'n', does: 'keeps it', short: 'keep' },
+  ];
+  return only({ type: 'ask', confirm: { kind: 'rollback', prompt, choices } });
 }
 
 function pause(ctx: CommandContext): CommandResult {
@@ -190,16 +194,26 @@ function pause(ctx: CommandContext): CommandResult {
 function quit(ctx: CommandContext): CommandResult {
   if (!ctx.controls || ctx.session.done || ctx.ui.stopping || !ctx.session.sessionId)
     return { actions: [], quit: true };
+  // Stopping cancels the running step at once (its agent or test run is killed); the session stays resumable.
   if (ctx.controls.remote)
     return only({
       type: 'ask',
       confirm: {
         kind: 'quit',
-        prompt: 'Stop the run after its current step? y stops it and leaves, n leaves it running, esc stays',
+        prompt: 'Stop the run now? Its running step is cancelled; the session stays resumable.',
+        choices: [
+          { key: 'y', does: 'stops it and leaves', short: 'stop' },
+          { key: 'n', does: 'leaves it running', short: 'leave' },
+          { key: 'esc', does: 'stays here', short: 'stay' },
+        ],
       },
     });
-  const prompt = 'Stop the loop after the current step and leave? The session stays resumable.';
-  return only({ type: 'ask', confirm: { kind: 'quit', prompt } });
+  const prompt = 'Stop the loop now and leave? The running step is cancelled; the session stays resumable.';
+  const choices = [
+    { key: 'y', does: 'stops and leaves', short: 'stop' },
+    { key: 'n', does: 'goes on', short: 'go on' },
+  ];
+  return only({ type: 'ask', confirm: { kind: 'quit', prompt, choices } });
 }
 
 function open(ctx: CommandContext): CommandResult {

@@ -43,12 +43,13 @@ describe('keys that act on the loop', () => {
   it('r asks first, and y rolls back the last committed iteration', async () => {
     const t = app();
     await t.press('r');
-    expect(t.text()).toContain('Roll back iteration 1 (1bd3769)? It is reverted after the current step. [y/n]');
+    expect(t.text()).toContain('Roll back iteration 1 (1bd3769)? It is reverted after the current step.');
+    expect(t.text()).toMatch(/y rolls it back · n keeps it/);
     expect(t.controls!.calls).toEqual([]);
     await t.press('y');
     expect(t.controls!.calls).toEqual(['rollback']);
     expect(t.status()).toContain('Rolling back iteration 1 after the current step');
-    expect(t.text()).not.toContain('[y/n]');
+    expect(t.text()).not.toContain('y rolls it back');
   });
 
   it('r then n rolls nothing back', async () => {
@@ -104,10 +105,11 @@ describe('quitting', () => {
   it('q asks while the loop works; y stops it and leaves once the loop is done', async () => {
     const t = app();
     await t.press('q');
-    expect(t.text()).toContain('Stop the loop after the current step and leave? The session stays resumable. [y/n]');
+    expect(t.text()).toContain('Stop the loop now and leave? The running step is cancelled; the session stays');
+    expect(t.text()).toContain('y stops and leaves · n goes on');
     await t.press('y');
     expect(t.controls!.calls).toEqual(['stop']);
-    expect(t.status()).toContain('Stopping after the current step… q leaves now');
+    expect(t.status()).toContain('Stopping: the running step is cancelled… q leaves now');
     expect(t.onQuit).not.toHaveBeenCalled();
     t.store
       .getState()
