@@ -58,14 +58,16 @@ export function StatusLine({ width, compact = false }: StatusLineProps) {
     })),
   );
   const message = useUi((s) => s.message);
-  const { kept, rest } = splitHints(keyHints({ ui, watch: controls === null, ...facts }));
+  // Watching only: no controls, or nothing drives the session the keys would act on.
+  const watching = controls === null || Boolean(controls.unreachable?.());
+  const { kept, rest } = splitHints(keyHints({ ui, watch: watching, ...facts }));
   const keptText = formatHints(kept);
 
   const left = [
     sessionId ?? 'starting',
     !compact && chain.length > 0 ? chain.join(' → ') : '',
     !compact && countsFrom && countsFrom !== 'report' ? `counts: ${COUNTS_FROM[countsFrom]}` : '',
-    controls === null ? 'watch' : '',
+    watching ? 'watch' : '',
     facts.paused && !facts.done ? 'paused' : '',
   ]
     .filter(Boolean)

@@ -5,7 +5,7 @@ import type { Question } from './question-lines.js';
 
 /**
  * What the approval banner asks: the pass rate and what is left, and the keys that answer (a, r when a fix can be
- * rolled back, q). Without controls (nothing to send a key to) it says the command that approves instead.
+ * rolled back, q). When no key can reach the loop (nothing drives the session) it says the command that approves.
  */
 export function approvalQuestion(
   view: Pick<SessionView, 'awaitingApproval' | 'sessionId' | 'state'>,
@@ -15,7 +15,7 @@ export function approvalQuestion(
   if (!awaiting) return null;
   const count = awaiting.failures.length;
   const head = `? Partial success awaiting approval: pass rate ${formatPercent(awaiting.passRate)}, ${count} low-criticality failure${count === 1 ? '' : 's'} left`;
-  if (!controls)
+  if (!controls || controls.unreachable?.())
     return {
       text: `${head}. Approve with fixcycle run --resume-session ${view.sessionId ?? '<id>'} --yes`,
       choices: [],

@@ -33,7 +33,7 @@ export interface CommandResult {
 const say = (text: string, tone: 'info' | 'warn' = 'warn'): UiAction => ({ type: 'say', message: { text, tone } });
 const only = (...actions: UiAction[]): CommandResult => ({ actions });
 
-const WATCH = (what: string) => `Watch mode: ${what} from the terminal that runs the loop`;
+const WATCH = (what: string) => `No loop to send this to from here: ${what} from fixcycle watch or fixcycle pane`;
 
 function iterationNumbers(session: SessionView): number[] {
   return (session.state?.iterations ?? []).map((it) => it.iteration);
@@ -156,6 +156,8 @@ function approve(ctx: CommandContext): CommandResult {
       ),
     );
   }
+  const unreachable = ctx.controls.unreachable?.();
+  if (unreachable) return only(say(unreachable));
   const why = ctx.controls.approve();
   const done = ctx.controls.remote
     ? 'Approval sent to the process driving the session…'
@@ -176,6 +178,8 @@ function rollback(ctx: CommandContext): CommandResult {
     );
   }
   if (!target) return only(say('Nothing to roll back: no iteration has a fix commit yet'));
+  const unreachable = ctx.controls.unreachable?.();
+  if (unreachable) return only(say(unreachable));
   const prompt = `Roll back iteration ${target.iteration} (${target.commit!.slice(0, 7)})? It is reverted after the current step.`;
   const choices = [
     { key: 'y', does: 'rolls it back', short: 'roll back' },
@@ -187,12 +191,15 @@ function rollback(ctx: CommandContext): CommandResult {
 function pause(ctx: CommandContext): CommandResult {
   if (!ctx.controls) return only(say(WATCH('pause')));
   if (ctx.session.done) return only(say('The session has ended: nothing to pause'));
+  if (ctx.session.awaitingApproval) return only(say('The session waits for approval: nothing runs to pause'));
+  const unreachable = ctx.controls.unreachable?.();
+  if (unreachable) return only(say(unreachable));
   const paused = ctx.controls.togglePause();
   return only(say(paused ? 'Pausing after the current step: p resumes' : 'Resumed', 'info'));
 }
 
 function quit(ctx: CommandContext): CommandResult {
-  if (!ctx.controls || ctx.session.done || ctx.ui.stopping || !ctx.session.sessionId)
+  if (!ctx.controls || ctx.session.done || ctx.ui.stopping || !ctx.session.sessionId || ctx.controls.unreachable?.())
     return { actions: [], quit: true };
   // Stopping cancels the running step at once (its agent or test run is killed); the session stays resumable.
   if (ctx.controls.remote)

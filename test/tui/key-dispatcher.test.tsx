@@ -90,14 +90,38 @@ describe('keys that act on the loop', () => {
     expect(t.status()).toContain('The session has ended: nothing to pause');
   });
 
-  it('in watch mode, a, r and p say where they work', async () => {
+  it('without controls, a, r and p say where they work', async () => {
     const t = app(awaitingApprovalStore(), null);
     await t.press('a');
-    expect(t.status()).toContain('Watch mode: approve from the terminal that runs the loop');
+    expect(t.status()).toContain('approve from fixcycle watch or fixcycle pane');
     await t.press('r');
-    expect(t.status()).toContain('Watch mode: roll back from the terminal that runs the loop');
+    expect(t.status()).toContain('roll back from fixcycle watch or fixcycle pane');
     await t.press('p');
-    expect(t.status()).toContain('Watch mode: pause from the terminal that runs the loop');
+    expect(t.status()).toContain('pause from fixcycle watch or fixcycle pane');
+  });
+
+  it('on a session nothing drives, a and r say the command that acts, send nothing, and q leaves at once', async () => {
+    const controls = new RecordingControls();
+    const why = 'No fixcycle process drives WFS-test-checkout now: fixcycle run --resume-session WFS-test-checkout';
+    Object.assign(controls, { remote: true, unreachable: () => why });
+    const t = app(awaitingApprovalStore(), controls, { columns: 140, rows: 40 });
+    expect(t.text().replace(/\n/g, ' ')).toContain(
+      'Approve with fixcycle run --resume-session WFS-test-checkout --yes',
+    );
+    await t.press('a');
+    expect(t.status()).toContain(why);
+    await t.press('r');
+    expect(t.status()).toContain(why);
+    expect(controls.calls).toEqual([]);
+    await t.press('q');
+    expect(t.onQuit).toHaveBeenCalled();
+  });
+
+  it('p is refused while the session waits for approval', async () => {
+    const t = app(awaitingApprovalStore());
+    await t.press('p');
+    expect(t.controls!.calls).toEqual([]);
+    expect(t.status()).toContain('The session waits for approval: nothing runs to pause');
   });
 });
 
