@@ -7,6 +7,7 @@ import type { StatusMessage } from '../state/ui-state.js';
 import { createUiStore } from '../state/ui-store.js';
 import { holdAltScreen } from './alt-screen.js';
 import { ringOnDecisions } from './bell.js';
+import { writeChangedLines } from './changed-lines.js';
 import { receiptLines } from './receipt.js';
 import { TuiProvider } from './context.js';
 import { createTheme } from './theme.js';
@@ -88,7 +89,8 @@ export function startTui(options: TuiOptions): TuiHandle {
       <App onQuit={onQuit} />
     </TuiProvider>,
     {
-      stdout,
+      // A frame where only a line or two changed (the spinner, the clock) is written as those lines alone.
+      stdout: writeChangedLines(stdout),
       stdin,
       // Ctrl+C is a key like q: it asks before stopping a working loop.
       exitOnCtrlC: false,
