@@ -96,7 +96,7 @@ export function App({ onQuit }: AppProps) {
   const choosing = useSession((s) => s.teamChoice !== null);
   const following = Boolean(useTui().follow);
   const waiting = useSession((s) => s.sessionId === null) && following;
-  const detailLines = useIterationDetail();
+  const detailLines = useIterationDetail(layout.width);
   const failureDetail = useFailureDetail(layout.width);
 
   const metrics = useRef<PaneMetrics>(null!);

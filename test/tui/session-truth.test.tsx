@@ -7,7 +7,7 @@ import { createFixcycleStore } from '../../src/state/store.js';
 import { eventsFromState } from '../../src/tui/state-events.js';
 import { renderTui } from './render.js';
 import { RecordingControls } from './recording-controls.js';
-import { failure, iterationState, results } from './scenarios.js';
+import { failure, failureStore, iterationState, results } from './scenarios.js';
 
 let unmount: (() => void) | undefined;
 afterEach(() => unmount?.());
@@ -138,5 +138,15 @@ describe('a state the session leaves leaves the screen', () => {
     mirrored(view, iterationState([], { session_id: 'WFS-test-third', status: 'active' }), at80);
     const screen = await view.waitFor((s) => s.includes('WFS-test-third') && !s.includes('Partial success'));
     expect(screen).not.toContain('exit code');
+  });
+
+  it("shows an ended session's clock from its own times and when its state was last written", () => {
+    // Started 10:00, last written 10:20: 20 minutes, however long ago that was.
+    const store = failureStore();
+    store.setState({ startedAt: Date.parse('2025-10-17T10:00:00Z') });
+    const view = renderTui(<App onQuit={() => {}} />, { columns: 120, rows: 40, store, controls: null });
+    unmount = view.unmount;
+    expect(view.lines().at(-1)).toMatch(/ 20m\b/);
+    expect(view.text()).not.toContain('no events yet');
   });
 });
