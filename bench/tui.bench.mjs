@@ -5,6 +5,8 @@
 //   render_fps          frames Ink drew per second meanwhile (<= 30)
 //   stream_rss_mb       the app's peak resident memory meanwhile (<= 150)
 //   idle_cpu_percent    CPU the app uses with nothing running (near 0: no timer ticks when idle)
+//   idle_render_bytes_per_s  bytes written to the terminal per second at 120x40 while a step runs and nothing but
+//                       time changes (the spinner, the clock) (target <= 500)
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -107,6 +109,35 @@ function idleCpu() {
   });
 }
 
+/** Bytes per second the app writes over 4 s at 120x40 while a step runs and nothing but time changes. */
+function idleRenderBytes() {
+  return new Promise((resolve) => {
+    const child = pty.spawn(process.execPath, [entry, 'idle'], {
+      name: 'xterm-256color',
+      cols: 120,
+      rows: 40,
+      cwd: root,
+      env: terminalEnv(),
+    });
+    let bytes = 0;
+    let counting = false;
+    let drawn = false;
+    child.onData((data) => {
+      if (counting) bytes += Buffer.byteLength(data);
+      if (drawn || !data.includes('Iteration 1')) return;
+      drawn = true;
+      // 1 s after the running step is first drawn: start-up is over, only time changes from here.
+      setTimeout(() => {
+        counting = true;
+        setTimeout(() => {
+          child.kill();
+          resolve(bytes / 4);
+        }, 4000);
+      }, 1000);
+    });
+  });
+}
+
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** A repository with a session being driven, as the pane finds it when it opens. */
@@ -173,6 +204,7 @@ export default async function tuiBench() {
       render_fps: figures.render_fps,
       stream_rss_mb: figures.stream_rss_mb,
       ...(existsSync('/proc/self/stat') ? { idle_cpu_percent: await idleCpu() } : {}),
+      idle_render_bytes_per_s: await idleRenderBytes(),
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -75,20 +75,28 @@ function CompactBody({ layout }: { layout: Layout }) {
 /** The screen: header, body (or help, or an opened iteration or failure group), banners, status line. Keys go through one dispatcher. */
 export function App({ onQuit }: AppProps) {
   const { columns, rows } = useTerminalSize();
-  const banners = bannerFlags(
-    useSession(useShallow((s) => ({ awaitingApproval: s.awaitingApproval, done: s.done }))),
-    useUi(useShallow((s) => ({ confirm: s.confirm }))),
+  const bannerView = useSession(
+    useShallow((s) => ({ awaitingApproval: s.awaitingApproval, done: s.done, sessionId: s.sessionId, state: s.state })),
   );
+  const bannerUi = useUi(useShallow((s) => ({ confirm: s.confirm })));
+  const banners = bannerFlags(bannerView, bannerUi);
+  const { controls } = useTui();
   const iterations = useSession((s) => s.state?.iterations.length ?? 0);
   const genRows = useSession(
     (s) => genRowCount(s.gen, s.genCoverage) + teamRowCount(s.teamTasks, s.teamCoverage, s.teamBoard),
   );
-  const layout = computeLayout(columns, rows, bannerHeight(banners), iterations, genRows);
+  const layout = computeLayout(
+    columns,
+    rows,
+    bannerHeight(banners, Math.max(20, columns), bannerView, bannerUi, controls),
+    iterations,
+    genRows,
+  );
   const help = useUi((s) => s.help);
   const choosing = useSession((s) => s.teamChoice !== null);
   const following = Boolean(useTui().follow);
   const waiting = useSession((s) => s.sessionId === null) && following;
-  const detailLines = useIterationDetail();
+  const detailLines = useIterationDetail(layout.width);
   const failureDetail = useFailureDetail(layout.width);
 
   const metrics = useRef<PaneMetrics>(null!);

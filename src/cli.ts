@@ -84,7 +84,8 @@ function addRunOptions(command: Command): Command {
     .option(
       '--update-snapshots',
       'the session is meant to update snapshots: a fix may rewrite snapshot files and inline snapshots (otherwise rejected as a change to the tests)',
-    );
+    )
+    .option('--no-bell', 'no terminal bell when the run ends or waits for a decision');
 }
 
 async function runFromFlags(flags: RunFlags, extra: { title?: string; demo?: boolean } = {}): Promise<number> {
@@ -121,6 +122,7 @@ async function runFromFlags(flags: RunFlags, extra: { title?: string; demo?: boo
       agentTimeoutMs: flags.agentTimeout,
       budget: flags.budget,
       updateSnapshots: Boolean(flags.updateSnapshots),
+      bell: flags.bell !== false,
       ...extra,
     },
     processOutput,
@@ -285,8 +287,9 @@ program
     '--follow',
     'follow the sessions of the repository like tail -F: wait for one, show it, switch to the next (the default when none is running)',
   )
+  .option('--no-bell', 'no terminal bell when the session ends or waits for a decision')
   .addOption(new Option('--run-args <json>', 'run options of a loop to start (set by fixcycle pane)').hideHelp())
-  .action(async (flags: { cwd: string; session?: string; follow?: boolean; runArgs?: string }) => {
+  .action(async (flags: { cwd: string; session?: string; follow?: boolean; runArgs?: string; bell?: boolean }) => {
     const { importTui } = await import('./tui/load.js');
     const { startWatch } = await importTui(() => import('./tui/watch.js'));
     const runArgs = flags.runArgs ? (JSON.parse(flags.runArgs) as string[]) : undefined;
@@ -295,6 +298,7 @@ program
       sessionId: flags.session,
       follow: flags.follow || runArgs !== undefined,
       runArgs,
+      bell: flags.bell !== false,
     });
   });
 
@@ -310,7 +314,13 @@ addRunOptions(
   .action(async (flags: RunFlags & { size?: number; below?: boolean }) => {
     const { runPaneCommand, runArgsOf } = await import('./commands/pane.js');
     exitCode = await runPaneCommand(
-      { cwd: flags.cwd, size: flags.size, below: flags.below, runArgs: runArgsOf(process.argv.slice(2)) },
+      {
+        cwd: flags.cwd,
+        size: flags.size,
+        below: flags.below,
+        bell: flags.bell !== false,
+        runArgs: runArgsOf(process.argv.slice(2)),
+      },
       processOutput,
     );
   });

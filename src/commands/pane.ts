@@ -16,6 +16,8 @@ export interface PaneOptions {
   below?: boolean;
   /** Run options given after `pane`: the pane also starts the loop with them. */
   runArgs: string[];
+  /** The pane rings the bell when the session ends or waits for a decision. Default: true (`--no-bell`). */
+  bell?: boolean;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -31,7 +33,8 @@ export function runArgsOf(argv: string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]!;
-    if (arg === '--below' || arg.startsWith('--size=') || arg.startsWith('--cwd=')) continue;
+    // --no-bell is the pane's own (its screen rings), not a reason to start a loop.
+    if (arg === '--below' || arg === '--no-bell' || arg.startsWith('--size=') || arg.startsWith('--cwd=')) continue;
     if (arg === '--size' || arg === '-C' || arg === '--cwd') {
       i++;
       continue;
@@ -56,6 +59,7 @@ export async function runPaneCommand(options: PaneOptions, out: Output): Promise
   }
   const cwd = resolve(options.cwd);
   const command = [process.execPath, process.argv[1] ?? 'fixcycle', 'watch', '--follow', '-C', cwd];
+  if (options.bell === false) command.push('--no-bell');
   if (options.runArgs.length > 0) command.push('--run-args', JSON.stringify(options.runArgs));
   const shell = quote(command);
   try {

@@ -22,6 +22,8 @@ export interface RunFlags {
   agentTimeout?: number;
   budget?: BudgetLimits;
   updateSnapshots?: boolean;
+  /** commander sets false for --no-bell. */
+  bell?: boolean;
 }
 
 /** The flags of `gen`: those of `run`, plus its own. */

@@ -19,6 +19,8 @@ export interface RunOptions extends Omit<StartOptions, 'emit' | 'interactive'> {
   /** Shown in the TUI's title (the demo labels itself). */
   title?: string;
   demo?: boolean;
+  /** Ring the bell when the run ends or waits for a decision. Default: true (`--no-bell`). */
+  bell?: boolean;
 }
 
 /** Errors the user can fix: one line, exit 2. Anything else is a bug and keeps its stack. */
@@ -104,7 +106,13 @@ async function runInTui(
 ): Promise<number> {
   const { importTui } = await import('../tui/load.js');
   const { startTui } = await importTui(() => import('../tui/start.js'));
-  const tui = startTui({ store, controls: loop.controls, title: options.title, demo: options.demo });
+  const tui = startTui({
+    store,
+    controls: loop.controls,
+    title: options.title,
+    demo: options.demo,
+    bell: options.bell,
+  });
   let result: LoopResult | null = null;
   const running = loop.run().then((r) => (result = r));
   try {
@@ -120,5 +128,6 @@ async function runInTui(
     throw error;
   }
   await tui.waitUntilExit();
+  tui.printReceipt(true);
   return (result as LoopResult | null)?.exitCode ?? EXIT.interrupted;
 }

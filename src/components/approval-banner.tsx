@@ -1,29 +1,40 @@
 import { Box, Text } from 'ink';
+import { useShallow } from 'zustand/react/shallow';
+import { approvalQuestion } from '../tui/approval-question.js';
 import { useSession, useTui } from '../tui/context.js';
-import { formatPercent, lastCommittedIteration } from '../tui/iteration-rows.js';
+import { fitQuestion } from '../tui/question-lines.js';
+import { KeyPieces } from './confirm-prompt.js';
 
-/** Two lines asking the user to approve a partial success, with what approving means and the keys. */
+/** The approval question: pass rate and what is left, then the keys, each key visible at any width. */
 export function ApprovalBanner({ width }: { width: number }) {
   const { controls, theme } = useTui();
-  const awaiting = useSession((s) => s.awaitingApproval);
-  const sessionId = useSession((s) => s.sessionId);
-  const canRollBack = useSession((s) => lastCommittedIteration(s.state?.iterations ?? []) !== undefined);
-  if (!awaiting) return null;
-  const count = awaiting.failures.length;
-  const left = `${count} low-criticality failure${count === 1 ? '' : 's'} left`;
-  const keys =
-    controls === null
-      ? `Watch mode: approve in the terminal that runs the loop, or fixcycle run --resume-session ${sessionId ?? '<id>'} --yes`
-      : `a approves and finishes${canRollBack ? ' · r rolls back the last fix' : ''} · q leaves (the session stays resumable)`;
+  const view = useSession(
+    useShallow((s) => ({ awaitingApproval: s.awaitingApproval, sessionId: s.sessionId, state: s.state })),
+  );
+  const question = approvalQuestion(view, controls);
+  if (!question) return null;
+  const fitted = fitQuestion(question, width);
   return (
     <Box flexDirection="column" width={width}>
-      <Text wrap="truncate-end" bold color={theme.warn} inverse={!theme.color}>
-        ? Partial success awaiting approval: pass rate {formatPercent(awaiting.passRate)}, {left}
-      </Text>
-      <Text wrap="truncate-end">
-        {'  '}
-        {keys}
-      </Text>
+      {fitted.question.map((line, i) => (
+        <Text key={i} wrap="truncate-end">
+          <Text bold color={theme.warn} inverse={!theme.color}>
+            {line}
+          </Text>
+          {fitted.inline && fitted.keys.length > 0 && i === fitted.question.length - 1 ? (
+            <>
+              {'  '}
+              <KeyPieces pieces={fitted.keys} />
+            </>
+          ) : null}
+        </Text>
+      ))}
+      {fitted.inline || fitted.keys.length === 0 ? null : (
+        <Text wrap="truncate-end">
+          {'  '}
+          <KeyPieces pieces={fitted.keys} />
+        </Text>
+      )}
     </Box>
   );
 }

@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
 import type { DetailLine } from '../tui/iteration-detail-loader.js';
+import { useTheme } from '../tui/context.js';
 import { sanitizeLine } from '../tui/sanitize-line.js';
 import { SectionTitle } from './section-title.js';
 
@@ -16,6 +17,9 @@ export interface DetailPanelProps {
 
 /** Lines filling the body under a title that says which part shows; j/k scroll, esc closes. */
 export function DetailPanel({ title, lines, top: wanted, width, height }: DetailPanelProps) {
+  const theme = useTheme();
+  const tone = (line: DetailLine) =>
+    line.diff === 'add' ? theme.good : line.diff === 'del' ? theme.bad : line.diff === 'hunk' ? 'cyan' : undefined;
   const room = Math.max(1, height - 1);
   const top = Math.min(wanted, Math.max(0, lines.length - room));
   const shown = lines.slice(top, top + room);
@@ -25,7 +29,13 @@ export function DetailPanel({ title, lines, top: wanted, width, height }: Detail
       <SectionTitle title={title} extra={`${position}esc closes`} focused width={width} />
       {shown.map((line, i) => (
         <Box key={top + i} width={width} height={1}>
-          <Text wrap="truncate-end" bold={line.heading} underline={line.heading}>
+          <Text
+            wrap="truncate-end"
+            bold={line.heading}
+            underline={line.heading}
+            color={theme.color ? tone(line) : undefined}
+            dimColor={line.diff === 'meta'}
+          >
             {sanitizeLine(line.text, { color: false, maxChars: width }) || ' '}
           </Text>
         </Box>

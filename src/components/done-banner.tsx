@@ -2,6 +2,10 @@ import { Box, Text } from 'ink';
 import type { Outcome } from '../engine/events.js';
 import { useSession, useTheme } from '../tui/context.js';
 import { formatPercent } from '../tui/iteration-rows.js';
+import { ellipsize } from '../tui/question-lines.js';
+
+// The key that leaves stays whole however narrow: the reason shortens before it.
+const QUITS = ' · q quits';
 
 const HEADLINES: Record<Outcome, { mark: string; text: string; tone: 'good' | 'bad' | 'warn' }> = {
   success: { mark: '✓', text: 'Success', tone: 'good' },
@@ -11,6 +15,15 @@ const HEADLINES: Record<Outcome, { mark: string; text: string; tone: 'good' | 'b
   interrupted: { mark: '‖', text: 'Interrupted', tone: 'warn' },
   error: { mark: '✗', text: 'Error', tone: 'bad' },
 };
+
+/** The reason and where to look next in `room` columns: the reason shortens first, the path or command stays whole. */
+function reasonLine(reason: string, next: string, room: number): string {
+  const tail = next ? ` · ${next}` : '';
+  if (reason.length + tail.length <= room) return `${reason}${tail}`;
+  // 12: room for a few words of the reason, below which it says nothing.
+  if (room - tail.length >= 12) return `${ellipsize(reason, room - tail.length)}${tail}`;
+  return ellipsize(`${reason}${tail}`, Math.max(1, room));
+}
 
 /** Two lines with how the session ended, why, and where to look next. */
 export function DoneBanner({ width }: { width: number }) {
@@ -35,8 +48,10 @@ export function DoneBanner({ width }: { width: number }) {
       </Text>
       <Text wrap="truncate-end">
         {'  '}
-        {done.reason}
-        {next ? ` · ${next}` : ''} · q quits
+        {reasonLine(done.reason, next, width - 2 - QUITS.length)}
+        {QUITS.slice(0, 3)}
+        <Text bold>q</Text>
+        {QUITS.slice(4)}
       </Text>
     </Box>
   );

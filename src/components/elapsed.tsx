@@ -7,10 +7,15 @@ import { formatDuration } from '../tui/iteration-rows.js';
 /** 1 s: the clock shows whole seconds. */
 const TICK_MS = 1000;
 
-/** Time since the session started. It ticks only while a step runs, so an idle screen has no timer. */
+/**
+ * Time since the session started, from the session's own times: until its last write once it has ended. It ticks only
+ * while a step runs, so an idle screen has no timer.
+ */
 export function Elapsed() {
   const startedAt = useSession((s) => s.startedAt);
   const working = useSession(isWorking);
+  // An ended session's clock stops at its own last write, not at when someone looks at it.
+  const endedAt = useSession((s) => (s.done && s.state ? Date.parse(s.state.updated_at) : NaN));
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     setNow(Date.now());
@@ -18,6 +23,6 @@ export function Elapsed() {
     const timer = setInterval(() => setNow(Date.now()), TICK_MS);
     return () => clearInterval(timer);
   }, [working]);
-  const ms = now - startedAt;
+  const ms = (Number.isFinite(endedAt) && endedAt >= startedAt ? endedAt : now) - startedAt;
   return <Text>{ms < 1000 ? '0s' : formatDuration(ms)}</Text>;
 }

@@ -36,7 +36,9 @@ export function Header({ width, compact }: { width: number; compact: boolean }) 
           </Text>
         </Box>
       ) : null}
-      <Box flexGrow={1} flexShrink={1} justifyContent={compact ? 'flex-start' : 'flex-end'} paddingLeft={1}>
+      {/* A column that never shrinks: a shortened session id never runs into the badge (`WFS-…[aggressive]`). */}
+      <Box width={1} flexShrink={0} />
+      <Box flexGrow={1} flexShrink={1} justifyContent={compact ? 'flex-start' : 'flex-end'}>
         <StrategyBadge />
       </Box>
     </Box>

@@ -1,13 +1,13 @@
 import { Box, Text } from 'ink';
-import { useTheme, useUi } from '../tui/context.js';
+import { useTui, useUi } from '../tui/context.js';
 import { helpLines } from '../tui/help-lines.js';
 import { SectionTitle } from './section-title.js';
 
 /** The keys and what they do, generated from the key table (the footer comes from the same table). */
 export function HelpOverlay({ width, height }: { width: number; /** Rows, the title included. */ height: number }) {
-  const theme = useTheme();
+  const { theme, title } = useTui();
   const top = useUi((s) => s.helpTop);
-  const lines = helpLines(theme);
+  const lines = helpLines(theme, { team: title === 'fixcycle team' });
   const room = Math.max(1, height - 1);
   const shown = lines.slice(top, top + room);
   const more = lines.length > room ? `${top + 1}-${top + shown.length} of ${lines.length} · j/k scroll` : '';

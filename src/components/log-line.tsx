@@ -5,11 +5,16 @@ import { useSession, useTheme } from '../tui/context.js';
 export function LogLine({ width }: { width: number }) {
   const theme = useTheme();
   const last = useSession((s) => s.logs.at(-1));
+  // A watched session sends no log events: say when its state last changed rather than waiting for events.
+  const updated = useSession((s) => s.state?.updated_at ?? null);
+  const idle = updated
+    ? `· session last written at ${new Date(updated).toLocaleTimeString('en-GB')}`
+    : '· no events yet';
   const color = last?.level === 'error' ? theme.bad : last?.level === 'warn' ? theme.warn : undefined;
   return (
     <Box width={width} height={1}>
       <Text wrap="truncate-end" dimColor={!last || last.level === 'info'} color={color}>
-        {last ? `${last.level === 'info' ? '·' : '!'} ${last.message}` : '· no events yet'}
+        {last ? `${last.level === 'info' ? '·' : '!'} ${last.message}` : idle}
       </Text>
     </Box>
   );

@@ -6,7 +6,7 @@ import { useSession } from '../tui/context.js';
 import {
   currentIteration,
   currentIterationLabel,
-  iterationStatus,
+  iterationMark,
   PHASE_NAMES,
   stepAgentText,
 } from '../tui/phase-model.js';
@@ -36,15 +36,20 @@ function Row({
   label,
   detail,
   width,
+  still = phase === 'iteration',
 }: {
   indent: number;
   phase: Phase | 'iteration';
   label: string;
   detail?: string;
   width: number;
+  /** The iteration's mark stays still: its running step spins. */
+  still?: boolean;
 }) {
-  const view = useSession(useShallow((s) => ({ phases: s.phases, hold: holdOf(s) })));
-  const status = phase === 'iteration' ? iterationStatus(view) : view.phases[phase].status;
+  const view = useSession(
+    useShallow((s) => ({ phases: s.phases, phaseIteration: s.phaseIteration, state: s.state, hold: holdOf(s) })),
+  );
+  const status = phase === 'iteration' ? iterationMark(view) : view.phases[phase].status;
   // The engine's detail often starts with the phase's own name ("final validation (full suite)").
   const extra =
     detail && detail.toLowerCase().startsWith(label.toLowerCase()) ? detail.slice(label.length).trim() : detail;
@@ -52,7 +57,7 @@ function Row({
     <Box width={width} height={1}>
       <Text wrap="truncate-end">
         {' '.repeat(indent)}
-        <StatusMark status={status} hold={view.hold} /> <Text bold={status === 'running'}>{label}</Text>
+        <StatusMark status={status} hold={view.hold} still={still} /> <Text bold={status === 'running'}>{label}</Text>
         {extra ? <Text dimColor> {extra}</Text> : null}
       </Text>
     </Box>
@@ -90,7 +95,8 @@ export function PhaseTree({ width, compact = false }: PhaseTreeProps) {
       first === 'iteration' ? label : withDetail(PHASE_NAMES[first].long, view.phases[first].detail, ': ');
     return (
       <Box flexDirection="column" width={width}>
-        <Row indent={0} phase={first} label={headline} width={width} />
+        {/* The marks row below spins for the running step: the headline's mark stays still. */}
+        <Row indent={0} phase={first} label={headline} width={width} still />
         <Box width={width} height={1}>
           <Text wrap="truncate-end">
             {PHASES.map((p, i) => (

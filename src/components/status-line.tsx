@@ -61,7 +61,9 @@ export function StatusLine({ width, compact = false }: StatusLineProps) {
     })),
   );
   const message = useUi((s) => s.message);
-  const { kept, rest } = splitHints(keyHints({ ui, watch: controls === null, ...facts }));
+  // Watching only: no controls, or nothing drives the session the keys would act on.
+  const watching = controls === null || Boolean(controls.unreachable?.());
+  const { kept, rest } = splitHints(keyHints({ ui, watch: watching, ...facts }));
   const keptText = formatHints(kept);
 
   const left = [
@@ -69,7 +71,7 @@ export function StatusLine({ width, compact = false }: StatusLineProps) {
     !compact && chain.length > 0 ? chain.join(' → ') : '',
     !compact && countsFrom && countsFrom !== 'report' ? `counts: ${COUNTS_FROM[countsFrom]}` : '',
     notRun ? `not run here: ${notRun}` : '',
-    controls === null ? 'watch' : '',
+    watching ? 'watch' : '',
     facts.paused && !facts.done ? 'paused' : '',
   ]
     .filter(Boolean)

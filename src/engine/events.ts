@@ -80,6 +80,8 @@ export interface LoopControls {
   togglePause(): boolean;
   /** Stops after the current step; the session stays resumable. */
   stop(): void;
+  /** Why no key can reach the loop now (a watched session nothing drives), with the command that acts instead; null when keys reach it. */
+  unreachable?(): string | null;
   /** `fixcycle team` before it starts: offers another pipeline. Returns why not when it cannot. */
   choosePipeline?(name: string): string | null;
   /** `fixcycle team` before it starts: starts the pipeline offered. Returns why not when it cannot. */

@@ -150,6 +150,7 @@ export function createFixcycleStore(
             state: event.state,
             stuckTests: event.state.stuck_tests,
             paused: event.state.status === 'paused' ? true : get().paused,
+            ...leftStates(get(), event.state),
           });
           return;
         case 'phase': {
@@ -319,6 +320,29 @@ export function createFixcycleStore(
 
     return { ...initialView(), output, apply };
   });
+}
+
+/**
+ * What a new state says the session has left, for the screen to drop at once: the approval question once the
+ * state no longer awaits approval (a rollback or approval from a pane, a resume), the completion step it
+ * held at, and an outcome a resumed session (active again) no longer has.
+ */
+function leftStates(view: SessionView, state: IterationState): Partial<SessionView> {
+  const left: Partial<SessionView> = {};
+  if (state.status === 'awaiting_approval') return left;
+  if (view.awaitingApproval) left.awaitingApproval = null;
+  const reopened = state.status === 'active' || state.status === 'paused';
+  if (reopened && view.done) left.done = null;
+  // A validation still running belongs to the state to come; one that ended belongs to the outcome left.
+  const ended = (p: PhaseView) => p.status !== 'pending' && p.status !== 'running';
+  const { validation, completion } = view.phases;
+  if (reopened && (ended(validation) || completion.status !== 'pending'))
+    left.phases = {
+      ...view.phases,
+      validation: ended(validation) ? { status: 'pending' } : validation,
+      completion: { status: 'pending' },
+    };
+  return left;
 }
 
 /** A store's session fields before any event: what a pane shows again when it switches to another session. */

@@ -1,3 +1,5 @@
+import type { Choice } from '../tui/question-lines.js';
+
 /**
  * The TUI's own state (what is focused, scrolled, open, asked), kept apart from the session store:
  * the engine never sees it and a view never writes the session. A pure reducer, tested without a terminal.
@@ -13,6 +15,8 @@ export interface ConfirmPrompt {
   kind: 'rollback' | 'quit';
   /** The question as the user reads it. */
   prompt: string;
+  /** The keys that answer it and what each does. Default: y yes · n no. */
+  choices?: readonly Choice[];
 }
 
 /** A one-line message in the status line, most often why a key did nothing. */

@@ -2,6 +2,7 @@
 // mode, pipes a child process printing many lines through it as the engine would, then writes figures.
 //   node dist/tui/bench-entry.js first-frame
 //   node dist/tui/bench-entry.js stream <lines> <figures.json>
+//   node dist/tui/bench-entry.js idle   (a step runs, nothing but time changes: what the terminal receives then)
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { LineSplitter } from '../engine/process/line-splitter.js';
@@ -23,6 +24,14 @@ apply({
 
 let frames = 0;
 const tui = startTui({ store, controls: null, onRender: () => frames++ });
+
+if (mode === 'idle') {
+  apply({ type: 'strategy', iteration: 1, strategy: 'conservative', reason: 'iterations 1-2 start conservatively' });
+  apply({ type: 'phase', phase: 'test', status: 'done', iteration: 0, detail: 'pass 80% (16/20)' });
+  apply({ type: 'phase', phase: 'analysis', status: 'running', iteration: 1 });
+  apply({ type: 'output-reset', label: 'iteration 1: analysis' });
+  apply({ type: 'output', lines: Array.from({ length: 60 }, (_, i) => `bench: reading file ${i + 1}`) });
+}
 
 if (mode === 'stream') {
   const lines = Number(count);

@@ -1,39 +1,14 @@
-import type { LoopControls } from '../engine/events.js';
 import type { SessionView } from '../state/store.js';
-import type { GroupSpans, OutputWindow, UiAction, UiState } from '../state/ui-state.js';
+import type { UiAction } from '../state/ui-state.js';
+import type { CommandContext, CommandResult } from './command-context.js';
 import { lastCommittedIteration } from './iteration-rows.js';
 import type { Command } from './key-bindings.js';
 import { isPipelineCommand, pipelineCommand } from './team-commands.js';
 
-/** What a command is run against: the newest state of both stores and the sizes of the panes. */
-export interface CommandContext {
-  ui: UiState;
-  session: SessionView;
-  /** Null in watch mode. */
-  controls: LoopControls | null;
-  output: OutputWindow;
-  /** How far the failures view can scroll (its lines minus its height). */
-  failuresMax: number;
-  /** The failure groups in the view's order: one failure of each (to open it by) and where each starts. */
-  failureGroups: { ids: readonly string[]; spans: GroupSpans };
-  /** How far the iteration view can scroll. */
-  detailMax: number;
-  /** How far the help overlay can scroll. */
-  helpMax: number;
-  /** Rows PgUp/PgDn move: the focused pane's height. */
-  page: number;
-}
-
-/** What the UI does about a command: actions on its own state, and whether to leave. */
-export interface CommandResult {
-  actions: UiAction[];
-  quit?: boolean;
-}
-
 const say = (text: string, tone: 'info' | 'warn' = 'warn'): UiAction => ({ type: 'say', message: { text, tone } });
 const only = (...actions: UiAction[]): CommandResult => ({ actions });
 
-const WATCH = (what: string) => `Watch mode: ${what} from the terminal that runs the loop`;
+const WATCH = (what: string) => `No loop to send this to from here: ${what} from fixcycle watch or fixcycle pane`;
 
 function iterationNumbers(session: SessionView): number[] {
   return (session.state?.iterations ?? []).map((it) => it.iteration);
@@ -84,7 +59,7 @@ function answerYes(ctx: CommandContext): CommandResult {
     return only(
       { type: 'answered' },
       { type: 'stopping' },
-      say('Stopping after the current step… q leaves now', 'info'),
+      say('Stopping: the running step is cancelled… q leaves now', 'info'),
     );
   }
   const target = lastCommittedIteration(ctx.session.state?.iterations ?? []);
@@ -156,6 +131,8 @@ function approve(ctx: CommandContext): CommandResult {
       ),
     );
   }
+  const unreachable = ctx.controls.unreachable?.();
+  if (unreachable) return only(say(unreachable));
   const why = ctx.controls.approve();
   const done = ctx.controls.remote
     ? 'Approval sent to the process driving the session…'
@@ -176,30 +153,49 @@ function rollback(ctx: CommandContext): CommandResult {
     );
   }
   if (!target) return only(say('Nothing to roll back: no iteration has a fix commit yet'));
+  const unreachable = ctx.controls.unreachable?.();
+  if (unreachable) return only(say(unreachable));
   const prompt = `Roll back iteration ${target.iteration} (${target.commit!.slice(0, 7)})? It is reverted after the current step.`;
-  return only({ type: 'ask', confirm: { kind: 'rollback', prompt } });
+  const choices = [
+    { key: 'y', does: 'rolls it back', short: 'roll back' },
+    { key: 'n', does: 'keeps it', short: 'keep' },
+  ];
+  return only({ type: 'ask', confirm: { kind: 'rollback', prompt, choices } });
 }
 
 function pause(ctx: CommandContext): CommandResult {
   if (!ctx.controls) return only(say(WATCH('pause')));
   if (ctx.session.done) return only(say('The session has ended: nothing to pause'));
+  if (ctx.session.awaitingApproval) return only(say('The session waits for approval: nothing runs to pause'));
+  const unreachable = ctx.controls.unreachable?.();
+  if (unreachable) return only(say(unreachable));
   const paused = ctx.controls.togglePause();
   return only(say(paused ? 'Pausing after the current step: p resumes' : 'Resumed', 'info'));
 }
 
 function quit(ctx: CommandContext): CommandResult {
-  if (!ctx.controls || ctx.session.done || ctx.ui.stopping || !ctx.session.sessionId)
+  if (!ctx.controls || ctx.session.done || ctx.ui.stopping || !ctx.session.sessionId || ctx.controls.unreachable?.())
     return { actions: [], quit: true };
+  // Stopping cancels the running step at once (its agent or test run is killed); the session stays resumable.
   if (ctx.controls.remote)
     return only({
       type: 'ask',
       confirm: {
         kind: 'quit',
-        prompt: 'Stop the run after its current step? y stops it and leaves, n leaves it running, esc stays',
+        prompt: 'Stop the run now? Its running step is cancelled; the session stays resumable.',
+        choices: [
+          { key: 'y', does: 'stops it and leaves', short: 'stop' },
+          { key: 'n', does: 'leaves it running', short: 'leave' },
+          { key: 'esc', does: 'stays here', short: 'stay' },
+        ],
       },
     });
-  const prompt = 'Stop the loop after the current step and leave? The session stays resumable.';
-  return only({ type: 'ask', confirm: { kind: 'quit', prompt } });
+  const prompt = 'Stop the loop now and leave? The running step is cancelled; the session stays resumable.';
+  const choices = [
+    { key: 'y', does: 'stops and leaves', short: 'stop' },
+    { key: 'n', does: 'goes on', short: 'go on' },
+  ];
+  return only({ type: 'ask', confirm: { kind: 'quit', prompt, choices } });
 }
 
 function open(ctx: CommandContext): CommandResult {

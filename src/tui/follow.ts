@@ -23,6 +23,8 @@ export interface FollowOptions {
   pollMs?: number;
   /** `fixcycle pane <run options>`: start a headless loop with these options once the screen is up. */
   runArgs?: string[];
+  /** Ring the bell when the session shown ends or waits for a decision. Default: true (`--no-bell`). */
+  bell?: boolean;
 }
 
 /**
@@ -88,6 +90,7 @@ export async function startFollow(options: FollowOptions): Promise<number> {
     stdout: options.stdout,
     stdin: options.stdin,
     env: options.env,
+    bell: options.bell,
   });
   const stopBeat = await startHeartbeat(root).catch(() => async () => undefined);
   const follower = followSessions({
@@ -107,6 +110,7 @@ export async function startFollow(options: FollowOptions): Promise<number> {
     (mirror as SessionMirror | null)?.stop();
     await stopBeat();
   }
+  tui.printReceipt(false);
   return 0;
 }
 

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { LoopControls } from '../engine/events.js';
 import { appendIntent, type IntentAction, type IntentRecord } from '../engine/intents/intent-file.js';
 
@@ -24,6 +26,20 @@ export class IntentControls implements LoopControls {
     private readonly by: string,
     private readonly onError: (text: string) => void,
   ) {}
+
+  private lockSeen = { dir: '', at: 0, held: false };
+
+  /** A session without the lock of a fixcycle process applies no intent: say the command that acts on it. */
+  unreachable(): string | null {
+    const session = this.followed();
+    if (!session) return 'No session to act on: waiting for one to start';
+    // 500 ms: the footer asks on every frame; a lock taken or dropped shows within half a second.
+    const now = Date.now();
+    if (this.lockSeen.dir !== session.dir || now - this.lockSeen.at > 500)
+      this.lockSeen = { dir: session.dir, at: now, held: existsSync(join(session.dir, '.lock')) };
+    if (this.lockSeen.held) return null;
+    return `No fixcycle process drives ${session.id} now: fixcycle run --resume-session ${session.id} goes on with it (--yes approves)`;
+  }
 
   private send(action: IntentAction): string | null {
     const session = this.followed();

@@ -3,13 +3,16 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Iteration } from '../engine/session/schema.js';
+import { ellipsize } from './question-lines.js';
 
 const run = promisify(execFile);
 
-/** A line of the iteration view; headings are drawn bold. */
+/** A line of the iteration view; headings are drawn bold, diff lines in their colors. */
 export interface DetailLine {
   text: string;
   heading?: boolean;
+  /** A line of the fix's diff: added, removed, a hunk header, or the commit's header and file names. Diff lines are never wrapped. */
+  diff?: 'add' | 'del' | 'hunk' | 'meta';
 }
 
 /** Where an iteration's files are and which commit holds its fix. */
@@ -68,16 +71,34 @@ function planLines(json: unknown): string[] {
   return lines.length > 0 ? lines : JSON.stringify(json, null, 2).split('\n');
 }
 
-async function diffLines(repo: string, sha: string): Promise<string[]> {
+/** A diff line's tone: `+`/`-` lines (not the `+++`/`---` file names), hunk headers, and the rest of the header. */
+function diffTone(line: string): DetailLine['diff'] {
+  if (line.startsWith('+++') || line.startsWith('---')) return 'meta';
+  if (line.startsWith('+')) return 'add';
+  if (line.startsWith('-')) return 'del';
+  if (line.startsWith('@@')) return 'hunk';
+  return 'meta';
+}
+
+// 2,000 lines: a fix longer than this is read with git show; the view says so.
+const MAX_DIFF_LINES = 2000;
+
+/** The fix commit: its subject, the files it changed and its whole diff, each line toned for the view. */
+async function diffLines(repo: string, sha: string): Promise<DetailLine[]> {
   try {
-    const { stdout } = await run('git', ['show', '--stat', '--format=%h %s%n%an, %ar', sha], {
+    const { stdout } = await run('git', ['show', '--stat', '--patch', '--format=%h %s%n%an, %ar', sha], {
       cwd: repo,
-      maxBuffer: 4 * 1024 * 1024,
+      maxBuffer: 16 * 1024 * 1024,
     });
-    return stdout.replace(/\n+$/, '').split('\n');
+    const lines = stdout.replace(/\n+$/, '').split('\n');
+    const kept = lines.slice(0, MAX_DIFF_LINES).map((text) => ({ text, diff: diffTone(text) }));
+    const cut = lines.length - kept.length;
+    return cut > 0 ? [...kept, { text: `… ${cut} more lines: git show ${sha.slice(0, 7)}` }] : kept;
   } catch (error) {
     return [
-      `git show ${sha} failed: ${((error as { stderr?: string }).stderr ?? String(error)).trim().split('\n')[0]}`,
+      {
+        text: `git show ${sha} failed: ${((error as { stderr?: string }).stderr ?? String(error)).trim().split('\n')[0]}`,
+      },
     ];
   }
 }
@@ -91,15 +112,20 @@ export async function loadIterationDetail(source: DetailSource): Promise<DetailL
   const n = source.iteration;
   const analysisPath = join(source.sessionDir, source.entry?.analysis_file ?? `.process/iteration-${n}-analysis.md`);
   const taskPath = join(source.sessionDir, '.task', `${source.entry?.fix_task ?? `IMPL-fix-${n}`}.json`);
+  const agentPath = join(source.sessionDir, '.process', `iteration-${n}-cli-output.txt`);
+  const relative = (path: string) => path.slice(source.sessionDir.length + 1);
   const lines: DetailLine[] = [];
 
-  const analysis = await readText(analysisPath).catch((e: Error) => `cannot read: ${e.message}`);
-  lines.push(
-    ...section(
-      `Analysis · ${analysisPath.slice(source.sessionDir.length + 1)}`,
-      analysis === null ? ['(not written yet)'] : analysis.replace(/\n+$/, '').split('\n'),
-    ),
-  );
+  // The fix first: what changed is what the user opened the iteration for.
+  const sha = source.entry?.commit;
+  if (!sha) lines.push(...section('Fix', ['(no fix commit for this iteration)']));
+  else if (!source.repo) lines.push(...section(`Fix · commit ${sha.slice(0, 7)}`, ['(repository unknown)']));
+  else
+    lines.push({ text: `Fix · commit ${sha.slice(0, 7)}`, heading: true }, ...(await diffLines(source.repo, sha)), {
+      text: '',
+    });
+  if (source.entry?.rollback_commit)
+    lines.push(...section('Rolled back', [`by ${source.entry.rollback_commit.slice(0, 7)}`]));
 
   const taskText = await readText(taskPath).catch((e: Error) => `cannot read: ${e.message}`);
   let plan: string[];
@@ -111,13 +137,61 @@ export async function loadIterationDetail(source: DetailSource): Promise<DetailL
       plan = ['(not valid JSON yet: the file may be half-written)'];
     }
   }
-  lines.push(...section(`Fix plan · ${taskPath.slice(source.sessionDir.length + 1)}`, plan));
+  lines.push(...section(`Fix plan · ${relative(taskPath)}`, plan));
 
-  const sha = source.entry?.commit;
-  if (!sha) lines.push(...section('Commit', ['(no fix commit for this iteration)']));
-  else if (!source.repo) lines.push(...section(`Commit ${sha.slice(0, 7)}`, ['(repository unknown)']));
-  else lines.push(...section(`Commit ${sha.slice(0, 7)}`, await diffLines(source.repo, sha)));
-  if (source.entry?.rollback_commit)
-    lines.push(...section('Rolled back', [`by ${source.entry.rollback_commit.slice(0, 7)}`]));
+  // What the agents said and did, as the session recorded their calls (tool activity and final message).
+  const agent = await readText(agentPath).catch((e: Error) => `cannot read: ${e.message}`);
+  lines.push(
+    ...section(
+      `Agent · ${relative(agentPath)}`,
+      agent === null || agent.trim() === '' ? ['(nothing recorded yet)'] : agent.replace(/\n+$/, '').split('\n'),
+    ),
+  );
+
+  const analysis = await readText(analysisPath).catch((e: Error) => `cannot read: ${e.message}`);
+  lines.push(
+    ...section(
+      `Analysis · ${relative(analysisPath)}`,
+      analysis === null ? ['(not written yet)'] : analysis.replace(/\n+$/, '').split('\n'),
+    ),
+  );
   return lines;
+}
+
+/**
+ * The lines as a `width`-column view shows them: prose wraps at word boundaries (continuation lines keep the
+ * indent), a word wider than the view and every diff line end with `…` instead of being cut.
+ */
+export function fitDetailLines(lines: readonly DetailLine[], width: number): DetailLine[] {
+  const out: DetailLine[] = [];
+  for (const line of lines) {
+    if (line.diff || line.heading || line.text.length <= width) {
+      out.push(line.text.length <= width ? line : { ...line, text: ellipsize(line.text, width) });
+      continue;
+    }
+    const lead = /^\s*(?:[-*] |\d+\. )?/.exec(line.text)![0];
+    // Continuation lines line up under the text, unless the indent would leave too little room.
+    const indent = lead.length < width / 2 ? ' '.repeat(lead.length) : '';
+    let rest = line.text.slice(lead.length).trim();
+    let prefix = lead.length < width / 2 ? lead : '';
+    while (rest) {
+      const room = width - prefix.length;
+      if (rest.length <= room) {
+        out.push({ text: `${prefix}${rest}` });
+        break;
+      }
+      const space = rest.lastIndexOf(' ', room);
+      // A word wider than the room ends with … rather than being cut.
+      if (space <= 0) {
+        const word = rest.split(' ')[0]!;
+        out.push({ text: `${prefix}${ellipsize(word, room)}` });
+        rest = rest.slice(word.length).trim();
+      } else {
+        out.push({ text: `${prefix}${rest.slice(0, space).trimEnd()}` });
+        rest = rest.slice(space).trim();
+      }
+      prefix = indent;
+    }
+  }
+  return out;
 }

@@ -69,6 +69,25 @@ function outcomeOf(it: Iteration, isLast: boolean): [RowOutcome, string] {
   return isLast && !it.completed_at ? OUTCOMES['in_progress']! : ['pending', '—'];
 }
 
+/**
+ * Counts that belong to the same run as `rate`: a rolled-back iteration can keep its pre-rollback rate with the
+ * counts of the run after the rollback. Then the counts of the rate on the same suite size are shown, or none when
+ * no whole count gives that rate: never one run's rate beside another's counts.
+ */
+export function countsOfRate(
+  rate: number | undefined,
+  passed: number | undefined,
+  failed: number | undefined,
+): { passed?: number; failed?: number } {
+  if (rate === undefined || passed === undefined || failed === undefined) return { passed, failed };
+  const total = passed + failed;
+  // 0.05: rates are stored rounded to one decimal.
+  const agrees = (p: number) => total > 0 && Math.abs((p / total) * 100 - rate) <= 0.05 + 1e-9;
+  if (total === 0 || agrees(passed)) return { passed, failed };
+  const own = Math.round((rate * total) / 100);
+  return agrees(own) ? { passed: own, failed: total - own } : {};
+}
+
 /** The table's rows, oldest first, with each pass rate's change from the one before. */
 export function iterationRows(
   iterations: readonly Iteration[],
@@ -87,14 +106,18 @@ export function iterationRows(
     // A degraded iteration has no agent whose work was used, only the ones that failed.
     const agent = it.agent ?? (it.degraded ? undefined : tried.at(-1));
     const [outcome, outcomeLabel] = outcomeOf(it, index === iterations.length - 1);
+    // failed_tests is filled in (empty) even before the re-test: count it only once there is a pass rate.
+    const counts = countsOfRate(
+      passRate,
+      it.test_results?.passed,
+      it.test_results?.failed ?? (passRate !== undefined ? it.failed_tests?.length : undefined),
+    );
     return {
       iteration: it.iteration,
       strategy: it.strategy,
       passRate,
       delta,
-      passed: it.test_results?.passed,
-      // failed_tests is filled in (empty) even before the re-test: count it only once there is a pass rate.
-      failed: it.test_results?.failed ?? (passRate !== undefined ? it.failed_tests?.length : undefined),
+      ...counts,
       durationMs: durationOf(it),
       agent,
       fallback: agent !== undefined && tried.length > 1 && tried[0] !== agent,

@@ -26,7 +26,18 @@ export function iterationStatus(view: Pick<SessionView, 'phases'>): PhaseStatus 
   if (statuses.includes('running')) return 'running';
   if (statuses.includes('failed')) return 'failed';
   if (statuses.every((s) => s === 'done' || s === 'skipped')) return 'done';
+  // Some steps done, the next not started yet: the iteration is under way, not pending.
+  if (statuses.some((s) => s === 'done')) return 'running';
   return 'pending';
+}
+
+const ROLLED_BACK = new Set(['rolled_back', 'regressed_rolled_back']);
+
+/** The iteration line's mark: as its steps say, but a rolled-back iteration is skipped (undone), never a green done. */
+export function iterationMark(view: Pick<SessionView, 'phases' | 'phaseIteration' | 'state'>): PhaseStatus {
+  const entry = view.state?.iterations.find((it) => it.iteration === view.phaseIteration);
+  if (entry?.result && ROLLED_BACK.has(entry.result)) return 'skipped';
+  return iterationStatus(view);
 }
 
 /** The iteration the tree shows: the one the phases belong to, else the state's current one. */
@@ -41,15 +52,24 @@ export function currentIterationLabel(view: PhaseSource): string {
   const running = ITERATION_STEPS.find((step) => view.phases[step].status === 'running');
   const failed = ITERATION_STEPS.find((step) => view.phases[step].status === 'failed');
   const last = [...ITERATION_STEPS].reverse().find((step) => view.phases[step].status === 'done');
+  const entry = view.state?.iterations.find((it) => it.iteration === n);
   let step: string;
-  if (running) step = PHASE_NAMES[running].long;
+  if (entry?.result && ROLLED_BACK.has(entry.result))
+    step = entry.result === 'rolled_back' ? 'rolled back by user' : 'regression rolled back';
+  else if (running) step = PHASE_NAMES[running].long;
   else if (failed) step = `${PHASE_NAMES[failed].long} failed`;
   else if (last === 'retest') step = 'done';
   else if (last) step = `${PHASE_NAMES[last].long} done`;
   else step = 'waiting';
   if (view.paused && !view.done) step += ', paused';
-  const pass = view.results?.pass_rate ?? view.state?.iterations.at(-1)?.pass_rate;
-  const strategy = view.strategy?.strategy ?? view.state?.selected_strategy;
+  // The iteration's own pass rate and strategy once it has them: never the next iteration's strategy.
+  const finished = entry?.completed_at !== undefined || (entry?.result !== undefined && entry.result !== 'in_progress');
+  const pass = (finished ? entry?.pass_rate : undefined) ?? view.results?.pass_rate ?? entry?.pass_rate;
+  const strategy =
+    entry?.strategy ??
+    (view.strategy && view.strategy.iteration === n ? view.strategy.strategy : undefined) ??
+    view.strategy?.strategy ??
+    view.state?.selected_strategy;
   const facts = [pass !== undefined ? `pass: ${formatPercent(pass)}` : null, strategy ?? null]
     .filter(Boolean)
     .join(', ');

@@ -6,6 +6,9 @@ import type { FixcycleStore } from '../state/store.js';
 import type { StatusMessage } from '../state/ui-state.js';
 import { createUiStore } from '../state/ui-store.js';
 import { holdAltScreen } from './alt-screen.js';
+import { ringOnDecisions } from './bell.js';
+import { writeChangedLines } from './changed-lines.js';
+import { receiptLines } from './receipt.js';
 import { TuiProvider } from './context.js';
 import { createTheme } from './theme.js';
 
@@ -33,6 +36,8 @@ export interface TuiOptions {
   follow?: string;
   /** Called after every frame Ink draws (benchmarks count frames with it). */
   onRender?: () => void;
+  /** Ring the terminal's bell when the session ends or waits for a decision. Default: true (`--no-bell` turns it off). */
+  bell?: boolean;
 }
 
 /** A running TUI. */
@@ -43,6 +48,11 @@ export interface TuiHandle {
   unmount(): void;
   /** Shows a one-line message in the status line (for example, that a watched file is half-written); null clears it. */
   notify(text: string | null, tone?: StatusMessage['tone']): void;
+  /**
+   * Writes the receipt on the normal screen once the TUI is gone: outcome, pass rate, iterations, session id and the
+   * command to go on. `driving`: this process ran the loop (true), or watched it (false).
+   */
+  printReceipt(driving: boolean): void;
 }
 
 /**
@@ -63,6 +73,7 @@ export function startTui(options: TuiOptions): TuiHandle {
     follow: options.follow ?? null,
   };
 
+  const stopBell = options.bell === false ? () => {} : ringOnDecisions(options.store, stdout);
   let instance: ReturnType<typeof render> | null = null;
   const screen = holdAltScreen(stdout, stdin, { beforeRestore: () => instance?.unmount() });
   let quit = false;
@@ -78,7 +89,8 @@ export function startTui(options: TuiOptions): TuiHandle {
       <App onQuit={onQuit} />
     </TuiProvider>,
     {
-      stdout,
+      // A frame where only a line or two changed (the spinner, the clock) is written as those lines alone.
+      stdout: writeChangedLines(stdout),
       stdin,
       // Ctrl+C is a key like q: it asks before stopping a working loop.
       exitOnCtrlC: false,
@@ -87,8 +99,12 @@ export function startTui(options: TuiOptions): TuiHandle {
     },
   );
   const exited = instance.waitUntilExit().then(
-    () => screen.release(),
+    () => {
+      stopBell();
+      screen.release();
+    },
     (error: unknown) => {
+      stopBell();
       screen.release();
       throw error;
     },
@@ -99,5 +115,9 @@ export function startTui(options: TuiOptions): TuiHandle {
     unmount: () => instance?.unmount(),
     notify: (text, tone = 'warn') =>
       ui.getState().dispatch(text === null ? { type: 'clear-message' } : { type: 'say', message: { text, tone } }),
+    printReceipt(driving) {
+      const lines = receiptLines(options.store.getState(), driving);
+      if (lines.length > 0) stdout.write(`${lines.join('\n')}\n`);
+    },
   };
 }

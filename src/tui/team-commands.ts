@@ -1,4 +1,4 @@
-import type { CommandContext, CommandResult } from './commands.js';
+import type { CommandContext, CommandResult } from './command-context.js';
 import type { Command } from './key-bindings.js';
 
 const PIPELINE_OF: Partial<Record<Command, string>> = {

@@ -1,9 +1,12 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useSession, useUi } from './context.js';
-import { loadIterationDetail, type DetailLine } from './iteration-detail-loader.js';
+import { fitDetailLines, loadIterationDetail, type DetailLine } from './iteration-detail-loader.js';
 
-/** The lines of the iteration opened with enter: null while nothing is open, a "reading" line while it loads. */
-export function useIterationDetail(): DetailLine[] | null {
+/**
+ * The lines of the iteration opened with enter, fitted to `width` columns (prose wrapped at words, diff lines ended
+ * with `…`): null while nothing is open, a "reading" line while it loads.
+ */
+export function useIterationDetail(width: number): DetailLine[] | null {
   const iteration = useUi((s) => s.detail?.iteration ?? null);
   const sessionDir = useSession((s) => s.sessionDir);
   const repo = useSession((s) => s.repo);
@@ -34,6 +37,7 @@ export function useIterationDetail(): DetailLine[] | null {
     // `entry` is read through `key`: a new state object with the same commit must not reload.
   }, [iteration, sessionDir, repo, key]);
 
+  const fitted = useMemo(() => (loaded ? fitDetailLines(loaded.lines, width) : null), [loaded, width]);
   if (iteration === null) return null;
-  return loaded?.iteration === iteration ? loaded.lines : [{ text: `Reading iteration ${iteration}…` }];
+  return loaded?.iteration === iteration && fitted ? fitted : [{ text: `Reading iteration ${iteration}…` }];
 }

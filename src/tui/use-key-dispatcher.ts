@@ -34,7 +34,7 @@ function describeKey(input: string, key: Key): string {
  * so Ink subscribes to stdin once.
  */
 export function useKeyDispatcher(metrics: RefObject<PaneMetrics>, onQuit: () => void): void {
-  const { session, ui, controls, theme } = useTui();
+  const { session, ui, controls, theme, title } = useTui();
   const quit = useRef(onQuit);
   quit.current = onQuit;
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -84,7 +84,7 @@ export function useKeyDispatcher(metrics: RefObject<PaneMetrics>, onQuit: () => 
           spans: { starts: groupStarts(lines), lines: lines.length, height: m.failuresHeight },
         },
         detailMax: m.detailLines - (m.overlayHeight - 1),
-        helpMax: helpLines(theme).length - (m.overlayHeight - 1),
+        helpMax: helpLines(theme, { team: title === 'fixcycle team' }).length - (m.overlayHeight - 1),
         page: Math.max(1, page),
       });
       actions = result.actions;

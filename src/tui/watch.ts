@@ -3,7 +3,9 @@ import { join, resolve } from 'node:path';
 import { activeDir, gitDirOf, SESSION_PREFIX } from '../engine/session/paths.js';
 import { putBackLeftLink } from '../engine/session/session-link.js';
 import { createFixcycleStore } from '../state/store.js';
+import { startHeartbeat } from '../engine/intents/followers.js';
 import { findRepoRoot, runningSession } from './follow-sessions.js';
+import { IntentControls } from './intent-controls.js';
 import { agentsOf } from './session-agents.js';
 import { mirrorSession } from './session-mirror.js';
 import { startTui } from './start.js';
@@ -25,6 +27,8 @@ export interface WatchOptions {
   follow?: boolean;
   /** Following: run options of a loop to start (`fixcycle pane <run options>`). */
   runArgs?: string[];
+  /** Ring the bell when the session ends or waits for a decision. Default: true (`--no-bell`). */
+  bell?: boolean;
 }
 
 async function isDir(path: string): Promise<boolean> {
@@ -75,6 +79,7 @@ export async function startWatch(options: WatchOptions): Promise<number> {
       stdin: options.stdin,
       env: options.env,
       pollMs: options.pollMs,
+      bell: options.bell,
     });
   }
   const found = await findWatchedSession(options.repo, options.sessionId);
@@ -84,11 +89,22 @@ export async function startWatch(options: WatchOptions): Promise<number> {
   }
   const store = createFixcycleStore();
   const applyEvent = store.getState().apply;
+  // Keys act as the pane's do: intents the process driving the session applies (or a line saying how to act).
+  const controls = new IntentControls(
+    () => ({ id: found.id, dir: found.dir }),
+    `fixcycle watch (pid ${process.pid})`,
+    (text) => tui.notify(text),
+  );
   const apply: typeof applyEvent = (event) => {
     // The clock counts from when the watched session started, not from when watching did.
     if (event.type === 'state') {
       const started = Date.parse(event.state.started_at);
       if (Number.isFinite(started) && started !== store.getState().startedAt) store.setState({ startedAt: started });
+      for (const answer of controls.takeAnswers(event.state.intents))
+        tui.notify(
+          `${answer.action}: ${answer.note ?? (answer.applied ? 'done' : 'not applied')}`,
+          answer.applied ? 'info' : 'warn',
+        );
     }
     applyEvent(event);
   };
@@ -103,17 +119,22 @@ export async function startWatch(options: WatchOptions): Promise<number> {
   });
   const tui = startTui({
     store,
-    controls: null,
+    controls,
     title: 'fixcycle watch',
     stdout: options.stdout,
     stdin: options.stdin,
     env: options.env,
+    bell: options.bell,
   });
   const mirror = mirrorSession({ dir: found.dir, apply, warn: (text) => tui.notify(text), pollMs: options.pollMs });
+  // A headless run at a partial success waits for a decision while someone watches.
+  const stopBeat = await startHeartbeat(repoRoot).catch(() => async () => undefined);
   try {
     await tui.waitUntilExit();
   } finally {
     mirror.stop();
+    await stopBeat();
   }
+  tui.printReceipt(false);
   return 0;
 }

@@ -89,6 +89,9 @@ describe('App layout', () => {
 
   it('shows the approval banner above the status line', () => {
     const lines = show(scenarios.awaitingApprovalStore(), 60, 20).lines();
-    expect(lines.at(-3)).toContain('Partial success awaiting approval');
+    // Too long for one line at 60 columns: it wraps onto a second rather than being cut.
+    expect(lines.at(-4)).toContain('? Partial success awaiting approval: pass rate 96.5%, 1');
+    expect(lines.at(-3)).toContain('low-criticality failure left');
+    expect(lines.at(-2)).toContain('a approves and finishes · r roll back · q quit');
   });
 });

@@ -35,10 +35,10 @@ describe('ApprovalBanner', () => {
       controls: new RecordingControls(),
     });
     unmount = view.unmount;
-    expect(view.lines()[1]).toBe('  a approves and finishes · q leaves (the session stays resumable)');
+    expect(view.lines()[1]).toBe('  a approves and finishes · q quits (asks first)');
   });
 
-  it('tells a watcher where approval happens', () => {
+  it('says the command that approves when no key can reach the session', () => {
     const view = renderTui(<ApprovalBanner width={120} />, {
       columns: 120,
       rows: 40,
@@ -46,7 +46,9 @@ describe('ApprovalBanner', () => {
       controls: null,
     });
     unmount = view.unmount;
-    expect(view.text()).toContain('fixcycle run --resume-session WFS-test-checkout --yes');
+    expect(view.text().replace(/\n/g, ' ')).toContain(
+      'Approve with fixcycle run --resume-session WFS-test-checkout --yes',
+    );
   });
 
   it('draws nothing when no approval is asked', () => {
@@ -62,8 +64,9 @@ describe('DoneBanner', () => {
     unmount = view.unmount;
     const [first, second] = view.lines();
     expect(first).toBe('✗ Failure · pass rate 72% · exit code 1');
-    expect(second).toContain(
-      'max iterations reached (5) with 1 high-criticality failure · report: .workflow/active/WFS-test-checkout',
+    // The reason shortens; the report's path and the key stay whole.
+    expect(second).toMatch(
+      /^ {2}max iterations reached \(5\) with… · report: \.workflow\/active\/WFS-test-checkout\/\.summaries\/failure-report\.md · q quits$/,
     );
   });
 
@@ -95,7 +98,7 @@ describe('ConfirmPrompt', () => {
       ui: { confirm: { kind: 'rollback', prompt: 'Roll back iteration 2 (1bd3769)?' } },
     });
     unmount = view.unmount;
-    expect(view.text()).toBe(' Roll back iteration 2 (1bd3769)? [y/n] ');
+    expect(view.text()).toBe('Roll back iteration 2 (1bd3769)?  y yes · n no');
   });
 });
 
@@ -121,7 +124,7 @@ for (const size of SIZES) {
       },
     );
     unmount = view.unmount;
-    expect(view.lines()).toHaveLength(3);
+    expect(view.lines().length).toBeLessThanOrEqual(6);
     expect(overflowing(view.text(), size.columns)).toEqual([]);
   });
 }

@@ -8,13 +8,20 @@ let unmount: (() => void) | undefined;
 afterEach(() => unmount?.());
 
 describe('HelpOverlay', () => {
-  it('lists every key of the key table with what it does', () => {
-    const view = renderTui(<HelpOverlay width={120} height={38} />, { columns: 120, rows: 40 });
+  it('lists every key of the key table with what it does in fixcycle team', () => {
+    const view = renderTui(<HelpOverlay width={120} height={38} />, { columns: 120, rows: 40, title: 'fixcycle team' });
     unmount = view.unmount;
     const text = view.text();
     for (const binding of KEY_BINDINGS) expect(text).toContain(`${binding.label.padEnd(11)}${binding.description}`);
     expect(text).toContain('○ pending');
     expect(text).toContain('[surgical]');
+  });
+
+  it('lists only the keys that act here: no team keys outside fixcycle team', () => {
+    const view = renderTui(<HelpOverlay width={120} height={38} />, { columns: 120, rows: 40 });
+    unmount = view.unmount;
+    expect(view.text()).toContain('approve the partial success');
+    expect(view.text()).not.toContain('team, before it starts');
   });
 
   it('scrolls when the screen is short, and says so', () => {

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { IterationDetail } from '../../src/components/iteration-detail.js';
-import { loadIterationDetail } from '../../src/tui/iteration-detail-loader.js';
-import { overflowing, renderTui } from '../tui/render.js';
+import { fitDetailLines, loadIterationDetail } from '../../src/tui/iteration-detail-loader.js';
+import { overflowing, rawLine, renderTui } from '../tui/render.js';
 import { tempRepo } from '../tui/temp-repo.js';
 import { SIZES } from './sizes.js';
 
@@ -19,6 +19,10 @@ const sha = repo.commit('test-cycle: iteration 2 - conservative strategy (pass: 
 repo.write(
   '.workflow/active/WFS-test-detail/.process/iteration-2-analysis.md',
   '# Iteration 2 analysis\n\n## Root causes\n- toCents truncates\tinstead of rounding\n',
+);
+repo.write(
+  '.workflow/active/WFS-test-detail/.process/iteration-2-cli-output.txt',
+  '## claude (fix)\nread src/money.js\nedit src/money.js\nFixed toCents: it now rounds to the nearest cent instead of truncating the fraction.\n',
 );
 repo.write(
   '.workflow/active/WFS-test-detail/.task/IMPL-fix-2.json',
@@ -40,20 +44,27 @@ repo.write(
 );
 
 describe('IterationDetail', () => {
-  it("shows the iteration's analysis, fix plan and the files its commit changed", async () => {
+  it("shows the fix's colored diff first, then the plan, what the agent said and did, and the analysis", async () => {
     const lines = await loadIterationDetail({
       sessionDir,
       repo: repo.dir,
       iteration: 2,
       entry: { iteration: 2, commit: sha },
     });
-    const view = renderTui(<IterationDetail lines={lines} width={120} height={38} />, {
+    const view = renderTui(<IterationDetail lines={lines} width={120} height={60} />, {
       columns: 120,
-      rows: 40,
+      rows: 62,
       ui: { detail: { iteration: 2, top: 0 } },
     });
     unmount = view.unmount;
     const text = view.text();
+    expect(text.indexOf('Fix · commit')).toBeLessThan(text.indexOf('Fix plan'));
+    expect(text).toContain('-export const toCents = (a) => Math.floor(a * 100);');
+    expect(text).toContain('+export const toCents = (a) => Math.round(a * 100);');
+    expect(rawLine(view.lastFrame(), '+export const toCents')).toContain('\x1b[32m');
+    expect(rawLine(view.lastFrame(), '-export const toCents')).toContain('\x1b[31m');
+    expect(text).toContain('Agent · .process/iteration-2-cli-output.txt');
+    expect(text).toContain('Fixed toCents: it now rounds to the nearest cent');
     expect(text).toContain('▸ Iteration 2 · esc closes');
     expect(text).toContain('Analysis · .process/iteration-2-analysis.md');
     expect(text).toContain('- toCents truncates     instead of rounding');
@@ -61,7 +72,7 @@ describe('IterationDetail', () => {
     expect(text).toContain('approach: round to the nearest cent');
     expect(text).toContain('confidence: 85%');
     expect(text).toContain('  - src/money.js:toCents:1');
-    expect(text).toContain(`Commit ${sha.slice(0, 7)}`);
+    expect(text).toContain(`Fix · commit ${sha.slice(0, 7)}`);
     expect(text).toContain('test-cycle: iteration 2 - conservative strategy');
     expect(text).toMatch(/src\/money\.js \| 2 \+-/);
   });
@@ -103,4 +114,21 @@ describe('IterationDetail', () => {
       expect(overflowing(view.text(), size.columns)).toEqual([]);
     });
   }
+
+  it('wraps prose at word boundaries keeping its indent, and ends diff lines with … instead of cutting them', () => {
+    const fitted = fitDetailLines(
+      [
+        { text: '  - the fix rounds every price so they lose no cent' },
+        { text: `+${'x'.repeat(30)} = 1;`, diff: 'add' },
+      ],
+      24,
+    ).map((l) => l.text);
+    expect(fitted).toEqual([
+      '  - the fix rounds every',
+      '    price so they lose',
+      '    no cent',
+      `+${'x'.repeat(22)}…`,
+    ]);
+    for (const line of fitted) expect(line.length).toBeLessThanOrEqual(24);
+  });
 });

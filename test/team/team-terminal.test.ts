@@ -60,7 +60,7 @@ describe('fixcycle team in a terminal', () => {
     expect(screen).toMatch(/TESTRUN-001 executor L1/);
     expect(screen).toContain('✓ STRATEGY-001 strategist strategy/test-strategy.md');
     term.press('q');
-    await term.waitFor('Stop the loop after the current step and leave?');
+    await term.waitFor('Stop the loop now and leave?');
     term.press('y');
     const exit = await term.exited;
     expect(exit.exitCode).toBe(130);

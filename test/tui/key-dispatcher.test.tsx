@@ -43,12 +43,13 @@ describe('keys that act on the loop', () => {
   it('r asks first, and y rolls back the last committed iteration', async () => {
     const t = app();
     await t.press('r');
-    expect(t.text()).toContain('Roll back iteration 1 (1bd3769)? It is reverted after the current step. [y/n]');
+    expect(t.text()).toContain('Roll back iteration 1 (1bd3769)? It is reverted after the current step.');
+    expect(t.text()).toMatch(/y rolls it back · n keeps it/);
     expect(t.controls!.calls).toEqual([]);
     await t.press('y');
     expect(t.controls!.calls).toEqual(['rollback']);
     expect(t.status()).toContain('Rolling back iteration 1 after the current step');
-    expect(t.text()).not.toContain('[y/n]');
+    expect(t.text()).not.toContain('y rolls it back');
   });
 
   it('r then n rolls nothing back', async () => {
@@ -89,14 +90,38 @@ describe('keys that act on the loop', () => {
     expect(t.status()).toContain('The session has ended: nothing to pause');
   });
 
-  it('in watch mode, a, r and p say where they work', async () => {
+  it('without controls, a, r and p say where they work', async () => {
     const t = app(awaitingApprovalStore(), null);
     await t.press('a');
-    expect(t.status()).toContain('Watch mode: approve from the terminal that runs the loop');
+    expect(t.status()).toContain('approve from fixcycle watch or fixcycle pane');
     await t.press('r');
-    expect(t.status()).toContain('Watch mode: roll back from the terminal that runs the loop');
+    expect(t.status()).toContain('roll back from fixcycle watch or fixcycle pane');
     await t.press('p');
-    expect(t.status()).toContain('Watch mode: pause from the terminal that runs the loop');
+    expect(t.status()).toContain('pause from fixcycle watch or fixcycle pane');
+  });
+
+  it('on a session nothing drives, a and r say the command that acts, send nothing, and q leaves at once', async () => {
+    const controls = new RecordingControls();
+    const why = 'No fixcycle process drives WFS-test-checkout now: fixcycle run --resume-session WFS-test-checkout';
+    Object.assign(controls, { remote: true, unreachable: () => why });
+    const t = app(awaitingApprovalStore(), controls, { columns: 140, rows: 40 });
+    expect(t.text().replace(/\n/g, ' ')).toContain(
+      'Approve with fixcycle run --resume-session WFS-test-checkout --yes',
+    );
+    await t.press('a');
+    expect(t.status()).toContain(why);
+    await t.press('r');
+    expect(t.status()).toContain(why);
+    expect(controls.calls).toEqual([]);
+    await t.press('q');
+    expect(t.onQuit).toHaveBeenCalled();
+  });
+
+  it('p is refused while the session waits for approval', async () => {
+    const t = app(awaitingApprovalStore());
+    await t.press('p');
+    expect(t.controls!.calls).toEqual([]);
+    expect(t.status()).toContain('The session waits for approval: nothing runs to pause');
   });
 });
 
@@ -104,10 +129,11 @@ describe('quitting', () => {
   it('q asks while the loop works; y stops it and leaves once the loop is done', async () => {
     const t = app();
     await t.press('q');
-    expect(t.text()).toContain('Stop the loop after the current step and leave? The session stays resumable. [y/n]');
+    expect(t.text()).toContain('Stop the loop now and leave? The running step is cancelled; the session stays');
+    expect(t.text()).toContain('y stops and leaves · n goes on');
     await t.press('y');
     expect(t.controls!.calls).toEqual(['stop']);
-    expect(t.status()).toContain('Stopping after the current step… q leaves now');
+    expect(t.status()).toContain('Stopping: the running step is cancelled… q leaves now');
     expect(t.onQuit).not.toHaveBeenCalled();
     t.store
       .getState()

@@ -24,6 +24,8 @@ export interface PtyTerminal {
   exited: Promise<{ exitCode: number; signal?: number }>;
   /** Bytes the program wrote. */
   bytes(): number;
+  /** Times the terminal's bell rang. */
+  bells(): number;
   kill(signal?: string): void;
 }
 
@@ -46,6 +48,8 @@ export function spawnInPty(command: string, args: string[], options: PtyOptions)
     env: terminalEnv(options.env),
   });
   let written = 0;
+  let bells = 0;
+  term.onBell(() => bells++);
   child.onData((data) => {
     written += data.length;
     term.write(data);
@@ -90,6 +94,7 @@ export function spawnInPty(command: string, args: string[], options: PtyOptions)
     },
     exited,
     bytes: () => written,
+    bells: () => bells,
     kill: (signal) => child.kill(signal),
   };
 }

@@ -121,7 +121,8 @@ describe('fixcycle watch', () => {
     screen = await term.waitFor('re-test: ok 2 - adds');
 
     term.press('p');
-    screen = await term.waitFor('Watch mode: pause from the terminal that runs the loop');
+    // Nothing drives the session (no process holds its lock): the key says the command that goes on with it.
+    screen = await term.waitFor('No fixcycle process drives WFS-test-elsewhere now');
 
     write('iteration-state.json', '{"session_id": "WFS-test-elsewhere", "iterations": [');
     screen = await term.waitFor('iteration-state.json is half-written or not JSON: showing the last good state');
