@@ -16,6 +16,8 @@ import { testChecks } from './test-checks.js';
 import { missingImportedName, missingTestData } from './missing-data.js';
 import { observe, type Observed } from './quality-observe.js';
 import type { KeptTest } from './state.js';
+import { checkMutants } from './mutation/check-mutants.js';
+import { mutationEvidence, mutationReport } from './mutation/mutation-report.js';
 
 /** What the runner should run to measure one test alone, as precisely as it can select it. */
 function selectionOf(runner: string, t: Observed): { files: string[]; names: string[] } {
@@ -192,6 +194,13 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
       dropLater(t);
     } else stable.push(t);
   }
+  // Mutants of the changed lines, run against the new tests that pass every run (src/engine/gen/mutation/).
+  const mutation = await checkMutants(
+    ctx,
+    pkg,
+    stable.filter((t) => t.statuses[0] === 'passed'),
+  );
+  if (ctx.signal.aborted) return;
   // Phase 2 ran the same tool: when it found the tool missing where the tests run (coverage.py for another
   // Python), every test here would look redundant, so the gate goes on without coverage instead.
   const probed = coverageSupport(ctx.runner, root);
@@ -264,6 +273,12 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
       node(ctx, 'IMPL-001.5', 'running', `coverage of "${t.name}"`);
       const mine = await coverageOf(selectionOf(ctx.runner.name, t));
       const added = [...mine].filter((k) => !covered.has(k));
+      // No new line or branch, yet it fails on a mutant of the changed lines: it checks something.
+      const killed = added.length === 0 ? mutationEvidence(mutation.outcomes, t.id) : null;
+      if (killed && killed.killed > 0) {
+        kept.push({ test: t.id, file: t.file, note: `adds no coverage; kept: it ${killed.text}`, new_lines: 0 });
+        continue;
+      }
       // No new line or branch, yet its own checks: a test pinning other values of the same code is no duplicate.
       const own = added.length === 0 ? ownAssertions(root, t, assertionsKept) : [];
       if (added.length === 0 && own && own.length > 0) {
@@ -298,7 +313,7 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
         } else {
           reject(
             t,
-            'redundant: covers no line or branch the rest of the suite (and the tests kept before it) does not',
+            `redundant: covers no line or branch the rest of the suite (and the tests kept before it) does not, and ${killed?.text ?? 'no mutant ran'}`,
           );
           dropLater(t);
         }
@@ -336,6 +351,13 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
   await ctx.save();
   await applyDrops(ctx, files, drop);
   await ctx.save();
+  const mutants = mutationReport(
+    mutation.made,
+    mutation.outcomes,
+    new Set(state.kept.map((k) => k.test)),
+    mutation.note,
+  );
+  ctx.emit({ type: 'gen-mutation', modules: mutants.modules, ...(mutants.note ? { note: mutants.note } : {}) });
   let gaps: string[] = [];
   if (support.ok) {
     node(ctx, 'IMPL-001.5', 'running', 'coverage of the changed lines with the kept tests (full suite)');
@@ -354,6 +376,7 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
       rejected: state.rejected.filter((r) => r.gate === 'IMPL-001.5'),
       coverage: measured.lines,
       gaps,
+      mutation: mutants,
     });
   } else
     await writeJsonAtomic(genPaths(dir).qualityReport, {
@@ -362,6 +385,7 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
       rejected: state.rejected.filter((r) => r.gate === 'IMPL-001.5'),
       coverage: null,
       note,
+      mutation: mutants,
     });
   const dropped = state.rejected.filter((r) => r.gate === 'IMPL-001.5' && r.round === round);
   await updateTask(dir, 'IMPL-001.5', (t) => {

@@ -108,10 +108,9 @@ export function acornSites(text: string, changed: ReadonlySet<number>): Mutation
     }
     for (const [key, value] of Object.entries(n)) {
       if (key === 'type') continue;
-      if (Array.isArray(value))
-        for (const c of value)
-          if (isNode(c)) visit(c, n);
-          else if (isNode(value)) visit(value, n);
+      if (Array.isArray(value)) {
+        for (const c of value) if (isNode(c)) visit(c, n);
+      } else if (isNode(value)) visit(value, n);
     }
   };
   visit(root as AnyNode, null);
