@@ -18,6 +18,7 @@ import { observe, type Observed } from './quality-observe.js';
 import type { KeptTest } from './state.js';
 import { checkMutants } from './mutation/check-mutants.js';
 import { mutationEvidence, mutationReport } from './mutation/mutation-report.js';
+import { mutantReach } from './mutation/mutant-reach.js';
 
 /** What the runner should run to measure one test alone, as precisely as it can select it. */
 function selectionOf(runner: string, t: Observed): { files: string[]; names: string[] } {
@@ -194,13 +195,6 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
       dropLater(t);
     } else stable.push(t);
   }
-  // Mutants of the changed lines, run against the new tests that pass every run (src/engine/gen/mutation/).
-  const mutation = await checkMutants(
-    ctx,
-    pkg,
-    stable.filter((t) => t.statuses[0] === 'passed'),
-  );
-  if (ctx.signal.aborted) return;
   // Phase 2 ran the same tool: when it found the tool missing where the tests run (coverage.py for another
   // Python), every test here would look redundant, so the gate goes on without coverage instead.
   const probed = coverageSupport(ctx.runner, root);
@@ -211,8 +205,14 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
   const kept: KeptTest[] = [];
   const redundantKept: string[] = [];
   let note: string | undefined;
+  // Mutation (src/engine/gen/mutation/): the lines the new tests' coverage runs reach, and the tests whose verdict
+  // waits for the mutant runs (covering nothing new, checking nothing a kept test does not: redundant unless they
+  // kill a mutant).
+  const reachedByNew = new Set<string>();
+  const waiting: Observed[] = [];
+  let before: CoverageData | null = null;
   if (support.ok) {
-    const before = await readBefore(dir);
+    before = await readBefore(dir);
     const sources = new Set(pkg.changed_files.map((f) => f.file));
     const covered = coveredKeys(before ?? {});
     const assertionsKept = new Set<string>();
@@ -221,7 +221,9 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
       const { coverage } = await withCoverage(ctx.runner, root, [], async (runner) =>
         runner.runSubset?.(opts, selection),
       );
-      return coveredKeys(coverage);
+      const keys = coveredKeys(coverage);
+      for (const k of keys) reachedByNew.add(k);
+      return keys;
     };
     // A test with assertions no test before it makes (or failing every run) is kept whatever it covers. A new file
     // whose every test is such a test gets one coverage run with the other such files, whole (selecting tests by
@@ -273,12 +275,6 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
       node(ctx, 'IMPL-001.5', 'running', `coverage of "${t.name}"`);
       const mine = await coverageOf(selectionOf(ctx.runner.name, t));
       const added = [...mine].filter((k) => !covered.has(k));
-      // No new line or branch, yet it fails on a mutant of the changed lines: it checks something.
-      const killed = added.length === 0 ? mutationEvidence(mutation.outcomes, t.id) : null;
-      if (killed && killed.killed > 0) {
-        kept.push({ test: t.id, file: t.file, note: `adds no coverage; kept: it ${killed.text}`, new_lines: 0 });
-        continue;
-      }
       // No new line or branch, yet its own checks: a test pinning other values of the same code is no duplicate.
       const own = added.length === 0 ? ownAssertions(root, t, assertionsKept) : [];
       if (added.length === 0 && own && own.length > 0) {
@@ -310,13 +306,7 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
             note: 'redundant (kept by --keep-redundant): covers no line or branch the rest of the suite does not',
             new_lines: 0,
           });
-        } else {
-          reject(
-            t,
-            `redundant: covers no line or branch the rest of the suite (and the tests kept before it) does not, and ${killed?.text ?? 'no mutant ran'}`,
-          );
-          dropLater(t);
-        }
+        } else waiting.push(t);
         continue;
       }
       for (const k of mine) covered.add(k);
@@ -343,6 +333,27 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
             : `passes ${options.stabilityRuns} of ${options.stabilityRuns} runs`,
       });
     ctx.emit({ type: 'gen-coverage', files: [], measured: false, reason: support.reason });
+  }
+  // Mutants of the changed lines, run against the new tests passing every run: a test covering nothing new is kept
+  // when it kills one (it checks something the change can break), else dropped citing the runs.
+  const mutation = await checkMutants(
+    ctx,
+    pkg,
+    stable.filter((t) => t.statuses[0] === 'passed'),
+    mutantReach(reachedByNew, before),
+  );
+  if (ctx.signal.aborted) return;
+  for (const t of waiting) {
+    const evidence = mutationEvidence(mutation.outcomes, t.id);
+    if (evidence.killed > 0) {
+      kept.push({ test: t.id, file: t.file, note: `adds no coverage; kept: it ${evidence.text}`, new_lines: 0 });
+      continue;
+    }
+    reject(
+      t,
+      `redundant: covers no line or branch the rest of the suite (and the tests kept before it) does not, and ${evidence.text}`,
+    );
+    dropLater(t);
   }
   state.kept = kept;
   state.redundant_kept = redundantKept;

@@ -5,14 +5,14 @@ import { pythonOf } from '../coverage/python.js';
 import { node, type GenContext } from '../gen-context.js';
 import type { ContextPackage } from '../phase-context.js';
 import { makeMutants, mutationLanguage } from './make-mutants.js';
-import { runMutants, type MutantOutcome, type MutatedModule } from './run-mutants.js';
+import { runMutants, type MutantOutcome, type MutantRunOptions, type MutatedModule } from './run-mutants.js';
 
 /**
  * Mutant runs in one gate, in all: 20 mutants of one module take 20 runs of the new tests, and the gate's budget
  * (gen_gate_ratio in the bench) holds a few. The mutants are spread over the changed lines, so the first runs
  * already sample the whole change.
  */
-export const MAX_MUTANT_RUNS = 20;
+export const MAX_MUTANT_RUNS = 8;
 
 /** The Python that runs the project's tests (its `ast` makes the mutants of a Python module). */
 function pythonFor(runner: TestRunner): string {
@@ -34,6 +34,7 @@ export async function checkMutants(
   ctx: GenContext,
   pkg: ContextPackage,
   newTests: readonly { id: string; file: string }[],
+  reach?: MutantRunOptions['reach'],
 ): Promise<MutationRuns> {
   const made = new Map<string, number>();
   if (newTests.length === 0) return { made, outcomes: [], note: 'no new test passing every run to judge' };
@@ -43,7 +44,9 @@ export async function checkMutants(
   for (const f of pkg.changed_files) {
     if (!mutationLanguage(f.file)) continue;
     try {
-      const mutants = await makeMutants(ctx.repo.root, f, python);
+      // Made where a new test runs (a mutant elsewhere no new test can kill), when the coverage runs tell.
+      const reached = (line: number): boolean => reach?.newTests(`${f.file}:${line}`) !== false;
+      const mutants = await makeMutants(ctx.repo.root, f, python, reached);
       made.set(f.file, mutants.length);
       if (mutants.length > 0) modules.push({ file: f.file, mutants, existing: f.tests_reaching });
     } catch (error) {
@@ -67,6 +70,7 @@ export async function checkMutants(
     modules,
     passingBefore: pkg.suite_before ? new Set(pkg.suite_before.passing) : null,
     maxRuns: MAX_MUTANT_RUNS,
+    ...(reach ? { reach } : {}),
     onRun: (m, i, n) =>
       node(ctx, 'IMPL-001.5', 'running', `mutant ${i + 1} of ${n}: ${m.file}:${m.line} ${m.description}`),
   });

@@ -18,11 +18,13 @@ export function mutationLanguage(file: string): 'js' | 'python' | 'go' | null {
 /**
  * The mutants of one changed module: at most 20 small changes of its changed lines, spread over them, each the
  * module's whole text with one change. None for a language fixcycle cannot mutate. `python` runs Python's `ast`.
+ * `reached`: whether a new test runs a line (the coverage runs said so); the mutants are made on those lines.
  */
 export async function makeMutants(
   root: string,
   change: { file: string; lines: readonly number[] },
   python: string,
+  reached: (line: number) => boolean = () => true,
 ): Promise<Mutant[]> {
   const language = mutationLanguage(change.file);
   if (!language) return [];
@@ -35,5 +37,8 @@ export async function makeMutants(
       (/\.[cm]?js$/.test(change.file) ? acornSites(text, lines) : null) ?? (await jsSites(change.file, text, lines));
   else if (language === 'python') sites = pythonSites(python, text, lines);
   else sites = goSites(text, lines);
-  return pickSites(change.file, sites);
+  return pickSites(
+    change.file,
+    sites.filter((s) => reached(s.line)),
+  );
 }

@@ -7,6 +7,8 @@ export interface ModuleMutation {
   made: number;
   /** Mutants run within the gate's budget (unviable ones included). */
   run: number;
+  /** Mutants not run: no new test runs their line (the coverage runs said so). */
+  unreached: number;
   /** Mutants at least one kept new test failed on. */
   killedByKept: number;
   /** Of those, the ones no existing test failed on (Meta's ACH measure); null when no existing test reached it. */
@@ -34,13 +36,15 @@ export function mutationReport(
   note?: string,
 ): MutationReport {
   const modules = [...made.entries()].map(([file, count]) => {
-    const mine = outcomes.filter((o) => o.file === file);
+    const all = outcomes.filter((o) => o.file === file);
+    const mine = all.filter((o) => o.status !== 'unreached');
     const byKept = mine.filter((o) => o.killedBy.some((t) => kept.has(t)));
     const reached = byKept.filter((o) => o.existingKilledBy !== null);
     return {
       file,
       made: count,
       run: mine.length,
+      unreached: all.length - mine.length,
       killedByKept: byKept.length,
       killedByKeptOnly:
         reached.length === 0 && byKept.length > 0
@@ -61,7 +65,10 @@ export function mutationLines(report: MutationReport): string[] {
       m.killedByKeptOnly === null
         ? 'no existing test was run against them'
         : `${m.killedByKeptOnly} of them by no existing test`;
+    const left = m.made - m.run - m.unreached;
     const extra = [
+      m.unreached ? `${m.unreached} on lines no new test runs (not run)` : '',
+      left > 0 ? `${left} not run (the gate's budget)` : '',
       m.timeouts ? `${m.timeouts} hung (counted killed)` : '',
       m.unviable ? `${m.unviable} did not build or load (not counted)` : '',
     ].filter(Boolean);

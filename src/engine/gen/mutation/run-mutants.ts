@@ -13,12 +13,13 @@ export interface MutantOutcome {
   description: string;
   /**
    * `killed`: some test failed on it; `survived`: every test passed; `timeout`: the run hung past its bound
-   * (counted killed, by no test in particular); `unviable`: no test ran (the mutant does not build or load).
+   * (counted killed, by no test in particular); `unviable`: no test ran (the mutant does not build or load);
+   * `unreached`: not run, the coverage runs showed no new test runs its line (none can kill it).
    */
-  status: 'killed' | 'survived' | 'timeout' | 'unviable';
+  status: 'killed' | 'survived' | 'timeout' | 'unviable' | 'unreached';
   /** The new tests (their `Observed` ids) that failed on it. */
   killedBy: string[];
-  /** The project's existing tests that failed on it; null when none was in the run. */
+  /** The project's existing tests that failed on it (none when the suite never runs its line); null: not run. */
   existingKilledBy: string[] | null;
   /** The runner's words for a timeout or an unviable mutant. */
   why?: string;
@@ -44,6 +45,12 @@ export interface MutantRunOptions {
   passingBefore: ReadonlySet<string> | null;
   /** At most this many mutant runs in all (the gate's budget). */
   maxRuns: number;
+  /**
+   * What the coverage runs said of a mutant's line (`<file>:<line>` in, or not): whether a new test runs it (a
+   * mutant no new test reaches is not run), and whether the existing suite did before generation (if not, the
+   * existing tests stay out of its run: they cannot kill it). Null or a line the tool does not count: unknown.
+   */
+  reach?: { newTests: (key: string) => boolean | null; existing: (key: string) => boolean | null };
   /** Told before each run: which mutant, of how many. */
   onRun?: (mutant: Mutant, index: number, total: number) => void;
 }
@@ -64,6 +71,20 @@ export function interleave(modules: readonly MutatedModule[]): { mutant: Mutant;
   return out;
 }
 
+/** At most `n` of the items at even steps, in order: a budget smaller than the list still spans all of it. */
+export function evenly<T>(items: readonly T[], n: number): T[] {
+  if (items.length <= n) return [...items];
+  return Array.from({ length: Math.max(0, n) }, (_, i) => items[Math.floor((i * items.length) / n)]!);
+}
+
+const baseOf = (m: Mutant): Pick<MutantOutcome, 'id' | 'file' | 'line' | 'operator' | 'description'> => ({
+  id: m.id,
+  file: m.file,
+  line: m.line,
+  operator: m.operator,
+  description: m.description,
+});
+
 function firstWords(run: TestRun): string {
   const text = [...run.result.errors.map((e) => e.message), run.noTestRan?.message ?? '', run.outputTail].join('\n');
   const lines = text
@@ -83,14 +104,26 @@ export async function runMutants(o: MutantRunOptions): Promise<MutantOutcome[]> 
   const newFiles = [...new Set(o.newTests.map((t) => t.file))];
   const newIds = new Set(o.newTests.map((t) => t.id));
   const declared = declaredNames(o.root, newFiles);
-  const queue = interleave(o.modules).slice(0, Math.max(0, o.maxRuns));
   const outcomes: MutantOutcome[] = [];
+  const key = (m: Mutant): string => `${m.file}:${m.line}`;
+  const all = interleave(o.modules);
+  for (const { mutant: m } of all.filter(({ mutant }) => o.reach?.newTests(key(mutant)) === false))
+    outcomes.push({ ...baseOf(m), status: 'unreached', killedBy: [], existingKilledBy: null });
+  const queue = evenly(
+    all.filter(({ mutant }) => o.reach?.newTests(key(mutant)) !== false),
+    o.maxRuns,
+  );
   let slowest = 0;
   for (const [index, { mutant, module }] of queue.entries()) {
     if (o.signal.aborted) break;
     o.onRun?.(mutant, index, queue.length);
     const bound = slowest > 0 ? Math.min(o.timeoutMs, Math.max(HANG_FLOOR_MS, HANG_FACTOR * slowest)) : o.timeoutMs;
-    const existing = module.existing === 'all' || module.existing.length > MAX_EXISTING_FILES ? null : module.existing;
+    const unreachedBefore = o.reach?.existing(key(mutant)) === false;
+    const existing = unreachedBefore
+      ? []
+      : module.existing === 'all' || module.existing.length > MAX_EXISTING_FILES
+        ? null
+        : module.existing;
     const files = existing ? [...newFiles, ...existing.filter((f) => !newFiles.includes(f))] : null;
     const opts = { cwd: o.root, timeoutMs: bound, signal: o.signal };
     const run = await withMutant(join(o.root, mutant.file), mutant.text, async () => {
@@ -98,13 +131,7 @@ export async function runMutants(o: MutantRunOptions): Promise<MutantOutcome[]> 
       return subset ?? (await o.runner.run({ ...opts, scope: 'full' }));
     });
     if (o.signal.aborted) break;
-    const base = {
-      id: mutant.id,
-      file: mutant.file,
-      line: mutant.line,
-      operator: mutant.operator,
-      description: mutant.description,
-    };
+    const base = baseOf(mutant);
     if (run.timedOut) {
       outcomes.push({
         ...base,
@@ -138,7 +165,7 @@ export async function runMutants(o: MutantRunOptions): Promise<MutantOutcome[]> 
       ...base,
       status: killedBy.size + existingKilledBy.size > 0 ? 'killed' : 'survived',
       killedBy: [...killedBy],
-      existingKilledBy: existingRan ? [...existingKilledBy] : null,
+      existingKilledBy: existingRan || unreachedBefore ? [...existingKilledBy] : null,
     });
   }
   return outcomes;
