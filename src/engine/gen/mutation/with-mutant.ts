@@ -15,12 +15,12 @@ function freshStamp(): number {
  */
 export async function withMutant<T>(path: string, text: string, run: () => Promise<T>): Promise<T> {
   const original = readFileSync(path);
-  const { atime, mtime } = statSync(path);
+  const { atimeMs, mtimeMs } = statSync(path);
   let restored = false;
   const restore = (): void => {
     if (restored) return;
     writeFileSync(path, original);
-    utimesSync(path, atime, mtime);
+    utimesSync(path, atimeMs / 1000, mtimeMs / 1000);
     restored = true;
   };
   process.once('exit', restore);
