@@ -12,7 +12,7 @@ import { runMutants, type MutantOutcome, type MutantRunOptions, type MutatedModu
  * (gen_gate_ratio in the bench) holds a few. The mutants are spread over the changed lines, so the first runs
  * already sample the whole change.
  */
-export const MAX_MUTANT_RUNS = 8;
+export const MAX_MUTANT_RUNS = 6;
 
 /** The Python that runs the project's tests (its `ast` makes the mutants of a Python module). */
 function pythonFor(runner: TestRunner): string {
