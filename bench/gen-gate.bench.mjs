@@ -35,6 +35,8 @@ function timedGen(dir, specPath) {
     const open = new Map();
     const spent = { 'IMPL-001.3': 0, 'IMPL-001.5': 0 };
     let mutation = [];
+    let mutantsFrom = null;
+    let mutantsSpent = 0;
     let buffer = '';
     child.stdout.on('data', (chunk) => {
       const now = performance.now();
@@ -45,7 +47,12 @@ function timedGen(dir, specPath) {
         if (!line.startsWith('{')) continue;
         const e = JSON.parse(line);
         // The last round's mutation check: the mutants its kept tests kill and no existing test does.
-        if (e.type === 'gen-mutation') mutation = e.modules;
+        if (e.type === 'gen-mutation') {
+          mutation = e.modules;
+          if (mutantsFrom !== null) mutantsSpent += (now - mutantsFrom) / 1000;
+          mutantsFrom = null;
+        }
+        if (e.type === 'gen' && e.status === 'running' && /^mutant 1 of /.test(e.detail ?? '')) mutantsFrom = now;
         if (e.type !== 'gen' || !(e.node in spent)) continue;
         if (e.status === 'running' && !open.has(e.node)) open.set(e.node, now);
         else if ((e.status === 'done' || e.status === 'failed') && open.has(e.node)) {
@@ -55,7 +62,9 @@ function timedGen(dir, specPath) {
       }
     });
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, l0: spent['IMPL-001.3'], quality: spent['IMPL-001.5'], mutation }));
+    child.on('close', (code) =>
+      resolve({ code, l0: spent['IMPL-001.3'], quality: spent['IMPL-001.5'], mutation, mutantsSpent }),
+    );
   });
 }
 
@@ -79,6 +88,7 @@ export default async function () {
     gen_gate_l0_s: gen.l0,
     gen_gate_quality_s: gen.quality,
     gen_gate_bare_5_runs_s: bareTotal,
+    gen_gate_mutation_s: gen.mutantsSpent,
     gen_mutants_made: sum(gen.mutation, 'made'),
     gen_mutants_run: sum(gen.mutation, 'run'),
     gen_mutants_killed: sum(gen.mutation, 'killedByKept'),
