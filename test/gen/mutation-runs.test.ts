@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resolveRunner, type TestRunner } from '../../src/engine/runners/index.js';
 import { makeMutants } from '../../src/engine/gen/mutation/make-mutants.js';
-import { mutationEvidence, mutationReport } from '../../src/engine/gen/mutation/mutation-report.js';
+import { copyVerdict, mutationEvidence, mutationReport } from '../../src/engine/gen/mutation/mutation-report.js';
 import { runMutants, type MutantOutcome } from '../../src/engine/gen/mutation/run-mutants.js';
 import { declaredNames, fileOf, identityOf } from '../../src/engine/gen/quality-observe.js';
 import { makeRepo, removeRepos, ROOT } from '../helpers/repo.js';
@@ -65,7 +65,7 @@ describe('new tests run against mutants of the changed lines, on real runners', 
       'test/double.test.js':
         "import { expect, test } from 'vitest';\nimport { double } from '../src/calc.js';\n\ntest('doubles', () => {\n  expect(double(2)).toBe(4);\n});\n",
       'test/clamp.test.js':
-        "import { expect, test } from 'vitest';\nimport assert from 'node:assert';\nimport { clamp } from '../src/calc.js';\n\nconst { strictEqual } = assert;\n\ntest('clamps below the low bound', () => {\n  strictEqual(clamp(-1, 0, 10), 0);\n  strictEqual(clamp(11, 0, 10), 10);\n});\n\ntest('always true', () => {\n  expect(true).toBe(true);\n});\n",
+        "import { expect, test } from 'vitest';\nimport assert from 'node:assert';\nimport { clamp } from '../src/calc.js';\n\nconst { strictEqual } = assert;\n\ntest('clamps below the low bound', () => {\n  strictEqual(clamp(-1, 0, 10), 0);\n  strictEqual(clamp(11, 0, 10), 10);\n});\n\ntest('always true', () => {\n  expect(true).toBe(true);\n});\n\ntest('clamps again', () => {\n  strictEqual(clamp(-1, 0, 10), 0);\n  strictEqual(clamp(11, 0, 10), 10);\n});\n",
     });
     symlinkSync(join(ROOT, 'node_modules'), join(root, 'node_modules'));
     const runner = await resolveRunner(root, {});
@@ -85,6 +85,15 @@ describe('new tests run against mutants of the changed lines, on real runners', 
     expect(none.text).toMatch(
       /^killed none of the \d+ mutant\(s\) of the changed lines run: it passed on each \(src\/calc\.js:\d+ /,
     );
+    // The gate's verdict on a test covering nothing new: the copy kills only what the kept test kills, the constant
+    // test nothing; each said so, citing the runs.
+    expect(copyVerdict(outcomes, helper, new Set()).keep).toBe(true);
+    const copy = copyVerdict(outcomes, idOf(tests, 'clamps again'), new Set([helper]));
+    expect(copy).toMatchObject({
+      keep: false,
+      text: expect.stringMatching(/^kills only mutants the kept tests kill: /),
+    });
+    expect(copyVerdict(outcomes, constant, new Set([helper]))).toEqual({ keep: false, text: none.text });
     // The kept test kills mutants of clamp the existing suite (double only) does not: Meta's ACH measure.
     const report = mutationReport(new Map([['src/calc.js', outcomes.length]]), outcomes, new Set([helper]));
     expect(report.modules[0]!.killedByKept).toBeGreaterThan(0);

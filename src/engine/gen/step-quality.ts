@@ -17,7 +17,7 @@ import { missingImportedName, missingTestData } from './missing-data.js';
 import { observe, type Observed } from './quality-observe.js';
 import type { KeptTest } from './state.js';
 import { checkMutants } from './mutation/check-mutants.js';
-import { mutationEvidence, mutationReport } from './mutation/mutation-report.js';
+import { copyVerdict, mutationReport } from './mutation/mutation-report.js';
 import { mutantReach } from './mutation/mutant-reach.js';
 
 /** What the runner should run to measure one test alone, as precisely as it can select it. */
@@ -344,14 +344,14 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
   );
   if (ctx.signal.aborted) return;
   for (const t of waiting) {
-    const evidence = mutationEvidence(mutation.outcomes, t.id);
-    if (evidence.killed > 0) {
-      kept.push({ test: t.id, file: t.file, note: `adds no coverage; kept: it ${evidence.text}`, new_lines: 0 });
+    const verdict = copyVerdict(mutation.outcomes, t.id, new Set(kept.map((k) => k.test)));
+    if (verdict.keep) {
+      kept.push({ test: t.id, file: t.file, note: `adds no coverage; kept: it ${verdict.text}`, new_lines: 0 });
       continue;
     }
     reject(
       t,
-      `redundant: covers no line or branch the rest of the suite (and the tests kept before it) does not, and ${evidence.text}`,
+      `redundant: covers no line or branch the rest of the suite (and the tests kept before it) does not, and ${verdict.text}`,
     );
     dropLater(t);
   }
