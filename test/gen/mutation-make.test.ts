@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { makeMutants } from '../../src/engine/gen/mutation/make-mutants.js';
 import { parsesAsJs } from '../../src/engine/gen/mutation/mutate-js.js';
 import { MAX_MUTANTS_PER_MODULE } from '../../src/engine/gen/mutation/pick-sites.js';
-import { withMutant } from '../../src/engine/gen/mutation/with-mutant.js';
+import { restoreLeftMutant, withMutant } from '../../src/engine/gen/mutation/with-mutant.js';
 
 const PYTHON = '/usr/bin/python3';
 const GOFMT = ['/usr/bin/gofmt', '/usr/lib/go/bin/gofmt'].find((p) => existsSync(p));
@@ -186,5 +186,30 @@ describe('a mutant in the working copy', () => {
     expect(Math.abs(statSync(path).mtimeMs - before)).toBeLessThan(1);
     expect(await withMutant(path, 'const a = 2;\n', async () => 'ran')).toBe('ran');
     expect(readFileSync(path).equals(original)).toBe(true);
+  });
+});
+
+describe('a gen killed while a mutant is in place', () => {
+  it('finds the journal at its next start and puts the original back', async () => {
+    const root = module('calc.py', 'LIMIT = 10\n');
+    const path = join(root, 'calc.py');
+    const journal = join(root, 'mutant-in-place.json');
+    let left = '';
+    await withMutant(
+      path,
+      'LIMIT = 11\n',
+      async () => {
+        // What a SIGKILL here would leave: the journal and the mutant.
+        left = readFileSync(journal, 'utf8');
+      },
+      journal,
+    );
+    expect(existsSync(journal)).toBe(false);
+    expect(restoreLeftMutant(journal)).toBeNull();
+    writeFileSync(journal, left);
+    writeFileSync(path, 'LIMIT = 11\n');
+    expect(restoreLeftMutant(journal)).toBe(path);
+    expect(readFileSync(path, 'utf8')).toBe('LIMIT = 10\n');
+    expect(existsSync(journal)).toBe(false);
   });
 });

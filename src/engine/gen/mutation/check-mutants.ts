@@ -1,4 +1,5 @@
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { CommandTestRunner } from '../../runners/test-runner.js';
 import type { TestRunner } from '../../runners/runner.js';
 import { pythonOf } from '../coverage/python.js';
@@ -14,6 +15,9 @@ import { runMutants, type MutantOutcome, type MutantRunOptions, type MutatedModu
  * 8 cost 9.6 s, ratio 2.73. The runs are taken at even steps through the mutants, so they span the change.
  */
 export const MAX_MUTANT_RUNS = 4;
+
+/** Where a gen session keeps the original of a module while a mutant is in its place. */
+export const mutantJournal = (sessionDir: string): string => join(sessionDir, '.process', 'mutant-in-place.json');
 
 /** The Python that runs the project's tests (its `ast` makes the mutants of a Python module). */
 function pythonFor(runner: TestRunner): string {
@@ -71,6 +75,7 @@ export async function checkMutants(
     modules,
     passingBefore: pkg.suite_before ? new Set(pkg.suite_before.passing) : null,
     maxRuns: MAX_MUTANT_RUNS,
+    journal: mutantJournal(ctx.session.paths.dir),
     ...(reach ? { reach } : {}),
     onRun: (m, i, n) =>
       node(ctx, 'IMPL-001.5', 'running', `mutant ${i + 1} of ${n}: ${m.file}:${m.line} ${m.description}`),

@@ -51,6 +51,8 @@ export interface MutantRunOptions {
    * existing tests stay out of its run: they cannot kill it). Null or a line the tool does not count: unknown.
    */
   reach?: { newTests: (key: string) => boolean | null; existing: (key: string) => boolean | null };
+  /** Where the original of the module under a mutant is kept during its run (see `restoreLeftMutant`). */
+  journal?: string;
   /** Told before each run: which mutant, of how many. */
   onRun?: (mutant: Mutant, index: number, total: number) => void;
 }
@@ -126,10 +128,15 @@ export async function runMutants(o: MutantRunOptions): Promise<MutantOutcome[]> 
         : module.existing;
     const files = existing ? [...newFiles, ...existing.filter((f) => !newFiles.includes(f))] : null;
     const opts = { cwd: o.root, timeoutMs: bound, signal: o.signal };
-    const run = await withMutant(join(o.root, mutant.file), mutant.text, async () => {
-      const subset = files ? await o.runner.runSubset?.(opts, { files, names: [] }) : null;
-      return subset ?? (await o.runner.run({ ...opts, scope: 'full' }));
-    });
+    const run = await withMutant(
+      join(o.root, mutant.file),
+      mutant.text,
+      async () => {
+        const subset = files ? await o.runner.runSubset?.(opts, { files, names: [] }) : null;
+        return subset ?? (await o.runner.run({ ...opts, scope: 'full' }));
+      },
+      o.journal,
+    );
     if (o.signal.aborted) break;
     const base = baseOf(mutant);
     if (run.timedOut) {
