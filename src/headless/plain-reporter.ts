@@ -57,6 +57,7 @@ export function plainLine(event: EngineEvent): string | null {
       return `[done] ${event.outcome.replace('_', ' ')} — ${event.reason}${event.passRate !== null ? ` (pass rate ${event.passRate}%)` : ''}${event.reportPath ? `\nreport: ${event.reportPath}` : ''}`;
     case 'gen':
     case 'gen-coverage':
+    case 'gen-mutation':
       return genLine(event);
     case 'team-pipeline':
     case 'team-wave':

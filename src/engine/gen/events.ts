@@ -47,4 +47,6 @@ export type GenEvent =
       round?: number;
       findings?: string[];
     }
-  | { type: 'gen-coverage'; files: CoverageLine[]; measured: boolean; reason?: string };
+  | { type: 'gen-coverage'; files: CoverageLine[]; measured: boolean; reason?: string }
+  /** Per changed module, its mutants (src/engine/gen/mutation/): made, run, killed by the kept tests, by them alone. */
+  | { type: 'gen-mutation'; modules: import('./mutation/mutation-report.js').ModuleMutation[]; note?: string };

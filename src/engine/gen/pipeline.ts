@@ -21,6 +21,8 @@ import { qualityGate } from './step-quality.js';
 import { validateRound } from './step-validate.js';
 import { writeGenSummary } from './summary.js';
 import type { GenRunOptions } from './run-options.js';
+import { mutantJournal } from './mutation/check-mutants.js';
+import { restoreLeftMutant } from './mutation/with-mutant.js';
 
 export type { GenRunOptions } from './run-options.js';
 
@@ -223,6 +225,10 @@ async function inputAgain(root: string, dir: string): Promise<GenInput> {
 /** Phase 5: IMPL-001 -> IMPL-001.3 -> IMPL-001.5 (rounds as the gates decide) -> commit -> IMPL-002 -> summary. */
 async function execute(ctx: GenContext, options: GenRunOptions, release: () => Promise<void>): Promise<number> {
   const { state } = ctx;
+  // A gen killed during a mutant run left the mutant in the module: the original goes back before anything runs.
+  const restored = restoreLeftMutant(mutantJournal(ctx.session.paths.dir));
+  if (restored)
+    ctx.emit({ type: 'log', level: 'info', message: `put back ${restored}: a stopped mutant run left it changed` });
   node(ctx, 'execution', 'running', `from ${state.step}`);
   let loop: LoopResult | null = null;
   while (!options.signal.aborted) {

@@ -1,7 +1,12 @@
 import type { GenEvent } from './events.js';
+import { mutationLines } from './mutation/mutation-report.js';
 
 /** The headless line of a gen event: one per phase and gate round, findings indented under it. */
 export function genLine(event: GenEvent): string | null {
+  if (event.type === 'gen-mutation')
+    return mutationLines({ modules: event.modules, outcomes: [], ...(event.note ? { note: event.note } : {}) })
+      .map((l) => `[mutants] ${l}`)
+      .join('\n');
   if (event.type === 'gen-coverage') {
     if (!event.measured) return `[coverage] not measured: ${event.reason ?? 'no coverage tool for this runner'}`;
     return event.files

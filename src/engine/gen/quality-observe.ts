@@ -26,7 +26,7 @@ export interface Uncollected {
 }
 
 /** Which new file a test belongs to: its reported file, else the one new file that declares a test of its name. */
-function fileOf(
+export function fileOf(
   root: string,
   t: TestCase,
   files: readonly string[],
@@ -47,7 +47,7 @@ function fileOf(
 }
 
 /** Test names each new file declares (node:test reports no file for a passing test, go only the package). */
-function declaredNames(root: string, files: readonly string[]): Map<string, string[]> {
+export function declaredNames(root: string, files: readonly string[]): Map<string, string[]> {
   const names = new Map<string, string[]>();
   for (const file of files) {
     const text = existsSync(join(root, file)) ? readFileSync(join(root, file), 'utf8') : '';
@@ -56,6 +56,7 @@ function declaredNames(root: string, files: readonly string[]): Map<string, stri
   return names;
 }
 
+/** A new test's identity (`Observed.id`) and its path in its file, from the runner's report of it. */
 export function identityOf(file: string, t: TestCase): { id: string; path: string[] } {
   const language = languageOf(file);
   const path = reportedPath(t, language);

@@ -18,6 +18,9 @@ import { decideDrop, type TestEvidence } from './decide-drop.js';
 import { staticHints } from './static-hints.js';
 import { observe, type Observed } from './quality-observe.js';
 import type { KeptTest } from './state.js';
+import { checkMutants } from './mutation/check-mutants.js';
+import { copyVerdict, mutationEvidence, mutationReport } from './mutation/mutation-report.js';
+import { mutantReach } from './mutation/mutant-reach.js';
 
 /** What the runner should run to measure one test alone, as precisely as it can select it. */
 function selectionOf(runner: string, t: Observed): { files: string[]; names: string[] } {
@@ -176,8 +179,14 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
   const kept: KeptTest[] = [];
   const redundantKept: string[] = [];
   let note: string | undefined;
+  // Mutation (src/engine/gen/mutation/): the lines the new tests' coverage runs reach, and the tests whose verdict
+  // waits for the mutant runs (covering nothing new, checking nothing a kept test does not: redundant unless they
+  // kill a mutant).
+  const reachedByNew = new Set<string>();
+  const waiting: Observed[] = [];
+  let before: CoverageData | null = null;
   if (support.ok) {
-    const before = await readBefore(dir);
+    before = await readBefore(dir);
     const sources = new Set(pkg.changed_files.map((f) => f.file));
     const covered = coveredKeys(before ?? {});
     const assertionsKept = new Set<string>();
@@ -186,7 +195,9 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
       const { coverage } = await withCoverage(ctx.runner, root, [], async (runner) =>
         runner.runSubset?.(opts, selection),
       );
-      return coveredKeys(coverage);
+      const keys = coveredKeys(coverage);
+      for (const k of keys) reachedByNew.add(k);
+      return keys;
     };
     // A test with assertions no test before it makes (or failing every run) is kept whatever it covers. A new file
     // whose every test is such a test gets one coverage run with the other such files, whole (selecting tests by
@@ -243,8 +254,12 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
       node(ctx, 'IMPL-001.5', 'running', `coverage of "${t.name}"`);
       const mine = await coverageOf(selectionOf(ctx.runner.name, t));
       const added = [...mine].filter((k) => !covered.has(k));
-      // The mutation step's result goes in `mutation` here when it ran (src/engine/gen/mutation/).
       const verdict = decideDrop(evidence(t, { addedCoverage: added.length > 0 }));
+      // Doubted by L0 and adding no coverage: whether it checks anything is for the mutant runs to say, below.
+      if (!verdict.keep && verdict.kind === 'checks-nothing') {
+        waiting.push(t);
+        continue;
+      }
       if (!verdict.keep) {
         reject(t, verdict.reason);
         dropLater(t);
@@ -281,13 +296,7 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
             note: 'redundant (kept by --keep-redundant): covers no line or branch the rest of the suite does not',
             new_lines: 0,
           });
-        } else {
-          reject(
-            t,
-            'redundant: covers no line or branch the rest of the suite (and the tests kept before it) does not',
-          );
-          dropLater(t);
-        }
+        } else waiting.push(t);
         continue;
       }
       for (const k of mine) covered.add(k);
@@ -315,6 +324,41 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
       });
     ctx.emit({ type: 'gen-coverage', files: [], measured: false, reason: support.reason });
   }
+  // Mutants of the changed lines, run against the new tests passing every run: a test covering nothing new is kept
+  // when it kills one (it checks something the change can break), else dropped citing the runs.
+  const mutation = await checkMutants(
+    ctx,
+    pkg,
+    stable.filter((t) => t.statuses[0] === 'passed'),
+    mutantReach(reachedByNew, before),
+  );
+  if (ctx.signal.aborted) return;
+  for (const t of waiting) {
+    if (hintsOf(t).length > 0) {
+      // L0 doubted it and it adds no coverage: kept when it kills a mutant, else it checks nothing, the runs say so.
+      const ran = mutationEvidence(mutation.outcomes, t.id);
+      const runs = ran.text.startsWith('no mutant') ? ran.text : `it ${ran.text}`;
+      const checked = decideDrop(
+        evidence(t, { addedCoverage: false, mutation: { killedMutants: ran.killed, addedCoverage: false } }),
+      );
+      if (checked.keep) kept.push({ test: t.id, file: t.file, note: `${checked.note}: ${runs}`, new_lines: 0 });
+      else {
+        reject(t, `${checked.reason}; ${runs}`);
+        dropLater(t);
+      }
+      continue;
+    }
+    const verdict = copyVerdict(mutation.outcomes, t.id, new Set(kept.map((k) => k.test)));
+    if (verdict.keep) {
+      kept.push({ test: t.id, file: t.file, note: `adds no coverage; kept: it ${verdict.text}`, new_lines: 0 });
+      continue;
+    }
+    reject(
+      t,
+      `redundant: covers no line or branch the rest of the suite (and the tests kept before it) does not, and ${verdict.text}`,
+    );
+    dropLater(t);
+  }
   state.kept = kept;
   state.redundant_kept = redundantKept;
   if (note) state.coverage_note = note;
@@ -322,6 +366,13 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
   await ctx.save();
   await applyDrops(ctx, files, drop, tests);
   await ctx.save();
+  const mutants = mutationReport(
+    mutation.made,
+    mutation.outcomes,
+    new Set(state.kept.map((k) => k.test)),
+    mutation.note,
+  );
+  ctx.emit({ type: 'gen-mutation', modules: mutants.modules, ...(mutants.note ? { note: mutants.note } : {}) });
   let gaps: string[] = [];
   if (support.ok) {
     node(ctx, 'IMPL-001.5', 'running', 'coverage of the changed lines with the kept tests (full suite)');
@@ -340,6 +391,7 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
       rejected: state.rejected.filter((r) => r.gate === 'IMPL-001.5'),
       coverage: measured.lines,
       gaps,
+      mutation: mutants,
     });
   } else
     await writeJsonAtomic(genPaths(dir).qualityReport, {
@@ -348,6 +400,7 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
       rejected: state.rejected.filter((r) => r.gate === 'IMPL-001.5'),
       coverage: null,
       note,
+      mutation: mutants,
     });
   const dropped = state.rejected.filter((r) => r.gate === 'IMPL-001.5' && r.round === round);
   await updateTask(dir, 'IMPL-001.5', (t) => {

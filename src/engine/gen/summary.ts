@@ -4,6 +4,21 @@ import type { CoverageLine } from './events.js';
 import type { GenContext } from './gen-context.js';
 import { genPaths } from './paths.js';
 import { readContextPackage } from './phase-analysis.js';
+import { mutationLines, type MutationReport } from './mutation/mutation-report.js';
+
+/** The mutation check's lines, per changed module (what the kept tests kill that the existing suite does not). */
+function mutationSection(dir: string): string {
+  try {
+    const report = JSON.parse(readFileSync(genPaths(dir).qualityReport, 'utf8')) as { mutation?: MutationReport };
+    return report.mutation
+      ? mutationLines(report.mutation)
+          .map((l) => `- ${l}`)
+          .join('\n')
+      : '- not run';
+  } catch {
+    return '- the quality gate did not finish';
+  }
+}
 
 function coverageTable(dir: string): string {
   try {
@@ -44,6 +59,9 @@ Generate rounds: ${state.generate_round}; tests committed in ${state.gen_commit 
 
 ## Coverage of the changed lines
 ${coverageTable(dir)}
+
+## Mutants of the changed lines
+${mutationSection(dir)}
 
 ## Tests kept (${state.kept.length})
 ${state.kept.map((k) => `- ${k.test}: ${k.note}${k.new_lines ? ` (${k.new_lines} new line(s) of the changed code)` : ''}`).join('\n') || '- none'}
