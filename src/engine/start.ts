@@ -4,7 +4,7 @@ import { missingProgram } from './agents/available.js';
 import { resolveAgents } from './agents/resolve.js';
 import { heuristicCriticality } from './criticality/heuristics.js';
 import { loadConfig, type FixcycleConfig } from './config.js';
-import type { EventSink } from './events.js';
+import type { EngineEvent, EventSink } from './events.js';
 import { GitSafetyError, Repo } from './git.js';
 import type { LoopContext } from './loop/context.js';
 import type { BegunRun, LoopPolicies, LoopResult, TestFixLoop } from './loop/loop.js';
@@ -170,11 +170,14 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
     }
     // A session that began in its own worktree goes on there; one that began in place (or before worktrees) too.
     const isolated = resumed ? Boolean(state.worktree) : !options.inPlace;
-    if (isolated && state.worktree) work = await reopenIsolatedSession(repo, state.worktree, options.emit);
-    else if (isolated) {
-      const made = await isolateNewSession(repo, id, options.emit);
-      work = made.work;
-      state.worktree = newWorktree = made.record;
+    let notes: EngineEvent[] = [];
+    if (isolated) {
+      const made = state.worktree
+        ? await reopenIsolatedSession(repo, state.worktree)
+        : await isolateNewSession(repo, id);
+      if (!state.worktree) newWorktree = made.record;
+      ({ work, notes } = made);
+      state.worktree = made.record;
     } else {
       const files = await changed;
       if (files.length > 0) {
@@ -269,6 +272,7 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
       testCommand: described.full.join(' '),
       resumed,
     });
+    for (const note of notes) options.emit(note);
     // A new session's first run starts now, and the loop's modules load while it runs: a suite that passes
     // at once then costs little more than the test command itself.
     if (!resumed) {

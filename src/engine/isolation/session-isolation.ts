@@ -1,4 +1,4 @@
-import type { EventSink } from '../events.js';
+import type { EngineEvent } from '../events.js';
 import { Repo } from '../git.js';
 import { gitOut } from './git-run.js';
 import { handBack } from './handback.js';
@@ -19,10 +19,12 @@ import { describeEnv, prepareSessionWorktree } from './worktree-env.js';
 
 export { IsolationError };
 
-/** The loop's repository (the session's worktree) and its record for the state file. */
+/** The loop's repository (the session's worktree), its record for the state file, and what to tell the user. */
 export interface IsolatedRepo {
   work: Repo;
   record: SessionWorktree;
+  /** Log lines, said once the session is announced. */
+  notes: EngineEvent[];
 }
 
 /** PYTHONPATH entries first, so editable installs import the worktree's files (the runner inherits the environment). */
@@ -32,12 +34,12 @@ function preferOnPythonPath(paths: readonly string[]): void {
   process.env.PYTHONPATH = [...paths, ...(current ? [current] : [])].join(':');
 }
 
-async function makeReady(root: string, dir: string, emit: EventSink): Promise<Repo> {
+async function makeReady(root: string, dir: string, notes: EngineEvent[]): Promise<Repo> {
   await linkSessionFolder(dir, root);
   const env = await prepareSessionWorktree(root, dir);
   preferOnPythonPath(env.pythonPath);
   for (const line of describeEnv(env))
-    emit({ type: 'log', level: line.includes('cannot reproduce') ? 'warn' : 'info', message: line });
+    notes.push({ type: 'log', level: line.includes('cannot reproduce') ? 'warn' : 'info', message: line });
   return Repo.open(dir);
 }
 
@@ -45,7 +47,7 @@ async function makeReady(root: string, dir: string, emit: EventSink): Promise<Re
  * A new session's worktree, started from the user's state: their HEAD plus their uncommitted changes as they are
  * now (a snapshot commit made without touching their index or files), on a branch named after the session.
  */
-export async function isolateNewSession(repo: Repo, sessionId: string, emit: EventSink): Promise<IsolatedRepo> {
+export async function isolateNewSession(repo: Repo, sessionId: string): Promise<IsolatedRepo> {
   const refused = await worktreeRefusal(repo.root);
   if (refused) throw new IsolationError(refused);
   const unmerged = await unmergedPaths(repo.root);
@@ -65,13 +67,14 @@ export async function isolateNewSession(repo: Repo, sessionId: string, emit: Eve
   await addSessionWorktree(repo.root, dir, branch, snap.snapshot);
   const record: SessionWorktree = { dir, branch, user_branch: userBranch, base: snap.base, snapshot: snap.snapshot };
   try {
-    const work = await makeReady(repo.root, dir, emit);
-    emit({
+    const notes: EngineEvent[] = [];
+    const work = await makeReady(repo.root, dir, notes);
+    notes.unshift({
       type: 'log',
       level: 'info',
       message: `the loop works in its own worktree on ${branch}${snap.files.length ? `, from your HEAD and your ${snap.files.length} uncommitted file(s) as they are now` : ''}; your working tree, index and branch are not written until the fixes come back`,
     });
-    return { work, record };
+    return { work, record, notes };
   } catch (error) {
     await removeSessionWorktree(repo.root, dir, branch, false);
     throw error;
@@ -79,15 +82,16 @@ export async function isolateNewSession(repo: Repo, sessionId: string, emit: Eve
 }
 
 /** A resumed session's worktree: as it was, or made again from its branch when it was removed by hand. */
-export async function reopenIsolatedSession(repo: Repo, record: SessionWorktree, emit: EventSink): Promise<Repo> {
+export async function reopenIsolatedSession(repo: Repo, record: SessionWorktree): Promise<IsolatedRepo> {
   const how = await reopenSessionWorktree(repo.root, record.dir, record.branch);
+  const notes: EngineEvent[] = [];
   if (how === 'recreated')
-    emit({
+    notes.push({
       type: 'log',
       level: 'warn',
       message: `the session's worktree was gone: made again from ${record.branch} (its commits are all there; an unfinished fix of the agent is not)`,
     });
-  return makeReady(repo.root, record.dir, emit);
+  return { work: await makeReady(repo.root, record.dir, notes), record, notes };
 }
 
 /** One line saying where the fixes are. */
@@ -110,7 +114,7 @@ export async function finishIsolatedSession(
   repo: Repo,
   record: SessionWorktree,
   input: { ended: boolean; succeeded: boolean; apply: boolean },
-  emit: EventSink,
+  emit: (event: EngineEvent) => void,
 ): Promise<HandBackRecord | null> {
   let result: HandBackRecord | null = null;
   if (input.succeeded) {
