@@ -137,6 +137,11 @@ function fixInFlight(state: IterationState): boolean {
   return Boolean(last && !last.completed_at && (last.step === 'fix' || last.step === 'retest'));
 }
 
+/** The sink the loop of an isolated session emits to: its `done` is kept in `held` until the fixes came back. */
+function holdDone(emit: EventSink, held: EngineEvent[]): EventSink {
+  return (event) => (event.type === 'done' ? held.push(event) : emit(event));
+}
+
 /** Checks git, takes the session lock, resolves runner and agents, and builds the loop (new or resumed). */
 export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> {
   // git status runs while the config, the session folder, the lock and the state are worked out.
@@ -157,6 +162,8 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
   // The repository the loop works in: the session's worktree, or the user's own with --in-place.
   let work = repo;
   let newWorktree: SessionWorktree | undefined;
+  // An isolated session's `done` waits for the hand-back, so it stays the last event (see finish).
+  const held: EngineEvent[] = [];
   try {
     let state = resumed
       ? await session.readState()
@@ -244,7 +251,7 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
       runner,
       agents,
       config,
-      emit: options.emit,
+      emit: state.worktree ? holdDone(options.emit, held) : options.emit,
       heuristic: heuristicCriticality,
       ...(written ? { sessionWritten: written } : {}),
       options: {
@@ -295,19 +302,23 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
     );
     const finish = async (result: LoopResult): Promise<void> => {
       if (!state.worktree) return;
-      const final = await session.readState();
-      const record = final.worktree ?? state.worktree;
-      const handback = await finishIsolatedSession(
-        repo,
-        record,
-        {
-          ended: final.status === 'completed' || final.status === 'partial_success',
-          succeeded: result.outcome === 'success' || result.outcome === 'partial_success',
-          apply: options.apply !== false,
-        },
-        options.emit,
-      );
-      if (handback) await session.saveState({ ...final, worktree: { ...record, handback } });
+      try {
+        const final = await session.readState();
+        const record = final.worktree ?? state.worktree;
+        const handback = await finishIsolatedSession(
+          repo,
+          record,
+          {
+            ended: final.status === 'completed' || final.status === 'partial_success',
+            succeeded: result.outcome === 'success' || result.outcome === 'partial_success',
+            apply: options.apply !== false,
+          },
+          options.emit,
+        );
+        if (handback) await session.saveState({ ...final, worktree: { ...record, handback } });
+      } finally {
+        for (const event of held.splice(0)) options.emit(event);
+      }
     };
     return {
       loop,

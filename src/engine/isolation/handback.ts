@@ -114,6 +114,20 @@ async function writeWorking(root: string, plan: FilePlan): Promise<void> {
   await rename(tmp, path);
 }
 
+/**
+ * Writes the user's index entries of the fixed files. Another git command holding the index (the user's, or a
+ * second session handing back) is waited for briefly: its lock is released within milliseconds.
+ */
+async function updateIndex(root: string, lines: readonly string[]): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    const r = await gitRun(root, ['update-index', '--index-info'], { input: lines.join('\n') + '\n' });
+    if (r.code === 0) return;
+    if (attempt >= 20 || !/index\.lock/.test(r.stderr))
+      throw new Error(`git update-index failed: ${r.stderr.trim().split('\n')[0]}`);
+    await new Promise((done) => setTimeout(done, 100));
+  }
+}
+
 /** The command that brings the session's fixes over by hand. */
 export function handBackCommand(record: SessionWorktree): string {
   return `git cherry-pick ${record.snapshot.slice(0, 12)}..${record.branch}`;
@@ -160,6 +174,8 @@ export async function handBack(
     const replayed = fastForward ? { tip, commits } : await replayCommits(root, gitDir, commits, head);
     if ('conflict' in replayed)
       return waiting(`the fixes conflict with your commits in ${replayed.conflict}: your version was kept`, 'conflict');
+    if (replayed.commits.length === 0)
+      return { status: 'nothing', commits: [], reason: 'your branch has these fixes already', at };
     const plans = await planFiles(root, head, replayed.tip);
     if ('conflict' in plans)
       return waiting(`the fixes touch lines you changed in ${plans.conflict}: your version was kept`, 'conflict');
@@ -186,7 +202,7 @@ export async function handBack(
     const lines = plans.map((p) =>
       p.index ? `${p.index.mode} ${p.index.sha}\t${p.path}` : `0 ${'0'.repeat(40)}\t${p.path}`,
     );
-    if (lines.length) await gitOut(root, ['update-index', '--index-info'], { input: lines.join('\n') + '\n' });
+    if (lines.length) await updateIndex(root, lines);
     const merged = plans.filter((p) => p.merged).map((p) => p.path);
     return {
       status: 'applied',

@@ -100,7 +100,7 @@ export function handBackLine(h: HandBackRecord, record: SessionWorktree): string
     case 'applied':
       return `fixes handed back to ${record.user_branch.replace('refs/heads/', '')} by ${h.how} (${h.commits.length} commit(s))${h.merged?.length ? `; merged into your uncommitted changes in ${h.merged.join(', ')}` : ''}${h.reason ? `; ${h.reason}` : ''}`;
     case 'nothing':
-      return 'no fix to hand back';
+      return `no fix to hand back${h.reason ? `: ${h.reason}` : ''}`;
     default:
       return `fixes waiting on ${record.branch}: ${h.reason}; to take them: ${h.command}`;
   }
