@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { copyFile, lstat, mkdir, readdir, readFile, symlink } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
-import { prepareWorktree } from '../team/worktree-setup.js';
+import { excludeLinks, prepareWorktree } from '../team/worktree-setup.js';
 import { gitRun } from './git-run.js';
 
 /** Build caches shared with the user's tree rather than rebuilt (Rust's `target/` beside a Cargo.toml). */
@@ -119,6 +119,7 @@ export async function prepareSessionWorktree(root: string, dir: string): Promise
     const name = basename(e);
     if (SHARED_CACHES.has(name) && existsSync(join(root, dirname(e), 'Cargo.toml'))) {
       await mkdir(dirname(join(dir, e)), { recursive: true });
+      await excludeLinks(root, [e]);
       await symlink(join(root, e), join(dir, e)).then(
         () => env.linked.push(e),
         () => undefined,
@@ -144,9 +145,10 @@ export async function prepareSessionWorktree(root: string, dir: string): Promise
       () => env.missing.push(`${file} (could not be copied)`),
     );
   }
+  // The walk stops past the bound: what is left is named by its first file.
   if (over.length)
     env.missing.push(
-      `${over[0]}${over.length > 1 ? ` and ${over.length - 1} more ignored files` : ''} (past ${MAX_COPIED_FILES} files or ${MAX_COPIED_BYTES >> 20} MB of ignored files copied)`,
+      `${over[0]} and the ignored files after it (past ${MAX_COPIED_FILES} files or ${MAX_COPIED_BYTES >> 20} MB of ignored files copied)`,
     );
   const venvs = setup.linked.filter((e) => ['.venv', 'venv'].includes(basename(e)));
   env.pythonPath = await editableInstalls(root, dir, venvs);
