@@ -253,6 +253,9 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
       config,
       emit: state.worktree ? holdDone(options.emit, held) : options.emit,
       heuristic: heuristicCriticality,
+      ...(state.worktree && state.worktree.snapshot !== state.worktree.base
+        ? { startedFrom: state.worktree.base }
+        : {}),
       ...(written ? { sessionWritten: written } : {}),
       options: {
         maxIterations: state.max_iterations,

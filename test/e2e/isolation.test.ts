@@ -145,4 +145,25 @@ describe('the loop beside a user who keeps saving', () => {
     expect(taken.exitCode, taken.stderr).toBe(0);
     expect((await execa('node', ['--test'], { cwd: repo, reject: false })).exitCode).toBe(0);
   });
+
+  it('ranks by the change the session started from, never by files the user saves afterwards', async () => {
+    const repo = makeRepo(CALC);
+    // The user's uncommitted change (add() fixed by hand) is the change; during the analysis they save format.js.
+    const calc = readFileSync(join(repo, 'src/calc.js'), 'utf8');
+    writeFileSync(join(repo, 'src/calc.js'), calc.replace('return a - b;', 'return a + b;'));
+    const agent = scenario({ analyze: [{ ...planMultiply, sleepMs: 1500 }], fix: [{ edits: [editMultiply] }] });
+    const running = runCli(repo, [...base, '--json', '--agent-cmd', agentCmd(agent.path)]);
+    await new Promise((r) => setTimeout(r, 1500));
+    appendFileSync(join(repo, 'src/format.js'), '// saved by the user meanwhile\n');
+    const run = await running;
+    expect(run.exitCode, run.stderr).toBe(0);
+    const suspects = run.stdout
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l))
+      .find((e) => e.type === 'suspects');
+    expect(suspects.localization.used).toContain('change');
+    expect(JSON.stringify(suspects.localization)).not.toMatch(/format\.js[^"]*change/);
+    expect(readFileSync(join(repo, 'src/format.js'), 'utf8')).toMatch(/saved by the user meanwhile/);
+  });
 });

@@ -173,7 +173,10 @@ export async function handBack(
     const fastForward = head === record.snapshot;
     const replayed = fastForward ? { tip, commits } : await replayCommits(root, gitDir, commits, head);
     if ('conflict' in replayed)
-      return waiting(`the fixes conflict with your commits in ${replayed.conflict}: your version was kept`, 'conflict');
+      return waiting(
+        `the fixes touch lines of ${replayed.conflict} that your branch has otherwise (your commits, or the uncommitted changes the session started from): your version was kept`,
+        'conflict',
+      );
     if (replayed.commits.length === 0)
       return { status: 'nothing', commits: [], reason: 'your branch has these fixes already', at };
     const plans = await planFiles(root, head, replayed.tip);

@@ -17,6 +17,11 @@ export interface LoopContext {
   config: FixcycleConfig;
   emit: EventSink;
   options: LoopOptions;
+  /**
+   * The user's HEAD when the loop runs in its own worktree from a snapshot of their uncommitted changes: the
+   * change localization ranks by, when no commit where the tests passed is known.
+   */
+  startedFrom?: string;
   /** The new session's first files, still being written when the loop starts; awaited before a run records its results. */
   sessionWritten?: Promise<void>;
   /** Guesses a failure's criticality from its message when no rule or flaky re-run decides. */

@@ -21,6 +21,7 @@ export async function localizeFailures(
       root: ctx.repo.root,
       runner: ctx.runner,
       failures: results.failures,
+      ...(ctx.startedFrom ? { startedFrom: ctx.startedFrom } : {}),
       timeoutMs: ctx.options.testTimeoutMs,
       signal,
     });
