@@ -7,6 +7,7 @@ import type { LoopResult, TestFixLoop } from '../engine/loop/loop.js';
 import { SessionFileError } from '../engine/session/session-files.js';
 import { watchIntents } from '../engine/intents/apply-intents.js';
 import { IsolationError } from '../engine/isolation/session-worktree.js';
+import { TreeChangedError } from '../engine/isolation/tree-guard.js';
 import { prepareLoop, StartError, type StartOptions } from '../engine/start.js';
 import { plainLine } from '../headless/plain-reporter.js';
 import { createFixcycleStore } from '../state/store.js';
@@ -26,7 +27,12 @@ export interface RunOptions extends Omit<StartOptions, 'emit' | 'interactive'> {
 export function userError(error: unknown): string | null {
   if (error instanceof StartError || error instanceof GitSafetyError || error instanceof ConfigError)
     return error.message;
-  if (error instanceof RunnerResolutionError || error instanceof SessionFileError || error instanceof IsolationError)
+  if (
+    error instanceof RunnerResolutionError ||
+    error instanceof SessionFileError ||
+    error instanceof IsolationError ||
+    error instanceof TreeChangedError
+  )
     return error.message;
   return null;
 }

@@ -269,6 +269,7 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
         maxDegraded: options.maxDegraded ?? config.maxDegraded,
         updateSnapshots: options.updateSnapshots ?? false,
         localize: options.localize ?? true,
+        inPlace: !state.worktree,
         ...(options.isOwnFailure ? { isOwnFailure: options.isOwnFailure } : {}),
       },
     };

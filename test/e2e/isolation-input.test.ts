@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -142,5 +142,35 @@ describe('isolated sessions: several at once, and bad input', () => {
     expect(inSub.stderr.trim().split('\n')).toHaveLength(1);
     expect(inSub.stderr).toMatch(/is a submodule of .*: run fixcycle with --in-place, or in the superproject/);
     expect(git(sub, 'status', '--porcelain')).toBe('');
+  });
+
+  it('in place, stops before committing a fix file the user saved after the agent, committing nothing', async () => {
+    // The re-test waits a little once (the fix leaves a marker an imported test consumes): the user saves then.
+    const slowTest = [
+      "import { it } from 'node:test';",
+      "import { existsSync, rmSync } from 'node:fs';",
+      "import { add } from '../src/calc.js';",
+      "it('waits once', async () => { if (existsSync('.slow-once')) { rmSync('.slow-once'); await new Promise((r) => setTimeout(r, 4000)); } });",
+    ].join('\n');
+    const repo = makeRepo(CALC, { 'test/slow.test.js': slowTest, '.gitignore': '.slow-once\n' });
+    const agent = scenario({ analyze: [planAdd], fix: [{ edits: [editAdd], write: { '.slow-once': '' } }] });
+    const child = execa(process.execPath, [CLI, ...base, '--in-place', '--agent-cmd', agentCmd(agent.path)], {
+      cwd: repo,
+      reject: false,
+    });
+    await waitFor(() => {
+      try {
+        return state(repo).next_action === 'retest' && !existsSync(join(repo, '.slow-once'));
+      } catch {
+        return false;
+      }
+    }, 'the re-test');
+    appendFileSync(join(repo, 'src/calc.js'), '// saved by the user during the re-test\n');
+    const run = await child;
+    expect(run.exitCode, run.stdout + run.stderr).toBe(2);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(/src\/calc\.js changed after the agent's fix .*fixcycle committed nothing/);
+    expect(git(repo, 'log', '--format=%s')).toBe('initial');
+    expect(readFileSync(join(repo, 'src/calc.js'), 'utf8')).toMatch(/saved by the user during the re-test/);
   });
 });

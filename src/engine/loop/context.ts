@@ -52,6 +52,8 @@ export interface LoopOptions {
   maxDegraded?: number;
   /** --update-snapshots: a fix may rewrite snapshots (files and inline); otherwise that weakens the tests. */
   updateSnapshots?: boolean;
+  /** --in-place: the loop works in the user's tree, so a file of the fix changed after the agent's step stops it. */
+  inPlace?: boolean;
   /** Failures there before the session (gen's IMPL-002): the project's own, reported and left alone. */
   isOwnFailure?: (id: string, name: string) => boolean;
 }
