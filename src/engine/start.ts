@@ -176,7 +176,8 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
       state = { ...state, status: 'active', next_action: 'execute_fix_task', stopped_by: undefined };
     }
     // A session that began in its own worktree goes on there; one that began in place (or before worktrees) too.
-    const isolated = resumed ? Boolean(state.worktree) : !options.inPlace;
+    // `--agent manual` is a person fixing in their own tree: that loop works there.
+    const isolated = resumed ? Boolean(state.worktree) : !options.inPlace && !options.agentNames?.includes('manual');
     let notes: EngineEvent[] = [];
     if (isolated) {
       const made = state.worktree

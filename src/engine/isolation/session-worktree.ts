@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import { lstat, mkdir, rm, symlink } from 'node:fs/promises';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { WORKFLOW_DIR, workflowDir } from '../session/paths.js';
 import { gitOut, gitRun } from './git-run.js';
 
@@ -13,9 +15,16 @@ export async function commonGitDir(root: string): Promise<string> {
   return isAbsolute(dir) ? dir : resolve(root, dir);
 }
 
-/** Where a session's worktree lives: inside the git directory, out of the user's tree and of their tools' globs. */
+/**
+ * Where a session's worktree lives: out of the user's tree and of their tools' globs, and not under the git
+ * directory either, whose `.git` in the path makes jest's file map ignore every file ("No files found"). One folder
+ * per repository (its git directory's name and a hash of its path) in the system's temporary folder; a worktree
+ * lost there (a reboot) is made again from its branch when the session resumes.
+ */
 export function sessionWorktreeDir(commonDir: string, sessionId: string): string {
-  return join(commonDir, 'fixcycle', 'worktrees', sessionId);
+  const repo = basename(dirname(resolve(commonDir))) || 'repo';
+  const key = createHash('sha1').update(resolve(commonDir)).digest('hex').slice(0, 10);
+  return join(tmpdir(), 'fixcycle-worktrees', `${repo}-${key}`, sessionId);
 }
 
 /** `fixcycle/<id>`; `fixcycle-session/<id>` when the user has a branch named `fixcycle` (git cannot have both). */
