@@ -71,7 +71,18 @@ function addRunOptions(command: Command): Command {
       '--wait-approval',
       'headless: wait at a partial success for a decision from `fixcycle pane` instead of exiting 3 (the default while a pane follows this repository)',
     )
-    .option('--allow-dirty', 'commit uncommitted changes as a checkpoint before starting')
+    .option(
+      '--allow-dirty',
+      'commit uncommitted changes as a checkpoint before starting (in place; a worktree starts from them as they are)',
+    )
+    .option(
+      '--in-place',
+      'work in your working tree and commit on your branch, as before worktrees (CI, a machine nobody edits on); by default the loop works in a worktree of its own and the fixes come back at the end',
+    )
+    .option(
+      '--no-apply',
+      "keep the fixes on the session's branch (fixcycle/<session>) instead of bringing them to yours",
+    )
     .option('--headless', 'plain progress lines instead of the TUI')
     .option('--json', 'NDJSON events on stdout')
     .option('--test-timeout <duration>', 'kill a test run after this long (default 10m)', duration)
@@ -116,6 +127,8 @@ async function runFromFlags(flags: RunFlags, extra: { title?: string; demo?: boo
       yes: Boolean(flags.yes),
       waitApproval: Boolean(flags.waitApproval),
       allowDirty: Boolean(flags.allowDirty),
+      inPlace: Boolean(flags.inPlace),
+      apply: flags.apply !== false,
       headless: Boolean(flags.headless),
       json: Boolean(flags.json),
       testTimeoutMs: flags.testTimeout,

@@ -16,6 +16,9 @@ export interface RunFlags {
   yes?: boolean;
   waitApproval?: boolean;
   allowDirty?: boolean;
+  inPlace?: boolean;
+  /** commander sets false for --no-apply. */
+  apply?: boolean;
   headless?: boolean;
   json?: boolean;
   testTimeout?: number;

@@ -6,6 +6,8 @@ import { EXIT } from '../engine/loop/exit-codes.js';
 import type { LoopResult, TestFixLoop } from '../engine/loop/loop.js';
 import { SessionFileError } from '../engine/session/session-files.js';
 import { watchIntents } from '../engine/intents/apply-intents.js';
+import { IsolationError } from '../engine/isolation/session-worktree.js';
+import { TreeChangedError } from '../engine/isolation/tree-guard.js';
 import { prepareLoop, StartError, type StartOptions } from '../engine/start.js';
 import { plainLine } from '../headless/plain-reporter.js';
 import { createFixcycleStore } from '../state/store.js';
@@ -27,7 +29,13 @@ export interface RunOptions extends Omit<StartOptions, 'emit' | 'interactive'> {
 export function userError(error: unknown): string | null {
   if (error instanceof StartError || error instanceof GitSafetyError || error instanceof ConfigError)
     return error.message;
-  if (error instanceof RunnerResolutionError || error instanceof SessionFileError) return error.message;
+  if (
+    error instanceof RunnerResolutionError ||
+    error instanceof SessionFileError ||
+    error instanceof IsolationError ||
+    error instanceof TreeChangedError
+  )
+    return error.message;
   return null;
 }
 
@@ -84,8 +92,12 @@ export async function runLoopCommand(options: RunOptions, out: Output): Promise<
   const intents = watchIntents(prepared.ctx.session.paths.dir, loop.intentTarget(), emit);
 
   try {
-    if (!interactive) return (await loop.run()).exitCode;
-    return await runInTui(loop, store, options);
+    if (!interactive) {
+      const result = await loop.run();
+      await prepared.finish(result);
+      return result.exitCode;
+    }
+    return await runInTui(loop, store, options, prepared.finish);
   } catch (error) {
     const message = userError(error);
     if (!message) throw error;
@@ -103,6 +115,7 @@ async function runInTui(
   loop: TestFixLoop,
   store: ReturnType<typeof createFixcycleStore>,
   options: RunOptions,
+  finish: (result: LoopResult) => Promise<void>,
 ): Promise<number> {
   const { importTui } = await import('../tui/load.js');
   const { startTui } = await importTui(() => import('../tui/start.js'));
@@ -114,14 +127,17 @@ async function runInTui(
     bell: options.bell,
   });
   let result: LoopResult | null = null;
-  const running = loop.run().then((r) => (result = r));
+  // The fixes come back once the loop ended, while the TUI still shows the session (a line says where they are).
+  const running = loop.run().then(async (r) => {
+    result = r;
+    await finish(r);
+    return r;
+  });
   try {
     await Promise.race([running, tui.waitUntilExit()]);
-    if (!result) {
-      // The user quit the TUI while the loop ran: stop it and let it save its state.
-      loop.controls.stop();
-      await running;
-    }
+    // The user quit the TUI while the loop ran: stop it and let it save its state.
+    if (!result) loop.controls.stop();
+    await running;
   } catch (error) {
     // Leave the alternate screen before the error is printed.
     tui.unmount();

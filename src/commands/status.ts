@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { Repo } from '../engine/git.js';
 import { sessionPaths } from '../engine/session/paths.js';
@@ -5,6 +6,7 @@ import { readIterationState } from '../engine/session/state-file.js';
 import { findLatestSession } from '../engine/session/session-files.js';
 import type { TestResults } from '../engine/types.js';
 import type { Output } from './output.js';
+import { sessionsInProgress } from './session-list.js';
 
 /** `fixcycle status`: the latest (or given) session in one screen, or as JSON. */
 export async function runStatusCommand(
@@ -28,6 +30,8 @@ export async function runStatusCommand(
   const results = (await readFile(paths.testResults, 'utf8')
     .then(JSON.parse)
     .catch(() => null)) as TestResults | null;
+  // Every session at work in the repository (two loops can run at once, each in its own worktree).
+  const sessions = options.session ? [] : await sessionsInProgress(repo.root);
   if (options.json) {
     out.stdout(
       JSON.stringify({
@@ -35,6 +39,7 @@ export async function runStatusCommand(
         session_dir: paths.dir,
         pass_rate: results?.pass_rate ?? null,
         test_results: results,
+        ...(options.session ? {} : { sessions }),
       }),
     );
     return 0;
@@ -47,10 +52,21 @@ export async function runStatusCommand(
   ];
   if (state.stuck_tests.length) lines.push(`stuck       ${state.stuck_tests.join(', ')}`);
   if (state.outcome_reason) lines.push(`why         ${state.outcome_reason}`);
+  if (state.worktree)
+    lines.push(
+      `worktree    ${state.worktree.branch}${existsSync(state.worktree.dir) ? `  (${state.worktree.dir})` : ''}${state.worktree.handback ? `  fixes ${state.worktree.handback.status}${state.worktree.handback.command && state.worktree.handback.status !== 'applied' ? `: ${state.worktree.handback.command}` : ''}` : ''}`,
+    );
   for (const it of state.iterations) {
     lines.push(
       `  #${it.iteration} ${(it.strategy ?? '').padEnd(12)} ${it.pass_rate_before ?? '?'}% → ${it.pass_rate ?? '?'}%  ${it.result ?? ''}${it.commit ? `  ${it.commit.slice(0, 7)}` : ''}`,
     );
+  }
+  if (sessions.length > 1 || (sessions.length === 1 && sessions[0]!.id !== id)) {
+    lines.push('', 'sessions at work in this repository:');
+    for (const other of sessions)
+      lines.push(
+        `  ${other.id}  ${other.running ? 'running' : other.status}${other.branch ? `  on ${other.branch}` : ''}${other.note ? `  ${other.note}` : ''}`,
+      );
   }
   out.stdout(lines.join('\n'));
   return 0;

@@ -62,6 +62,18 @@ export type EngineEvent =
   | { type: 'log'; level: 'info' | 'warn' | 'error'; message: string }
   /** fixcycle waits out an agent's rate limit (`untilMs` epoch ms), or the wait ended (`untilMs` null). */
   | { type: 'wait'; iteration: number; agent: string; untilMs: number | null; waitMs?: number; reason: string }
+  /**
+   * A session that ran in its own worktree ended with fixes: brought to the user's branch (applied), or waiting on
+   * the session's branch (`command` takes them).
+   */
+  | {
+      type: 'handback';
+      status: 'applied' | 'waiting' | 'conflict' | 'nothing';
+      branch: string;
+      commits: number;
+      command?: string;
+      reason?: string;
+    }
   | { type: 'done'; outcome: Outcome; reason: string; exitCode: number; passRate: number | null; reportPath?: string }
   | GenEvent
   | TeamEvent;

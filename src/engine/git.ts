@@ -58,6 +58,11 @@ export class Repo {
       'HEAD',
     ]);
     const [root, gitDir, head, ref] = probe.stdout.trim().split('\n');
+    if (/must be run in a work tree/.test(probe.stderr)) {
+      throw new GitSafetyError(
+        `${dir} is a bare repository (no working tree to test): clone it (git clone ${dir} work) and run fixcycle in the clone`,
+      );
+    }
     if (!root || /not a git repository/.test(probe.stderr)) {
       throw new GitSafetyError(
         `${dir} is not a git repository: run \`git init\` and commit your code first, so fixcycle can checkpoint and roll back fixes`,

@@ -4,10 +4,13 @@ import { missingProgram } from './agents/available.js';
 import { resolveAgents } from './agents/resolve.js';
 import { heuristicCriticality } from './criticality/heuristics.js';
 import { loadConfig, type FixcycleConfig } from './config.js';
-import type { EventSink } from './events.js';
+import type { EngineEvent, EventSink } from './events.js';
 import { GitSafetyError, Repo } from './git.js';
 import type { LoopContext } from './loop/context.js';
-import type { BegunRun, LoopPolicies, TestFixLoop } from './loop/loop.js';
+import type { BegunRun, LoopPolicies, LoopResult, TestFixLoop } from './loop/loop.js';
+import { finishIsolatedSession, isolateNewSession, reopenIsolatedSession } from './isolation/session-isolation.js';
+import { removeSessionWorktree } from './isolation/session-worktree.js';
+import type { SessionWorktree } from './isolation/types.js';
 import { initialSuiteRun, startSuite } from './loop/suite-start.js';
 import { resolveRunner } from './runners/index.js';
 import { openRunRepo, type OpenedRepo } from './run-repo.js';
@@ -40,6 +43,13 @@ export interface StartOptions {
   /** Headless: wait at a partial success for a pane's decision even when no pane follows yet. */
   waitApproval?: boolean;
   allowDirty: boolean;
+  /**
+   * --in-place: the loop works in the user's working tree, committing on their branch (CI, a machine nobody edits
+   * on). Default false: a new session works in a worktree of its own (see isolation/), a resumed one where it began.
+   */
+  inPlace?: boolean;
+  /** --no-apply (false): the fixes of an isolated session stay on its branch instead of coming back. Default true. */
+  apply?: boolean;
   interactive: boolean;
   testTimeoutMs?: number;
   agentTimeoutMs?: number;
@@ -67,6 +77,10 @@ export interface PreparedLoop {
   loop: TestFixLoop;
   ctx: LoopContext;
   sessionId: string;
+  /** The session's worktree, when the loop runs in one. */
+  worktree?: SessionWorktree;
+  /** After the loop's run: brings an isolated session's fixes back and removes its worktree once it has ended. */
+  finish(result: LoopResult): Promise<void>;
   release(): Promise<void>;
 }
 
@@ -126,6 +140,11 @@ function fixInFlight(state: IterationState): boolean {
   return Boolean(last && !last.completed_at && (last.step === 'fix' || last.step === 'retest'));
 }
 
+/** The sink the loop of an isolated session emits to: its `done` is kept in `held` until the fixes came back. */
+function holdDone(emit: EventSink, held: EngineEvent[]): EventSink {
+  return (event) => (event.type === 'done' ? held.push(event) : emit(event));
+}
+
 /** Checks git, takes the session lock, resolves runner and agents, and builds the loop (new or resumed). */
 export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> {
   // git status runs while the config, the session folder, the lock and the state are worked out.
@@ -143,6 +162,11 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
   if (typeof lock === 'string') throw new StartError(lock);
   let begun: BegunRun | undefined;
   let writing = false;
+  // The repository the loop works in: the session's worktree, or the user's own with --in-place.
+  let work = repo;
+  let newWorktree: SessionWorktree | undefined;
+  // An isolated session's `done` waits for the hand-back, so it stays the last event (see finish).
+  const held: EngineEvent[] = [];
   try {
     let state = resumed
       ? await session.readState()
@@ -154,25 +178,38 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
       // A session that ran out of iterations or budget goes on when given more.
       state = { ...state, status: 'active', next_action: 'execute_fix_task', stopped_by: undefined };
     }
-    const files = await changed;
-    if (files.length > 0) {
-      if (resumed && fixInFlight(state)) {
-        // Keep the agent's half-done fix: the resumed fix step builds on it, or the re-test measures it.
-      } else if (options.allowDirty) {
-        const sha = await repo.commitAll(`fixcycle: checkpoint before test-fix session ${id}`);
-        if (sha)
-          options.emit({
-            type: 'log',
-            level: 'info',
-            message: `committed your uncommitted changes as a checkpoint (${sha.slice(0, 7)})`,
-          });
-      } else {
-        throw new StartError(
-          `the working tree has uncommitted changes (${files.slice(0, 3).join(', ')}${files.length > 3 ? ', ...' : ''}): commit or stash them, or pass --allow-dirty to commit them as a checkpoint first`,
-        );
+    // A session that began in its own worktree goes on there; one that began in place (or before worktrees) too.
+    // `--agent manual` is a person fixing in their own tree: that loop works there.
+    const isolated = resumed ? Boolean(state.worktree) : !options.inPlace && !options.agentNames?.includes('manual');
+    let notes: EngineEvent[] = [];
+    if (isolated) {
+      const made = state.worktree
+        ? await reopenIsolatedSession(repo, state.worktree)
+        : await isolateNewSession(repo, id);
+      if (!state.worktree) newWorktree = made.record;
+      ({ work, notes } = made);
+      state.worktree = made.record;
+    } else {
+      const files = await changed;
+      if (files.length > 0) {
+        if (resumed && fixInFlight(state)) {
+          // Keep the agent's half-done fix: the resumed fix step builds on it, or the re-test measures it.
+        } else if (options.allowDirty) {
+          const sha = await repo.commitAll(`fixcycle: checkpoint before test-fix session ${id}`);
+          if (sha)
+            options.emit({
+              type: 'log',
+              level: 'info',
+              message: `committed your uncommitted changes as a checkpoint (${sha.slice(0, 7)})`,
+            });
+        } else {
+          throw new StartError(
+            `the working tree has uncommitted changes (${files.slice(0, 3).join(', ')}${files.length > 3 ? ', ...' : ''}): commit or stash them, pass --allow-dirty to commit them as a checkpoint first, or drop --in-place so the loop works on a snapshot of them in its own worktree`,
+          );
+        }
       }
     }
-    const runner = await resolveRunner(repo.root, {
+    const runner = await resolveRunner(work.root, {
       runner: options.runner ?? config.runner,
       testCmd: options.testCmd ?? config.testCommand,
       ...(config.skipParts ? { skipParts: config.skipParts } : {}),
@@ -185,7 +222,7 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
       { agentCmds: options.agentCmds, agentNames: options.agentNames, timeoutMs: agentTimeoutMs },
       config,
     );
-    const missing = resolved.map((agent) => missingProgram(agent, repo.root));
+    const missing = resolved.map((agent) => missingProgram(agent, work.root));
     const agents = resolved.filter((_, i) => !missing[i]);
     if (agents.length === 0) {
       throw new StartError(
@@ -213,13 +250,16 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
         ]).then(() => undefined);
     written?.catch(() => undefined);
     const ctx: LoopContext = {
-      repo,
+      repo: work,
       session,
       runner,
       agents,
       config,
-      emit: options.emit,
+      emit: state.worktree ? holdDone(options.emit, held) : options.emit,
       heuristic: heuristicCriticality,
+      ...(state.worktree && state.worktree.snapshot !== state.worktree.base
+        ? { startedFrom: state.worktree.base }
+        : {}),
       ...(written ? { sessionWritten: written } : {}),
       options: {
         maxIterations: state.max_iterations,
@@ -233,6 +273,7 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
         maxDegraded: options.maxDegraded ?? config.maxDegraded,
         updateSnapshots: options.updateSnapshots ?? false,
         localize: options.localize ?? true,
+        inPlace: !state.worktree,
         ...(options.isOwnFailure ? { isOwnFailure: options.isOwnFailure } : {}),
         ...(options.isOwnError ? { isOwnError: options.isOwnError } : {}),
       },
@@ -247,6 +288,7 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
       testCommand: described.full.join(' '),
       resumed,
     });
+    for (const note of notes) options.emit(note);
     // A new session's first run starts now, and the loop's modules load while it runs: a suite that passes
     // at once then costs little more than the test command itself.
     if (!resumed) {
@@ -267,12 +309,43 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
       options.policies?.(ctx) ?? policies!.agentPolicies(ctx, { budget: options.budget }),
       begun,
     );
-    return { loop, ctx, sessionId: id, release: () => lock.release() };
+    const finish = async (result: LoopResult): Promise<void> => {
+      if (!state.worktree) return;
+      try {
+        const final = await session.readState();
+        const record = final.worktree ?? state.worktree;
+        // Converged on every part that runs here (a part that cannot run was left out): the fixes pass what can
+        // be run, so they come back as a success's do, and the end still names the part not run.
+        const convergedHere = final.stopped_by === 'part_not_run';
+        const handback = await finishIsolatedSession(
+          repo,
+          record,
+          {
+            ended: final.status === 'completed' || final.status === 'partial_success' || convergedHere,
+            succeeded: result.outcome === 'success' || result.outcome === 'partial_success' || convergedHere,
+            apply: options.apply !== false,
+          },
+          options.emit,
+        );
+        if (handback) await session.saveState({ ...final, worktree: { ...record, handback } });
+      } finally {
+        for (const event of held.splice(0)) options.emit(event);
+      }
+    };
+    return {
+      loop,
+      ctx,
+      sessionId: id,
+      ...(state.worktree ? { worktree: state.worktree } : {}),
+      finish,
+      release: () => lock.release(),
+    };
   } catch (error) {
     if (begun) {
       begun.abort.abort();
       await begun.suite.then((s) => s.testRun).catch(() => undefined);
     }
+    if (newWorktree) await removeSessionWorktree(repo.root, newWorktree.dir, newWorktree.branch, false);
     await lock.release();
     // A start refused before it wrote anything (a dirty tree, no agent) leaves no empty session behind.
     if (claimed && !writing) await rm(session.paths.dir, { recursive: true, force: true });

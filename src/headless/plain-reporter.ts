@@ -55,6 +55,9 @@ export function plainLine(event: EngineEvent): string | null {
       return `[wait] waiting ${humanDuration(event.waitMs ?? event.untilMs - Date.now())} for ${event.reason} (until ${wallClock(event.untilMs)})`;
     case 'done':
       return `[done] ${event.outcome.replace('_', ' ')} — ${event.reason}${event.passRate !== null ? ` (pass rate ${event.passRate}%)` : ''}${event.reportPath ? `\nreport: ${event.reportPath}` : ''}`;
+    case 'handback':
+      // Its log line says it in full.
+      return null;
     case 'gen':
     case 'gen-coverage':
     case 'gen-mutation':

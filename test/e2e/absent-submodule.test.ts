@@ -82,7 +82,9 @@ describe('a test file that reads a git submodule not checked out', { timeout: 18
   it('in a broken project the agent never sees the file, fixes the rest, and the run then stops the same way', async () => {
     const repo = project('a - b');
     const agent = scenario({ analyze: [plan], fix: [fixAdd] });
-    const run = await runCli(repo, [...headless, '--agent-cmd', agentCmd(agent.path)]);
+    // In place: the session ends as a failure (the stop), and a failed session run in its own worktree keeps its fix on
+    // its branch rather than bringing it to the user's; this test reads the fix commit on the user's branch.
+    const run = await runCli(repo, [...headless, '--in-place', '--agent-cmd', agentCmd(agent.path)]);
     expect(run.exitCode, run.stdout + run.stderr).toBe(1);
     expect(agent.calls().map((c) => c.split(' ')[1])).toEqual(['analyze', 'fix']);
     expect(agent.prompt('agent', 'analyze', 1)).toMatch(/adds/);

@@ -5,7 +5,9 @@ import { agentCmd, git, makeRepo, removeRepos, ROOT, runCli, scenario, sessionDi
 
 afterAll(removeRepos);
 
-const headless = ['run', '--headless'];
+// In place: a session that stops here ends as a failure, and these tests read its fix commits on the user's branch
+// (a failed session run in its own worktree keeps them on its branch).
+const headless = ['run', '--headless', '--in-place'];
 const plan = {
   plan: {
     root_causes: ['add() subtracts'],

@@ -162,7 +162,9 @@ describe('the loop, end to end on a real repository', () => {
     expect(run.stdout).toMatch(/scripted-agent-1 \(analyze\): invalid_plan/);
   });
 
-  it('refuses a dirty working tree without touching it, and checkpoints it with --allow-dirty', async () => {
+  // In place only: by default the loop starts from a snapshot of the uncommitted changes in its own worktree
+  // (test/e2e/isolation.test.ts).
+  it('in place, refuses a dirty working tree without touching it, and checkpoints it with --allow-dirty', async () => {
     const repo = makeRepo(CALC);
     writeFileSync(
       join(repo, 'src/format.js'),
@@ -172,7 +174,7 @@ describe('the loop, end to end on a real repository', () => {
       analyze: [planAdd, planMultiply],
       fix: [{ edits: [editAdd] }, { edits: [editMultiply] }],
     });
-    const refused = await runCli(repo, [...base, '--agent-cmd', agentCmd(agent.path)]);
+    const refused = await runCli(repo, [...base, '--in-place', '--agent-cmd', agentCmd(agent.path)]);
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr.trim().split('\n')).toHaveLength(1);
     expect(refused.stderr).toMatch(/uncommitted changes \(src\/format\.js\).*--allow-dirty/);
@@ -181,7 +183,7 @@ describe('the loop, end to end on a real repository', () => {
     // Nor is an empty session left behind to be numbered past or listed.
     expect(existsSync(activeDir(repo)) ? readdirSync(activeDir(repo)) : []).toEqual([]);
 
-    const allowed = await runCli(repo, [...base, '--agent-cmd', agentCmd(agent.path), '--allow-dirty']);
+    const allowed = await runCli(repo, [...base, '--in-place', '--agent-cmd', agentCmd(agent.path), '--allow-dirty']);
     expect(allowed.exitCode, allowed.stdout + allowed.stderr).toBe(0);
     const subjects = git(repo, 'log', '--format=%s').split('\n');
     expect(subjects.at(-2)).toMatch(/^fixcycle: checkpoint before test-fix session/);

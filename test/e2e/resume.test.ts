@@ -155,9 +155,11 @@ describe('resume', () => {
       cwd: repo,
       reject: false,
     });
+    // The loop works in the session's worktree: the marker is written and consumed there.
+    const worktree = (): string => state(repo).worktree.dir;
     await waitFor(() => {
       try {
-        return state(repo).next_action === 'retest' && !existsSync(join(repo, '.slow-once'));
+        return state(repo).next_action === 'retest' && !existsSync(join(worktree(), '.slow-once'));
       } catch {
         return false;
       }
@@ -165,7 +167,7 @@ describe('resume', () => {
     child.kill('SIGKILL');
     await child;
     // The hung test runner is in its own process group, which kill -9 of fixcycle does not reach.
-    await execa('pkill', ['-9', '-f', join(repo, 'test')], { reject: false });
+    await execa('pkill', ['-9', '-f', join(worktree(), 'test')], { reject: false });
     expect(
       git(repo, 'log', '--format=%s')
         .split('\n')

@@ -9,6 +9,9 @@ import { spawnInPty, terminalEnv, type PtyTerminal } from '../tui/pty-terminal.j
 import { agentCmd, CLI, execa, git, makeRepo, pathKind, removeRepos, runCli, scenario } from '../helpers/repo.js';
 
 afterAll(removeRepos);
+
+// The `.workflow` link of the user's own tree, taken out while the user's command runs there: in place (a session
+// in its own worktree runs the command there, where its link is handled the same way).
 let term: PtyTerminal | undefined;
 afterEach(() => {
   term?.kill();
@@ -69,7 +72,15 @@ describe("the session link while the user's command runs", { timeout: 120_000 },
       env: terminalEnv(),
     });
     await term.waitFor('Waiting for a session in');
-    const run = runCli(repo, ['run', '--headless', '--session-name', 'held', '--agent-cmd', agentCmd(agent.path)]);
+    const run = runCli(repo, [
+      'run',
+      '--headless',
+      '--in-place',
+      '--session-name',
+      'held',
+      '--agent-cmd',
+      agentCmd(agent.path),
+    ]);
     await until(() => existsSync(held), 'the user command to run');
     expect(JSON.parse(readFileSync(held, 'utf8'))).toEqual({ workflow: 'nothing' });
     // The pane shows the session, and the line the command printed while the link was away; it never lost it.
@@ -91,7 +102,7 @@ describe("the session link while the user's command runs", { timeout: 120_000 },
     const agent = scenario({ analyze: [], fix: [] });
     const run = execa(
       process.execPath,
-      [CLI, 'run', '--headless', '--session-name', 'crash', '--agent-cmd', agentCmd(agent.path)],
+      [CLI, 'run', '--headless', '--in-place', '--session-name', 'crash', '--agent-cmd', agentCmd(agent.path)],
       { cwd: repo, reject: false },
     );
     await until(() => existsSync(held), 'the user command to run');
@@ -118,6 +129,7 @@ describe("the session link while the user's command runs", { timeout: 120_000 },
     const resumed = await runCli(repo, [
       'run',
       '--headless',
+      '--in-place',
       '--resume-session',
       'crash',
       '--agent-cmd',
@@ -134,7 +146,7 @@ describe("the session link while the user's command runs", { timeout: 120_000 },
     const agent = scenario({ analyze: [], fix: [] });
     const run = execa(
       process.execPath,
-      [CLI, 'run', '--headless', '--session-name', 'interrupted', '--agent-cmd', agentCmd(agent.path)],
+      [CLI, 'run', '--headless', '--in-place', '--session-name', 'interrupted', '--agent-cmd', agentCmd(agent.path)],
       { cwd: repo, reject: false },
     );
     await until(() => existsSync(held), 'the user command to run');
@@ -158,7 +170,7 @@ describe("the session link while the user's command runs", { timeout: 120_000 },
     const agent = scenario({ analyze: [{ sleepMs: 60_000 }], fix: [] });
     const run = execa(
       process.execPath,
-      [CLI, 'run', '--headless', '--session-name', 'piped', '--agent-cmd', agentCmd(agent.path)],
+      [CLI, 'run', '--headless', '--in-place', '--session-name', 'piped', '--agent-cmd', agentCmd(agent.path)],
       { cwd: repo, reject: false, buffer: false, stdout: 'pipe', stderr: 'pipe', env: { FORCE_COLOR: '0' } },
     );
     let stderr = '';
@@ -188,7 +200,9 @@ describe("the session link while the user's command runs", { timeout: 120_000 },
       'test/ok.test.js': "require('node:test')('ok', () => {});\n",
     });
     const agent = scenario({ analyze: [], fix: [] });
-    expect((await runCli(repo, ['run', '--headless', '--agent-cmd', agentCmd(agent.path)])).exitCode).toBe(0);
+    expect(
+      (await runCli(repo, ['run', '--headless', '--in-place', '--agent-cmd', agentCmd(agent.path)])).exitCode,
+    ).toBe(0);
     // `fixcycle status | true`, with the reader gone before the first line is written.
     const status = execa(process.execPath, [CLI, 'status'], {
       cwd: repo,
@@ -215,6 +229,7 @@ describe("the session link while the user's command runs", { timeout: 120_000 },
     const run = await runCli(repo, [
       'run',
       '--headless',
+      '--in-place',
       '--session-name',
       'plain',
       '--agent-cmd',

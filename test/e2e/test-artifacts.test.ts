@@ -62,6 +62,8 @@ describe("files localization's coverage run writes", () => {
     const run = await runCli(repo, [
       'run',
       '--headless',
+      // In place: the artifacts are looked for in the user's tree, where the test command ran.
+      '--in-place',
       '--test-cmd',
       'node --test',
       '--agent-cmd',

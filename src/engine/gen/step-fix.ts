@@ -112,6 +112,8 @@ export async function runFixLoop(
     ...(own ? { isOwnFailure: own } : {}),
     ...(ownError ? { isOwnError: ownError } : {}),
     cwd: ctx.repo.root,
+    // gen's generated tests are in the user's tree already: its fix loop works there (a worktree for gen is to come).
+    inPlace: true,
     emit: ctx.emit,
     resumeSession: resumed ? ctx.session.id : undefined,
     sessionName: ctx.session.id.replace(/^WFS-test-/, ''),

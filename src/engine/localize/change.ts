@@ -37,9 +37,17 @@ export async function changedLinesSince(root: string, base: string): Promise<Cha
 export async function changeBase(
   root: string,
   failing: readonly string[],
+  startedFrom?: string,
 ): Promise<{ base: string; why: string } | { base: null; why: string }> {
   const green = await lastGreenCommit(root, failing);
   if (green) return { base: green, why: `since ${green.slice(0, 7)}, the last commit where these tests passed` };
+  // A loop in its own worktree starts from a commit of the user's uncommitted changes: those are the change, as
+  // they were at the start (never what the user saves later, which the worktree does not see).
+  if (startedFrom)
+    return {
+      base: startedFrom,
+      why: 'the uncommitted changes the session started from (no commit where these tests passed is known)',
+    };
   const dirty = await execa('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: root, reject: false });
   if (dirty.exitCode === 0 && dirty.stdout.trim() !== '')
     return { base: 'HEAD', why: 'uncommitted changes (no commit where these tests passed is known)' };

@@ -34,6 +34,8 @@ export interface LocalizeInput {
   noCoverage?: boolean;
   /** The base of the change evidence, when the caller knows it better than the green-commit record. */
   changeBase?: string | null;
+  /** The user's HEAD when the session's snapshot holds their uncommitted changes (a loop in its own worktree). */
+  startedFrom?: string;
 }
 
 /** An error that ended a run, as a failure of the file it names: its stack is the evidence it leaves. */
@@ -80,6 +82,7 @@ export async function localize(input: LocalizeInput): Promise<DetailedLocalizati
       : await changeBase(
           root,
           failures.map((f) => f.id),
+          input.startedFrom,
         );
   let changed: ChangedLines = new Map();
   if (base.base) changed = await changedLinesSince(root, base.base);

@@ -17,6 +17,11 @@ export interface LoopContext {
   config: FixcycleConfig;
   emit: EventSink;
   options: LoopOptions;
+  /**
+   * The user's HEAD when the loop runs in its own worktree from a snapshot of their uncommitted changes: the
+   * change localization ranks by, when no commit where the tests passed is known.
+   */
+  startedFrom?: string;
   /** The new session's first files, still being written when the loop starts; awaited before a run records its results. */
   sessionWritten?: Promise<void>;
   /** Guesses a failure's criticality from its message when no rule or flaky re-run decides. */
@@ -47,6 +52,8 @@ export interface LoopOptions {
   maxDegraded?: number;
   /** --update-snapshots: a fix may rewrite snapshots (files and inline); otherwise that weakens the tests. */
   updateSnapshots?: boolean;
+  /** --in-place: the loop works in the user's tree, so a file of the fix changed after the agent's step stops it. */
+  inPlace?: boolean;
   /** Failures there before the session (gen's IMPL-002): the project's own, reported and left alone. */
   isOwnFailure?: (id: string, name: string) => boolean;
   /** Errors outside tests there before the session (a lint step that failed before gen): the project's own. */

@@ -23,6 +23,7 @@ export async function localizeFailures(
       runner: ctx.runner,
       failures: results.failures,
       errors,
+      ...(ctx.startedFrom ? { startedFrom: ctx.startedFrom } : {}),
       timeoutMs: ctx.options.testTimeoutMs,
       signal,
     });

@@ -25,6 +25,13 @@ import { needsWhatIsNotHere } from '../runners/tests-that-cannot-run.js';
 import { stopForNoTestRan } from './no-test-ran-step.js';
 import { filesChangedByFix } from './test-artifacts.js';
 import { brokenTestsSetback, passingBefore, testsBrokenByFix } from './broken-tests-step.js';
+import {
+  changedSince,
+  printFiles,
+  TreeChangedError,
+  treeChangedMessage,
+  type TreePrint,
+} from '../isolation/tree-guard.js';
 import { intentTargetOf, markApproved, revertLastFix, rollbackBlocker } from './user-decisions.js';
 
 // A run whose suite passes never asks an agent: the agent steps and the localizer (acorn, the coverage
@@ -44,6 +51,8 @@ export type { BegunRun } from './suite-start.js';
  * before the next step starts, so `--resume-session` continues from `next_action` after any stop.
  */
 export class TestFixLoop {
+  /** In place: each iteration's fix files as the agent left them (in memory: a resumed re-test has none). */
+  private readonly fixPrints = new Map<number, TreePrint>();
   readonly controls: UserControls;
   private results: TestResults | null = null;
 
@@ -355,6 +364,10 @@ export class TestFixLoop {
         level: 'warn',
         message: `the fix edits test files (the plan says these tests are wrong): ${check.testEdits.join(', ')}`,
       });
+    // In place, the files as the agent left them: a save of the user's before the commit stops it (see retest);
+    // not when the re-test itself may rewrite them (--update-snapshots).
+    if (this.ctx.options.inPlace && !this.ctx.options.updateSnapshots)
+      this.fixPrints.set(it.iteration, await printFiles(this.ctx.repo.root, changed));
     Object.assign(it, { files_changed: changed, step: 'retest' });
     this.state.next_action = 'retest';
     const task = await this.ctx.session.readTask(it.iteration);
@@ -464,6 +477,9 @@ export class TestFixLoop {
     it.tests_run = run.results.ran ?? undefined;
     it.tests_run_reason = run.selection?.reason ?? 'full suite';
     if (!it.commit) {
+      const print = this.fixPrints.get(it.iteration);
+      const moved = print ? await changedSince(this.ctx.repo.root, print) : [];
+      if (moved.length) throw new TreeChangedError(treeChangedMessage(moved, this.state.session_id));
       const message = `test-cycle: iteration ${it.iteration} - ${it.strategy} strategy (pass: ${before}% → ${after}%)`;
       const sha = await this.ctx.repo.commitFiles(changed, message);
       it.commit = sha;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { SessionWorktree } from '../isolation/types.js';
 
 export const criticalitySchema = z.enum(['high', 'medium', 'low']);
 export const strategySchema = z.enum(['conservative', 'aggressive', 'surgical']);
@@ -116,6 +117,8 @@ export interface IterationState {
   iterations: Iteration[];
   outcome_reason?: string;
   baseline_total?: number;
+  /** The worktree the loop runs in (absent in place, with --in-place, and in sessions older than it). */
+  worktree?: SessionWorktree;
   [extra: string]: unknown;
 }
 

@@ -36,6 +36,8 @@ export async function runFixCycle(
     ...(resume ? { resumeSession: id } : { sessionName: name }),
     yes: true,
     allowDirty: false,
+    // The task's own worktree already isolates it; its commits come back through the wave engine.
+    inPlace: true,
     interactive: false,
     // The team session owns the screen's session and its end (a loop's `session` would point the TUI at a worktree
     // that is about to go); the loop's outcome is said on the executor's line.

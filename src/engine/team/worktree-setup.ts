@@ -30,7 +30,7 @@ async function ignoredEntries(root: string): Promise<string[]> {
 }
 
 /** Ignores the links in every worktree: `node_modules/` in a .gitignore matches a folder, never a symlink. */
-async function excludeLinks(root: string, paths: readonly string[]): Promise<void> {
+export async function excludeLinks(root: string, paths: readonly string[]): Promise<void> {
   const common = (await execa('git', ['rev-parse', '--git-common-dir'], { cwd: root })).stdout.trim();
   const exclude = join(isAbsolute(common) ? common : join(root, common), 'info', 'exclude');
   const current = await readFile(exclude, 'utf8').catch(() => '');

@@ -1,0 +1,51 @@
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { activeDir, SESSION_PREFIX, sessionPaths } from '../engine/session/paths.js';
+import { isAlive } from '../engine/session/lock.js';
+import { readIterationState } from '../engine/session/state-file.js';
+
+/** One session of the repository as `status` lists it beside the one it details. */
+export interface ListedSession {
+  id: string;
+  status: string;
+  /** A process drives it now (its lock is held by a live process). */
+  running: boolean;
+  /** Its worktree's branch while the worktree is there, or where its fixes wait. */
+  branch?: string;
+  note?: string;
+}
+
+async function lockHolderAlive(path: string): Promise<boolean> {
+  try {
+    const { pid } = JSON.parse(await readFile(path, 'utf8')) as { pid?: number };
+    return typeof pid === 'number' && isAlive(pid);
+  } catch {
+    return false;
+  }
+}
+
+/** The sessions of a repository that run now, keep a worktree, or have fixes waiting on their branch. */
+export async function sessionsInProgress(root: string): Promise<ListedSession[]> {
+  const names = (await readdir(activeDir(root)).catch(() => [] as string[])).filter((n) =>
+    n.startsWith(SESSION_PREFIX),
+  );
+  const listed: ListedSession[] = [];
+  for (const id of names.sort()) {
+    const paths = sessionPaths(root, id);
+    const read = await readIterationState(paths.iterationState);
+    if (!read.ok) continue;
+    const { state } = read;
+    const running = await lockHolderAlive(paths.lock);
+    const wt = state.worktree;
+    const waiting = wt?.handback && (wt.handback.status === 'waiting' || wt.handback.status === 'conflict');
+    if (!running && !(wt && existsSync(wt.dir)) && !waiting) continue;
+    listed.push({
+      id,
+      status: state.status,
+      running,
+      ...(wt ? { branch: wt.branch } : {}),
+      ...(waiting ? { note: `fixes waiting: ${wt.handback!.command}` } : {}),
+    });
+  }
+  return listed;
+}

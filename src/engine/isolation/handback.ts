@@ -1,0 +1,224 @@
+import { chmod, lstat, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { blobAt, mergeContents, writeBlob } from './blob-merge.js';
+import { gitOut, gitRun } from './git-run.js';
+import { entriesAt, replayCommits } from './replay.js';
+import type { HandBackRecord, SessionWorktree } from './types.js';
+
+type Entry = { mode: string; sha: string } | null;
+
+/** What one file of the user's tree becomes: its working copy and its index entry. */
+interface FilePlan {
+  path: string;
+  /** The working copy's new content, or null to delete it. */
+  content: Buffer | null;
+  mode: string;
+  /** The index entry's new blob, or null to remove it. */
+  index: Entry;
+  /** The user had uncommitted changes here: the fix was merged three-way into them. */
+  merged: boolean;
+  /** The working copy as it was when planned, to see a save that came after. */
+  seen: Buffer | null;
+}
+
+const read = (path: string): Promise<Buffer | null> => readFile(path).catch(() => null);
+
+/** The user's index entries (stage 0) at these paths. */
+async function indexEntries(
+  root: string,
+  paths: readonly string[],
+): Promise<Map<string, { mode: string; sha: string }>> {
+  const out = await gitOut(root, ['ls-files', '-s', '-z', '--', ...paths]);
+  const entries = new Map<string, { mode: string; sha: string }>();
+  for (const line of out.split('\0').filter(Boolean)) {
+    const [meta, path] = line.split('\t') as [string, string];
+    const [mode, sha] = meta.split(' ');
+    entries.set(path, { mode: mode!, sha: sha! });
+  }
+  return entries;
+}
+
+async function blob(root: string, entry: Entry): Promise<Buffer | null> {
+  return entry ? blobAt(root, entry.sha, '') : null;
+}
+
+const equal = (a: Buffer | null, b: Buffer | null): boolean => (a === null ? b === null : b !== null && a.equals(b));
+
+/**
+ * Plans each file that differs between the user's HEAD and the new tip: taken as it is where the user has no
+ * uncommitted change in it, merged three-way into their working copy (and staged copy) where they have; null
+ * with the path where the fix and the user's change meet (a conflict).
+ */
+async function planFiles(root: string, head: string, tip: string): Promise<FilePlan[] | { conflict: string }> {
+  const paths = (await gitOut(root, ['diff', '--name-only', '-z', '--no-renames', head, tip]))
+    .split('\0')
+    .filter(Boolean);
+  if (paths.length === 0) return [];
+  const [before, after, staged] = await Promise.all([
+    entriesAt(root, head, paths),
+    entriesAt(root, tip, paths),
+    indexEntries(root, paths),
+  ]);
+  const plans: FilePlan[] = [];
+  for (const path of paths) {
+    const b = before.get(path) ?? null;
+    const a = after.get(path) ?? null;
+    const i = staged.get(path) ?? null;
+    if ([b, a, i].some((e) => e?.mode === '160000')) return { conflict: path };
+    const [base, theirs, work, index] = await Promise.all([
+      blob(root, b),
+      blob(root, a),
+      read(join(root, path)),
+      blob(root, i),
+    ]);
+    const link = await lstat(join(root, path)).then(
+      (s) => s.isSymbolicLink(),
+      () => false,
+    );
+    if (link) return { conflict: path };
+    const mode = a?.mode ?? b?.mode ?? '100644';
+    const mergeInto = async (ours: Buffer | null): Promise<Buffer | null | 'conflict'> => {
+      if (equal(ours, base)) return theirs;
+      if (equal(ours, theirs) || equal(base, theirs)) return ours;
+      if (!ours || !base || !theirs) return 'conflict';
+      return (await mergeContents(root, ours, base, theirs)) ?? 'conflict';
+    };
+    const content = await mergeInto(work);
+    const indexed = await mergeInto(index);
+    if (content === 'conflict' || indexed === 'conflict') return { conflict: path };
+    const indexEntry: Entry =
+      indexed === null ? null : equal(indexed, theirs) ? a : { mode, sha: await writeBlob(root, indexed) };
+    plans.push({
+      path,
+      content,
+      mode,
+      index: indexEntry,
+      merged: !equal(work, base) || !equal(index, base),
+      seen: work,
+    });
+  }
+  return plans;
+}
+
+/** Writes one working copy atomically (a temporary file renamed over it), keeping the executable bit git records. */
+async function writeWorking(root: string, plan: FilePlan): Promise<void> {
+  const path = join(root, plan.path);
+  if (plan.content === null) {
+    await rm(path, { force: true });
+    return;
+  }
+  await mkdir(dirname(path), { recursive: true });
+  const tmp = `${path}.fixcycle-${process.pid}`;
+  await writeFile(tmp, plan.content);
+  await chmod(tmp, plan.mode === '100755' ? 0o755 : 0o644);
+  await rename(tmp, path);
+}
+
+/**
+ * Writes the user's index entries of the fixed files. Another git command holding the index (the user's, or a
+ * second session handing back) is waited for briefly: its lock is released within milliseconds.
+ */
+async function updateIndex(root: string, lines: readonly string[]): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    const r = await gitRun(root, ['update-index', '--index-info'], { input: lines.join('\n') + '\n' });
+    if (r.code === 0) return;
+    if (attempt >= 20 || !/index\.lock/.test(r.stderr))
+      throw new Error(`git update-index failed: ${r.stderr.trim().split('\n')[0]}`);
+    await new Promise((done) => setTimeout(done, 100));
+  }
+}
+
+/** The command that brings the session's fixes over by hand. */
+export function handBackCommand(record: SessionWorktree): string {
+  return `git cherry-pick ${record.snapshot.slice(0, 12)}..${record.branch}`;
+}
+
+/**
+ * Brings a session's fix commits to the user's branch: a fast-forward when the branch has not moved since the
+ * snapshot, otherwise the commits cherry-picked onto it (the user's own commits stay as they are). The user's
+ * working tree gets the fixed files; a file they have uncommitted changes in gets the fix merged three-way into
+ * it, never overwritten. When the fix meets the user's change (a conflict), or their branch was switched, or
+ * `apply` is false, nothing of theirs is written and the fixes wait on the session's branch with the command
+ * that merges them.
+ */
+export async function handBack(
+  root: string,
+  gitDir: string,
+  record: SessionWorktree,
+  options: { apply: boolean },
+): Promise<HandBackRecord> {
+  const at = new Date().toISOString();
+  const tip = (await gitOut(root, ['rev-parse', `refs/heads/${record.branch}`])).trim();
+  const commits = (await gitOut(root, ['rev-list', '--reverse', `${record.snapshot}..${tip}`]))
+    .split('\n')
+    .filter(Boolean);
+  const netChange = (await gitRun(root, ['diff', '--quiet', record.snapshot, tip])).code !== 0;
+  if (commits.length === 0 || !netChange) return { status: 'nothing', commits: [], at };
+  const command = handBackCommand(record);
+  const waiting = (reason: string, status: 'waiting' | 'conflict' = 'waiting'): HandBackRecord => ({
+    status,
+    commits,
+    reason,
+    command,
+    at,
+  });
+  if (!options.apply) return waiting(`--no-apply: the fixes wait on ${record.branch}`);
+  const current = (await gitRun(root, ['symbolic-ref', '-q', 'HEAD'])).stdout.trim();
+  if (current !== record.user_branch)
+    return waiting(
+      `your HEAD is ${current || 'detached'} now, not ${record.user_branch} where the session started: the fixes wait on ${record.branch}`,
+    );
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const head = (await gitOut(root, ['rev-parse', record.user_branch])).trim();
+    const fastForward = head === record.snapshot;
+    const replayed = fastForward ? { tip, commits } : await replayCommits(root, gitDir, commits, head);
+    if ('conflict' in replayed)
+      return waiting(
+        `the fixes touch lines of ${replayed.conflict} that your branch has otherwise (your commits, or the uncommitted changes the session started from): your version was kept`,
+        'conflict',
+      );
+    if (replayed.commits.length === 0)
+      return { status: 'nothing', commits: [], reason: 'your branch has these fixes already', at };
+    const plans = await planFiles(root, head, replayed.tip);
+    if ('conflict' in plans)
+      return waiting(`the fixes touch lines you changed in ${plans.conflict}: your version was kept`, 'conflict');
+    // Compare-and-swap: a commit the user made this very moment is never lost; the hand-back is planned again.
+    const moved = await gitRun(root, [
+      'update-ref',
+      '-m',
+      'fixcycle: fixes of the session',
+      record.user_branch,
+      replayed.tip,
+      head,
+    ]);
+    if (moved.code !== 0) continue;
+    const kept: string[] = [];
+    for (const plan of plans) {
+      // A save that came after the plan: the fix is merged into it again, or the user's copy is kept.
+      const now = await read(join(root, plan.path));
+      if (!equal(now, plan.seen)) {
+        kept.push(plan.path);
+        continue;
+      }
+      await writeWorking(root, plan);
+    }
+    const lines = plans.map((p) =>
+      p.index ? `${p.index.mode} ${p.index.sha}\t${p.path}` : `0 ${'0'.repeat(40)}\t${p.path}`,
+    );
+    if (lines.length) await updateIndex(root, lines);
+    const merged = plans.filter((p) => p.merged).map((p) => p.path);
+    return {
+      status: 'applied',
+      how: fastForward ? 'fast-forward' : 'cherry-pick',
+      commits: replayed.commits,
+      ...(merged.length ? { merged } : {}),
+      ...(kept.length
+        ? {
+            reason: `you saved ${kept.join(', ')} during the hand-back: your copy was kept; \`git diff HEAD\` shows the fix missing there`,
+          }
+        : {}),
+      at,
+    };
+  }
+  return waiting(`your branch kept moving during the hand-back: the fixes wait on ${record.branch}`);
+}

@@ -1,0 +1,112 @@
+import { existsSync } from 'node:fs';
+import { lstat, mkdir, rm, symlink } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { WORKFLOW_DIR, workflowDir } from '../session/paths.js';
+import { gitOut, gitRun } from './git-run.js';
+
+/** The session's worktree cannot be made or found; the message names the cause and the fix. */
+export class IsolationError extends Error {}
+
+/** The repository's common git directory (the main one, also from a linked worktree). */
+export async function commonGitDir(root: string): Promise<string> {
+  const dir = (await gitOut(root, ['rev-parse', '--git-common-dir'])).trim();
+  return isAbsolute(dir) ? dir : resolve(root, dir);
+}
+
+/**
+ * Where a session's worktree lives: out of the user's tree and of their tools' globs, and not under the git
+ * directory either, whose `.git` in the path makes jest's file map ignore every file ("No files found"). One folder
+ * per repository (its git directory's name and a hash of its path) in the system's temporary folder; a worktree
+ * lost there (a reboot) is made again from its branch when the session resumes.
+ */
+export function sessionWorktreeDir(commonDir: string, sessionId: string): string {
+  const repo = basename(dirname(resolve(commonDir))) || 'repo';
+  const key = createHash('sha1').update(resolve(commonDir)).digest('hex').slice(0, 10);
+  return join(tmpdir(), 'fixcycle-worktrees', `${repo}-${key}`, sessionId);
+}
+
+/** `fixcycle/<id>`; `fixcycle-session/<id>` when the user has a branch named `fixcycle` (git cannot have both). */
+export async function sessionBranchName(root: string, sessionId: string): Promise<string> {
+  const taken = await gitRun(root, ['show-ref', '--verify', '--quiet', 'refs/heads/fixcycle']);
+  return taken.code === 0 ? `fixcycle-session/${sessionId}` : `fixcycle/${sessionId}`;
+}
+
+/**
+ * Why a worktree cannot be made here, or null: a submodule's checkout (git's worktree support for submodules is
+ * incomplete) is refused before anything is written.
+ */
+export async function worktreeRefusal(root: string): Promise<string | null> {
+  const superproject = (await gitRun(root, ['rev-parse', '--show-superproject-working-tree'])).stdout.trim();
+  if (superproject)
+    return `${root} is a submodule of ${superproject}, where git cannot make the session's worktree reliably: run fixcycle with --in-place, or in the superproject`;
+  return null;
+}
+
+/** Makes the session's worktree at `snapshot` on a new branch of its own; the user's tree, index and branch are untouched. */
+export async function addSessionWorktree(root: string, dir: string, branch: string, snapshot: string): Promise<void> {
+  await mkdir(dirname(dir), { recursive: true });
+  const r = await gitRun(root, ['worktree', 'add', '--quiet', '-b', branch, dir, snapshot]);
+  if (r.code !== 0)
+    throw new IsolationError(
+      `git cannot make the session's worktree (${r.stderr.trim().split('\n')[0]}): pass --in-place to run in your working tree`,
+    );
+}
+
+/**
+ * The session folder seen from the worktree: its `.workflow` is a link to the user's session folder, so the agent
+ * is told the paths it always was and the pane reads the same files.
+ */
+export async function linkSessionFolder(dir: string, userRoot: string): Promise<void> {
+  const link = join(dir, WORKFLOW_DIR);
+  if (
+    await lstat(link).then(
+      () => true,
+      () => false,
+    )
+  )
+    return;
+  await symlink(workflowDir(userRoot), link, 'dir').catch(() => undefined);
+}
+
+/** Is `dir` still a worktree of the repository (not removed by hand)? */
+async function isWorktree(dir: string): Promise<boolean> {
+  if (!existsSync(join(dir, '.git'))) return false;
+  return (await gitRun(dir, ['rev-parse', '--show-toplevel'])).code === 0;
+}
+
+/**
+ * The worktree of a session being resumed: as it was, or made again from the session's branch when it was
+ * removed by hand (the commits are on the branch; only uncommitted work of the agent is gone).
+ */
+export async function reopenSessionWorktree(root: string, dir: string, branch: string): Promise<'kept' | 'recreated'> {
+  if (await isWorktree(dir)) return 'kept';
+  await gitRun(root, ['worktree', 'prune']);
+  const has = await gitRun(root, ['show-ref', '--verify', '--quiet', `refs/heads/${branch}`]);
+  if (has.code !== 0)
+    throw new IsolationError(
+      `the session's worktree ${dir} and its branch ${branch} are gone, so it cannot be resumed: start a new session with \`fixcycle run\``,
+    );
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dirname(dir), { recursive: true });
+  const r = await gitRun(root, ['worktree', 'add', '--quiet', dir, branch]);
+  if (r.code !== 0)
+    throw new IsolationError(
+      `git cannot make the session's worktree again (${r.stderr.trim().split('\n')[0]}): check \`git worktree list\`, or start a new session`,
+    );
+  return 'recreated';
+}
+
+/** Removes the session's worktree; its branch too unless it still holds fixes waiting for the user. */
+export async function removeSessionWorktree(
+  root: string,
+  dir: string,
+  branch: string,
+  keepBranch: boolean,
+): Promise<void> {
+  await gitRun(root, ['worktree', 'remove', '--force', dir]);
+  await rm(dir, { recursive: true, force: true });
+  await gitRun(root, ['worktree', 'prune']);
+  if (!keepBranch) await gitRun(root, ['branch', '-D', branch]);
+}

@@ -1,0 +1,57 @@
+import { copyFile, mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { gitOut, gitRun } from './git-run.js';
+
+/** The user's state a session starts from: their HEAD, and a commit of it with their uncommitted changes. */
+export interface StartSnapshot {
+  /** The user's branch (`refs/heads/main`). */
+  branch: string;
+  /** The user's HEAD commit at the start. */
+  base: string;
+  /** `base` itself when nothing was uncommitted, else a commit on top of it holding the uncommitted changes. */
+  snapshot: string;
+  /** The uncommitted paths it holds (tracked edits, staged, untracked not ignored). */
+  files: string[];
+}
+
+/**
+ * Commits the working tree as the user sees it (HEAD, their staged and unstaged edits, untracked files that are
+ * not ignored) without writing their index or their files: `git add -A` runs on a copy of the index (a copy keeps
+ * its stat cache, so a large tree is not hashed again), and the tree becomes a commit no branch points to.
+ * `git stash create` would miss the untracked files.
+ */
+export async function snapshotUserState(
+  root: string,
+  gitDir: string,
+  branch: string,
+  message: string,
+): Promise<StartSnapshot> {
+  const base = (await gitOut(root, ['rev-parse', 'HEAD'])).trim();
+  const tmpDir = join(gitDir, 'fixcycle');
+  await mkdir(tmpDir, { recursive: true });
+  const index = join(tmpDir, `snapshot-index-${process.pid}-${Date.now()}`);
+  try {
+    const copied = await copyFile(join(gitDir, 'index'), index).then(
+      () => true,
+      () => false,
+    );
+    const env = { GIT_INDEX_FILE: index };
+    if (!copied) await gitOut(root, ['read-tree', 'HEAD'], { env });
+    await gitOut(root, ['add', '-A', '--', '.'], { env });
+    const tree = (await gitOut(root, ['write-tree'], { env })).trim();
+    const headTree = (await gitOut(root, ['rev-parse', 'HEAD^{tree}'])).trim();
+    if (tree === headTree) return { branch, base, snapshot: base, files: [] };
+    const names = await gitOut(root, ['diff', '--name-only', '-z', '--no-renames', headTree, tree]);
+    const snapshot = (await gitOut(root, ['commit-tree', tree, '-p', base, '-m', message])).trim();
+    return { branch, base, snapshot, files: names.split('\0').filter(Boolean) };
+  } finally {
+    await rm(index, { force: true });
+    await rm(`${index}.lock`, { force: true });
+  }
+}
+
+/** Paths with unresolved merge conflicts in the user's index (a merge or rebase stopped half-way). */
+export async function unmergedPaths(root: string): Promise<string[]> {
+  const r = await gitRun(root, ['diff', '--name-only', '--diff-filter=U', '-z']);
+  return [...new Set(r.stdout.split('\0').filter(Boolean))];
+}
