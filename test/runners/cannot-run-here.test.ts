@@ -38,6 +38,20 @@ describe('a part that cannot run here', () => {
     );
   });
 
+  it("chai 4.3.7's `make test-chrome` (karma, ChromeHeadless) without Chrome: a browser, karma's launcher quoted", () => {
+    // Recorded from the real project (Debian's node-chai source, npm install --ignore-scripts): karma's
+    // chrome launcher finds no binary and karma exits 1 without running a test.
+    const output = readFileSync(
+      join(ROOT, 'test/fixtures/cannot-run-here/chai-4.3.7-karma-chrome-headless.out.txt'),
+      'utf8',
+    );
+    const missing = missingHere(failed(output, 2), ROOT);
+    expect(missing?.what).toBe('a browser');
+    expect(missing?.quote).toMatch(
+      /ERROR \[launcher\]: .*No binary for ChromeHeadless browser on your platform\.\n {2}Please, set "CHROME_BIN" env variable\./,
+    );
+  });
+
   it("object-inspect's posttest `npx aud --production` where the registry has no audit service: a service, npm's words quoted", () => {
     // Recorded here: this machine's npm registry answers the audit request with 405.
     const output = readFileSync(join(ROOT, 'test/fixtures/cannot-run-here/npm-audit-no-endpoint.out.txt'), 'utf8');

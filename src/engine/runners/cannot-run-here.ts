@@ -13,13 +13,13 @@ export interface MissingHere {
 }
 
 // What a command prints when something outside the code is missing here. Each names the thing missing, never
-// a failing assertion: a browser (puppeteer, playwright, webdriver), a service (a refused or unresolved
-// connection), a package that is not installed.
+// a failing assertion: a browser (puppeteer, playwright, webdriver, karma's launchers), a service (a refused
+// or unresolved connection), a package that is not installed.
 const SIGNS: { what: string; pattern: RegExp }[] = [
   {
     what: 'a browser',
     pattern:
-      /Could not find (?:Chrome|Chromium|Firefox|expected browser)|Failed to launch the browser process|Browser was not found|Executable doesn't exist at|Looks like Playwright .* was just installed or updated|npx playwright install|SessionNotCreatedError|session not created|No usable sandbox/i,
+      /Could not find (?:Chrome|Chromium|Firefox|expected browser)|Failed to launch the browser process|Browser was not found|Executable doesn't exist at|Looks like Playwright .* was just installed or updated|npx playwright install|SessionNotCreatedError|session not created|No usable sandbox|No binary for \S+ browser on your platform/i,
   },
   // npx asked for a package that is not installed, and a run without a terminal cannot say yes to the download.
   {
