@@ -65,10 +65,16 @@ describe('wrapper scripts that run jest in their own process', () => {
 
 // The real kcd-scripts 17 from the registry, in a temp copy of the fixture. Its jest config (babel transform for
 // the ES module syntax, __tests__/helpers ignored) is a check of its own: a plain jest fails on this project.
+// CI is unset so the wrapper's watch default (on, off CI) is the real one.
 let dir = '';
 let installError: string | null = null;
+const ci = process.env.CI;
+afterAll(() => {
+  if (ci !== undefined) process.env.CI = ci;
+});
 
 beforeAll(() => {
+  delete process.env.CI;
   dir = mkdtempSync(join(tmpdir(), 'fixcycle-kcd-scripts-'));
   dirs.push(dir);
   cpSync(join(REPO_ROOT, 'test/fixtures/projects/kcd-scripts-wrapper'), dir, { recursive: true });
