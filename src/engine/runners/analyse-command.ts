@@ -37,6 +37,11 @@ export interface RunnerCall {
    * that command, run as it is, and the runner gets fixcycle's reporter from inside (runners/wrapped).
    */
   delegate?: DelegateInfo;
+  /**
+   * Set when a wrapper script runs the runner in its own process and forwards the arguments to it
+   * (`kcd-scripts test`): how it does, for doctor. `launcher` is the wrapper, run as written.
+   */
+  wrapper?: string;
 }
 
 /** A task or monorepo runner between the test command and the test runner. */
@@ -154,7 +159,8 @@ export function analyseCommandLine(
         wrappers: peeled.wrappers,
         setup,
         after: rest.parts,
-        trail: [...trail, `${argv.join(' ')} -> ${peeled.runner}`],
+        trail: [...trail, peeled.wrapper ?? `${argv.join(' ')} -> ${peeled.runner}`],
+        ...(peeled.wrapper ? { wrapper: peeled.wrapper } : {}),
       };
     }
     // Not a runner: a step before it (a build), unless nothing follows.

@@ -9,6 +9,8 @@ export interface UserCall {
   runner: string;
   launcher: string[];
   args: string[];
+  /** Set for a wrapper script (`kcd-scripts test`), which starts the runner itself. */
+  wrapper?: string;
 }
 
 /**
@@ -21,7 +23,8 @@ const IN_PROCESS_RUNNERS = new Set(['jest', 'mocha', 'tape']);
  * Rewrites an invocation so the runner still gets fixcycle's reporter flags while the tests see the user's
  * own command line in `process.argv`: a small CommonJS launcher sets the full argv, loads the runner's CLI
  * (which reads its arguments as it loads), then puts back the argv the user's command would have had.
- * Unchanged when fixcycle adds nothing, the runner runs tests elsewhere, or its CLI is not a local JS file.
+ * Unchanged when fixcycle adds nothing, the runner runs tests elsewhere, or its CLI is not a local JS file, or a
+ * wrapper script starts it (kcd-scripts and react-scripts spawn their own script, whose argv the shim cannot set).
  */
 export function hideOwnArgs(
   invocation: Invocation,
@@ -29,7 +32,7 @@ export function hideOwnArgs(
   cwd: string,
   reportDir: string,
 ): Invocation {
-  if (!call || (!IN_PROCESS_RUNNERS.has(call.runner) && call.runner !== 'pytest')) return invocation;
+  if (!call || call.wrapper || (!IN_PROCESS_RUNNERS.has(call.runner) && call.runner !== 'pytest')) return invocation;
   const at = indexOfRun(invocation.argv, call.launcher);
   if (at === -1) return invocation;
   const full = invocation.argv.slice(at + call.launcher.length);

@@ -1,6 +1,7 @@
 import type { RunnerName } from './names.js';
 import type { ProjectFacts } from './project.js';
 import { delegatorOf, type Delegator } from './wrapped/delegators.js';
+import { inProcessWrapperOf } from './wrapped/in-process.js';
 import { importsNodeTest } from './node-test-script.js';
 
 /** A command that calls a package.json script. */
@@ -28,6 +29,8 @@ export interface DirectCall {
   args: string[];
   env: Record<string, string>;
   wrappers: string[][];
+  /** How a wrapper script starts the runner in its own process (`kcd-scripts test -> jest in ...`), for doctor. */
+  wrapper?: string;
 }
 
 const ENV_ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
@@ -141,6 +144,11 @@ export function peelCommand(
     if (head === 'npx' || head === 'pnpx' || head === 'bunx') {
       rest = dropLeadingOptions(tail);
       continue;
+    }
+    const inProcess = inProcessWrapperOf(rest, project);
+    if (inProcess) {
+      const { step, ...call } = inProcess;
+      return { ...call, env, wrappers, wrapper: step };
     }
     const delegator = delegatorOf(rest);
     if (delegator) return { delegator, argv: rest, env, wrappers };

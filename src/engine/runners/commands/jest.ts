@@ -86,7 +86,7 @@ export function jestCommands(call: RunnerCall): RunnerCommands {
   return {
     runner: 'jest',
     reportSource: 'report',
-    reportDetail: 'jest JSON report (--json --outputFile)',
+    reportDetail: `jest JSON report (--json --outputFile)${call.wrapper ? `, passed on by the wrapper script: ${call.wrapper}` : ''}`,
     full: (dir) => build(dir, [...own, ...positionals], true),
     subset: (dir, { files, names }) =>
       build(

@@ -17,8 +17,8 @@ export interface Delegator {
  * Wrapper scripts: a package's CLI that runs the project's checks (prettier, tsc) and then spawns the runner it
  * depends on itself, with its own flags. The runner is the wrapper's, not one in the project's dependencies.
  * Only wrappers that start the runner's CLI as a child process can be listed, so the preload gives the report
- * (kcd-scripts and react-scripts call jest in their own process, which the preload cannot reach), and only
- * those tried with the real wrapper are.
+ * (kcd-scripts and react-scripts call jest in their own process, which the preload cannot reach: they forward
+ * jest's report arguments instead, see in-process.ts), and only those tried with the real wrapper are.
  */
 const WRAPPER_SCRIPTS: Record<string, { verbs: string[]; runner: NonNullable<Delegator['runner']> }> = {
   // @borderless/ts-scripts: `test` runs tsc --build, prettier --check, tsc --noEmit, then `vitest run`.
