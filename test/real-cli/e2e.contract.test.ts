@@ -49,12 +49,20 @@ function offersEditing(req: RecordedRequest): boolean {
 }
 
 /** A model that diagnoses the bug and, when it may edit, fixes it through the CLI's own tools. */
+/**
+ * The folder the CLI says it works in, as a model reads it from the system prompt ("Primary working directory: ...").
+ * fixcycle runs the agent in a worktree of its own, so a real model edits there, never in the user's tree.
+ */
+function workingDirectory(req: RecordedRequest, fallback: string): string {
+  return /(?:Primary working directory|Working directory): ([^\s"\\]+)/.exec(JSON.stringify(req.body))?.[1] ?? fallback;
+}
+
 function fixingModel(repo: string): (req: RecordedRequest) => StandInStep {
   return (req) =>
     offersEditing(req)
       ? {
           type: 'edit',
-          file: join(repo, 'src/math.js'),
+          file: join(workingDirectory(req, repo), 'src/math.js'),
           old: 'return a - b;',
           new: 'return a + b;',
           text: 'Fixed add().',
