@@ -146,13 +146,19 @@ const passedWhole = selected.filter(
 if (passedWhole.length) {
   const text = readFileSync(CHECKED_FILE, 'utf8');
   const start = text.indexOf('{');
-  const checked = JSON.parse(text.slice(start, text.lastIndexOf('}') + 1));
+  // The file is ours and laid out by prettier: one `cli: ['version', ...],` line a CLI.
+  const checked = Object.fromEntries(
+    [...text.slice(start).matchAll(/^\s*(\w+): \[(.*)\],?$/gm)].map(([, cli, list]) => [
+      cli,
+      [...list.matchAll(/'([^']+)'/g)].map((m) => m[1]),
+    ]),
+  );
   const order = (a, b) => a.localeCompare(b, 'en', { numeric: true });
   for (const cli of passedWhole) checked[cli] = [...new Set([...(checked[cli] ?? []), versions[cli]])].sort(order);
   const entries = Object.entries(checked).map(
-    ([cli, list]) => `  ${JSON.stringify(cli)}: ${JSON.stringify(list).replace(/,/g, ', ')}`,
+    ([cli, list]) => `  ${cli}: [${list.map((version) => `'${version}'`).join(', ')}],`,
   );
-  writeFileSync(CHECKED_FILE, `${text.slice(0, start)}{\n${entries.join(',\n')}\n};\n`);
+  writeFileSync(CHECKED_FILE, `${text.slice(0, start)}{\n${entries.join('\n')}\n};\n`);
   console.log(
     `recorded as checked: ${passedWhole.map((cli) => `${cli} ${versions[cli]}`).join(', ')} (src/engine/agents/adapters/checked-versions.ts)`,
   );

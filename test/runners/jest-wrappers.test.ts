@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,13 +8,14 @@ import { buildCommands } from '../../src/engine/runners/commands/index.js';
 import { resolveRunner } from '../../src/engine/runners/index.js';
 import { readProject } from '../../src/engine/runners/project.js';
 import { runnerDoctorLines } from '../../src/commands/doctor.js';
-import { REPO_ROOT, counts } from './helpers/fixtures.js';
+import { installFixture, REMOVE_TIMEOUT_MS } from './helpers/installed-fixture.js';
+import { counts } from './helpers/fixtures.js';
 
 // Wrapper scripts that call `require('jest').run(args)` in their own process (kcd-scripts, react-scripts,
 // @vue/cli-plugin-unit-jest) forward the command's arguments to jest: fixcycle runs the wrapper as written and
 // appends jest's report arguments, and the argument that keeps the wrapper out of watch mode.
 const dirs: string[] = [];
-afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })), REMOVE_TIMEOUT_MS);
 
 function project(files: Record<string, string | object>): string {
   const dir = mkdtempSync(join(tmpdir(), 'fixcycle-jest-wrapper-'));
@@ -75,16 +76,8 @@ afterAll(() => {
 
 beforeAll(() => {
   delete process.env.CI;
-  dir = mkdtempSync(join(tmpdir(), 'fixcycle-kcd-scripts-'));
+  ({ dir, installError } = installFixture('kcd-scripts-wrapper', 'kcd-scripts'));
   dirs.push(dir);
-  cpSync(join(REPO_ROOT, 'test/fixtures/projects/kcd-scripts-wrapper'), dir, { recursive: true });
-  const install = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts'], {
-    cwd: dir,
-    encoding: 'utf8',
-    timeout: 400_000,
-  });
-  if (install.status !== 0)
-    installError = `npm install of kcd-scripts failed (${install.stderr.trim().split('\n').at(-1) ?? 'no output'})`;
 }, 450_000);
 
 describe('kcd-scripts test (the real wrapper)', () => {

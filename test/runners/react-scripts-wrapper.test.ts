@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveRunner } from '../../src/engine/runners/index.js';
-import { REPO_ROOT, counts } from './helpers/fixtures.js';
+import { installFixture, REMOVE_TIMEOUT_MS } from './helpers/installed-fixture.js';
+import { counts } from './helpers/fixtures.js';
 
 // `react-scripts test` (5.0.1) runs jest in its own process with create-react-app's config (JSX through
 // babel-preset-react-app, a jsdom environment), and starts watch mode off CI unless given --watchAll=false.
@@ -15,21 +15,13 @@ const ci = process.env.CI;
 
 beforeAll(() => {
   delete process.env.CI;
-  dir = mkdtempSync(join(tmpdir(), 'fixcycle-react-scripts-'));
-  cpSync(join(REPO_ROOT, 'test/fixtures/projects/react-scripts-wrapper'), dir, { recursive: true });
-  const install = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts'], {
-    cwd: dir,
-    encoding: 'utf8',
-    timeout: 400_000,
-  });
-  if (install.status !== 0)
-    installError = `npm install of react-scripts failed (${install.stderr.trim().split('\n').at(-1) ?? 'no output'})`;
+  ({ dir, installError } = installFixture('react-scripts-wrapper', 'react-scripts'));
 }, 450_000);
 
 afterAll(() => {
   if (ci !== undefined) process.env.CI = ci;
   rmSync(dir, { recursive: true, force: true });
-});
+}, REMOVE_TIMEOUT_MS);
 
 describe('react-scripts test (the real wrapper)', () => {
   it('runs as written, out of watch mode, and counts what its jest counts', async (context) => {

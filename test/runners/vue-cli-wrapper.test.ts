@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveRunner } from '../../src/engine/runners/index.js';
-import { REPO_ROOT, counts } from './helpers/fixtures.js';
+import { installFixture, REMOVE_TIMEOUT_MS } from './helpers/installed-fixture.js';
+import { counts } from './helpers/fixtures.js';
 
 // `vue-cli-service test:unit` (@vue/cli-plugin-unit-jest 5.0.9) runs jest in its own process, in Vue CLI's "test"
 // mode, which loads .env.test (a plain jest on the same project fails the test reading it). The project's script
@@ -13,20 +13,12 @@ let dir = '';
 let installError: string | null = null;
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'fixcycle-vue-cli-'));
-  cpSync(join(REPO_ROOT, 'test/fixtures/projects/vue-cli-wrapper'), dir, { recursive: true });
-  const install = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts'], {
-    cwd: dir,
-    encoding: 'utf8',
-    timeout: 400_000,
-  });
-  if (install.status !== 0)
-    installError = `npm install of @vue/cli-service failed (${install.stderr.trim().split('\n').at(-1) ?? 'no output'})`;
+  ({ dir, installError } = installFixture('vue-cli-wrapper', '@vue/cli-service'));
 }, 450_000);
 
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
-});
+}, REMOVE_TIMEOUT_MS);
 
 describe('vue-cli-service test:unit (the real wrapper)', () => {
   it('runs as written, in its test mode, and counts what its jest counts', async (context) => {
