@@ -140,6 +140,12 @@ describe('what breaks a tie in coverage', () => {
       why: ['name: the failing test file is named after src/month-names-conversion.js'],
     });
     expect(linkOf('index.js', 'parse', { names: [], files: ['test/index.test.js'] }).score).toBe(0);
+    expect(
+      linkOf('lib/option.js', 'camelcase > (reduce callback)', {
+        names: [],
+        files: ['tests/options.camelcase.test.js'],
+      }),
+    ).toEqual({ score: 0.2, why: ['name: a failing test file is named after camelcase'] });
   });
 
   it('a function most failing tests name or call outranks one a single failing test names', () => {

@@ -224,6 +224,8 @@ export function linkOf(file: string, fn: string, failing: RankInput['failing']):
   const named = namedIn(own, failing.names);
   const fileStem = stem(file);
   const sameFile = fileStem.length > 0 && failing.files.some((t) => stem(t) === fileStem);
+  // A test file named after the function (`options.camelcase.test.js` names camelcase): its stem as a name.
+  const fileNamed = !sameFile && namedIn(own, [...new Set(failing.files.map(stem))]) > 0;
   const why: string[] = [];
   const called = failing.calls?.get(own) ?? 0;
   if (named) {
@@ -235,5 +237,6 @@ export function linkOf(file: string, fn: string, failing: RankInput['failing']):
       `name: the failing tests call ${own} (${round(called)}; 1 when each calls it on or just above its failing line)`,
     );
   if (sameFile) why.push(`name: the failing test file is named after ${file}`);
-  return { score: 0.5 * named + 0.3 * called + (sameFile ? 0.2 : 0), why };
+  if (fileNamed) why.push(`name: a failing test file is named after ${own}`);
+  return { score: 0.5 * named + 0.3 * called + (sameFile || fileNamed ? 0.2 : 0), why };
 }
