@@ -151,7 +151,7 @@ function evidence(lines: readonly ScoredLine[], input: RankInput, span: Function
       spectrum.granularity === 'run'
         ? `coverage: run by the failing tests (line ${top.line}; per-test spectra not available for this runner)`
         : spectrum.granularity === 'split'
-          ? `coverage: Ochiai ${round(spec.score)} at line ${top.line} (run by ${spectrum.failedUnits > 1 ? `up to ${spec.failed} of the ${spectrum.failedUnits} failing tests, by its hit count,` : 'the failing tests'}${spec.passed > 0 ? ' and by passing tests of the same files' : ', by no passing test of the same files'})`
+          ? `coverage: Ochiai ${round(spec.score)} at line ${top.line} (run by ${spectrum.failedUnits > 1 ? `up to ${spec.failed} of the ${spectrum.failedUnits} failing tests (by its hit count)` : 'the failing tests'}${spec.passed > 0 ? ' and by passing tests of the same files' : ', by no passing test of the same files'})`
           : `coverage: Ochiai ${round(spec.score)} at line ${top.line} (run by ${spec.failed} of ${spectrum.failedUnits} failing and ${spec.passed} of ${spectrum.passedUnits} passing ${unit})`,
     );
   }
