@@ -1,7 +1,9 @@
 // Localization on one corpus project, without the agent loop: the broken checkout (the injected bug committed
 // on the published state), one run of the failing tests, then fixcycle's localization, and the rank of the
 // true location (the bug's lines, from the diff) among the suspects. Imports the built engine (dist/).
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { commit, prepare } from './prepare.mjs';
 import { baseCommit, resetTo } from './run-project.mjs';
@@ -45,7 +47,48 @@ function failuresOf(run) {
     }));
 }
 
+/**
+ * A pytest project runs with the Python that has coverage.py (its per-test contexts are the spectrum), as a
+ * user measuring localization would: here the `python3` on PATH (pyenv's) has pytest but no coverage.py, the
+ * system's /usr/bin/python3 has both. PATH is left alone when the first Python has coverage.py or none does.
+ * Returns what puts PATH back.
+ */
+function withCoveragePython(entry, log) {
+  if (!/\bpy\.?test\b|-m pytest/.test(entry.test)) return () => {};
+  const has = (python) => spawnSync(python, ['-c', 'import coverage, pytest'], { stdio: 'ignore' }).status === 0;
+  if (has('python3') || !has('/usr/bin/python3')) return () => {};
+  const bin = mkdtempSync(join(tmpdir(), 'corpus-python-'));
+  for (const name of ['python', 'python3', 'pytest', 'py.test'])
+    symlinkSync(
+      name.startsWith('py') && name !== 'python' && name !== 'python3' ? '/usr/bin/pytest' : '/usr/bin/python3',
+      join(bin, name),
+    );
+  const before = process.env.PATH;
+  process.env.PATH = `${bin}:${before}`;
+  log("the python3 on PATH has no coverage.py: the tests run with /usr/bin/python3's pytest, which has it");
+  return () => {
+    process.env.PATH = before;
+    rmSync(bin, { recursive: true, force: true });
+  };
+}
+
 export async function localizeProject(entry, { log = () => {} } = {}) {
+  const dir = await prepare(entry, log);
+  const base = await baseCommit(dir);
+  await resetTo(dir, base);
+  writeFileSync(join(dir, entry.bug.file), applyBug(dir, entry.bug).text);
+  await runOrThrow(['git', 'add', '-A'], { cwd: dir });
+  await commit(dir, `corpus: inject the bug in ${entry.bug.file}`);
+  for (const [k, v] of Object.entries(entry.env ?? {})) process.env[k] = v;
+  const restorePath = withCoveragePython(entry, log);
+  try {
+    return await measureProject(entry, dir, base, log);
+  } finally {
+    restorePath();
+  }
+}
+
+async function measureProject(entry, dir, base, log) {
   const [
     { resolveRunner },
     { localize },
@@ -59,14 +102,6 @@ export async function localizeProject(entry, { log = () => {} } = {}) {
     import(dist('localize/functions.js')),
     import(dist('prompts/index.js')),
   ]);
-  const dir = await prepare(entry, log);
-  const base = await baseCommit(dir);
-  await resetTo(dir, base);
-  const { writeFileSync } = await import('node:fs');
-  writeFileSync(join(dir, entry.bug.file), applyBug(dir, entry.bug).text);
-  await runOrThrow(['git', 'add', '-A'], { cwd: dir });
-  await commit(dir, `corpus: inject the bug in ${entry.bug.file}`);
-  for (const [k, v] of Object.entries(entry.env ?? {})) process.env[k] = v;
 
   // The true location: the lines the bug changed, and the function holding them.
   const bugLines = [...((await changedLinesSince(dir, base)).get(entry.bug.file) ?? [])].sort((a, b) => a - b);
@@ -132,6 +167,31 @@ export async function localizeProject(entry, { log = () => {} } = {}) {
     top: loc.suspects.slice(0, 3).map((s) => `${s.file}:${s.function}:${s.startLine}-${s.endLine} (${s.score})`),
   });
   const prompt = { today: promptOf(null), withSuspects: promptOf(withChange) };
+  // LOCALIZE_CORPUS_DETAIL=dir keeps each project's rankings, every suspect with its evidence, to read a miss.
+  if (process.env.LOCALIZE_CORPUS_DETAIL) {
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(process.env.LOCALIZE_CORPUS_DETAIL, { recursive: true });
+    const detail = (loc) => ({
+      used: loc.used,
+      notes: loc.notes,
+      granularity: loc.granularity,
+      suspects: loc.suspects,
+    });
+    const file = join(process.env.LOCALIZE_CORPUS_DETAIL, `${entry.name}.json`);
+    writeFileSync(
+      file,
+      JSON.stringify(
+        {
+          truth,
+          failures: failures.map((f) => f.id).slice(0, 20),
+          withChange: detail(withChange),
+          alone: detail(alone),
+        },
+        null,
+        2,
+      ),
+    );
+  }
   // LOCALIZE_CORPUS_PROMPTS=dir keeps both prompts of each project to read.
   if (process.env.LOCALIZE_CORPUS_PROMPTS) {
     const { mkdirSync } = await import('node:fs');

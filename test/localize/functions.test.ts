@@ -28,6 +28,37 @@ describe('function boundaries per language', () => {
     expect(await at('index.js', js, 12)).toBeUndefined();
   });
 
+  it('a module wrapper (an IIFE, a UMD factory) is top-level code, its inner functions keep their names', async () => {
+    const iife = [
+      '(function (window) {', //                 1
+      '  var re = /x/;', //                       2
+      '  function format(a) {', //                3
+      '    return a.toString(16);', //            4
+      '  }', //                                   5
+      '  window.format = format;', //             6
+      '})(this);', //                             7
+    ].join('\n');
+    const umd = [
+      '!function (root, factory) {', //          1
+      '  root.lib = factory();', //               2
+      '}(this, function () {', //                 3
+      '  var cache = {};', //                     4
+      '  return { get: function (k) { return cache[k]; } };', // 5
+      '});', //                                   6
+    ].join('\n');
+    for (const file of ['sprintf.js', 'sprintf.ts']) {
+      expect(await at(file, iife, 2)).toBeUndefined();
+      expect(await at(file, iife, 4)).toBe('format');
+      expect(await at(file, umd, 2)).toBeUndefined();
+      expect(await at(file, umd, 4)).toBeUndefined();
+      expect(await at(file, umd, 5)).toBe('get');
+    }
+    // A function called where it is written inside another function is still a function of its own.
+    expect(await at('a.js', 'function f() {\n  (function () {\n    return 1;\n  })();\n}\n', 3)).toBe(
+      'f > (anonymous)',
+    );
+  });
+
   it('TypeScript, and JavaScript acorn rejects, through the TypeScript compiler', async () => {
     const ts = [
       'export class Parser {',

@@ -72,7 +72,7 @@ describe('localization with the change unknown, on a real node:test project', ()
     expect(first!.score).toBeGreaterThan(second!.score);
     expect(second!.function).toBe('round');
     expect(first!.evidence.join('\n')).toMatch(/Ochiai 1 at line \d+ \(run by the failing tests, by no passing test/);
-    expect(first!.evidence.join('\n')).toMatch(/name: a failing test's name says tax/);
+    expect(first!.evidence.join('\n')).toMatch(/name: 1 of 1 failing test name\(s\) say tax/);
     // subtotal and format are run by the passing tests of the same file as well: below both.
     const ranks = found.suspects.map((s) => s.function);
     expect(ranks.indexOf('subtotal')).toBeGreaterThan(1);

@@ -140,6 +140,24 @@ describe('what breaks a tie in coverage', () => {
       why: ['name: the failing test file is named after src/month-names-conversion.js'],
     });
     expect(linkOf('index.js', 'parse', { names: [], files: ['test/index.test.js'] }).score).toBe(0);
+    expect(
+      linkOf('lib/option.js', 'camelcase > (reduce callback)', {
+        names: [],
+        files: ['tests/options.camelcase.test.js'],
+      }),
+    ).toEqual({ score: 0.2, why: ['name: a failing test file is named after camelcase'] });
+  });
+
+  it('a function most failing tests name or call outranks one a single failing test names', () => {
+    const names = ['Create error with zero parameter', 'Create error with 2 parameters', 'toString returns code'];
+    const calls = new Map([
+      ['createError', 1],
+      ['toString', 1 / 3],
+    ]);
+    const create = linkOf('index.js', 'createError', { names, files: [], calls });
+    const toString = linkOf('index.js', 'toString', { names, files: [], calls });
+    expect(create.score).toBeGreaterThan(toString.score);
+    expect(create.why[0]).toBe('name: 2 of 3 failing test name(s) say createError');
   });
 });
 
@@ -151,6 +169,16 @@ describe('split units', () => {
       { name: 'the failing tests', failed: true, lines: ['a.js:1', 'a.js:2'] },
       { name: 'the passing tests of the same files', failed: false, lines: ['a.js:1'] },
     ]);
+  });
+
+  it('with several failing tests, a line run once counts as run by one of them, a line run by each by all', () => {
+    // Three failing tests: createError's line ran three times, toString's once (one of them prints the error).
+    const failing = lineHits({ 'i.js': { lines: { 6: 1, 15: 3 }, branches: [] } });
+    const whole = lineHits({ 'i.js': { lines: { 6: 1, 15: 5 }, branches: [] } });
+    const { lines } = ochiai(splitUnits(whole, failing, 3));
+    expect(lines.get('i.js:15')).toMatchObject({ failed: 3, passed: 1 });
+    expect(lines.get('i.js:6')).toMatchObject({ failed: 1, passed: 0 });
+    expect(lines.get('i.js:15')!.score).toBeGreaterThan(lines.get('i.js:6')!.score);
   });
 });
 

@@ -70,6 +70,21 @@ export function acornFunctions(text: string): FunctionSpan[] | null {
           : null;
     return called ? `(${called} callback)` : '(anonymous)';
   };
+  // A module wrapper (`(function (root) { ... })(this)`, UMD's factory) is the module's own scope: what it
+  // runs directly runs when the module loads, whichever test loads it, so it is top-level code, not a function.
+  const wrappers = new Set<AnyNode>();
+  for (const statement of (root as AnyNode).body as AnyNode[]) {
+    let e = statement.type === 'ExpressionStatement' ? (statement.expression as AnyNode) : null;
+    while (e && (e.type === 'UnaryExpression' || e.type === 'SequenceExpression'))
+      e = e.type === 'UnaryExpression' ? (e.argument as AnyNode) : (e.expressions as AnyNode[]).at(-1)!;
+    if (e?.type !== 'CallExpression') continue;
+    let callee = e.callee as AnyNode;
+    if (callee.type === 'MemberExpression' && ['call', 'apply'].includes(String((callee.property as AnyNode).name)))
+      callee = callee.object as AnyNode;
+    if (!FUNCTION.has(callee.type)) continue;
+    wrappers.add(callee);
+    for (const arg of e.arguments as AnyNode[]) if (FUNCTION.has(arg.type)) wrappers.add(arg);
+  }
   const visit = (node: AnyNode, parent: AnyNode | null, owner: string | null, outer: string | null): void => {
     let next = owner;
     let inside = outer;
@@ -78,7 +93,7 @@ export function acornFunctions(text: string): FunctionSpan[] | null {
       (node.id as AnyNode | null)?.type === 'Identifier'
     )
       next = String((node.id as AnyNode).name);
-    if (FUNCTION.has(node.type)) {
+    if (FUNCTION.has(node.type) && !wrappers.has(node)) {
       let name = nameOf(node, parent, owner);
       if (name === '(anonymous)') name = `${outer ? `${outer} > ` : ''}${unnamed(node, parent)}`;
       spans.push({ name, start: node.loc!.start.line, end: node.loc!.end.line });

@@ -5,6 +5,7 @@ import { coverageSupport, withCoverage } from '../gen/coverage/measure.js';
 import { preparePython } from '../gen/coverage/python.js';
 import { CommandTestRunner } from '../runners/test-runner.js';
 import type { RunTestsOptions, TestRun, TestRunner } from '../runners/runner.js';
+import type { Invocation } from '../runners/invocation.js';
 import type { Failure } from '../types.js';
 import {
   pythonContextUnits,
@@ -116,7 +117,13 @@ export async function runSpectrum(input: CoverageRunInput): Promise<SpectrumRun 
     try {
       const python = preparePython(dir, root);
       withTestContexts(dir);
-      const run = await runOf({ files, names: [] })(runner.withInvocations(python.env));
+      // Plain asserts: pytest's assertion rewriting formats a failure by calling repr() on what it compared,
+      // which runs the project's __repr__ inside the failing tests' context although no test called it.
+      const plain = (inv: Invocation): Invocation => {
+        const own = inv.env.PYTEST_ADDOPTS ?? process.env.PYTEST_ADDOPTS;
+        return { ...inv, env: { ...inv.env, PYTEST_ADDOPTS: [own, '--assert=plain'].filter(Boolean).join(' ') } };
+      };
+      const run = await runOf({ files, names: [] })(runner.withInvocations((inv) => plain(python.env(inv))));
       const { units, missing } = await pythonContextUnits(dir, root, failing);
       return { units, granularity, ran: ran(run), ...(missing ? { missing } : {}) };
     } finally {
@@ -147,7 +154,7 @@ export async function runSpectrum(input: CoverageRunInput): Promise<SpectrumRun 
         const rest = units.filter((u) => !u.failed).map(({ coverage: _, ...u }) => u);
         if (whole.length > 0 && failingHits.size > 0)
           return {
-            units: [...splitUnits(lineHits(...whole.map((u) => u.coverage)), failingHits), ...rest],
+            units: [...splitUnits(lineHits(...whole.map((u) => u.coverage)), failingHits, names.length), ...rest],
             granularity: 'split',
             ran: ran(run, 2),
           };
@@ -180,7 +187,7 @@ export async function runSpectrum(input: CoverageRunInput): Promise<SpectrumRun 
   const failingHits = filtered ? lineHits(filtered.coverage) : new Map<string, number>();
   if (failingHits.size > 0 && [...failingHits.values()].some((n) => n > 0))
     return {
-      units: splitUnits(lineHits(measured.coverage), failingHits),
+      units: splitUnits(lineHits(measured.coverage), failingHits, names.length),
       granularity: 'split',
       ran: ran(measured.result, 2),
       ...missing,

@@ -59,7 +59,7 @@ function shortEvidence(s: Suspect): string {
           : 'run by the failing tests',
       );
     else if (
-      /^name: (a failing test's name|the failing test calls)/.test(e) &&
+      /^name: (\d+ of \d+ failing test name|the failing tests call)/.test(e) &&
       !parts.includes('named by the failing test')
     )
       parts.push('named by the failing test');

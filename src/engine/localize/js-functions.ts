@@ -50,11 +50,31 @@ export async function jsFunctions(file: string, text: string): Promise<FunctionS
         : null;
     return called ? `(${called} callback)` : '(anonymous)';
   };
+  // A module wrapper (`(function (root) { ... })(this)`, UMD's factory) is the module's own scope: what it
+  // runs directly runs when the module loads, whichever test loads it, so it is top-level code, not a function.
+  const wrappers = new Set<import('typescript').Node>();
+  const bare = (e: import('typescript').Expression): import('typescript').Expression => {
+    let x = e;
+    while (ts.isParenthesizedExpression(x) || ts.isPrefixUnaryExpression(x) || ts.isVoidExpression(x))
+      x = ts.isParenthesizedExpression(x) ? x.expression : ts.isVoidExpression(x) ? x.expression : x.operand;
+    return x;
+  };
+  for (const statement of source.statements) {
+    if (!ts.isExpressionStatement(statement)) continue;
+    const call = bare(statement.expression);
+    if (!ts.isCallExpression(call)) continue;
+    let callee = bare(call.expression);
+    if (ts.isPropertyAccessExpression(callee) && ['call', 'apply'].includes(callee.name.text))
+      callee = bare(callee.expression);
+    if (!ts.isFunctionExpression(callee) && !ts.isArrowFunction(callee)) continue;
+    wrappers.add(callee);
+    for (const arg of call.arguments) if (ts.isFunctionExpression(arg) || ts.isArrowFunction(arg)) wrappers.add(arg);
+  }
   const visit = (node: import('typescript').Node, owner: string | null, outer: string | null): void => {
     let next = owner;
     let inside = outer;
     if (ts.isClassDeclaration(node) || ts.isClassExpression(node)) next = node.name?.text ?? owner;
-    if (ts.isFunctionLike(node) && (node as { body?: unknown }).body) {
+    if (ts.isFunctionLike(node) && (node as { body?: unknown }).body && !wrappers.has(node)) {
       let name = nameOf(node);
       const member =
         ts.isMethodDeclaration(node) ||

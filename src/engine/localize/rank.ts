@@ -151,7 +151,7 @@ function evidence(lines: readonly ScoredLine[], input: RankInput, span: Function
       spectrum.granularity === 'run'
         ? `coverage: run by the failing tests (line ${top.line}; per-test spectra not available for this runner)`
         : spectrum.granularity === 'split'
-          ? `coverage: Ochiai ${round(spec.score)} at line ${top.line} (run by the failing tests${spec.passed > 0 ? ' and by passing tests of the same files' : ', by no passing test of the same files'})`
+          ? `coverage: Ochiai ${round(spec.score)} at line ${top.line} (run by ${spectrum.failedUnits > 1 ? `up to ${spec.failed} of the ${spectrum.failedUnits} failing tests (by its hit count)` : 'the failing tests'}${spec.passed > 0 ? ' and by passing tests of the same files' : ', by no passing test of the same files'})`
           : `coverage: Ochiai ${round(spec.score)} at line ${top.line} (run by ${spec.failed} of ${spectrum.failedUnits} failing and ${spec.passed} of ${spectrum.passedUnits} passing ${unit})`,
     );
   }
@@ -197,14 +197,16 @@ const stem = (file: string): string =>
     .join(' ');
 
 /**
- * How a test name says this function's own name: 1 as a whole identifier (`is_left` in `src/lib.rs -
- * Either<L,R>::is_left`), 1/2 as words of it (`left`, `month names` in `converts month names`), else 0.
+ * How the failing tests' names say this function's own name, averaged over them: per name 1 as a whole
+ * identifier (`is_left` in `src/lib.rs - Either<L,R>::is_left`), 1/2 as words of it (`month names` in
+ * `converts month names`), else 0. A function most failing tests name outranks one a single test names.
  */
 export function namedIn(own: string, names: readonly string[]): number {
   const ownWords = words(own).join(' ');
-  if (ownWords.length <= 2) return 0;
-  if (names.some((n) => n.split(/[^\w$]+/).includes(own))) return 1;
-  return names.some((n) => ` ${words(n).join(' ')} `.includes(` ${ownWords} `)) ? 0.5 : 0;
+  if (ownWords.length <= 2 || names.length === 0) return 0;
+  const one = (n: string): number =>
+    n.split(/[^\w$]+/).includes(own) ? 1 : ` ${words(n).join(' ')} `.includes(` ${ownWords} `) ? 0.5 : 0;
+  return names.reduce((sum, n) => sum + one(n), 0) / names.length;
 }
 
 /**
@@ -222,11 +224,19 @@ export function linkOf(file: string, fn: string, failing: RankInput['failing']):
   const named = namedIn(own, failing.names);
   const fileStem = stem(file);
   const sameFile = fileStem.length > 0 && failing.files.some((t) => stem(t) === fileStem);
+  // A test file named after the function (`options.camelcase.test.js` names camelcase): its stem as a name.
+  const fileNamed = !sameFile && namedIn(own, [...new Set(failing.files.map(stem))]) > 0;
   const why: string[] = [];
   const called = failing.calls?.get(own) ?? 0;
-  if (named) why.push(`name: a failing test's name says ${own}`);
+  if (named) {
+    const naming = failing.names.filter((n) => namedIn(own, [n]) > 0).length;
+    why.push(`name: ${naming} of ${failing.names.length} failing test name(s) say ${own}`);
+  }
   if (called > 0)
-    why.push(`name: the failing test calls ${own}${called < 1 ? '' : ' on or just above its failing line'}`);
+    why.push(
+      `name: the failing tests call ${own} (${round(called)}; 1 when each calls it on or just above its failing line)`,
+    );
   if (sameFile) why.push(`name: the failing test file is named after ${file}`);
-  return { score: 0.5 * named + 0.3 * called + (sameFile ? 0.2 : 0), why };
+  if (fileNamed) why.push(`name: a failing test file is named after ${own}`);
+  return { score: 0.5 * named + 0.3 * called + (sameFile || fileNamed ? 0.2 : 0), why };
 }

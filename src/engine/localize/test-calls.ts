@@ -45,14 +45,18 @@ const NOT_CALLS = new Set([
 ]);
 
 /**
- * The names the failing tests call in the test code that failed, weighed by closeness: the failing line and
- * the two above it 1, the rest of the test's body 1/2. The test code is the innermost frame outside the
- * code under test (a test file, a Rust `#[test]` function). A hint that links a test to the code it names.
+ * The names the failing tests call in the test code that failed, weighed by closeness (the failing line and
+ * the two above it 1, the rest of the test's body 1/2) and averaged over the failing tests whose test code was
+ * found: a function every failing test calls on its failing line scores 1, one a single test of four calls
+ * there 1/4. The test code is the innermost frame outside the code under test (a test file, a Rust `#[test]`
+ * function). A hint that links a test to the code it names.
  */
 export async function testCalls(failures: readonly Failure[], root: string): Promise<Map<string, number>> {
-  const calls = new Map<string, number>();
+  const sums = new Map<string, number>();
   const texts = new Map<string, string | null>();
+  let located = 0;
   for (const failure of failures) {
+    const calls = new Map<string, number>();
     for (const at of stackLocations(failure, root)) {
       if (!texts.has(at.file)) texts.set(at.file, await readFile(join(root, at.file), 'utf8').catch(() => null));
       const text = texts.get(at.file);
@@ -68,8 +72,10 @@ export async function testCalls(failures: readonly Failure[], root: string): Pro
           if (NOT_CALLS.has(name)) continue;
           calls.set(name, Math.max(calls.get(name) ?? 0, at.line - n <= NEAR ? 1 : 0.5));
         }
+      located++;
       break;
     }
+    for (const [name, weight] of calls) sums.set(name, (sums.get(name) ?? 0) + weight);
   }
-  return calls;
+  return new Map([...sums].map(([name, sum]) => [name, sum / Math.max(1, located)]));
 }
