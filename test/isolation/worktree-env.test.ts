@@ -1,4 +1,5 @@
-import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { addSessionWorktree, sessionWorktreeDir } from '../../src/engine/isolation/session-worktree.js';
@@ -36,8 +37,14 @@ describe("the session's worktree runs the project as the user's tree does", () =
     const dir = await worktreeOf(repo);
     const env = await prepareSessionWorktree(repo, dir);
 
-    expect(lstatSync(join(dir, 'node_modules')).isSymbolicLink()).toBe(true);
-    expect(lstatSync(join(dir, 'packages/a/node_modules')).isSymbolicLink()).toBe(true);
+    // node_modules as a copy of hard links (npm reads a linked one as extraneous packages), the same files.
+    expect(lstatSync(join(dir, 'node_modules')).isDirectory()).toBe(true);
+    expect(statSync(join(dir, 'node_modules/left-pad/index.js')).ino).toBe(
+      statSync(join(repo, 'node_modules/left-pad/index.js')).ino,
+    );
+    expect(statSync(join(dir, 'packages/a/node_modules/dep/index.js')).ino).toBe(
+      statSync(join(repo, 'packages/a/node_modules/dep/index.js')).ino,
+    );
     expect(realpathSync(join(dir, 'crate/target'))).toBe(realpathSync(join(repo, 'crate/target')));
     expect(env.linked).toEqual(expect.arrayContaining(['node_modules', 'packages/a/node_modules', 'crate/target']));
     // Copies, not links: the loop may rebuild them without touching the user's.
@@ -48,6 +55,23 @@ describe("the session's worktree runs the project as the user's tree does", () =
     expect(env.missing).toEqual([]);
     // The links are ignored: the worktree's git status shows nothing of them.
     expect(git(dir, 'status', '--porcelain')).toBe('');
+  });
+
+  it("gives npm the user's tree as npm reads it, not links to packages outside the project", async () => {
+    const repo = makeRepo(null, {
+      '.gitignore': 'node_modules/\n',
+      'package.json': '{"name":"x","version":"1.0.0","devDependencies":{"left-pad":"^1.3.0"}}',
+    });
+    write(repo, 'node_modules/left-pad/package.json', '{"name":"left-pad","version":"1.3.0"}');
+    const tree = (cwd: string): unknown => {
+      const ls = spawnSync('npm', ['ls', '--all', '--json', '--offline'], { cwd, encoding: 'utf8' });
+      return (JSON.parse(ls.stdout) as { dependencies?: unknown }).dependencies;
+    };
+    const dir = await worktreeOf(repo);
+    await prepareSessionWorktree(repo, dir);
+    // Linked, npm reads each package as a link out of the project (`resolved: file:../..`): its audit then wants
+    // a lockfile, and a `posttest: aud --production` that passes in the user's tree fails in the worktree.
+    expect(tree(dir)).toEqual(tree(repo));
   });
 
   it('sends the imports of an editable Python install to the worktree, and says so', async () => {

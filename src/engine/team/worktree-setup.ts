@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { appendFile, copyFile, mkdir, readFile, symlink } from 'node:fs/promises';
+import { appendFile, copyFile, mkdir, readFile, rm, symlink } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { execa } from 'execa';
 
@@ -45,6 +45,19 @@ export async function excludeLinks(root: string, paths: readonly string[]): Prom
 }
 
 /**
+ * npm reads a symlinked node_modules as packages outside the project (extraneous links): `npm ls` fails and
+ * `npm audit` asks the registry about every dev dependency, so a `posttest: aud --production` that passes in the
+ * user's tree fails in the worktree. A copy of hard links is the same tree to npm and costs no space; where it
+ * cannot be made (another file system, a cp without -l) the folder is linked.
+ */
+async function hardLinkedCopy(from: string, to: string): Promise<boolean> {
+  const copied = await execa('cp', ['-al', from, to], { reject: false });
+  if (copied.exitCode === 0) return true;
+  await rm(to, { recursive: true, force: true });
+  return false;
+}
+
+/**
  * Makes a fresh task worktree able to build and test like the main tree: links the main tree's installed
  * dependencies (node_modules and the like, never committed) and copies its ignored .env files. What a Node project
  * needs and the main tree does not have either is reported, not skipped silently.
@@ -58,7 +71,8 @@ export async function prepareWorktree(root: string, dir: string): Promise<Worktr
     const target = join(dir, e);
     if (existsSync(target)) continue;
     await mkdir(dirname(target), { recursive: true });
-    await symlink(join(root, e), target);
+    if (basename(e) !== 'node_modules' || !(await hardLinkedCopy(join(root, e), target)))
+      await symlink(join(root, e), target);
     setup.linked.push(e);
   }
   for (const e of entries.filter((x) => isEnvFile(basename(x)) && !existsSync(join(dir, x)))) {
