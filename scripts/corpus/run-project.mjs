@@ -26,6 +26,18 @@ export async function resetTo(dir, ref) {
   // `.workflow` is a link to the sessions in the git folder: a session left there under the same name would be
   // taken up by the next run. The record of green commits beside them is kept, as a user's repository keeps it.
   rmSync(sessionStore(dir), { recursive: true, force: true });
+  // The session worktrees and branches an earlier run left (one that ended unconverged keeps them for a resume).
+  const worktrees = (await runOrThrow(['git', 'worktree', 'list', '--porcelain'], { cwd: dir })).stdout;
+  // The first is the project's own tree.
+  for (const [, path] of [...worktrees.matchAll(/^worktree (.+)$/gm)].slice(1))
+    await run(['git', 'worktree', 'remove', '-f', '-f', path], { cwd: dir });
+  await runOrThrow(['git', 'worktree', 'prune'], { cwd: dir });
+  const branches = (
+    await runOrThrow(['git', 'branch', '--list', 'fixcycle/*', '--format=%(refname:short)'], { cwd: dir })
+  ).stdout
+    .split('\n')
+    .filter(Boolean);
+  if (branches.length) await runOrThrow(['git', 'branch', '-q', '-D', ...branches], { cwd: dir });
 }
 
 /** Where fixcycle keeps its sessions: in the git folder, `.workflow` links there. */
