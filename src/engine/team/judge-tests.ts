@@ -1,3 +1,6 @@
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { coveredKeys } from '../gen/coverage/model.js';
 import { coverageSupport, withCoverage } from '../gen/coverage/measure.js';
 import { pythonOf } from '../gen/coverage/python.js';
@@ -41,8 +44,7 @@ export async function judgeTests(
   written: Set<string>,
   journal: string,
 ): Promise<string[]> {
-  const files = [...written].filter(isTestFileProper).sort();
-  if (files.length === 0) return [];
+  if (![...written].some(isTestFileProper)) return [];
   const say = (detail: string): void =>
     ctx.emit({
       type: 'team-task',
@@ -64,25 +66,57 @@ export async function judgeTests(
       else if (e.type === 'output') ctx.emit(e);
     },
   };
-  const { tests, uncollected } = await observe(seen, files, STABILITY_RUNS);
   const out: string[] = [];
-  for (const u of uncollected) {
-    written.delete(u.file);
-    say(`dropped ${u.file}: does not collect: ${u.error}`);
-    out.push(`${u.file} (does not collect: ${short(u.error)})`);
+  for (let pass = 1; pass <= 2; pass++) {
+    const active = [...written].filter(isTestFileProper).sort();
+    if (active.length === 0) break;
+    const { tests, uncollected } = await observe(seen, active, STABILITY_RUNS);
+    for (const u of uncollected) {
+      written.delete(u.file);
+      say(`dropped ${u.file}: does not collect: ${u.error}`);
+      out.push(`${u.file} (does not collect: ${short(u.error)})`);
+    }
+    const hintsOf = await staticHints(cwd, active);
+    const { drops, doubted } = verdicts(cwd, [...tests.values()], hintsOf);
+    // A run cut short (a go test that panics ends its package's test binary) leaves the tests after it unreported:
+    // the drops that rest on every run go first, and the files run again without them.
+    const complete = (t: Observed): boolean => t.statuses.length === STABILITY_RUNS;
+    const reported = new Set([...tests.values()].map((t) => t.file));
+    const cut = [...tests.values()].some((t) => !complete(t)) || active.some((f) => written.has(f) && !reported.has(f));
+    const sure = drops.filter((d) => complete(d.test));
+    if (pass === 1 && cut && sure.length > 0) {
+      for (const d of sure) say(`dropped ${d.test.id}: ${d.reason}`);
+      out.push(...(await applyDrops(repo, sure, written, [...tests.values()])));
+      continue;
+    }
+    const left = [...tests.values()].filter((t) => !drops.some((d) => d.test === t));
+    drops.push(
+      ...(await checksNothing(ctx, cwd, { doubted, all: left, written: [...written], hintsOf }, journal, say)),
+    );
+    for (const d of drops) say(`dropped ${d.test.id}: ${d.reason}`);
+    out.push(...(await applyDrops(repo, drops, written, [...tests.values()])));
+    break;
   }
-  const hintsOf = await staticHints(cwd, files);
-  const evidence = (t: Observed): TestEvidence => ({
-    collected: true,
-    statuses: t.statuses,
-    runs: STABILITY_RUNS,
-    ...(t.message ? { message: t.message } : {}),
-    hints: hintsOf(t),
-  });
+  return out;
+}
+
+/** The drops each test's runs call for, and the passing tests L0 doubts (for the mutants to judge). */
+function verdicts(
+  cwd: string,
+  tests: Observed[],
+  hintsOf: (t: Observed) => TestEvidence['hints'],
+): { drops: Drop[]; doubted: Observed[] } {
   const drops: Drop[] = [];
   const doubted: Observed[] = [];
-  for (const t of tests.values()) {
-    const verdict = decideDrop(evidence(t));
+  for (const t of tests) {
+    const hints = hintsOf(t) ?? [];
+    const verdict = decideDrop({
+      collected: true,
+      statuses: t.statuses,
+      runs: STABILITY_RUNS,
+      ...(t.message ? { message: t.message } : {}),
+      hints,
+    });
     const failing = t.statuses.every((s) => s === 'failed');
     const ghost = failing ? missingImportedName(cwd, t.file, t.message) : null;
     const missing = failing ? missingTestData(cwd, t.file, t.message) : null;
@@ -93,13 +127,9 @@ export async function judgeTests(
         reason: `export: calls ${ghost}, which the module does not provide (${firstLine(t.message)})`,
       });
     else if (missing) drops.push({ test: t, reason: `needs data that is not here: it reads ${missing}` });
-    else if (!failing && hintsOf(t).length > 0) doubted.push(t);
+    else if (!failing && hints.length > 0) doubted.push(t);
   }
-  const left = [...tests.values()].filter((t) => !drops.some((d) => d.test === t));
-  drops.push(...(await checksNothing(ctx, cwd, { doubted, all: left, hintsOf }, journal, say)));
-  for (const d of drops) say(`dropped ${d.test.id}: ${d.reason}`);
-  out.push(...(await applyDrops(repo, drops, written)));
-  return out;
+  return { drops, doubted };
 }
 
 /**
@@ -110,7 +140,12 @@ export async function judgeTests(
 async function checksNothing(
   ctx: TeamContext,
   cwd: string,
-  judged: { doubted: Observed[]; all: Observed[]; hintsOf: (t: Observed) => TestEvidence['hints'] },
+  judged: {
+    doubted: Observed[];
+    all: Observed[];
+    written: string[];
+    hintsOf: (t: Observed) => TestEvidence['hints'];
+  },
   journal: string,
   say: (detail: string) => void,
 ): Promise<Drop[]> {
@@ -154,9 +189,18 @@ async function checksNothing(
     if (!m.result || ('missing' in m && m.missing)) return null;
     return new Set([...coveredKeys(m.coverage)].filter((k) => changedKeys.has(k)));
   };
-  const others = [...new Set(all.map((t) => t.file))].filter((f) => !suspectFiles.includes(f));
-  say(`coverage of the changed lines by ${others.length} other new file(s)`);
-  const base = await coverageOf(others);
+  // What the suite covers with the task's other new files, the suspects and the tests going anyway set aside.
+  const others = new Set(all.map((t) => t.file).filter((f) => !suspectFiles.includes(f)));
+  say(`coverage of the changed lines by the suite with ${others.size} other new file(s)`);
+  const base = await setAside(
+    cwd,
+    judged.written.filter((f) => !others.has(f)),
+    async () => {
+      const opts = { cwd, timeoutMs: ctx.options.testTimeoutMs, signal: ctx.signal, scope: 'full' as const };
+      const m = await withCoverage(ctx.runner, cwd, sources, (r) => r.run(opts));
+      return !m.result || ('missing' in m && m.missing) ? null : coveredKeys(m.coverage);
+    },
+  );
   if (!base) return [];
   const drops: Drop[] = [];
   for (const file of suspectFiles) {
@@ -164,12 +208,14 @@ async function checksNothing(
     const mine = await coverageOf([file]);
     if (!mine || [...mine].some((k) => !base.has(k))) continue;
     for (const t of suspects.filter((s) => s.file === file)) {
+      // No mutant ran (none could be made of the changed lines): the coverage run alone says it adds nothing.
       const verdict = decideDrop({
         collected: true,
         statuses: t.statuses,
         runs: STABILITY_RUNS,
         hints: hintsOf(t),
-        mutation: { killedMutants: 0, addedCoverage: false, mutants: ran },
+        addedCoverage: false,
+        ...(ran > 0 ? { mutation: { killedMutants: 0, addedCoverage: false, mutants: ran } } : {}),
       });
       if (!verdict.keep) drops.push({ test: t, reason: verdict.reason });
     }
@@ -177,20 +223,41 @@ async function checksNothing(
   return drops;
 }
 
-/** Takes the dropped tests out of their files (a file left with none goes whole). */
+/** Runs `run` with `files` out of the tree (copied away and put back after, whatever happens). */
+async function setAside<T>(cwd: string, files: readonly string[], run: () => Promise<T>): Promise<T> {
+  const away = mkdtempSync(join(tmpdir(), 'fixcycle-aside-'));
+  const moved: string[] = [];
+  try {
+    for (const [i, f] of files.entries()) {
+      if (!existsSync(join(cwd, f))) continue;
+      copyFileSync(join(cwd, f), join(away, String(i)));
+      rmSync(join(cwd, f));
+      moved.push(f);
+    }
+    return await run();
+  } finally {
+    for (const f of moved) copyFileSync(join(away, String(files.indexOf(f))), join(cwd, f));
+    rmSync(away, { recursive: true, force: true });
+  }
+}
+
+/** Takes the dropped tests out of their files; a file whose every reported test is dropped goes whole. */
 async function applyDrops(
   repo: { root: string; restoreFiles: (f: readonly string[]) => Promise<void> },
   drops: Drop[],
   written: Set<string>,
+  reported: Observed[],
 ): Promise<string[]> {
   const out: string[] = [];
   const byFile = new Map<string, Drop[]>();
   for (const d of drops) byFile.set(d.test.file, [...(byFile.get(d.test.file) ?? []), d]);
   for (const [file, mine] of byFile) {
+    const whole = reported.filter((t) => t.file === file).every((t) => mine.some((d) => d.test === t));
     const done = await dropTests(
       repo,
       file,
       mine.map((d) => d.test.path),
+      !whole,
     );
     for (const d of mine) out.push(`${file}: "${d.test.name}" (${short(d.reason)})`);
     if (done.fileGone) written.delete(file);
