@@ -40,17 +40,19 @@ function teamSession(dir) {
  * finding, a drop, a failing test in an executor's run), each matched against the kind's right reason.
  */
 async function teamBadOutcomes(dir, bad, said) {
-  const pieces = said.flatMap((s) => String(s ?? '').split(/;\s|\n/));
+  // Progress lines name a file without judging it (`quality: collection: <file> alone`, a coverage run).
+  const progress = /^quality: (collection|coverage|stability|mutant)/;
+  const pieces = said.flatMap((s) => String(s ?? '').split(/;\s|\n/)).map((p) => p.trim());
   const out = [];
   for (const b of bad) {
-    const words = [...new Set(pieces.filter((p) => p.includes(b.file)).map((p) => p.trim().slice(0, 200)))];
+    const words = [...new Set(pieces.filter((p) => p.includes(b.file) && !progress.test(p)))];
     const right = words.filter((w) => new RegExp(b.reason, 'i').test(w.replaceAll(b.file, '')));
     out.push({
       kind: b.kind,
       file: b.file,
       committed: (await fileAtHead(dir, b.file)) !== null,
       right: right.length > 0,
-      by: [...right, ...words.filter((w) => !right.includes(w))].slice(0, 3),
+      by: [...right, ...words.filter((w) => !right.includes(w))].slice(0, 3).map((w) => w.slice(0, 300)),
     });
   }
   return out;
