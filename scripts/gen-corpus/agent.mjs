@@ -3,7 +3,7 @@
 // protocol", and its `gen` and `team` additions). Usage: node agent.mjs SPEC.json; the prompt comes on stdin.
 //   analyze, test-analysis (gen) / STRATEGY-001, TESTANA-001 (team): prose, and for gen the requirements as JSON
 //   generate, first round: the removed test file written back exactly as the project had it, plus every bad
-//     generation of the menu, each in a file of its own (gen); in team, the layer's real file only
+//     generation of the menu, each in a file of its own (gen); in team, the layer's real file, and L1's the menu too
 //   generate, later rounds: the bad files the feedback names are deleted, as a model drops what it is told does not
 //     work; the real file is written again as the project had it; a coverage round adds nothing
 //   analyze / fix in the fix loop: a plan naming the failing tests, and no change (the tests are the project's)
@@ -36,7 +36,7 @@ const write = (file, text) => {
 function feedback() {
   const sections = prompt
     .split(/^(?=## )/m)
-    .filter((s) => /^## (Your last|The kept tests|.*(collect|reject|fail))/i.test(s));
+    .filter((s) => /^## (Your last|The kept tests|GC round|.*(collect|reject|fail))/i.test(s));
   return sections.join('\n');
 }
 
@@ -58,11 +58,27 @@ if (role === 'analyze' && task === 'test-analysis') {
     `# Quality report\n\nThe generated tests are the project's own style and pass; the coverage of ${spec.target} is what the executors measured. No defect found.\n`,
   );
 } else if (role === 'generate' && process.env.FIXCYCLE_LAYER && spec.team) {
-  // team: each layer's generator writes its real file; a GC round rewrites it as it was (nothing more to add).
+  // team: each layer's generator writes its real file, L1's first round the bad menu beside it (as gen's does);
+  // later rounds drop the bad files the feedback names and write the real file again as it was.
   const layer = process.env.FIXCYCLE_LAYER;
   const real = layer === 'L3' && spec.l3 ? spec.l3 : layer === 'L2' && spec.l2 ? spec.l2 : spec.real;
+  const bad = layer === 'L1' ? spec.bad : [];
   write(real.file, real.text);
-  process.stdout.write(`Wrote ${real.file}.\n`);
+  if (round === 1) {
+    for (const b of bad) write(b.file, b.text);
+    process.stdout.write(`Wrote ${[real.file, ...bad.map((b) => b.file)].join(', ')}.\n`);
+  } else {
+    const said = feedback();
+    // What the generator was told, for the table's reasons (a screen line holds only the first findings).
+    appendFileSync(spec.log.replace(/\.calls\.log$/, '.feedback.log'), said + '\n');
+    const dropped = bad.filter((b) => existsSync(b.file) && said.includes(b.file));
+    for (const b of dropped) rmSync(b.file);
+    process.stdout.write(
+      dropped.length
+        ? `Wrote ${real.file} again; removed ${dropped.map((b) => b.file).join(', ')}: they could not work as written.\n`
+        : `Wrote ${real.file} again; nothing to add.\n`,
+    );
+  }
 } else if (role === 'generate') {
   if (round === 1) {
     write(spec.real.file, spec.real.text);

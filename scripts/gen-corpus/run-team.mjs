@@ -1,17 +1,19 @@
 // One generation-corpus project under `fixcycle team --pipeline standard -y` (or comprehensive): the L1 generator
 // writes the removed test file back, the L2 (and L3) generator another real test file of the project (removed from
 // `main` for this run), the executors measure coverage with the project's own tool. Returns the row team-table.mjs prints.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { commit } from '../corpus/prepare.mjs';
 import { parseEvents } from '../corpus/events.mjs';
 import { run, runOrThrow } from '../corpus/process.mjs';
-import { brokenCommitted, committedFiles } from './inspect.mjs';
-import { envFor, prepare, resetProject } from './prepare.mjs';
+import { brokenCommitted, committedFiles, fileAtHead, testTitles } from './inspect.mjs';
+import { envFor, genCacheRoot, prepare, resetProject } from './prepare.mjs';
 import { AGENT, CLI, clearFlakyMarkers, writeSpec } from './run-project.mjs';
 
 const RUN_TIMEOUT_MS = Number(process.env.FIXCYCLE_CORPUS_TIMEOUT_SEC || 900) * 1000;
+// Every test run team starts is bounded: a suite that never exits is named by fixcycle, not left to the run's bound.
+const TEST_TIMEOUT = process.env.FIXCYCLE_CORPUS_TEST_TIMEOUT || '5m';
 
 /** `main` without the L2 (and L3) files too, `feature` rebased on it: each layer's generator has a real file to write back. */
 async function withoutLayerFiles(dir, files) {
@@ -33,6 +35,29 @@ function teamSession(dir) {
   return name ? join(root, name) : null;
 }
 
+/**
+ * Each bad generation of L1's menu: committed or not, and the words of team's gates that name its file (an L0
+ * finding, a drop, a failing test in an executor's run), each matched against the kind's right reason.
+ */
+async function teamBadOutcomes(dir, bad, said) {
+  // Progress lines name a file without judging it (`quality: collection: <file> alone`, a coverage run).
+  const progress = /^quality: (collection|coverage|stability|mutant)/;
+  const pieces = said.flatMap((s) => String(s ?? '').split(/;\s|\n/)).map((p) => p.trim());
+  const out = [];
+  for (const b of bad) {
+    const words = [...new Set(pieces.filter((p) => p.includes(b.file) && !progress.test(p)))];
+    const right = words.filter((w) => new RegExp(b.reason, 'i').test(w.replaceAll(b.file, '')));
+    out.push({
+      kind: b.kind,
+      file: b.file,
+      committed: (await fileAtHead(dir, b.file)) !== null,
+      right: right.length > 0,
+      by: [...right, ...words.filter((w) => !right.includes(w))].slice(0, 3).map((w) => w.slice(0, 300)),
+    });
+  }
+  return out;
+}
+
 /** `pipeline`: standard (one writer a wave, in the main tree) or comprehensive (generators L1 ∥ L2 in worktrees; needs `team.l3`). */
 export async function runTeam(entry, { log = () => {}, pipeline = 'standard' } = {}) {
   if (pipeline === 'comprehensive' && !entry.team.l3)
@@ -49,6 +74,8 @@ export async function runTeam(entry, { log = () => {}, pipeline = 'standard' } =
     l2: { file: l2, text: texts[l2] },
     ...(texts[l3] ? { l3: { file: l3, text: texts[l3] } } : {}),
   });
+  const told = path.replace(/\.team\.json$/, '.feedback.log');
+  rmSync(told, { force: true });
   log(`fixcycle team --pipeline ${pipeline} -y with the scripted generator`);
   const args = [
     CLI,
@@ -59,13 +86,18 @@ export async function runTeam(entry, { log = () => {}, pipeline = 'standard' } =
     '--headless',
     '--json',
     '--test-timeout',
-    '10m',
+    TEST_TIMEOUT,
     '--agent-timeout',
     '2m',
     '--agent-cmd',
     `${process.execPath} ${AGENT} ${path}`,
+    // What a user passes when fixcycle asks for it (a copy with no runner config: `--runner pytest`).
+    ...(entry.team.cli ?? []),
   ];
   const team = await run([process.execPath, ...args], { cwd: dir, env: envFor(entry), timeoutMs: RUN_TIMEOUT_MS });
+  // The run's own events, kept beside the table (the project is reset after the run).
+  mkdirSync(join(genCacheRoot(), 'team-logs'), { recursive: true });
+  writeFileSync(join(genCacheRoot(), 'team-logs', `${entry.name}.${pipeline}.ndjson`), team.stdout);
   const events = parseEvents(team.stdout);
   row.exit = team.code;
   row.seconds = team.seconds;
@@ -115,6 +147,17 @@ export async function runTeam(entry, { log = () => {}, pipeline = 'standard' } =
   const atHead = async (file) => (await run(['git', 'show', `HEAD:${file}`], { cwd: dir })).stdout;
   row.realBack = { [entry.gen.removed]: (await atHead(entry.gen.removed)) === spec.real.text };
   for (const [file, text] of Object.entries(texts)) row.realBack[file] = (await atHead(file)) === text;
+  row.realTests = {};
+  for (const [file, text] of [[entry.gen.removed, spec.real.text], ...Object.entries(texts)]) {
+    const declared = testTitles(text, entry.gen.lang);
+    const left = testTitles((await fileAtHead(dir, file)) ?? '', entry.gen.lang);
+    row.realTests[file] = { total: declared.length, committed: declared.filter((t) => left.includes(t)).length };
+  }
+  row.bad = await teamBadOutcomes(dir, spec.bad, [
+    ...events.filter((e) => e.type === 'team-task' || e.type === 'log').map((e) => e.detail ?? e.message ?? ''),
+    ...tasks.flatMap((t) => [t.findings, t.error]),
+    ...(existsSync(told) ? readFileSync(told, 'utf8').split('\n') : []),
+  ]);
   clearFlakyMarkers(entry);
   await resetProject(dir);
   return row;

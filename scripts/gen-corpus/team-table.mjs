@@ -8,6 +8,11 @@ export function teamVerdicts(row) {
     total: tasks.length,
     exitZero: row.exit === 0,
     broken: (row.broken ?? []).length,
+    badRejected: (row.bad ?? []).filter((b) => !b.committed).length,
+    badRejectedRight: (row.bad ?? []).filter((b) => !b.committed && b.right).length,
+    badTotal: (row.bad ?? []).length,
+    realCommitted: Object.values(row.realTests ?? {}).reduce((n, r) => n + r.committed, 0),
+    realTotal: Object.values(row.realTests ?? {}).reduce((n, r) => n + r.total, 0),
   };
 }
 
@@ -30,6 +35,13 @@ export function formatTeamRow(row) {
       .join(', ')}`,
   );
   lines.push(
+    `  real tests committed: ${v.realCommitted}/${v.realTotal}; bad generations not committed: ${v.badRejected}/${v.badTotal} (with a right reason ${v.badRejectedRight})`,
+  );
+  for (const b of row.bad ?? [])
+    lines.push(
+      `    ${b.kind.padEnd(20)} ${b.committed ? 'COMMITTED' : b.right ? 'rejected' : 'not committed, reason not right'}${b.by.length ? `: ${b.by[0].slice(0, 150)}` : ''}`,
+    );
+  lines.push(
     `  committed test files: ${(row.committed ?? []).join(', ') || 'none'}; failing collection or empty: ${v.broken}`,
   );
   for (const c of row.checkSkipped ?? []) lines.push(`    check skipped: ${c}`);
@@ -39,5 +51,5 @@ export function formatTeamRow(row) {
 
 export function formatTeamTotals(rows) {
   const ok = rows.filter((r) => !r.error).map(teamVerdicts);
-  return `${rows.length} projects under team: every task completed on ${ok.filter((v) => v.total > 0 && v.completed === v.total).length}, exit 0 on ${ok.filter((v) => v.exitZero).length}, committed files failing collection or empty ${ok.reduce((n, v) => n + v.broken, 0)}; errors ${rows.length - ok.length}`;
+  return `${rows.length} projects under team: every task completed on ${ok.filter((v) => v.total > 0 && v.completed === v.total).length}, exit 0 on ${ok.filter((v) => v.exitZero).length}, real tests committed ${ok.reduce((n, v) => n + v.realCommitted, 0)}/${ok.reduce((n, v) => n + v.realTotal, 0)}, bad generations not committed ${ok.reduce((n, v) => n + v.badRejected, 0)}/${ok.reduce((n, v) => n + v.badTotal, 0)}, committed files failing collection or empty ${ok.reduce((n, v) => n + v.broken, 0)}; errors ${rows.length - ok.length}`;
 }

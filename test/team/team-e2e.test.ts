@@ -228,4 +228,34 @@ describe('fixcycle team: the same judges as gen', () => {
     expect(committed).toMatch(/truncateWords cuts long text/);
     expect(committed).not.toMatch(/unicode/);
   }, 240_000);
+
+  it("gen's runner judges before the commit: a flaky, an assertion-free and a placeholder test go, each citing its runs; the good tests are committed", async () => {
+    const repo = teamRepo();
+    const agent = agentDir();
+    const run = await runCli(
+      repo,
+      ['team', '--headless', '--pipeline', 'targeted', '--agent-cmd', teamAgentCmd(agent, 'judges')],
+      { timeoutMs: 240_000 },
+    );
+    const out = run.stdout + run.stderr;
+    expect(run.exitCode, out).toBe(0);
+    const tasks = tasksOf(teamSession(repo));
+    const gen = tasks['TESTGEN-001']!;
+    expect(gen.status, gen.error).toBe('completed');
+    expect(gen.findings).toMatch(
+      /test\/slug-cache\.test\.js: "slugify is the same the second time" \(flaky: passed 3 of 5 runs/,
+    );
+    expect(gen.findings).toMatch(
+      /test\/slug-errors\.test\.js: "slugify rejects what is not text" \(placeholder: fails all 5 runs/,
+    );
+    expect(gen.findings).toMatch(
+      /test\/slug-smoke\.test\.js: "slugify runs" \(checks nothing: it killed none of the \d+ mutants of the changed lines and adds no coverage\)/,
+    );
+    const files = git(repo, 'log', '--all', '--format=', '--name-only');
+    expect(files).toMatch(/test\/slug\.test\.js/);
+    expect(files).not.toMatch(/slug-(cache|smoke|errors)/);
+    expect(git(repo, 'show', 'HEAD:test/slug.test.js')).toMatch(/truncateWords cuts long text/);
+    expect(tasks['TESTRUN-001']!.status).toBe('completed');
+    expect(git(repo, 'status', '--porcelain')).toBe('');
+  }, 300_000);
 });

@@ -42,7 +42,7 @@ export interface GenContext {
 }
 
 export function node(
-  ctx: GenContext,
+  ctx: Pick<GenContext, 'emit'>,
   n: GenNode,
   status: 'pending' | 'running' | 'done' | 'failed' | 'skipped',
   detail?: string,

@@ -6,6 +6,12 @@ import type { TestCase } from '../types.js';
 import { casesOf, languageOf, reportedPath } from './cases/index.js';
 import { node, type GenContext } from './gen-context.js';
 
+/** What observing new tests needs of a session: gen's, or a team generator task's (its tree and runner). */
+export type ObserveContext = Pick<GenContext, 'runner' | 'signal' | 'emit'> & {
+  repo: Pick<GenContext['repo'], 'root' | 'restoreFiles'>;
+  options: Pick<GenContext['options'], 'testTimeoutMs'>;
+};
+
 /** One new test as the runner identifies it (describe path, pytest class and parametrize id, go subtest), and its results in order. */
 export interface Observed {
   /** `<file>::<path in the file>`: the runner's identity with the file the test lives in. */
@@ -83,7 +89,7 @@ function collectionError(run: TestRun | null): string {
   return (key.length ? key : lines).slice(-3).join(' | ').slice(0, 600) || 'no test ran and the runner said nothing';
 }
 
-async function runFiles(ctx: GenContext, files: string[]): Promise<TestRun> {
+async function runFiles(ctx: ObserveContext, files: string[]): Promise<TestRun> {
   const root = ctx.repo.root;
   const opts = {
     cwd: root,
@@ -102,7 +108,7 @@ async function runFiles(ctx: GenContext, files: string[]): Promise<TestRun> {
  * own are innocent, the others are the culprits, each with the runner's own error.
  */
 async function findUncollected(
-  ctx: GenContext,
+  ctx: ObserveContext,
   files: string[],
   first: TestRun,
   seen: ReadonlySet<string>,
@@ -128,7 +134,7 @@ async function findUncollected(
  * identity. Files that break collection are found first and left out of the runs.
  */
 export async function observe(
-  ctx: GenContext,
+  ctx: ObserveContext,
   files: string[],
   runs: number,
 ): Promise<{ tests: Map<string, Observed>; uncollected: Uncollected[] }> {

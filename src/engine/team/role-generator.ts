@@ -7,7 +7,9 @@ import { pythonOf } from '../gen/coverage/python.js';
 import { staticChecks } from '../gen/l0/static-checks.js';
 import { collectFile } from '../gen/collect.js';
 import { isTestFileProper, isTestSide } from '../gen/source-files.js';
+import { restoreLeftMutant } from '../gen/mutation/with-mutant.js';
 import { appendDiscoveries } from './discoveries.js';
+import { judgeTests } from './judge-tests.js';
 import { callAgent, noAnswer } from './agent-call.js';
 import { findingsOf } from './role-document.js';
 import { taskPrompt } from './prompts.js';
@@ -81,6 +83,11 @@ export async function runGenerator(
   let title = aim.feedbackTitle;
   const written = new Set<string>();
   const sources = ctx.changed.map((f) => f.file);
+  // A stopped mutant run left its mutant in the module: the original goes back before anything reads it.
+  const journal = ctx.paths.mutantJournal(task.id);
+  const restored = restoreLeftMutant(journal);
+  if (restored)
+    ctx.emit({ type: 'log', level: 'info', message: `put back ${restored}: a stopped mutant run left it changed` });
   for (let round = 1; round <= ctx.options.maxL0Rounds; round++) {
     const before = new Set(await dirtyFiles(cwd));
     const prompt = await taskPrompt(ctx, task, { strategy: true, feedback, feedbackTitle: title });
@@ -139,6 +146,8 @@ export async function runGenerator(
       critical = [];
     }
     if (critical.length === 0) {
+      // gen's judges on what passed L0: the runner's results, and mutants for a test L0 doubts.
+      droppedAtLast.push(...(await judgeTests(ctx, task, cwd, written, journal)));
       droppedAtLast.push(...(await dropUncollected(ctx, cwd, written)));
       const tests = [...written].sort();
       if (tests.length === 0)

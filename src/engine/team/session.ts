@@ -28,6 +28,8 @@ export function teamPaths(dir: string) {
     wisdom: (name: 'learnings' | 'conventions' | 'decisions') => join(dir, 'wisdom', `${name}.md`),
     interactive: (id: string) => join(dir, 'interactive', `${id}-result.json`),
     transcript: (id: string, round: number) => join(dir, 'interactive', `${id}-agent-${round}.log`),
+    /** The original of a module while a task's mutant is in its place (put back after a kill). */
+    mutantJournal: (id: string) => join(dir, 'interactive', `${id}-mutant-in-place.json`),
     gcState: join(dir, 'gc-state.json'),
     scope: join(dir, 'interactive', 'PHASE0-result.json'),
     worktrees: join(dir, 'worktrees'),

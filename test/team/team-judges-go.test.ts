@@ -1,0 +1,61 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { resolveRunner } from '../../src/engine/runners/index.js';
+import { judgeTests } from '../../src/engine/team/judge-tests.js';
+import { Mutex, type TeamContext } from '../../src/engine/team/team-context.js';
+import type { TeamTask } from '../../src/engine/team/tasks-csv.js';
+import { makeRepo, removeRepos } from '../helpers/repo.js';
+
+afterAll(removeRepos);
+
+const goReady = spawnSync('go', ['version'], { stdio: 'ignore' }).status === 0;
+
+// A go test that panics ends its package's test binary: the tests after it are never reported in that run. The
+// judges must not keep them unjudged (nor call them flaky): the placeholder goes first, the files run again.
+describe("team's judges on go (skipped without go on PATH)", () => {
+  it.skipIf(!goReady)(
+    'a panicking placeholder goes, then the assertion-free test run after it goes too (no mutant killed, no changed line added); the good test stays',
+    async () => {
+      const repo = makeRepo(null, {
+        'go.mod': 'module example.com/c\n\ngo 1.19\n',
+        'c.go':
+          'package c\n\nfunc Clamp(n, lo, hi int) int {\n\tif n < lo {\n\t\treturn lo\n\t}\n\tif n > hi {\n\t\treturn hi\n\t}\n\treturn n\n}\n',
+      });
+      const files: Record<string, string> = {
+        'a_errors_test.go':
+          'package c\n\nimport "testing"\n\nfunc TestRejects(t *testing.T) {\n\t// TODO\n\tpanic("not implemented")\n}\n',
+        'b_clamp_test.go':
+          'package c\n\nimport "testing"\n\nfunc TestClamp(t *testing.T) {\n\tif Clamp(-1, 0, 9) != 0 || Clamp(12, 0, 9) != 9 || Clamp(4, 0, 9) != 4 {\n\t\tt.Fatal("clamp")\n\t}\n}\n',
+        'c_smoke_test.go':
+          'package c\n\nimport "testing"\n\nfunc TestRuns(t *testing.T) {\n\tt.Log(Clamp(4, 0, 9))\n}\n',
+      };
+      for (const [f, text] of Object.entries(files)) writeFileSync(join(repo, f), text);
+      const said: string[] = [];
+      const ctx = {
+        root: repo,
+        runner: await resolveRunner(repo, {}),
+        signal: new AbortController().signal,
+        options: { testTimeoutMs: 120_000 },
+        changed: [{ file: 'c.go', lines: [3, 4, 5, 6, 7, 8, 9, 10, 11], hunks: [] }],
+        emit: (e: { type: string; detail?: string }) => void (e.type === 'team-task' && said.push(e.detail ?? '')),
+        files: new Mutex(),
+      } as unknown as TeamContext;
+      const task = { id: 'TESTGEN-001', role: 'generator', layer: 'L1', wave: '2' } as TeamTask;
+      const written = new Set(Object.keys(files));
+      const dropped = await judgeTests(ctx, task, repo, written, join(repo, '.journal.json'));
+      expect(dropped).toEqual([
+        'a_errors_test.go: "TestRejects" (placeholder: fails all 5 runs)',
+        expect.stringMatching(/^c_smoke_test\.go: "TestRuns" \(checks nothing: it killed none of the \d+ mutants/),
+      ]);
+      expect([...written]).toEqual(['b_clamp_test.go']);
+      expect(existsSync(join(repo, 'a_errors_test.go'))).toBe(false);
+      expect(existsSync(join(repo, 'c_smoke_test.go'))).toBe(false);
+      expect(readFileSync(join(repo, 'b_clamp_test.go'), 'utf8')).toBe(files['b_clamp_test.go']);
+      expect(readFileSync(join(repo, 'c.go'), 'utf8')).toMatch(/if n < lo/);
+      expect(said.some((s) => /quality: mutant 1 of/.test(s))).toBe(true);
+    },
+    300_000,
+  );
+});
