@@ -55,6 +55,8 @@ export function keyHints(ctx: HintContext): KeyHint[] {
   if (ui.focus === 'output') hints.push(hint('follow', ui.follow ? 'hold' : 'follow'));
   if (ui.focus !== 'output') hints.push(hint('up', ui.focus === 'iterations' || groups ? 'select' : 'scroll'));
   if (!groups && ctx.hasIterations) hints.push(hint('open'));
+  if (ui.focus === 'iterations' && ctx.hasIterations) hints.push(hint('diff'));
+  if (ui.focus === 'failures' && ctx.hasFailureGroups) hints.push(hint('failures'));
   hints.push(hint('focus-next'), hint('help'), hint('quit', ui.stopping ? 'leave now' : 'quit'));
   return hints;
 }

@@ -205,7 +205,9 @@ describe('keys that move around', () => {
   it('? opens help generated from the key table, esc closes it', async () => {
     const t = app();
     await t.press('?');
-    expect(t.text()).toContain('approve the partial success awaiting approval');
+    // Running, not awaiting approval: the help lists roll back and pause, not approve.
+    expect(t.text()).toContain('roll back the last committed iteration');
+    expect(t.text()).not.toContain('approve the partial success');
     await t.press('a');
     expect(t.controls!.calls).toEqual([]);
     expect(t.status()).toContain('Help is open: esc closes it');
