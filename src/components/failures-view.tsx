@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { Box, Text } from 'ink';
 import { useShallow } from 'zustand/react/shallow';
 import { useSession, useTheme, useUi } from '../tui/context.js';
-import { currentFailures, failureLines, failureSummary, type FailureLine } from '../tui/failure-lines.js';
+import { currentFailures, failureLines, failureSummary, labelWidth, type FailureLine } from '../tui/failure-lines.js';
 import type { Theme } from '../tui/theme.js';
 import { SectionTitle } from './section-title.js';
 
@@ -33,6 +33,7 @@ export function FailuresView({ width, height, focused = false }: FailuresViewPro
   const selected = useUi((s) => s.failureGroup);
   const lines = useMemo(() => failureLines(failures, errors, stuck, suspects), [failures, errors, stuck, suspects]);
   const groups = lines.filter((l) => l.group !== undefined).length;
+  const labels = labelWidth(lines);
   // The cursor shows where the keys act: only while focused, and only when there is a group to open.
   const gutter = focused && groups > 0;
   const cursor = Math.min(selected, groups - 1);
@@ -60,7 +61,7 @@ export function FailuresView({ width, height, focused = false }: FailuresViewPro
               color={criticalityColor(line, theme)}
               bold={line.criticality === 'high' || line.criticality === 'error'}
             >
-              {line.label.padEnd(10)}
+              {line.label.padEnd(labels)}
             </Text>
             <Text dimColor={!line.criticality}>{line.text}</Text>
           </Text>

@@ -1,13 +1,15 @@
 import { Box, Text } from 'ink';
-import { useTui, useUi } from '../tui/context.js';
-import { helpLines } from '../tui/help-lines.js';
+import { useShallow } from 'zustand/react/shallow';
+import { useSession, useTui, useUi } from '../tui/context.js';
+import { helpLines, helpPlace } from '../tui/help-lines.js';
 import { SectionTitle } from './section-title.js';
 
 /** The keys and what they do, generated from the key table (the footer comes from the same table). */
 export function HelpOverlay({ width, height }: { width: number; /** Rows, the title included. */ height: number }) {
-  const { theme, title } = useTui();
+  const { theme, title, controls } = useTui();
   const top = useUi((s) => s.helpTop);
-  const lines = helpLines(theme, { team: title === 'fixcycle team' });
+  const session = useSession(useShallow((s) => ({ done: s.done, awaitingApproval: s.awaitingApproval })));
+  const lines = helpLines(theme, helpPlace(session, controls, title));
   const room = Math.max(1, height - 1);
   const shown = lines.slice(top, top + room);
   const more = lines.length > room ? `${top + 1}-${top + shown.length} of ${lines.length} · j/k scroll` : '';

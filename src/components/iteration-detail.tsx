@@ -16,6 +16,12 @@ export function IterationDetail({ lines, width, height }: IterationDetailProps) 
   const detail = useUi((s) => s.detail);
   if (!detail) return null;
   return (
-    <DetailPanel title={`Iteration ${detail.iteration}`} lines={lines} top={detail.top} width={width} height={height} />
+    <DetailPanel
+      title={`Iteration ${detail.iteration}${detail.diffOnly ? ' · fix diff' : ''}`}
+      lines={lines}
+      top={detail.top}
+      width={width}
+      height={height}
+    />
   );
 }

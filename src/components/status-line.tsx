@@ -5,6 +5,7 @@ import { fitHints, splitHints } from '../tui/footer-hints.js';
 import { currentFailures } from '../tui/failure-lines.js';
 import { lastCommittedIteration } from '../tui/iteration-rows.js';
 import { formatHints, keyHints } from '../tui/key-hints.js';
+import { useIterationClock } from '../tui/use-iteration-clock.js';
 import { Elapsed } from './elapsed.js';
 import { useWaitCountdown } from './wait-countdown.js';
 
@@ -38,6 +39,7 @@ export function StatusLine({ width, compact = false }: StatusLineProps) {
     ((s.state?.parts_not_run as { name: string }[] | undefined) ?? []).map((p) => p.name).join(', '),
   );
   const countdown = useWaitCountdown();
+  const clock = useIterationClock(compact);
   const facts = useSession(
     useShallow((s) => ({
       awaitingApproval: s.awaitingApproval !== null,
@@ -73,6 +75,7 @@ export function StatusLine({ width, compact = false }: StatusLineProps) {
     notRun ? `not run here: ${notRun}` : '',
     watching ? 'watch' : '',
     facts.paused && !facts.done ? 'paused' : '',
+    clock,
   ]
     .filter(Boolean)
     .join(' · ');

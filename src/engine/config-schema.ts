@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { criticalitySchema } from './session/schema.js';
 
+/** The most iterations a session may have, from the configuration or `+` while it runs. */
+export const MAX_ITERATIONS_ALLOWED = 100;
+
 const agentSchema = z.strictObject({
   /** Built-in adapter name, or `command` (the default) for a plain command line. */
   adapter: z.string().optional(),
@@ -25,7 +28,7 @@ export const configSchema = z.strictObject({
   skipParts: z.array(z.string().min(1)).optional(),
   /** Force a runner, as with --runner. */
   runner: z.string().optional(),
-  maxIterations: z.number().int().min(1).max(100).optional(),
+  maxIterations: z.number().int().min(1).max(MAX_ITERATIONS_ALLOWED).optional(),
   testTimeoutSec: z.number().positive().optional(),
   agentTimeoutSec: z.number().positive().optional(),
   /** Times a failing test is re-run before an agent is asked; one that passes is flaky. */

@@ -1,4 +1,5 @@
 import type { AgentActivity } from './agents/agent.js';
+import type { BudgetLimits } from './agents/budget.js';
 import type { GenEvent } from './gen/events.js';
 import type { TeamEvent } from './team/events.js';
 import type { IterationState } from './session/schema.js';
@@ -25,6 +26,8 @@ export type EngineEvent =
       chain: string[];
       testCommand: string;
       resumed: boolean;
+      /** `--budget`'s limits, for the screen to show the spending against; absent without one. */
+      budget?: BudgetLimits;
     }
   | { type: 'state'; state: IterationState }
   | { type: 'phase'; phase: Phase; status: PhaseStatus; iteration: number; detail?: string }
@@ -90,8 +93,10 @@ export interface LoopControls {
   requestRollback(): string | null;
   /** Pauses after the current step, or resumes. Returns the new paused state. */
   togglePause(): boolean;
-  /** Stops after the current step; the session stays resumable. */
+  /** Stops now: the running step (its agent or test run) is cancelled; the session stays resumable. */
   stop(): void;
+  /** Gives the loop one more iteration (+1) or one fewer (-1) while it runs; the session records the new max. Returns why not. */
+  changeMaxIterations?(delta: 1 | -1): string | null;
   /** Why no key can reach the loop now (a watched session nothing drives), with the command that acts instead; null when keys reach it. */
   unreachable?(): string | null;
   /** `fixcycle team` before it starts: offers another pipeline. Returns why not when it cannot. */

@@ -287,6 +287,7 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
       chain: agents.map((a) => a.spec.name),
       testCommand: described.full.join(' '),
       resumed,
+      ...(options.budget ? { budget: options.budget } : {}),
     });
     for (const note of notes) options.emit(note);
     // A new session's first run starts now, and the loop's modules load while it runs: a suite that passes

@@ -7,6 +7,7 @@ import {
   type Phase,
   type PhaseStatus,
 } from '../engine/events.js';
+import type { BudgetLimits } from '../engine/agents/budget.js';
 import type { IterationState } from '../engine/session/schema.js';
 import type { Failure, Strategy, TestResults } from '../engine/types.js';
 import type { Localization, Suspect } from '../engine/localize/types.js';
@@ -71,6 +72,8 @@ export interface SessionView {
   agentFailures: { agent: string; classification: AgentClassification; detail?: string }[];
   /** What each iteration's agent calls used, by iteration number, where the CLIs reported it. */
   usage: Record<number, Usage>;
+  /** `--budget`'s limits of the run driven here; null without one, and in watch (the session does not record them). */
+  budget: BudgetLimits | null;
   stuckTests: string[];
   /** The suspects ranked for the current failures (none before the first analysis, or with --no-localize). */
   suspects: Suspect[];
@@ -142,6 +145,7 @@ export function createFixcycleStore(
             repo: event.repo,
             chain: event.chain,
             testCommand: event.testCommand,
+            budget: event.budget ?? null,
             done: null,
           });
           return;
@@ -368,6 +372,7 @@ export function initialView(): SessionView {
     agent: null,
     agentFailures: [],
     usage: {},
+    budget: null,
     stuckTests: [],
     suspects: [],
     localization: null,

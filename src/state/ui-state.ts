@@ -62,10 +62,13 @@ export interface UiState {
   help: boolean;
   /** First visible line of the help overlay, when it is taller than the screen. */
   helpTop: number;
-  /** The iteration opened with enter, and how far its view is scrolled. */
-  detail: { iteration: number; top: number } | null;
-  /** The failure group opened with enter, named by one of its failures (groups are recomputed on each run), and its scroll. */
-  failureDetail: { failureId: string; top: number } | null;
+  /** The iteration opened with enter (or only its fix's diff, opened with `d`), and how far its view is scrolled. */
+  detail: { iteration: number; top: number; diffOnly?: boolean } | null;
+  /**
+   * The failure group opened with enter, named by one of its failures (groups are recomputed on each run), or, with a
+   * null id, every failure of the latest run (`v`); and its scroll.
+   */
+  failureDetail: { failureId: string | null; top: number } | null;
   /** The question waiting for y/n, if any. */
   confirm: ConfirmPrompt | null;
   /** The status line's message, if any. */
@@ -81,12 +84,12 @@ export type UiAction =
   | { type: 'scroll-output-edge'; edge: 'top' | 'bottom'; window: OutputWindow }
   | { type: 'scroll-failures'; delta: number; max: number }
   | { type: 'select-failure-group'; delta: number; spans: GroupSpans }
-  | { type: 'open-failure-detail'; failureId: string }
+  | { type: 'open-failure-detail'; failureId: string | null }
   | { type: 'select-iteration'; delta: number; iterations: readonly number[] }
   | { type: 'select-iteration-edge'; edge: 'top' | 'bottom'; iterations: readonly number[] }
   | { type: 'toggle-help' }
   | { type: 'scroll-help'; delta: number; max: number }
-  | { type: 'open-detail'; iteration: number }
+  | { type: 'open-detail'; iteration: number; diffOnly?: boolean }
   | { type: 'scroll-detail'; delta: number; max: number }
   | { type: 'close' }
   | { type: 'ask'; confirm: ConfirmPrompt }
@@ -204,7 +207,11 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
     case 'scroll-help':
       return { ...state, helpTop: clamp(state.helpTop + action.delta, 0, Math.max(0, action.max)) };
     case 'open-detail':
-      return { ...state, detail: { iteration: action.iteration, top: 0 }, help: false };
+      return {
+        ...state,
+        detail: { iteration: action.iteration, top: 0, ...(action.diffOnly ? { diffOnly: true } : {}) },
+        help: false,
+      };
     case 'scroll-detail': {
       const open = state.detail ?? state.failureDetail;
       if (!open) return state;

@@ -26,7 +26,10 @@ export function approvalQuestion(
     choices: [
       { key: 'a', does: 'approves and finishes', short: 'approve' },
       ...(canRollBack ? [{ key: 'r', does: 'rolls back the last fix', short: 'roll back' }] : []),
-      { key: 'q', does: 'quits (asks first)', short: 'quit' },
+      // What q does there: the pane asks whether to stop the run or leave it running; the run asks whether to stop.
+      controls.remote
+        ? { key: 'q', does: 'asks: stop the run, or just leave', short: 'quit' }
+        : { key: 'q', does: 'stops the run (asks first)', short: 'quit' },
     ],
   };
 }

@@ -113,10 +113,17 @@ function inHelp(command: Command, ctx: CommandContext): CommandResult {
 }
 
 function inDetail(command: Command, ctx: CommandContext): CommandResult {
-  const view = ctx.ui.detail ? 'iteration view' : 'failure group';
-  // Enter toggles a failure group, opened with it from a pane where it is the key that also closes.
-  if (command === 'close' || command === 'quit' || (command === 'open' && !ctx.ui.detail))
-    return only({ type: 'close' });
+  const { detail, failureDetail } = ctx.ui;
+  const view = detail ? 'iteration view' : failureDetail?.failureId === null ? 'failures view' : 'failure group';
+  // The key that opened a view also closes it: enter a failure group, v the latest failures, d a fix's diff.
+  const opener =
+    (command === 'open' && failureDetail && failureDetail.failureId !== null) ||
+    (command === 'failures' && failureDetail?.failureId === null) ||
+    (command === 'diff' && detail?.diffOnly);
+  if (command === 'close' || command === 'quit' || opener) return only({ type: 'close' });
+  // d in the whole iteration view narrows it to the diff; enter in the diff widens it to the whole iteration.
+  if (detail && command === 'diff') return only({ type: 'open-detail', iteration: detail.iteration, diffOnly: true });
+  if (detail?.diffOnly && command === 'open') return only({ type: 'open-detail', iteration: detail.iteration });
   const scrolled = scrollCommand(command, ctx, (delta) => only({ type: 'scroll-detail', delta, max: ctx.detailMax }));
   return scrolled ?? only(say(`The ${view} is open: esc closes it`));
 }
@@ -173,6 +180,21 @@ function pause(ctx: CommandContext): CommandResult {
   return only(say(paused ? 'Pausing after the current step: p resumes' : 'Resumed', 'info'));
 }
 
+function budget(ctx: CommandContext, delta: 1 | -1): CommandResult {
+  if (!ctx.controls) return only(say(WATCH('change the iterations')));
+  if (ctx.session.done)
+    return only(say('The session has ended: fixcycle run --resume-session with --max-iterations gives it more'));
+  const unreachable = ctx.controls.unreachable?.();
+  if (unreachable) return only(say(unreachable));
+  if (!ctx.controls.changeMaxIterations) return only(say('This loop takes no change of its iterations'));
+  const max = ctx.session.state?.max_iterations;
+  const why = ctx.controls.changeMaxIterations(delta);
+  if (why) return only(say(why));
+  const word = delta > 0 ? 'one more' : 'one fewer';
+  if (ctx.controls.remote) return only(say(`Asked for ${word} iteration…`, 'info'));
+  return only(say(max === undefined ? `Iterations: ${word}` : `Iterations: up to ${max + delta} (${word})`, 'info'));
+}
+
 function quit(ctx: CommandContext): CommandResult {
   if (!ctx.controls || ctx.session.done || ctx.ui.stopping || !ctx.session.sessionId || ctx.controls.unreachable?.())
     return { actions: [], quit: true };
@@ -194,8 +216,24 @@ function quit(ctx: CommandContext): CommandResult {
   const choices = [
     { key: 'y', does: 'stops and leaves', short: 'stop' },
     { key: 'n', does: 'goes on', short: 'go on' },
+    { key: 'esc', does: 'goes on too', short: 'go on' },
   ];
   return only({ type: 'ask', confirm: { kind: 'quit', prompt, choices } });
+}
+
+function diff(ctx: CommandContext): CommandResult {
+  const iterations = iterationNumbers(ctx.session);
+  if (iterations.length === 0) return only(say('No fix to show yet: the first iteration has not started', 'info'));
+  const iteration = ctx.ui.selected ?? iterations.at(-1)!;
+  const entry = ctx.session.state?.iterations.find((it) => it.iteration === iteration);
+  if (!entry?.commit)
+    return only(
+      say(
+        `Iteration ${iteration} has no fix commit${entry?.result ? '' : ' yet'}: enter opens its plan and analysis`,
+        'info',
+      ),
+    );
+  return only({ type: 'open-detail', iteration, diffOnly: true });
 }
 
 function open(ctx: CommandContext): CommandResult {
@@ -229,6 +267,10 @@ export function runCommand(command: Command, ctx: CommandContext): CommandResult
       return rollback(ctx);
     case 'pause':
       return pause(ctx);
+    case 'more-iterations':
+      return budget(ctx, 1);
+    case 'fewer-iterations':
+      return budget(ctx, -1);
     case 'follow':
       return only(
         { type: 'toggle-follow', window: ctx.output },
@@ -252,6 +294,10 @@ export function runCommand(command: Command, ctx: CommandContext): CommandResult
       return only({ type: 'focus', direction: -1 });
     case 'open':
       return open(ctx);
+    case 'diff':
+      return diff(ctx);
+    case 'failures':
+      return only({ type: 'open-failure-detail', failureId: null });
     case 'help':
       return only({ type: 'toggle-help' });
     case 'close':

@@ -1,6 +1,7 @@
 import wrapAnsi from 'wrap-ansi';
 import { evidenceUsed } from '../engine/localize/format.js';
 import type { Suspect } from '../engine/localize/types.js';
+import type { Failure } from '../engine/types.js';
 import type { SessionView } from '../state/store.js';
 import type { FailureGroup } from './failure-groups.js';
 import { suspectsForGroup } from './group-suspects.js';
@@ -21,8 +22,8 @@ export interface FailureDetailInput {
   width: number;
 }
 
-// 12: enough of a message to see expected/actual and where; the whole one is in the record and the output.
-const MESSAGE_LINES = 12;
+// 2,000 lines: a message or stack longer than this is a dump; the rest is in the iteration record.
+const MAX_LINES = 2000;
 
 /** `text` cut into lines of at most `width` columns (long paths broken), each indented. */
 function wrapped(text: string, width: number, indent = 0): DetailLine[] {
@@ -32,15 +33,34 @@ function wrapped(text: string, width: number, indent = 0): DetailLine[] {
     .map((line) => ({ text: ' '.repeat(indent) + line }));
 }
 
+/** Every line of `text`, wrapped, blank lines kept (node's assert diff reads by them). */
+function allLines(text: string, width: number, indent: number): DetailLine[] {
+  const lines = text.replace(/\s+$/, '').split('\n');
+  const out = lines
+    .slice(0, MAX_LINES)
+    .flatMap((line) => (line.trim() ? wrapped(line, width, indent) : [{ text: '' }]));
+  if (lines.length > MAX_LINES) out.push({ text: `${' '.repeat(indent)}… ${lines.length - MAX_LINES} more lines` });
+  return out;
+}
+
+/** A failure's whole message, then its stack when the runner gave one apart from the message. */
+export function failureTextLines(
+  failure: Pick<Failure, 'message' | 'stack' | 'missing'>,
+  width: number,
+  indent = 2,
+): DetailLine[] {
+  const message = failure.missing ? 'no longer reported by the runner' : failure.message.trim() || '(no message)';
+  const lines = allLines(message, width, indent);
+  const stack = failure.stack?.trim();
+  if (stack && !message.includes(stack)) lines.push({ text: '' }, ...allLines(stack, width, indent));
+  return lines;
+}
+
 function messageLines(group: FailureGroup, width: number): DetailLine[] {
   const first = group.failures[0]!;
-  const text = first.missing ? 'no longer reported by the runner' : first.message;
-  const lines = text.trim().split('\n');
-  const out = lines.slice(0, MESSAGE_LINES).flatMap((line) => wrapped(line, width, 2));
-  if (lines.length > MESSAGE_LINES)
-    out.push({ text: `  … ${lines.length - MESSAGE_LINES} more lines (iteration record, output pane)` });
+  const out = failureTextLines(first, width);
   if (group.failures.length > 1)
-    out.push(...wrapped(`(the message of "${first.name}"; the other tests' are similar)`, width, 2));
+    out.push(...wrapped(`(the message of every test below; the stack of "${first.name}")`, width, 2));
   return out;
 }
 

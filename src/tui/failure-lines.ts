@@ -50,10 +50,13 @@ export function failureLines(
     if (error.file) lines.push({ label: '', text: error.file });
   }
   const stuckSet = new Set(stuck);
-  groupFailures(failures).forEach((group, index) => {
+  const groups = groupFailures(failures);
+  // Counts right-aligned to the widest, so `10×` and `1×` end in one column.
+  const digits = String(Math.max(0, ...groups.map((g) => g.failures.length))).length;
+  groups.forEach((group, index) => {
     lines.push({
       criticality: group.criticality,
-      label: `${group.criticality.padEnd(6)} ${group.failures.length}×`,
+      label: `${group.criticality.padEnd(6)} ${String(group.failures.length).padStart(digits)}×`,
       text: group.message,
       group: index,
     });
@@ -71,6 +74,11 @@ export function failureLines(
     });
   }
   return lines;
+}
+
+/** The label column's width: the widest label and a space, so a label never runs into its text. */
+export function labelWidth(lines: readonly FailureLine[]): number {
+  return Math.max(10, ...lines.map((l) => l.label.length + 1));
 }
 
 /** `7 in 3 groups`, `none`, counting the groups among `lines`. */

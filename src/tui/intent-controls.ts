@@ -73,6 +73,10 @@ export class IntentControls implements LoopControls {
     this.send('stop');
   }
 
+  changeMaxIterations(delta: 1 | -1): string | null {
+    return this.send(delta > 0 ? 'more-iterations' : 'fewer-iterations');
+  }
+
   /** A new session is shown: nothing of the last one's carries over. */
   reset(): void {
     this.sent.clear();

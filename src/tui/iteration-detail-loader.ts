@@ -23,6 +23,8 @@ export interface DetailSource {
   iteration: number;
   /** The iteration's entry in iteration-state.json, for its commit and file names. */
   entry?: Iteration;
+  /** Only the fix's commit and diff (what `d` opens). Default: false, everything. */
+  diffOnly?: boolean;
 }
 
 // 400 lines: an analysis longer than this is read in the file itself; the view says where.
@@ -126,6 +128,7 @@ export async function loadIterationDetail(source: DetailSource): Promise<DetailL
     });
   if (source.entry?.rollback_commit)
     lines.push(...section('Rolled back', [`by ${source.entry.rollback_commit.slice(0, 7)}`]));
+  if (source.diffOnly) return lines;
 
   const taskText = await readText(taskPath).catch((e: Error) => `cannot read: ${e.message}`);
   let plan: string[];

@@ -5,6 +5,8 @@ export type Command =
   | 'approve'
   | 'rollback'
   | 'pause'
+  | 'more-iterations'
+  | 'fewer-iterations'
   | 'follow'
   | 'up'
   | 'down'
@@ -15,6 +17,8 @@ export type Command =
   | 'focus-next'
   | 'focus-prev'
   | 'open'
+  | 'diff'
+  | 'failures'
   | 'help'
   | 'close'
   | 'quit'
@@ -70,6 +74,20 @@ export const KEY_BINDINGS: readonly KeyBinding[] = [
     label: 'p',
     description: 'pause after the current step, or resume',
     hint: 'pause',
+  },
+  {
+    command: 'more-iterations',
+    keys: [{ input: '+' }, { input: '=' }],
+    label: '+',
+    description: 'give the running loop one more iteration (the session records the new max)',
+    hint: 'more',
+  },
+  {
+    command: 'fewer-iterations',
+    keys: [{ input: '-' }],
+    label: '-',
+    description: 'give the running loop one iteration fewer (never below the one running)',
+    hint: 'fewer',
   },
   {
     command: 'follow',
@@ -141,6 +159,20 @@ export const KEY_BINDINGS: readonly KeyBinding[] = [
     description:
       'open the selected iteration (analysis, plan, diff) or failure group (suspects); team: start the pipeline',
     hint: 'open',
+  },
+  {
+    command: 'diff',
+    keys: [{ input: 'd' }],
+    label: 'd',
+    description: "open the selected iteration's fix: its commit and whole diff",
+    hint: 'diff',
+  },
+  {
+    command: 'failures',
+    keys: [{ input: 'v' }],
+    label: 'v',
+    description: 'view every failure of the latest run: whole message and stack (v or esc closes)',
+    hint: 'failures',
   },
   { command: 'help', keys: [{ input: '?' }], label: '?', description: 'show or hide this help', hint: 'help' },
   {

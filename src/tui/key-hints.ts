@@ -50,11 +50,15 @@ export function keyHints(ctx: HintContext): KeyHint[] {
   if (ctx.awaitingApproval && !ctx.watch) hints.push(hint('approve'));
   // Focused on the failure groups, opening one is what the user came for: before the loop's keys, so a 60-column pane keeps it.
   if (groups) hints.push(hint('open', 'suspects'));
+  // Focused on the iterations, opening one (or its diff) is what the user came for, as with the failure groups.
+  const rows = ui.focus === 'iterations' && ctx.hasIterations;
+  if (rows) hints.push(hint('open'), hint('diff'));
   if (live && ctx.canRollback) hints.push(hint('rollback'));
   if (live && !ui.stopping) hints.push(hint('pause', ctx.paused ? 'resume' : 'pause'));
   if (ui.focus === 'output') hints.push(hint('follow', ui.follow ? 'hold' : 'follow'));
   if (ui.focus !== 'output') hints.push(hint('up', ui.focus === 'iterations' || groups ? 'select' : 'scroll'));
-  if (!groups && ctx.hasIterations) hints.push(hint('open'));
+  if (!groups && !rows && ctx.hasIterations) hints.push(hint('open'));
+  if (ui.focus === 'failures' && ctx.hasFailureGroups) hints.push(hint('failures'));
   hints.push(hint('focus-next'), hint('help'), hint('quit', ui.stopping ? 'leave now' : 'quit'));
   return hints;
 }

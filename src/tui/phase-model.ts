@@ -33,11 +33,22 @@ export function iterationStatus(view: Pick<SessionView, 'phases'>): PhaseStatus 
 
 const ROLLED_BACK = new Set(['rolled_back', 'regressed_rolled_back']);
 
-/** The iteration line's mark: as its steps say, but a rolled-back iteration is skipped (undone), never a green done. */
+type Entry = NonNullable<SessionView['state']>['iterations'][number];
+
+/** The session has not recorded the iteration's end yet: its row says running, so the tree must not say done. */
+function unrecorded(entry: Entry | undefined): boolean {
+  return entry !== undefined && !entry.completed_at && (!entry.result || entry.result === 'in_progress');
+}
+
+/**
+ * The iteration line's mark: as its steps say, but a rolled-back iteration is skipped (undone), never a green done,
+ * and an iteration the session has not recorded as ended is still running (as its row says).
+ */
 export function iterationMark(view: Pick<SessionView, 'phases' | 'phaseIteration' | 'state'>): PhaseStatus {
   const entry = view.state?.iterations.find((it) => it.iteration === view.phaseIteration);
   if (entry?.result && ROLLED_BACK.has(entry.result)) return 'skipped';
-  return iterationStatus(view);
+  const status = iterationStatus(view);
+  return status === 'done' && unrecorded(entry) ? 'running' : status;
 }
 
 /** The iteration the tree shows: the one the phases belong to, else the state's current one. */
@@ -58,7 +69,7 @@ export function currentIterationLabel(view: PhaseSource): string {
     step = entry.result === 'rolled_back' ? 'rolled back by user' : 'regression rolled back';
   else if (running) step = PHASE_NAMES[running].long;
   else if (failed) step = `${PHASE_NAMES[failed].long} failed`;
-  else if (last === 'retest') step = 'done';
+  else if (last === 'retest' && !unrecorded(entry)) step = 'done';
   else if (last) step = `${PHASE_NAMES[last].long} done`;
   else step = 'waiting';
   if (view.paused && !view.done) step += ', paused';

@@ -129,7 +129,7 @@ export function mirrorSession(options: MirrorOptions): SessionMirror {
     await readState(resultsChanged);
     if (iteration > 0) await readSuspects(resultsChanged);
     const { lines, reset } = await tail.read();
-    if (reset) options.apply({ type: 'output-reset', label: 'test output (log rewritten)' });
+    if (reset) options.apply({ type: 'output-reset', label: 'test output of a new run' });
     if (lines.length > 0) options.apply({ type: 'output', lines });
   };
 

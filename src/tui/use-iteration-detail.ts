@@ -8,10 +8,11 @@ import { fitDetailLines, loadIterationDetail, type DetailLine } from './iteratio
  */
 export function useIterationDetail(width: number): DetailLine[] | null {
   const iteration = useUi((s) => s.detail?.iteration ?? null);
+  const diffOnly = useUi((s) => s.detail?.diffOnly === true);
   const sessionDir = useSession((s) => s.sessionDir);
   const repo = useSession((s) => s.repo);
   const state = useSession((s) => s.state);
-  const [loaded, setLoaded] = useState<{ iteration: number; lines: DetailLine[] } | null>(null);
+  const [loaded, setLoaded] = useState<{ iteration: number; diffOnly: boolean; lines: DetailLine[] } | null>(null);
 
   const entry = iteration === null ? undefined : state?.iterations.find((it) => it.iteration === iteration);
   // Reload when the iteration gains its commit or result, not on every state write.
@@ -20,24 +21,30 @@ export function useIterationDetail(width: number): DetailLine[] | null {
   useEffect(() => {
     if (iteration === null) return;
     if (!sessionDir) {
-      setLoaded({ iteration, lines: [{ text: 'No session folder yet: the iteration has nothing on disk to show' }] });
+      setLoaded({
+        iteration,
+        diffOnly,
+        lines: [{ text: 'No session folder yet: the iteration has nothing on disk to show' }],
+      });
       return;
     }
     let current = true;
-    loadIterationDetail({ sessionDir, repo, iteration, entry })
-      .then((lines) => current && setLoaded({ iteration, lines }))
+    loadIterationDetail({ sessionDir, repo, iteration, entry, diffOnly })
+      .then((lines) => current && setLoaded({ iteration, diffOnly, lines }))
       .catch(
         (error: Error) =>
           current &&
-          setLoaded({ iteration, lines: [{ text: `Cannot read iteration ${iteration}: ${error.message}` }] }),
+          setLoaded({ iteration, diffOnly, lines: [{ text: `Cannot read iteration ${iteration}: ${error.message}` }] }),
       );
     return () => {
       current = false;
     };
     // `entry` is read through `key`: a new state object with the same commit must not reload.
-  }, [iteration, sessionDir, repo, key]);
+  }, [iteration, diffOnly, sessionDir, repo, key]);
 
   const fitted = useMemo(() => (loaded ? fitDetailLines(loaded.lines, width) : null), [loaded, width]);
   if (iteration === null) return null;
-  return loaded?.iteration === iteration && fitted ? fitted : [{ text: `Reading iteration ${iteration}…` }];
+  return loaded?.iteration === iteration && loaded.diffOnly === diffOnly && fitted
+    ? fitted
+    : [{ text: `Reading iteration ${iteration}…` }];
 }

@@ -5,7 +5,7 @@ import { runCommand } from './commands.js';
 import { useTui } from './context.js';
 import { groupFailures } from './failure-groups.js';
 import { currentFailures, failureLines, groupStarts } from './failure-lines.js';
-import { helpLines } from './help-lines.js';
+import { helpLines, helpPlace } from './help-lines.js';
 import { commandForKey } from './key-bindings.js';
 
 /** The sizes the dispatcher needs to scroll by pages and to stop at the ends; refreshed on every render. */
@@ -84,7 +84,7 @@ export function useKeyDispatcher(metrics: RefObject<PaneMetrics>, onQuit: () => 
           spans: { starts: groupStarts(lines), lines: lines.length, height: m.failuresHeight },
         },
         detailMax: m.detailLines - (m.overlayHeight - 1),
-        helpMax: helpLines(theme, { team: title === 'fixcycle team' }).length - (m.overlayHeight - 1),
+        helpMax: helpLines(theme, helpPlace(state, controls, title)).length - (m.overlayHeight - 1),
         page: Math.max(1, page),
       });
       actions = result.actions;

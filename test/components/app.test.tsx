@@ -55,7 +55,7 @@ describe('App layout', () => {
 
   it('shows phases, failures, iterations, the output and the status line side by side when wide', () => {
     const text = show(scenarios.runningStore(), 120, 40).text();
-    expect(text).toMatch(/Phases\s+Failures · 3 in 2 groups/);
+    expect(text).toMatch(/Phases\s+Failures · 3 in 3 groups/);
     expect(text).toContain('Iterations · 2');
     expect(text).toContain('▸ Output · iteration 2: fix · following');
     expect(text).toContain('not ok 3 - formats a price with cents');

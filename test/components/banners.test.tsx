@@ -35,7 +35,7 @@ describe('ApprovalBanner', () => {
       controls: new RecordingControls(),
     });
     unmount = view.unmount;
-    expect(view.lines()[1]).toBe('  a approves and finishes · q quits (asks first)');
+    expect(view.lines()[1]).toBe('  a approves and finishes · q stops the run (asks first)');
   });
 
   it('says the command that approves when no key can reach the session', () => {

@@ -46,7 +46,8 @@ const FAILURES = [
     'toCents (file:///work/shop/src/money.js:2:15)',
     'TestContext.<anonymous> (file:///work/shop/test/app.test.js:5:3)',
   ]),
-  withStack(failure('formats euros', 'AssertionError: expected 499 to equal 500'), [
+  // The same assertion failing in a second test: the same message, so one group.
+  withStack(failure('formats euros', 'AssertionError: expected 1999 to equal 2000\n\n1999 !== 2000\n'), [
     'toCents (file:///work/shop/src/money.js:2:15)',
     'format (file:///work/shop/src/money.js:6:12)',
     'TestContext.<anonymous> (file:///work/shop/test/app.test.js:9:3)',
@@ -106,6 +107,43 @@ async function app(
   return { ...view, status: () => view.lines().at(-1) ?? '' };
 }
 
+describe('the latest failures (v)', () => {
+  it('shows every failure whole, message and stack, scrolls to the last line, and v or esc closes it', async () => {
+    const store = await shop(false);
+    const long = Array.from({ length: 30 }, (_, i) => `    detail line ${i + 1} of the diff`).join('\n');
+    const big = withStack(
+      failure('renders the receipt', `AssertionError: receipts differ\n${long}\n    end of the message`),
+      ['render (file:///work/shop/src/receipt.js:9:3)'],
+    );
+    store.getState().apply({ type: 'results', iteration: 1, results: results(90, [...FAILURES, big]) });
+    const t = await app(store, { columns: 80, rows: 24 });
+    await t.press('v');
+    let text = await t.waitFor('Latest failures · 4');
+    expect(text).toContain('1/4 high · paginates');
+    expect(text).toContain('TypeError: Cannot read properties of undefined (reading "length")');
+    expect(text).toContain('at pageWindow (file:///work/shop/src/catalogue/pagination/');
+    expect(text).not.toMatch(/more lines/);
+    for (let i = 0; i < 6; i++) await t.press(KEYS.pageDown);
+    text = t.text();
+    expect(text).toContain('end of the message');
+    expect(text).toContain('at render (file:///work/shop/src/receipt.js:9:3)');
+    await t.press('v');
+    expect(await t.waitFor((s) => !s.includes('Latest failures'))).toContain('Failures');
+    await t.press('v');
+    await t.waitFor('Latest failures · 4');
+    await t.press(KEYS.escape);
+    await t.waitFor((s) => !s.includes('Latest failures'));
+  });
+
+  it('says there are none when the latest run passed', async () => {
+    const store = await shop(false);
+    store.getState().apply({ type: 'results', iteration: 2, results: results(100, []) });
+    const t = await app(store);
+    await t.press('v');
+    expect(await t.waitFor('Latest failures · none')).toContain('No failures in the latest run.');
+  });
+});
+
 describe('the failure group view', () => {
   it('enter on a failure group shows its tests and message, the suspects in its stacks with their evidence, and the evidence used or not', async () => {
     const t = await app(await shop());
@@ -131,11 +169,13 @@ describe('the failure group view', () => {
     expect(await t.waitFor('▸ Failures')).toMatch(/› high\s+1×/);
     await t.press('j');
     expect(t.text()).toMatch(/› medium\s+2×/);
+    expect(t.text()).toContain('formats a price with cents · formats euros');
     await t.press(KEYS.enter);
     text = await t.waitFor('Failure group 2 of 2');
     expect(text).toContain('AssertionError: expected 1999 to equal 2000');
     expect(text).toContain('1999 !== 2000');
-    expect(text).toContain('(the message of "formats a price with cents"; the other tests\' are similar)');
+    expect(text).toContain('(the message of every test below; the stack of "formats a price with cents")');
+    expect(text).toContain('at toCents (file:///work/shop/src/money.js:2:15)');
     expect(text).toContain('formats euros · test/app.test.js');
     expect(text).toMatch(/#1 src\/money\.js:toCents:1-3\s*$/m);
     expect(text).toMatch(/score 0\.\d\d · stack 1 · change 1/);
@@ -175,10 +215,14 @@ describe('the failure group view', () => {
     await t.press(KEYS.enter);
     let text = await t.waitFor('Failure group 1 of 2');
     expect(overflowing(t.lastFrame(), size.columns)).toEqual([]);
+    // The whole stack comes first, wrapped: the suspects are below it.
+    expect(text).toContain('at pageWindow');
+    for (let i = 0; i < 8; i++) await t.press('j');
+    text = t.text();
     // The long path is broken across lines, not cut: its end is still there to read.
     expect(text).toContain('#2 src/catalogue/pagination/windows/page-window-of-items');
     expect(text).toMatch(/^ *\S*:pageWindow:1-4$/m);
-    expect(text).toMatch(/1-\d+ of \d+ · esc closes/);
+    expect(text).toMatch(/9-\d+ of \d+ · esc closes/);
     for (let i = 0; i < 20; i++) await t.press('j');
     text = t.text();
     expect(text).toContain('not used: coverage: not measured (turned');

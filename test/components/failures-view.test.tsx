@@ -15,13 +15,34 @@ function show(store: ReturnType<typeof pendingStore>, columns = 120, height = 8,
 }
 
 describe('FailuresView', () => {
-  it('groups similar failures and puts the most critical first', () => {
+  it('puts the most critical first, one group per distinct message', () => {
     const lines = show(runningStore()).lines();
-    expect(lines[0]).toContain('Failures · 3 in 2 groups');
+    expect(lines[0]).toContain('Failures · 3 in 3 groups');
     expect(lines[1]).toMatch(/^› high\s+1×\s+TypeError: Cannot read properties of undefined/);
     expect(lines[2]).toContain('paginates');
-    expect(lines[3]).toMatch(/^ {2}medium\s+2×\s+AssertionError: expected 1999 to equal 2000/);
-    expect(lines[4]).toContain('formats a price with cents · formats euros');
+    expect(lines[3]).toMatch(/^ {2}medium\s+1×\s+AssertionError: expected 1999 to equal 2000/);
+    expect(lines[4]).toContain('formats a price with cents');
+  });
+
+  it('groups only the same message with the same criticality, and a count of 10 keeps its space', () => {
+    const store = createFixcycleStore();
+    // node's assert: the first line is the same for every strictEqual; what differs is on the lines after it.
+    const strict = (actual: string) =>
+      `AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n\n${actual} !== 5\n`;
+    const same = Array.from({ length: 10 }, (_, i) => failure(`total ${i}`, strict('6')));
+    store.getState().apply({
+      type: 'results',
+      iteration: 1,
+      results: results(50, [...same, failure('other total', strict('7')), failure('low total', strict('6'), 'low')]),
+    });
+    const lines = show(store, 120, 8).lines();
+    expect(lines[0]).toContain('12 in 3 groups');
+    expect(lines[1]).toMatch(
+      /^› medium 10× AssertionError \[ERR_ASSERTION\]: Expected values to be strictly equal: 6 !== 5$/,
+    );
+    // The counts end in one column: `10×` and ` 1×`.
+    expect(lines[3]).toMatch(/^ {2}medium {2}1× AssertionError .*: 7 !== 5$/);
+    expect(lines[5]).toMatch(/^ {2}low {5}1× AssertionError .*: 6 !== 5$/);
   });
 
   it('lists the suspects ranked for the failures, with the evidence of each, until the next results', () => {
@@ -57,7 +78,7 @@ describe('FailuresView', () => {
 
   it('marks the selected group with › only while focused', () => {
     const focused = show(runningStore(), 120, 8, { failureGroup: 1 });
-    expect(focused.lines()[3]).toMatch(/^› medium\s+2×/);
+    expect(focused.lines()[3]).toMatch(/^› medium\s+1×/);
     focused.unmount();
     const view = renderTui(<FailuresView width={120} height={8} />, { columns: 120, rows: 40, store: runningStore() });
     unmount = view.unmount;
@@ -65,7 +86,9 @@ describe('FailuresView', () => {
   });
 
   it('marks stuck tests', () => {
-    expect(show(stuckStore()).text()).toContain('rounds half up (stuck) · rounds negatives (stuck)');
+    const text = show(stuckStore()).text();
+    expect(text).toContain('rounds half up (stuck)');
+    expect(text).toContain('rounds negatives (stuck)');
   });
 
   it('shows the low-criticality failures awaiting approval', () => {

@@ -1,8 +1,12 @@
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { join } from 'node:path';
+import { App } from '../../src/app.js';
 import { IterationDetail } from '../../src/components/iteration-detail.js';
+import { createFixcycleStore } from '../../src/state/store.js';
 import { fitDetailLines, loadIterationDetail } from '../../src/tui/iteration-detail-loader.js';
-import { overflowing, rawLine, renderTui } from '../tui/render.js';
+import { KEYS, overflowing, rawLine, renderTui } from '../tui/render.js';
+import { RecordingControls } from '../tui/recording-controls.js';
+import { FIRST, iterationState } from '../tui/scenarios.js';
 import { tempRepo } from '../tui/temp-repo.js';
 import { SIZES } from './sizes.js';
 
@@ -42,6 +46,50 @@ repo.write(
     },
   }),
 );
+
+describe('d from the iterations pane', () => {
+  it("opens the selected iteration's fix diff, colored and scrollable; d closes it; an iteration without a commit says why", async () => {
+    const store = createFixcycleStore();
+    store.getState().apply({
+      type: 'session',
+      sessionId: 'WFS-test-detail',
+      sessionDir,
+      repo: repo.dir,
+      chain: ['claude'],
+      testCommand: 'node --test',
+      resumed: true,
+    });
+    const second = { ...FIRST, iteration: 2, commit: sha, result: 'improved' as const };
+    store.getState().apply({ type: 'state', state: iterationState([{ ...FIRST, commit: undefined }, second]) });
+    const view = renderTui(<App onQuit={vi.fn()} />, {
+      columns: 100,
+      rows: 30,
+      store,
+      controls: new RecordingControls(),
+    });
+    unmount = view.unmount;
+    await view.press(KEYS.tab);
+    expect(view.lines().at(-1)).toContain('d diff');
+    await view.press('d');
+    let text = await view.waitFor('+export const toCents');
+    expect(text).toContain('▸ Iteration 2 · fix diff');
+    expect(text).toContain(`Fix · commit ${sha.slice(0, 7)}`);
+    expect(text).not.toContain('Fix plan');
+    expect(rawLine(view.lastFrame(), '+export const toCents')).toContain('\x1b[32m');
+    expect(rawLine(view.lastFrame(), '-export const toCents')).toContain('\x1b[31m');
+    // enter widens it to the whole iteration, d narrows it again, and d closes the diff.
+    await view.press(KEYS.enter);
+    expect(await view.waitFor('Fix plan')).toContain('▸ Iteration 2 ');
+    await view.press('d');
+    await view.waitFor((s) => s.includes('fix diff') && !s.includes('Fix plan'));
+    await view.press('d');
+    text = await view.waitFor('Iterations');
+    expect(text).not.toContain('fix diff');
+    await view.press('k');
+    await view.press('d');
+    expect(view.lines().at(-1)).toContain('Iteration 1 has no fix commit: enter opens its plan and analysis');
+  });
+});
 
 describe('IterationDetail', () => {
   it("shows the fix's colored diff first, then the plan, what the agent said and did, and the analysis", async () => {

@@ -27,9 +27,32 @@ function show(
 describe('StatusLine', () => {
   it('shows session id, agent chain, elapsed time and the keys that matter while working', () => {
     const text = show(runningStore()).text();
-    expect(text).toMatch(/^WFS-test-checkout · claude → codex · \d+s │ /);
-    expect(text).toContain('r roll back · p pause · f hold · enter open · tab focus · ? help · q quit');
+    expect(text).toMatch(/^WFS-test-checkout · claude → codex · iteration 2\/5 · \d+s │ /);
+    // The iteration and its clock take room: the hints that give way go first, whole.
+    expect(text).toContain('│ r roll back · p pause · f hold · ? help · q quit');
     expect(text).not.toContain('a approve');
+  });
+
+  it("shows the iteration against its max, the running iteration's time and the spending against --budget", () => {
+    const store = runningStore();
+    const state = store.getState().state!;
+    const started = new Date(Date.now() - 41_000).toISOString();
+    const iterations = state.iterations.map((it) => (it.iteration === 2 ? { ...it, started_at: started } : it));
+    store.getState().apply({ type: 'state', state: { ...state, iterations } });
+    store.getState().apply({
+      type: 'session',
+      sessionId: 'WFS-test-checkout',
+      sessionDir: '/tmp/x',
+      repo: '/tmp',
+      chain: ['claude'],
+      testCommand: 'node --test',
+      resumed: true,
+      budget: { usd: 2 },
+    });
+    const call = { type: 'agent', agent: 'claude', role: 'analyze', status: 'finished', classification: 'ok' } as const;
+    store.getState().apply({ ...call, iteration: 1, tokens: 12_000, costUsd: 0.25 });
+    store.getState().apply({ ...call, iteration: 2, tokens: 300, costUsd: 0.16 });
+    expect(show(store).text()).toMatch(/ · iteration 2\/5 4[12]s · 12,300 tokens · \$0\.41\/\$2 · /);
   });
 
   it('says when the counts did not come from a report', () => {
@@ -160,7 +183,7 @@ describe('StatusLine', () => {
 
     it('drops whole hints, never half of one, and keeps the session id while there is room', () => {
       const text = show(runningStore(), { columns: 60 }).text();
-      expect(text).toMatch(/^WFS-test-checkout · \d+s │ /);
+      expect(text).toMatch(/^WFS-test-checkout · iteration 2\/5 · \d+s │ /);
       const hints = text.split(' │ ')[1]!.split(' · ');
       for (const hint of hints)
         expect(['r roll back', 'p pause', 'f hold', 'enter open', 'tab focus', '? help', 'q quit']).toContain(hint);

@@ -75,7 +75,8 @@ describe('Header', () => {
         demo: true,
       });
       unmount = view.unmount;
-      expect(view.text()).toMatch(/\[surgical\] iteration 2 re/);
+      // Shortened at a word with …, never cut mid-word by the terminal.
+      expect(view.text()).toMatch(/\[surgical\] iteration 2( \S+)*…$/);
       expect(overflowing(view.text(), size.columns)).toEqual([]);
     });
   }
@@ -95,6 +96,35 @@ describe('Header', () => {
     unmount = view.unmount;
     expect(view.text()).toContain('[surgical]');
     expect(overflowing(view.text(), 80)).toEqual([]);
+  });
+
+  it("shortens the demo's long reason with … at a word, and keeps a space between a shortened id and the badge", () => {
+    const store = regressionStore();
+    store.getState().apply({
+      type: 'session',
+      sessionId: 'WFS-test-demo',
+      sessionDir: '/tmp/x',
+      repo: '/tmp',
+      chain: ['demo-agent'],
+      testCommand: 'node --test',
+      resumed: false,
+    });
+    store.getState().apply({
+      type: 'strategy',
+      iteration: 3,
+      strategy: 'aggressive',
+      reason: 'pass rate 92.68% > 80% and failures alike (similarity 1 > 0.7): one fix for the common cause',
+    });
+    const view = renderTui(<Header width={120} compact={false} />, {
+      columns: 120,
+      rows: 40,
+      store,
+      title: 'DEMO — scripted demo agent, no AI',
+    });
+    unmount = view.unmount;
+    const line = view.lines()[0]!;
+    expect(line).toMatch(/ WFS-test-de… +\[aggressive\] pass rate 92\.68% > 80% and failures alike \(similarity 1 >…$/);
+    expect(line.length).toBeLessThanOrEqual(120);
   });
 
   it('labels a demo and shows the session id when wide', () => {

@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { App } from '../../src/app.js';
 import { KEYS, renderTui } from './render.js';
 import { RecordingControls } from './recording-controls.js';
+import { createFixcycleStore } from '../../src/state/store.js';
+import { IntentControls } from '../../src/tui/intent-controls.js';
 import { awaitingApprovalStore, failureStore, pendingStore, runningStore } from './scenarios.js';
 
 let unmount: (() => void) | undefined;
@@ -117,6 +119,37 @@ describe('keys that act on the loop', () => {
     expect(t.onQuit).toHaveBeenCalled();
   });
 
+  it('+ and - give the running loop one iteration more or fewer, and say the new max', async () => {
+    const t = app();
+    await t.press('+');
+    expect(t.controls!.calls).toEqual(['more-iterations']);
+    expect(t.status()).toContain('Iterations: up to 6 (one more)');
+    await t.press('-');
+    expect(t.controls!.calls).toEqual(['more-iterations', 'fewer-iterations']);
+    expect(t.status()).toContain('Iterations: up to 4 (one fewer)');
+  });
+
+  it('+ on an ended session says how to give it more, and calls nothing', async () => {
+    const t = app(failureStore());
+    await t.press('+');
+    expect(t.controls!.calls).toEqual([]);
+    expect(t.status()).toContain('The session has ended: fixcycle run --resume-session with --max-iterations');
+  });
+
+  it('the waiting pane, with no session yet, answers p with why, never "Resumed"', async () => {
+    const pane = new IntentControls(
+      () => null,
+      'fixcycle pane %1',
+      () => undefined,
+    );
+    const t = app(createFixcycleStore(), pane as unknown as RecordingControls);
+    await t.press('p');
+    expect(t.status()).toContain('No session to act on: waiting for one to start');
+    expect(t.status()).not.toContain('Resumed');
+    await t.press('+');
+    expect(t.status()).toContain('No session to act on: waiting for one to start');
+  });
+
   it('p is refused while the session waits for approval', async () => {
     const t = app(awaitingApprovalStore());
     await t.press('p');
@@ -130,7 +163,7 @@ describe('quitting', () => {
     const t = app();
     await t.press('q');
     expect(t.text()).toContain('Stop the loop now and leave? The running step is cancelled; the session stays');
-    expect(t.text()).toContain('y stops and leaves · n goes on');
+    expect(t.text()).toContain('y stops and leaves · n goes on · esc goes on too');
     await t.press('y');
     expect(t.controls!.calls).toEqual(['stop']);
     expect(t.status()).toContain('Stopping: the running step is cancelled… q leaves now');
@@ -205,7 +238,9 @@ describe('keys that move around', () => {
   it('? opens help generated from the key table, esc closes it', async () => {
     const t = app();
     await t.press('?');
-    expect(t.text()).toContain('approve the partial success awaiting approval');
+    // Running, not awaiting approval: the help lists roll back and pause, not approve.
+    expect(t.text()).toContain('roll back the last committed iteration');
+    expect(t.text()).not.toContain('approve the partial success');
     await t.press('a');
     expect(t.controls!.calls).toEqual([]);
     expect(t.status()).toContain('Help is open: esc closes it');

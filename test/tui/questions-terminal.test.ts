@@ -63,7 +63,7 @@ describe.each([60, 40])('at %i columns', (columns) => {
 
     t.press('\x03');
     await t.waitFor('Stop the loop now');
-    expect(rowsFrom(t.rows(), 'Stop the loop now').join('\n')).toMatch(/\by\b.* · n\b/);
+    expect(rowsFrom(t.rows(), 'Stop the loop now').join('\n')).toMatch(/\by\b.* · n\b.* · esc\b/);
     for (const row of t.rows()) expect(row.length).toBeLessThanOrEqual(columns);
     t.press('y');
     await t.waitFor((s) => !s.includes('Stop the loop now'));

@@ -27,4 +27,8 @@ export class RecordingControls implements LoopControls {
   stop(): void {
     this.calls.push('stop');
   }
+  changeMaxIterations(delta: 1 | -1): string | null {
+    this.calls.push(delta > 0 ? 'more-iterations' : 'fewer-iterations');
+    return null;
+  }
 }

@@ -140,6 +140,26 @@ describe('a state the session leaves leaves the screen', () => {
     expect(screen).not.toContain('exit code');
   });
 
+  it('never shows an iteration done in the tree while its row (the session) still says it runs', async () => {
+    const store = createFixcycleStore({ flushMs: 1 });
+    const { apply } = store.getState();
+    const running = { iteration: 2, strategy: 'conservative' as const, pass_rate_before: 80, result: 'in_progress' };
+    apply({ type: 'state', state: iterationState([FIXED, running], { current_iteration: 2 }) });
+    for (const phase of ['analysis', 'fix', 'retest'] as const)
+      apply({ type: 'phase', phase, status: 'done', iteration: 2 });
+    const view = renderTui(<App onQuit={() => {}} />, { columns: 120, rows: 40, store, controls: null });
+    unmount = view.unmount;
+    let screen = await view.waitFor('Iteration 2');
+    expect(screen).not.toContain('✓ Iteration 2: done');
+    expect(screen).toContain('Iteration 2: Fix validation done');
+    expect(screen).toMatch(/2\s+conservative.*running/);
+    // The loop records the iteration's end: now both say it.
+    const ended = { ...running, pass_rate: 100, result: 'improved', completed_at: '2025-10-17T10:03:00Z' };
+    apply({ type: 'state', state: iterationState([FIXED, ended], { current_iteration: 2 }) });
+    screen = await view.waitFor('✓ Iteration 2: done');
+    expect(screen).toMatch(/2\s+conservative.*improved/);
+  });
+
   it("shows an ended session's clock from its own times and when its state was last written", () => {
     // Started 10:00, last written 10:20: 20 minutes, however long ago that was.
     const store = failureStore();

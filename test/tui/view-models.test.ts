@@ -90,7 +90,7 @@ describe('keyHints', () => {
   it('offers enter on a failure group only in the failures pane with groups, and scroll and close in its view', () => {
     const failures = { ...initialUiState, focus: 'failures' as const };
     expect(formatHints(keyHints({ ...base, ui: failures, hasFailureGroups: true }))).toBe(
-      'enter suspects · r roll back · p pause · ↑/k select · tab focus · ? help · q quit',
+      'enter suspects · r roll back · p pause · ↑/k select · v failures · tab focus · ? help · q quit',
     );
     expect(formatHints(keyHints({ ...base, ui: failures, hasFailureGroups: false }))).toBe(
       'r roll back · p pause · ↑/k scroll · enter open · tab focus · ? help · q quit',
@@ -167,16 +167,19 @@ describe('iterationRows', () => {
 });
 
 describe('groupFailures', () => {
-  it('groups messages that differ only in values, most critical and largest first', () => {
+  it('groups only the same message with the same criticality, most critical and largest first', () => {
     const groups = groupFailures([
       failure('a', 'AssertionError: expected 1999 to equal 2000', 'low'),
-      failure('b', 'AssertionError: expected 499 to equal 500', 'medium'),
+      failure('b', 'AssertionError: expected 1999 to equal 2000', 'medium'),
       failure('c', 'TypeError: Cannot read properties of undefined (reading "x")', 'high'),
-      failure('d', 'AssertionError: expected "a" to equal "b"', 'low'),
+      failure('d', 'AssertionError: expected 499 to equal 500', 'low'),
+      failure('e', 'AssertionError: expected 1999 to equal 2000', 'low'),
     ]);
     expect(groups.map((g) => [g.criticality, g.failures.map((f) => f.name)])).toEqual([
       ['high', ['c']],
-      ['medium', ['b', 'a', 'd']],
+      ['medium', ['b']],
+      ['low', ['a', 'e']],
+      ['low', ['d']],
     ]);
   });
 

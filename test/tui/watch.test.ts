@@ -156,7 +156,7 @@ describe('mirrorSession', () => {
     await until(() => store.getState().output.size === 2, 'the first run');
     writeFileSync(join(dir, '.process/test-output.log'), 're-test\n');
     await until(() => store.getState().output.total === 4, 'the rewritten log');
-    expect(store.getState().outputLabel).toBe('test output (log rewritten)');
+    expect(store.getState().outputLabel).toBe('test output of a new run');
     expect(store.getState().output.at(3)).toBe('re-test');
   });
 

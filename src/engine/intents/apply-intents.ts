@@ -51,7 +51,12 @@ function apply(intent: Intent, target: IntentTarget): Omit<IntentRecord, 'id' | 
     }
     case 'stop':
       controls.stop();
-      return { applied: true, note: 'stopping after the current step' };
+      return { applied: true, note: 'stopping: the running step is cancelled' };
+    case 'more-iterations':
+    case 'fewer-iterations': {
+      const why = controls.changeMaxIterations(intent.action === 'more-iterations' ? 1 : -1);
+      return why ? { applied: false, note: why } : { applied: true, note: 'max iterations changed' };
+    }
   }
 }
 

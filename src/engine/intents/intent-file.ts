@@ -3,7 +3,15 @@ import { appendFile, open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** What a pane can ask of the process driving a session. */
-export const INTENT_ACTIONS = ['approve', 'rollback', 'pause', 'resume', 'stop'] as const;
+export const INTENT_ACTIONS = [
+  'approve',
+  'rollback',
+  'pause',
+  'resume',
+  'stop',
+  'more-iterations',
+  'fewer-iterations',
+] as const;
 export type IntentAction = (typeof INTENT_ACTIONS)[number];
 
 /** One line of `.process/intents.jsonl`: a key pressed in a pane, for the driving process to apply once. */

@@ -8,6 +8,8 @@ export class UserControls implements LoopControls {
   /** Set by the loop: why approve/rollback cannot be done now, or null when they can. */
   approvalOpen = false;
   canRollBack: () => string | null = () => 'no committed fix to roll back yet';
+  /** Set by the loop: changes its max iterations and saves it, or says why not. */
+  budget: (delta: 1 | -1) => string | null = () => 'the loop has not started yet';
   /** Who approved the partial success (a key in this TUI, a pane's intent), once someone did. */
   approvedBy: string | null = null;
   private paused = false;
@@ -50,6 +52,10 @@ export class UserControls implements LoopControls {
     if (!this.paused) for (const resume of this.resumeWaiters.splice(0)) resume();
     this.emit({ type: 'paused', paused: this.paused });
     return this.paused;
+  }
+
+  changeMaxIterations(delta: 1 | -1): string | null {
+    return this.budget(delta);
   }
 
   stop(): void {

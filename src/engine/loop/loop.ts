@@ -1,4 +1,5 @@
 import type { ChainHooks } from '../agents/chain.js';
+import { MAX_ITERATIONS_ALLOWED } from '../config-schema.js';
 import { decideCompletion } from '../decisions/completion.js';
 import { detectRegression } from '../decisions/regression.js';
 import { findStuckTests } from '../decisions/stuck.js';
@@ -64,6 +65,7 @@ export class TestFixLoop {
   ) {
     this.controls = new UserControls(ctx.emit, begun?.abort);
     this.controls.canRollBack = () => rollbackBlocker(this.state);
+    this.controls.budget = (delta) => this.changeMaxIterations(delta);
   }
 
   private get current(): Iteration | undefined {
@@ -75,6 +77,30 @@ export class TestFixLoop {
     this.state.updated_at = new Date().toISOString();
     await this.ctx.session.saveState(this.state);
     this.ctx.emit({ type: 'state', state: structuredClone(this.state) });
+  }
+
+  /**
+   * The user's `+`/`-` while the loop runs: one iteration more or fewer, never below the iteration running (or done),
+   * never above the 100 the configuration allows. Saved at once, so the session and every screen agree.
+   */
+  private changeMaxIterations(delta: 1 | -1): string | null {
+    if (this.state.next_action === 'complete')
+      return 'the session has ended: --max-iterations on a resume gives it more';
+    const next = this.state.max_iterations + delta;
+    const floor = Math.max(1, this.state.current_iteration);
+    if (next < floor)
+      return `iteration ${this.state.current_iteration} has started: the loop cannot stop before it (q stops it now)`;
+    if (next > MAX_ITERATIONS_ALLOWED) return `${MAX_ITERATIONS_ALLOWED} iterations at most`;
+    this.state.max_iterations = next;
+    void this.save().catch((error: Error) =>
+      this.ctx.emit({ type: 'log', level: 'warn', message: `cannot save the new max iterations: ${error.message}` }),
+    );
+    this.ctx.emit({
+      type: 'log',
+      level: 'info',
+      message: `max iterations: ${next} (${delta > 0 ? 'one more' : 'one fewer'})`,
+    });
+    return null;
   }
 
   /** Runs from the session's next_action to an outcome (or until the user stops it). */
