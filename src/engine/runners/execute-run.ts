@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { runCommand } from '../process/run-command.js';
 import type { NormalizedResult } from '../types.js';
 import type { Invocation, RunnerCommands } from './invocation.js';
-import { readRun } from './read-result.js';
+import { isExitWithoutFailure, readRun } from './read-result.js';
 import { loadReportParsers } from './report-access.js';
 import type { RunTestsOptions, TestRun } from './runner.js';
 import { testCommandEnv } from './run-env.js';
@@ -17,7 +17,7 @@ import { testsThatCannotRunHere } from './tests-that-cannot-run.js';
 import { absentSubmodules } from './absent-submodules.js';
 import { markAbsentSubmoduleData } from './absent-submodule-data.js';
 import { afterPartTests, readsAfterPart } from './after-part-tests.js';
-import { firstBlockedPart, workHere } from './parts-not-run.js';
+import { blockedInside, firstBlockedPart, workHere } from './parts-not-run.js';
 import { testsNotRun } from './tests-not-run.js';
 import { isCheckPart, partFailure, type PartKind, type PartRun } from './script-parts.js';
 import { describePart, notRun, setupFailed } from './run-outcomes.js';
@@ -185,16 +185,24 @@ export async function executeRun(
         if (counted.get(part)?.tests.some((test) => test.status === 'failed')) return [];
         return failure ? [{ message: failure }] : [];
       });
-    const withParts = counted.size === 0 ? result : mergeResults(result, [...counted.values()]);
+    // The command itself failed in a step that cannot run here after its tests passed (a task runner's karma):
+    // its exit is that step's, not a failure of the tests.
+    const inside = noTestRan || blocked ? null : blockedInside(command, invocation.argv, result, options.cwd);
+    const ran = inside ? { ...result, errors: result.errors.filter((error) => !isExitWithoutFailure(error)) } : result;
+    const withParts = counted.size === 0 ? ran : mergeResults(ran, [...counted.values()]);
     // A part after the tests that cannot run here stops the session as one before them does, unless what ran
     // failed for the code's own reasons: then the part is left out and reported, and those failures are the
     // agent's. A full run whose every failure, a failed part's included, is a test that cannot run here stops too.
     const leftOut = blocked && workHere(withParts, errorsOf(parts.filter((part) => part !== blocked.part)));
     const partErrors = errorsOf(leftOut ? parts.filter((part) => part !== blocked.part) : parts);
+    // A step inside stops the first run as a part does; once the agent has worked (a later run), the tests that
+    // ran are what the session can check, and the step is named beside them.
+    const insideLeftOut = inside && (!options.probeParts || workHere(withParts, partErrors));
+    const stop = (blocked && !leftOut ? blocked.notRun : null) ?? (inside && !insideLeftOut ? inside : null);
     const cannotRun = noTestRan
       ? null
-      : blocked && !leftOut
-        ? { cause: 'cannot run here' as const, message: blocked.notRun.message }
+      : stop
+        ? { cause: 'cannot run here' as const, message: stop.message }
         : scope === 'full'
           ? testsThatCannotRunHere({ ...withParts, errors: [...withParts.errors, ...partErrors] })
           : null;
@@ -215,7 +223,7 @@ export async function executeRun(
       outputTail: command.outputTail,
       parts: parts.map(describePart),
       ...(noTestRan ? { noTestRan } : cannotRun ? { noTestRan: cannotRun } : {}),
-      ...(leftOut ? { partsNotRun: [blocked.notRun] } : {}),
+      ...(leftOut ? { partsNotRun: [blocked.notRun] } : insideLeftOut ? { partsNotRun: [inside] } : {}),
       ...(commands.countUnit ? { countUnit: commands.countUnit } : {}),
     };
   } finally {
