@@ -65,6 +65,7 @@ export function describeSource(source) {
   if (source.npm) return `npm ${source.npm}`;
   if (source.debianSource) return `Debian source ${source.debianSource} ${source.debianVersion}`;
   if (source.debianBinary) return `Debian package ${source.debianBinary} (${source.path})`;
+  if (source.repository) return `repository ${source.repository} at ${source.commit}`;
   throw new Error(`unknown corpus source ${JSON.stringify(source)}`);
 }
 
@@ -99,12 +100,37 @@ async function fetchSource(source, dir) {
       if (!existsSync(source.path))
         await runOrThrow(['apt-get', 'install', '-y', '-qq', source.debianBinary], { timeoutMs: 600_000 });
       cpSync(source.path, dir, { recursive: true });
+    } else if (source.repository) {
+      await fromSnapshot(source, dir);
     } else {
       throw new Error(`unknown corpus source ${JSON.stringify(source)}`);
     }
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/** Where git snapshots of public repositories are kept, one bare repository per `owner+name/repo`. */
+export function mirrorRoot() {
+  return process.env.FIXCYCLE_CORPUS_MIRRORS || '/work/.mirror';
+}
+
+/**
+ * A project whose published tarball ships no tests (its `files` names only the build): its repository at the
+ * commit the entry names, taken from a local git snapshot (the registries reachable here serve no repository).
+ */
+async function fromSnapshot(source, dir) {
+  const gitDir = join(mirrorRoot(), source.repository.replace('/', '+'), 'repo');
+  if (!existsSync(gitDir)) {
+    throw new Error(
+      `no git snapshot of ${source.repository} in ${mirrorRoot()}: fetch the repository's snapshot there (owner+name/repo), or set FIXCYCLE_CORPUS_MIRRORS to the folder that holds it`,
+    );
+  }
+  const has = await run(['git', '--git-dir', gitDir, 'cat-file', '-e', `${source.commit}^{commit}`], {});
+  if (has.code !== 0) {
+    throw new Error(`the snapshot of ${source.repository} has no commit ${source.commit}: fetch a newer snapshot`);
+  }
+  await runOrThrow(`git --git-dir '${gitDir}' archive --format=tar ${source.commit} | tar xf - -C '${dir}'`, {});
 }
 
 const DEBIAN_SOURCES = '/etc/apt/sources.list.d/debian.sources';
@@ -131,6 +157,9 @@ async function makeRepository(dir, entry) {
   // -f: files the project's own .gitignore names (built files shipped in a tarball) are part of the project here.
   await git('add', '-A', '-f', '--', '.', ...EXCLUDED.map((p) => `:(exclude,glob)**/${p.replace(/\/$/, '/**')}`));
   await commit(dir, `corpus: ${entry.name} as published`);
+  // As in a clone: a project's own checks may read its remote (remark-validate-links builds links from it).
+  if (entry.source.repository)
+    await git('remote', 'add', 'origin', `https://github.com/${entry.source.repository}.git`);
 }
 
 export async function commit(dir, message) {

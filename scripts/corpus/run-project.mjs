@@ -217,7 +217,7 @@ export function namedStop(run) {
 }
 
 // A part of the command that cannot run here, left out: the agent fixed what runs, and the end says both.
-const CONVERGED_HERE = /^converged on what runs here[^]*not run: the test command's part/;
+const CONVERGED_HERE = /^converged on what runs here[^]*not run: (?:the test command's part|a step inside)/;
 
 /** A run that ended naming tests (or a part of the command) that cannot run here, after the agent fixed everything else. */
 function stoppedAfterFixing(run, fixed) {

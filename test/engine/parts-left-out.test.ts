@@ -28,4 +28,18 @@ describe('completionWithPartsLeftOut', () => {
     const done = { outcome: 'success' as const, reason: 'every test passes' };
     expect(completionWithPartsLeftOut(done, [])).toBe(done);
   });
+
+  it('names a step inside the command (a task runner target) apart: it cannot be skipped, only replaced by --test-cmd', () => {
+    const inside = { name: 'make test', command: ['make', 'test'], needs: 'a browser', inside: true };
+    const ended = completionWithPartsLeftOut({ outcome: 'success', reason: 'every test passes' }, [inside]);
+    expect(ended).toEqual({
+      outcome: 'failure',
+      convergedHere: true,
+      reason:
+        'converged on what runs here (every test passes); not run: a step inside `make test` failed (it needs a browser that is not here), after its tests passed: install what it needs and run the tests again, or pass --test-cmd with the steps that run here',
+    });
+    expect(completionWithPartsLeftOut({ outcome: 'success', reason: 'ok' }, [inside, headless]).reason).toMatch(
+      /pass --test-cmd with the steps that run here; not run: the test command's part `npm run test-headless`/,
+    );
+  });
 });

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { runnerDoctorLines } from '../../src/commands/doctor.js';
@@ -82,6 +82,38 @@ describe('a test runner under a task or monorepo runner', () => {
       expect(counts(run.result)).toEqual({ passed: 1, failed: 2, skipped: 1, errors: 0 });
       expect(run.result.tests[0]!.id).toBe('spec/math.spec.js::math > adds');
       expect(run.result.tests[0]!.package).toBeUndefined();
+    },
+    120_000,
+  );
+
+  it.skipIf(noMake)(
+    `counts the tests \`make test\` ran when a later target in it cannot run here (a browser step that finds no program): the first run stops naming it, a later run keeps the tests and names the step${noMake ? ` (${noMake})` : ''}`,
+    async () => {
+      const dir = assemble('make-mocha');
+      rmSync(join(dir, 'spec', 'math.spec.js'));
+      writeFileSync(
+        join(dir, 'spec', 'ok.spec.js'),
+        "const assert = require('node:assert');\nconst { add } = require('../math.js');\ndescribe('math', () => { it('adds', () => assert.strictEqual(add(1, 2), 3)); });\n",
+      );
+      // As chai's Makefile: mocha in one target, the browser run in the next; make runs the second only when the first passed.
+      writeFileSync(
+        join(dir, 'Makefile'),
+        'test: test-node test-browser\ntest-node:\n\t./node_modules/.bin/mocha --config .config/mocha.json\ntest-browser:\n\t@cd . && fixcycle-no-such-browser --headless spec\n',
+      );
+      const runner = await resolveRunner(dir, {});
+      expect(runner.describe().full).toEqual(['make', 'test']);
+      const first = await runner.run({ cwd: dir, scope: 'full', timeoutMs: 120_000, probeParts: true });
+      expect(first.noTestRan?.cause).toBe('cannot run here');
+      expect(first.noTestRan?.message).toMatch(
+        /^the test command's part `make test` \(a step inside it, after its tests passed\) cannot run on this machine: .* needs a program/,
+      );
+      expect(first.noTestRan?.message).toMatch(/fixcycle-no-such-browser: not found/);
+      const later = await runner.run({ cwd: dir, scope: 'full', timeoutMs: 120_000 });
+      expect(later.noTestRan).toBeUndefined();
+      expect(counts(later.result)).toEqual({ passed: 1, failed: 0, skipped: 0, errors: 0 });
+      expect(later.partsNotRun).toEqual([
+        expect.objectContaining({ name: 'make test', command: ['make', 'test'], needs: 'a program', inside: true }),
+      ]);
     },
     120_000,
   );

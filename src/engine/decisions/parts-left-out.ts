@@ -7,10 +7,20 @@ export interface PartLeftOut {
   command: string[];
   /** What it lacks here (`a browser`). */
   needs: string;
+  /** A step inside the command (a task runner's target) that fixcycle cannot leave out: it runs, uncounted. */
+  inside?: boolean;
 }
 
 /** The sentence that names the parts left out, why, and how to run or skip them. */
 export function partsNotRunSentence(parts: readonly PartLeftOut[]): string {
+  const inside = parts.filter((p) => p.inside);
+  if (inside.length > 0) {
+    const steps = inside
+      .map((p) => `a step inside \`${p.command.join(' ')}\` failed (it needs ${p.needs} that is not here)`)
+      .join(', ');
+    const rest = parts.filter((p) => !p.inside);
+    return `not run: ${steps}, after its tests passed: install what it needs and run the tests again, or pass --test-cmd with the steps that run here${rest.length > 0 ? `; ${partsNotRunSentence(rest)}` : ''}`;
+  }
   const named = parts.map((p) => `\`${p.command.join(' ')}\` (it needs ${p.needs} that is not here)`).join(', ');
   const skip = parts.map((p) => `"${p.name}"`).join(', ');
   return `not run: the test command's part${parts.length > 1 ? 's' : ''} ${named}: install what ${parts.length > 1 ? 'they need' : 'it needs'} and run the tests again, or leave ${parts.length > 1 ? 'them' : 'it'} out with "skipParts": [${skip}] in fixcycle.config.json`;

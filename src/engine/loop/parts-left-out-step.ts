@@ -18,13 +18,15 @@ export function leaveOutParts(ctx: LoopContext, state: IterationState, found: re
   if (added.length === 0) return;
   state.parts_not_run = [
     ...partsLeftOut(state),
-    ...added.map(({ name, command, needs }) => ({ name, command, needs })),
+    ...added.map(({ name, command, needs, inside }) => ({ name, command, needs, ...(inside ? { inside } : {}) })),
   ] satisfies PartLeftOut[];
   for (const part of added)
     ctx.emit({
       type: 'log',
       level: 'warn',
-      message: `left out of the later runs: ${part.message.replace(', so no agent is asked', '')}\nthe failures of the parts that ran are the agent's to fix`,
+      message: part.inside
+        ? `not counted: ${part.message.replace(', so no agent is asked', '')}\nfixcycle cannot leave a step inside the command out: it runs each time, and the tests that ran are what the session checks`
+        : `left out of the later runs: ${part.message.replace(', so no agent is asked', '')}\nthe failures of the parts that ran are the agent's to fix`,
     });
   applyPartsLeftOut(ctx, state);
 }

@@ -1,3 +1,4 @@
+import type { CommandResult } from '../process/run-command.js';
 import type { NormalizedResult, RunError } from '../types.js';
 import { cannotRunMessage, missingHere, skipName } from './cannot-run-here.js';
 import type { PartNotRun } from './runner.js';
@@ -27,6 +28,29 @@ export function firstBlockedPart(parts: readonly PartRun[], cwd: string): Blocke
       };
   }
   return null;
+}
+
+/**
+ * The command itself failed after every test it ran passed, saying something it needs is not here: a step
+ * inside it (a task runner's `make test` runs mocha, then karma, which finds no browser) that fixcycle cannot
+ * leave out, since it cannot split the command. The tests that ran are the session's; the step is named.
+ */
+export function blockedInside(
+  command: CommandResult,
+  argv: string[],
+  result: NormalizedResult,
+  cwd: string,
+): PartNotRun | null {
+  if (result.tests.length === 0 || result.tests.some((test) => test.status === 'failed')) return null;
+  const missing = missingHere(command, cwd);
+  if (!missing) return null;
+  return {
+    name: skipName(argv),
+    command: argv,
+    needs: missing.what,
+    inside: true,
+    message: cannotRunMessage(argv, 'a step inside it, after its tests passed', missing, false),
+  };
 }
 
 /**

@@ -30,6 +30,12 @@ export interface FinishedRun {
 
 // Lines of output quoted in an error: enough to show a stack, few enough to read.
 const QUOTED_LINES = 40;
+const EXITED_WITHOUT_FAILURE = 'the test command exited with code';
+
+/** The error a run gets when its command failed although every test it ran passed. */
+export function isExitWithoutFailure(error: RunError): boolean {
+  return error.message.startsWith(EXITED_WITHOUT_FAILURE);
+}
 
 /**
  * Reads a run: its report when there is one, else the summary line of its output, else its exit code.
@@ -83,7 +89,7 @@ export function readRun(run: FinishedRun): RunReading {
   const failing = result.tests.some((test) => test.status === 'failed') || result.errors.length + errors.length > 0;
   if (!failing && command.exitCode !== 0 && command.exitCode !== null) {
     errors.push({
-      message: withOutput(`the test command exited with code ${command.exitCode} although no test failed`, command),
+      message: withOutput(`${EXITED_WITHOUT_FAILURE} ${command.exitCode} although no test failed`, command),
     });
   }
   if (run.scope === 'full' && result.tests.length === 0 && result.errors.length + errors.length === 0) {

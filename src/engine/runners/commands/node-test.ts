@@ -7,16 +7,23 @@ import { NODE_VALUE_OPTIONS } from '../peel-command.js';
 const DETAIL =
   'node:test TAP reporter to a file (--test-reporter=tap --test-reporter-destination), beside spec on stdout';
 
-/** Spec on stdout for people, TAP to a file for fixcycle, and where fixcycle reads it. */
-function reporters(reportDir: string): { flags: string[]; report: NonNullable<Invocation['report']> } {
+/**
+ * One run of node: its options (`head`), then the reporters (spec on stdout for people, TAP to a file for
+ * fixcycle), then the files or the script (`tail`): node reads its options only before the first of them.
+ */
+function invocation(call: RunnerCall, reportDir: string, head: string[], tail: string[], full: boolean): Invocation {
   const file = join(reportDir, 'node-test.tap');
+  const reporters = [
+    '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+    '--test-reporter=tap',
+    `--test-reporter-destination=${file}`,
+  ];
   return {
-    flags: [
-      '--test-reporter=spec',
-      '--test-reporter-destination=stdout',
-      '--test-reporter=tap',
-      `--test-reporter-destination=${file}`,
-    ],
+    // The coverage wrappers (`c8`) only in full runs.
+    argv: [...(full ? call.wrappers.flat() : []), ...head, ...reporters, ...tail],
+    env: call.env,
+    setup: call.setup,
     report: { file, format: 'tap', fromStdout: false },
   };
 }
@@ -34,16 +41,8 @@ export function nodeTestCommands(call: RunnerCall): RunnerCommands {
   const narrow = keepOptions(options, {
     names: [...drop, '--test-name-pattern', '--experimental-test-coverage', '--test-only'],
   });
-  // Options, then the reporters, then the files: node reads its options only before the first file.
-  const build = (reportDir: string, opts: string[], files: string[], withWrappers: boolean): Invocation => {
-    const { flags, report } = reporters(reportDir);
-    return {
-      argv: [...(withWrappers ? call.wrappers.flat() : []), ...call.launcher, ...opts, ...flags, ...files],
-      env: call.env,
-      setup: call.setup,
-      report,
-    };
-  };
+  const build = (reportDir: string, opts: string[], files: string[], full: boolean): Invocation =>
+    invocation(call, reportDir, [...call.launcher, ...opts], files, full);
   return {
     runner: 'node-test',
     reportSource: 'report',
@@ -66,15 +65,9 @@ export function nodeTestCommands(call: RunnerCall): RunnerCommands {
  */
 function nodeTestScriptCommands(call: RunnerCall, script: string): RunnerCommands {
   const node = call.launcher.slice(0, -1);
-  const build = (reportDir: string, names: string[], withWrappers: boolean): Invocation => {
-    const { flags, report } = reporters(reportDir);
+  const build = (reportDir: string, names: string[], full: boolean): Invocation => {
     const pattern = names.length > 0 ? ['--test-name-pattern', anyOf(names)] : [];
-    return {
-      argv: [...(withWrappers ? call.wrappers.flat() : []), ...node, ...pattern, ...flags, script, ...call.args],
-      env: call.env,
-      setup: call.setup,
-      report,
-    };
+    return invocation(call, reportDir, [...node, ...pattern], [script, ...call.args], full);
   };
   return {
     runner: 'node-test',
