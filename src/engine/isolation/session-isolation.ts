@@ -25,6 +25,8 @@ export interface IsolatedRepo {
   record: SessionWorktree;
   /** Log lines, said once the session is announced. */
   notes: EngineEvent[];
+  /** A resumed session's worktree was gone and was made again from its branch (an uncommitted fix is lost). */
+  recreated?: boolean;
 }
 
 /** PYTHONPATH entries first, so editable installs import the worktree's files (the runner inherits the environment). */
@@ -91,7 +93,7 @@ export async function reopenIsolatedSession(repo: Repo, record: SessionWorktree)
       level: 'warn',
       message: `the session's worktree was gone: made again from ${record.branch} (its commits are all there; an unfinished fix of the agent is not)`,
     });
-  return { work: await makeReady(repo.root, record.dir, notes), record, notes };
+  return { work: await makeReady(repo.root, record.dir, notes), record, notes, recreated: how === 'recreated' };
 }
 
 /** One line saying where the fixes are. */

@@ -32,6 +32,7 @@ import {
   treeChangedMessage,
   type TreePrint,
 } from '../isolation/tree-guard.js';
+import { assertWorktreeHere } from '../isolation/worktree-gone.js';
 import { intentTargetOf, markApproved, revertLastFix, rollbackBlocker } from './user-decisions.js';
 
 // A run whose suite passes never asks an agent: the agent steps and the localizer (acorn, the coverage
@@ -72,6 +73,7 @@ export class TestFixLoop {
   }
 
   private async save(): Promise<void> {
+    assertWorktreeHere(this.ctx.repo.root, this.ctx.options.inPlace, this.state.session_id);
     this.state.updated_at = new Date().toISOString();
     await this.ctx.session.saveState(this.state);
     this.ctx.emit({ type: 'state', state: structuredClone(this.state) });
@@ -110,6 +112,8 @@ export class TestFixLoop {
         if (this.controls.stopped) return this.interrupted();
       }
     } catch (error) {
+      // A git call or a run in a worktree removed by hand fails for that alone: say so, not what failed.
+      assertWorktreeHere(this.ctx.repo.root, this.ctx.options.inPlace, this.state.session_id);
       if (this.controls.stopped) return this.interrupted();
       throw error;
     }
