@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { sessionWorktreeDir } from '../../src/engine/isolation/session-worktree.js';
 import { agentCmd, CLI, execa, git, makeRepo, removeRepos, runCli, scenario, state } from '../helpers/repo.js';
 import { editAdd, editMultiply, planAdd, planMultiply } from './plans.js';
 
@@ -158,4 +159,37 @@ describe('isolated sessions on bad input: one line naming the fix, nothing lost'
       rmSync(repo, { recursive: true, force: true });
     }
   });
+  it('clears what a start killed before its state was saved left under a --session-name, and refuses a branch with commits', async () => {
+    const repo = makeRepo(CALC);
+    // What a start killed at that moment leaves: the session's branch at a snapshot commit, its worktree, no state.
+    git(repo, 'branch', 'fixcycle/WFS-test-k');
+    const left = sessionWorktreeDir(join(repo, '.git'), 'WFS-test-k');
+    git(repo, 'worktree', 'add', '-q', left, 'fixcycle/WFS-test-k');
+    writeFileSync(join(left, 'wip.txt'), 'the user wip\n');
+    git(left, 'add', '-A');
+    git(left, 'commit', '-qm', 'fixcycle: your uncommitted changes as session WFS-test-k started');
+    const agent = scenario({
+      analyze: [planAdd, planMultiply],
+      fix: [{ edits: [editAdd] }, { edits: [editMultiply] }],
+    });
+    const run = await runCli(repo, [...base, '--session-name', 'k', '--agent-cmd', agentCmd(agent.path)]);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(0);
+    expect(existsSync(left)).toBe(false);
+    expect(git(repo, 'log', '--format=%s', 'main').split('\n')).toHaveLength(3);
+
+    // A branch of that name with a commit of its own is someone's work: refused in one line, kept.
+    git(repo, 'branch', 'fixcycle/WFS-test-j');
+    git(repo, 'switch', '-q', 'fixcycle/WFS-test-j');
+    writeFileSync(join(repo, 'mine.txt'), 'mine\n');
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '-qm', 'my own commit');
+    git(repo, 'switch', '-q', 'main');
+    const refused = await runCli(repo, [...base, '--session-name', 'j', '--agent-cmd', agentCmd(agent.path)]);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+    expect(refused.stderr).toMatch(
+      /a branch fixcycle\/WFS-test-j is left .* 1 commit\(s\) of its own: .*pick another --session-name/,
+    );
+    expect(git(repo, 'log', '--format=%s', '-1', 'fixcycle/WFS-test-j')).toBe('my own commit');
+  }, 120_000);
 });

@@ -5,6 +5,7 @@ import { handBack } from './handback.js';
 import { snapshotUserState, unmergedPaths } from './snapshot.js';
 import {
   addSessionWorktree,
+  clearLeftoverStart,
   commonGitDir,
   IsolationError,
   linkSessionFolder,
@@ -12,6 +13,7 @@ import {
   reopenSessionWorktree,
   sessionBranchName,
   sessionWorktreeDir,
+  snapshotSubject,
   worktreeRefusal,
 } from './session-worktree.js';
 import type { HandBackRecord, SessionWorktree } from './types.js';
@@ -58,14 +60,10 @@ export async function isolateNewSession(repo: Repo, sessionId: string): Promise<
       `your index has unresolved conflicts (${unmerged.slice(0, 3).join(', ')}): finish the merge or rebase (git add them, or git merge --abort), then start again`,
     );
   const userBranch = (await gitOut(repo.root, ['symbolic-ref', '-q', 'HEAD'])).trim();
-  const snap = await snapshotUserState(
-    repo.root,
-    repo.gitDir,
-    userBranch,
-    `fixcycle: your uncommitted changes as session ${sessionId} started`,
-  );
+  const snap = await snapshotUserState(repo.root, repo.gitDir, userBranch, snapshotSubject(sessionId));
   const dir = sessionWorktreeDir(await commonGitDir(repo.root), sessionId);
   const branch = await sessionBranchName(repo.root, sessionId);
+  await clearLeftoverStart(repo.root, dir, branch, sessionId);
   await addSessionWorktree(repo.root, dir, branch, snap.snapshot);
   const record: SessionWorktree = { dir, branch, user_branch: userBranch, base: snap.base, snapshot: snap.snapshot };
   try {

@@ -44,6 +44,30 @@ export async function worktreeRefusal(root: string): Promise<string | null> {
   return null;
 }
 
+/** The subject of the commit holding the user's uncommitted changes a session started from. */
+export const snapshotSubject = (sessionId: string): string =>
+  `fixcycle: your uncommitted changes as session ${sessionId} started`;
+
+/**
+ * The branch and worktree of a new session's id left by a start killed before its state was saved (kill -9, a
+ * crash, with the same --session-name): holding nothing but the snapshot of the user's changes, they are removed.
+ * A branch with commits of its own is refused, naming the way out.
+ */
+export async function clearLeftoverStart(root: string, dir: string, branch: string, sessionId: string): Promise<void> {
+  const ref = `refs/heads/${branch}`;
+  if ((await gitRun(root, ['show-ref', '--verify', '--quiet', ref])).code !== 0) return;
+  const own = (
+    await gitOut(root, ['log', '--format=%s', ref, '--not', '--tags', '--remotes', `--exclude=${branch}`, '--branches'])
+  )
+    .split('\n')
+    .filter((subject) => subject && subject !== snapshotSubject(sessionId));
+  if (own.length)
+    throw new IsolationError(
+      `a branch ${branch} is left from an earlier session of that name, with ${own.length} commit(s) of its own: take them (git log ${branch}) and delete it (git branch -D ${branch}), or pick another --session-name`,
+    );
+  await removeSessionWorktree(root, dir, branch, false);
+}
+
 /** Makes the session's worktree at `snapshot` on a new branch of its own; the user's tree, index and branch are untouched. */
 export async function addSessionWorktree(root: string, dir: string, branch: string, snapshot: string): Promise<void> {
   await mkdir(dirname(dir), { recursive: true });
