@@ -160,12 +160,15 @@ export async function handBack(
   options: { apply: boolean },
 ): Promise<HandBackRecord> {
   const at = new Date().toISOString();
+  // No net change since the snapshot (no fix, or fixes rolled back): the one git call a green session pays.
+  const netChange =
+    (await gitRun(root, ['diff', '--quiet', record.snapshot, `refs/heads/${record.branch}`])).code !== 0;
+  if (!netChange) return { status: 'nothing', commits: [], at };
   const tip = (await gitOut(root, ['rev-parse', `refs/heads/${record.branch}`])).trim();
   const commits = (await gitOut(root, ['rev-list', '--reverse', `${record.snapshot}..${tip}`]))
     .split('\n')
     .filter(Boolean);
-  const netChange = (await gitRun(root, ['diff', '--quiet', record.snapshot, tip])).code !== 0;
-  if (commits.length === 0 || !netChange) return { status: 'nothing', commits: [], at };
+  if (commits.length === 0) return { status: 'nothing', commits: [], at };
   const command = handBackCommand(record);
   const waiting = (reason: string, status: 'waiting' | 'conflict' = 'waiting'): HandBackRecord => ({
     status,
