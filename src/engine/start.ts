@@ -140,6 +140,18 @@ function fixInFlight(state: IterationState): boolean {
   return Boolean(last && !last.completed_at && (last.step === 'fix' || last.step === 'retest'));
 }
 
+/**
+ * A worktree made again from its branch has the committed fixes only: a fix the agent had made but the loop not
+ * yet committed was lost with the old one, so its iteration goes back to the fix step rather than re-test nothing.
+ */
+function redoLostFix(state: IterationState): void {
+  const last = state.iterations.at(-1);
+  if (!last || last.completed_at || last.step !== 'retest' || last.commit) return;
+  last.step = 'fix';
+  delete last.files_changed;
+  state.next_action = 'execute_fix_task';
+}
+
 /** The sink the loop of an isolated session emits to: its `done` is kept in `held` until the fixes came back. */
 function holdDone(emit: EventSink, held: EngineEvent[]): EventSink {
   return (event) => (event.type === 'done' ? held.push(event) : emit(event));
@@ -187,6 +199,7 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
         ? await reopenIsolatedSession(repo, state.worktree)
         : await isolateNewSession(repo, id);
       if (!state.worktree) newWorktree = made.record;
+      if (made.recreated) redoLostFix(state);
       ({ work, notes } = made);
       state.worktree = made.record;
     } else {

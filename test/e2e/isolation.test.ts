@@ -1,65 +1,14 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { agentCmd, execa, git, makeRepo, removeRepos, runCli, scenario, state } from '../helpers/repo.js';
 import { editAdd, editMultiply, editsBreakFormat, planAdd, planMultiply } from './plans.js';
+import { userAtWork } from './user-at-work.js';
 
 afterAll(removeRepos);
 
 const CALC = 'projects-loop/calc';
 const base = ['run', '--headless', '--test-cmd', 'node --test'];
-
-/**
- * A person working beside the loop: every few hundred milliseconds they save a line at the end of the file the
- * agent fixes, create a note, add to a tracked file or delete a note they made. Remembers what the tree must hold.
- */
-function userAtWork(repo: string) {
-  const lines: string[] = [];
-  const notes = new Map<string, string>();
-  const readme: string[] = [];
-  let n = 0;
-  const timer = setInterval(() => {
-    n++;
-    switch (n % 4) {
-      case 0: {
-        const line = `// saved by the user ${n}`;
-        appendFileSync(join(repo, 'src/calc.js'), `${line}\n`);
-        lines.push(line);
-        break;
-      }
-      case 1: {
-        mkdirSync(join(repo, 'notes'), { recursive: true });
-        const content = `note ${n} by the user\n`;
-        writeFileSync(join(repo, `notes/${n}.txt`), content);
-        notes.set(`notes/${n}.txt`, content);
-        break;
-      }
-      case 2: {
-        const line = `readme line ${n} by the user`;
-        appendFileSync(join(repo, 'notes.txt'), `${line}\n`);
-        readme.push(line);
-        break;
-      }
-      case 3: {
-        const first = [...notes.keys()][0];
-        if (first) {
-          rmSync(join(repo, first));
-          notes.delete(first);
-        }
-        break;
-      }
-    }
-  }, 150);
-  return {
-    stop: () => clearInterval(timer),
-    lines,
-    notes,
-    readme,
-    get count() {
-      return n;
-    },
-  };
-}
 
 describe('the loop beside a user who keeps saving', () => {
   it("never commits, reverts or overwrites what the user saves, and hands the fixes back to the user's branch", async () => {

@@ -131,7 +131,12 @@ describe('the hand-back of a session run in its own worktree', () => {
     git(repo, 'switch', '-q', '-c', 'other');
     const switched = await handBack(repo, join(repo, '.git'), record, { apply: true });
     expect(switched.status).toBe('waiting');
-    expect(switched.reason).toMatch(/your HEAD is refs\/heads\/other now, not refs\/heads\/main/);
+    expect(switched.reason).toMatch(
+      /you switched to other while the loop ran \(it started on main\): nothing of yours/,
+    );
+    expect(switched.command).toBe(
+      `git switch main && git cherry-pick ${record.snapshot.slice(0, 12)}..${record.branch}`,
+    );
     expect(read(repo)).toBe(TEXT);
     expect(git(repo, 'rev-parse', 'main')).toBe(record.base);
   });

@@ -133,6 +133,18 @@ export function handBackCommand(record: SessionWorktree): string {
   return `git cherry-pick ${record.snapshot.slice(0, 12)}..${record.branch}`;
 }
 
+const short = (ref: string): string => ref.replace(/^refs\/heads\//, '');
+
+/**
+ * The user's HEAD is no longer the branch the session started from (switched, or detached, while the loop ran):
+ * the fixes must not land on the branch they are on now. What happened, in words, or null.
+ */
+async function switchedAway(root: string, record: SessionWorktree): Promise<string | null> {
+  const current = (await gitRun(root, ['symbolic-ref', '-q', 'HEAD'])).stdout.trim();
+  if (current === record.user_branch) return null;
+  return current ? `you switched to ${short(current)}` : 'your HEAD was detached';
+}
+
 /**
  * Brings a session's fix commits to the user's branch: a fast-forward when the branch has not moved since the
  * snapshot, otherwise the commits cherry-picked onto it (the user's own commits stay as they are). The user's
@@ -148,12 +160,15 @@ export async function handBack(
   options: { apply: boolean },
 ): Promise<HandBackRecord> {
   const at = new Date().toISOString();
+  // No net change since the snapshot (no fix, or fixes rolled back): the one git call a green session pays.
+  const netChange =
+    (await gitRun(root, ['diff', '--quiet', record.snapshot, `refs/heads/${record.branch}`])).code !== 0;
+  if (!netChange) return { status: 'nothing', commits: [], at };
   const tip = (await gitOut(root, ['rev-parse', `refs/heads/${record.branch}`])).trim();
   const commits = (await gitOut(root, ['rev-list', '--reverse', `${record.snapshot}..${tip}`]))
     .split('\n')
     .filter(Boolean);
-  const netChange = (await gitRun(root, ['diff', '--quiet', record.snapshot, tip])).code !== 0;
-  if (commits.length === 0 || !netChange) return { status: 'nothing', commits: [], at };
+  if (commits.length === 0) return { status: 'nothing', commits: [], at };
   const command = handBackCommand(record);
   const waiting = (reason: string, status: 'waiting' | 'conflict' = 'waiting'): HandBackRecord => ({
     status,
@@ -163,11 +178,14 @@ export async function handBack(
     at,
   });
   if (!options.apply) return waiting(`--no-apply: the fixes wait on ${record.branch}`);
-  const current = (await gitRun(root, ['symbolic-ref', '-q', 'HEAD'])).stdout.trim();
-  if (current !== record.user_branch)
-    return waiting(
-      `your HEAD is ${current || 'detached'} now, not ${record.user_branch} where the session started: the fixes wait on ${record.branch}`,
-    );
+  const switched = await switchedAway(root, record);
+  if (switched)
+    return {
+      ...waiting(
+        `${switched} while the loop ran (it started on ${short(record.user_branch)}): nothing of yours was written`,
+      ),
+      command: `git switch ${short(record.user_branch)} && ${command}`,
+    };
   for (let attempt = 0; attempt < 2; attempt++) {
     const head = (await gitOut(root, ['rev-parse', record.user_branch])).trim();
     const fastForward = head === record.snapshot;
@@ -192,6 +210,16 @@ export async function handBack(
       head,
     ]);
     if (moved.code !== 0) continue;
+    // Switched in the instant since the check: the branch has its fixes; the tree now is another branch's.
+    const away = await switchedAway(root, record);
+    if (away)
+      return {
+        status: 'applied',
+        how: fastForward ? 'fast-forward' : 'cherry-pick',
+        commits: replayed.commits,
+        reason: `${away} during the hand-back: your working tree was left as it is; \`git switch ${short(record.user_branch)}\` shows the fixes`,
+        at,
+      };
     const kept: string[] = [];
     for (const plan of plans) {
       // A save that came after the plan: the fix is merged into it again, or the user's copy is kept.

@@ -5,17 +5,20 @@ import { handBack } from './handback.js';
 import { snapshotUserState, unmergedPaths } from './snapshot.js';
 import {
   addSessionWorktree,
-  commonGitDir,
+  clearLeftoverStart,
   IsolationError,
   linkSessionFolder,
   removeSessionWorktree,
   reopenSessionWorktree,
   sessionBranchName,
   sessionWorktreeDir,
-  worktreeRefusal,
+  snapshotSubject,
+  submoduleRefusal,
 } from './session-worktree.js';
 import type { HandBackRecord, SessionWorktree } from './types.js';
 import { describeEnv, prepareSessionWorktree } from './worktree-env.js';
+import { ignoredEntries } from '../team/worktree-setup.js';
+import { resolve } from 'node:path';
 
 export { IsolationError };
 
@@ -25,6 +28,8 @@ export interface IsolatedRepo {
   record: SessionWorktree;
   /** Log lines, said once the session is announced. */
   notes: EngineEvent[];
+  /** A resumed session's worktree was gone and was made again from its branch (an uncommitted fix is lost). */
+  recreated?: boolean;
 }
 
 /** PYTHONPATH entries first, so editable installs import the worktree's files (the runner inherits the environment). */
@@ -34,41 +39,66 @@ function preferOnPythonPath(paths: readonly string[]): void {
   process.env.PYTHONPATH = [...paths, ...(current ? [current] : [])].join(':');
 }
 
-async function makeReady(root: string, dir: string, notes: EngineEvent[]): Promise<Repo> {
-  await linkSessionFolder(dir, root);
-  const env = await prepareSessionWorktree(root, dir);
+async function makeReady(root: string, dir: string, notes: EngineEvent[], ignored?: Promise<string[]>): Promise<Repo> {
+  const [, env, work] = await Promise.all([
+    linkSessionFolder(dir, root),
+    ignored ? ignored.then((entries) => prepareSessionWorktree(root, dir, entries)) : prepareSessionWorktree(root, dir),
+    Repo.open(dir),
+  ]);
   preferOnPythonPath(env.pythonPath);
   for (const line of describeEnv(env))
     notes.push({ type: 'log', level: line.includes('cannot reproduce') ? 'warn' : 'info', message: line });
-  return Repo.open(dir);
+  return work;
 }
 
 /**
  * A new session's worktree, started from the user's state: their HEAD plus their uncommitted changes as they are
- * now (a snapshot commit made without touching their index or files), on a branch named after the session.
+ * now (a snapshot commit made without touching their index or files), on a branch named after the session. The
+ * questions about the repository go to git at once (one rev-parse answers most): every run pays for them.
  */
 export async function isolateNewSession(repo: Repo, sessionId: string): Promise<IsolatedRepo> {
-  const refused = await worktreeRefusal(repo.root);
-  if (refused) throw new IsolationError(refused);
-  const unmerged = await unmergedPaths(repo.root);
+  const ignored = ignoredEntries(repo.root);
+  ignored.catch(() => undefined);
+  const [probe, unmerged, refs] = await Promise.all([
+    gitOut(repo.root, [
+      'rev-parse',
+      'HEAD',
+      'HEAD^{tree}',
+      '--git-common-dir',
+      '--symbolic-full-name',
+      'HEAD',
+      '--show-superproject-working-tree',
+    ]),
+    unmergedPaths(repo.root),
+    gitOut(repo.root, [
+      'for-each-ref',
+      '--format=%(refname)',
+      'refs/heads/fixcycle',
+      `refs/heads/fixcycle-session/${sessionId}`,
+    ]),
+  ]);
+  const [base, tree, common, userBranch, superproject] = probe.trim().split('\n') as [
+    string,
+    string,
+    string,
+    string,
+    string?,
+  ];
+  if (superproject) throw new IsolationError(submoduleRefusal(repo.root, superproject));
   if (unmerged.length)
     throw new IsolationError(
       `your index has unresolved conflicts (${unmerged.slice(0, 3).join(', ')}): finish the merge or rebase (git add them, or git merge --abort), then start again`,
     );
-  const userBranch = (await gitOut(repo.root, ['symbolic-ref', '-q', 'HEAD'])).trim();
-  const snap = await snapshotUserState(
-    repo.root,
-    repo.gitDir,
-    userBranch,
-    `fixcycle: your uncommitted changes as session ${sessionId} started`,
-  );
-  const dir = sessionWorktreeDir(await commonGitDir(repo.root), sessionId);
-  const branch = await sessionBranchName(repo.root, sessionId);
+  const snap = await snapshotUserState(repo.root, repo.gitDir, userBranch, snapshotSubject(sessionId), { base, tree });
+  const dir = sessionWorktreeDir(resolve(repo.root, common), sessionId);
+  const branches = refs.split('\n').filter(Boolean);
+  const branch = sessionBranchName(branches, sessionId);
+  if (branches.includes(`refs/heads/${branch}`)) await clearLeftoverStart(repo.root, dir, branch, sessionId);
   await addSessionWorktree(repo.root, dir, branch, snap.snapshot);
   const record: SessionWorktree = { dir, branch, user_branch: userBranch, base: snap.base, snapshot: snap.snapshot };
   try {
     const notes: EngineEvent[] = [];
-    const work = await makeReady(repo.root, dir, notes);
+    const work = await makeReady(repo.root, dir, notes, ignored);
     notes.unshift({
       type: 'log',
       level: 'info',
@@ -91,7 +121,7 @@ export async function reopenIsolatedSession(repo: Repo, record: SessionWorktree)
       level: 'warn',
       message: `the session's worktree was gone: made again from ${record.branch} (its commits are all there; an unfinished fix of the agent is not)`,
     });
-  return { work: await makeReady(repo.root, record.dir, notes), record, notes };
+  return { work: await makeReady(repo.root, record.dir, notes), record, notes, recreated: how === 'recreated' };
 }
 
 /** One line saying where the fixes are. */

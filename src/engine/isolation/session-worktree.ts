@@ -1,19 +1,13 @@
 import { existsSync } from 'node:fs';
-import { lstat, mkdir, rm, symlink } from 'node:fs/promises';
+import { lstat, mkdir, readFile, rm, symlink } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
-import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { WORKFLOW_DIR, workflowDir } from '../session/paths.js';
 import { gitOut, gitRun } from './git-run.js';
 
 /** The session's worktree cannot be made or found; the message names the cause and the fix. */
 export class IsolationError extends Error {}
-
-/** The repository's common git directory (the main one, also from a linked worktree). */
-export async function commonGitDir(root: string): Promise<string> {
-  const dir = (await gitOut(root, ['rev-parse', '--git-common-dir'])).trim();
-  return isAbsolute(dir) ? dir : resolve(root, dir);
-}
 
 /**
  * Where a session's worktree lives: out of the user's tree and of their tools' globs, and not under the git
@@ -27,21 +21,40 @@ export function sessionWorktreeDir(commonDir: string, sessionId: string): string
   return join(tmpdir(), 'fixcycle-worktrees', `${repo}-${key}`, sessionId);
 }
 
-/** `fixcycle/<id>`; `fixcycle-session/<id>` when the user has a branch named `fixcycle` (git cannot have both). */
-export async function sessionBranchName(root: string, sessionId: string): Promise<string> {
-  const taken = await gitRun(root, ['show-ref', '--verify', '--quiet', 'refs/heads/fixcycle']);
-  return taken.code === 0 ? `fixcycle-session/${sessionId}` : `fixcycle/${sessionId}`;
+/**
+ * `fixcycle/<id>`; `fixcycle-session/<id>` when the user has a branch named `fixcycle` (git cannot have both).
+ * `refs`: the repository's branches under refs/heads/fixcycle and refs/heads/fixcycle-session/<id>.
+ */
+export function sessionBranchName(refs: readonly string[], sessionId: string): string {
+  return refs.includes('refs/heads/fixcycle') ? `fixcycle-session/${sessionId}` : `fixcycle/${sessionId}`;
 }
 
+/** Why a worktree cannot be made in a submodule's checkout (git's worktree support for submodules is incomplete). */
+export function submoduleRefusal(root: string, superproject: string): string {
+  return `${root} is a submodule of ${superproject}, where git cannot make the session's worktree reliably: run fixcycle with --in-place, or in the superproject`;
+}
+
+/** The subject of the commit holding the user's uncommitted changes a session started from. */
+export const snapshotSubject = (sessionId: string): string =>
+  `fixcycle: your uncommitted changes as session ${sessionId} started`;
+
 /**
- * Why a worktree cannot be made here, or null: a submodule's checkout (git's worktree support for submodules is
- * incomplete) is refused before anything is written.
+ * The branch and worktree of a new session's id left by a start killed before its state was saved (kill -9, a
+ * crash, with the same --session-name; called when that branch exists): holding nothing but the snapshot of the user's changes, they are removed.
+ * A branch with commits of its own is refused, naming the way out.
  */
-export async function worktreeRefusal(root: string): Promise<string | null> {
-  const superproject = (await gitRun(root, ['rev-parse', '--show-superproject-working-tree'])).stdout.trim();
-  if (superproject)
-    return `${root} is a submodule of ${superproject}, where git cannot make the session's worktree reliably: run fixcycle with --in-place, or in the superproject`;
-  return null;
+export async function clearLeftoverStart(root: string, dir: string, branch: string, sessionId: string): Promise<void> {
+  const ref = `refs/heads/${branch}`;
+  const own = (
+    await gitOut(root, ['log', '--format=%s', ref, '--not', '--tags', '--remotes', `--exclude=${branch}`, '--branches'])
+  )
+    .split('\n')
+    .filter((subject) => subject && subject !== snapshotSubject(sessionId));
+  if (own.length)
+    throw new IsolationError(
+      `a branch ${branch} is left from an earlier session of that name, with ${own.length} commit(s) of its own: take them (git log ${branch}) and delete it (git branch -D ${branch}), or pick another --session-name`,
+    );
+  await removeSessionWorktree(root, dir, branch, false);
 }
 
 /** Makes the session's worktree at `snapshot` on a new branch of its own; the user's tree, index and branch are untouched. */
@@ -105,8 +118,22 @@ export async function removeSessionWorktree(
   branch: string,
   keepBranch: boolean,
 ): Promise<void> {
-  await gitRun(root, ['worktree', 'remove', '--force', dir]);
-  await rm(dir, { recursive: true, force: true });
-  await gitRun(root, ['worktree', 'prune']);
-  if (!keepBranch) await gitRun(root, ['branch', '-D', branch]);
+  // git's record of the worktree, named by its .git file, goes with the folder, and the branch with them, all at
+  // once: `git worktree remove` then `git branch -D` cost two git starts in a row at every session's end, and
+  // their checks are for a tree someone works in, not the session's own.
+  const record = await readFile(join(dir, '.git'), 'utf8').then(
+    (text) => {
+      const path = /^gitdir: (.+)$/m.exec(text)?.[1]?.trim();
+      return path ? resolve(dir, path) : undefined;
+    },
+    () => undefined,
+  );
+  const known = record && /[\\/]worktrees[\\/][^\\/]+$/.test(record);
+  await Promise.all([
+    rm(dir, { recursive: true, force: true }),
+    known ? rm(record, { recursive: true, force: true }) : undefined,
+    keepBranch ? undefined : gitRun(root, ['update-ref', '-d', `refs/heads/${branch}`]),
+  ]);
+  // A folder removed by hand left git's record behind: pruned.
+  if (!known) await gitRun(root, ['worktree', 'prune']);
 }

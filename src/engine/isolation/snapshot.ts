@@ -18,15 +18,16 @@ export interface StartSnapshot {
  * Commits the working tree as the user sees it (HEAD, their staged and unstaged edits, untracked files that are
  * not ignored) without writing their index or their files: `git add -A` runs on a copy of the index (a copy keeps
  * its stat cache, so a large tree is not hashed again), and the tree becomes a commit no branch points to.
- * `git stash create` would miss the untracked files.
+ * `git stash create` would miss the untracked files. `head`: the HEAD commit and its tree, when the caller has them.
  */
 export async function snapshotUserState(
   root: string,
   gitDir: string,
   branch: string,
   message: string,
+  head?: { base: string; tree: string },
 ): Promise<StartSnapshot> {
-  const base = (await gitOut(root, ['rev-parse', 'HEAD'])).trim();
+  const base = head?.base ?? (await gitOut(root, ['rev-parse', 'HEAD'])).trim();
   const tmpDir = join(gitDir, 'fixcycle');
   await mkdir(tmpDir, { recursive: true });
   const index = join(tmpDir, `snapshot-index-${process.pid}-${Date.now()}`);
@@ -39,7 +40,7 @@ export async function snapshotUserState(
     if (!copied) await gitOut(root, ['read-tree', 'HEAD'], { env });
     await gitOut(root, ['add', '-A', '--', '.'], { env });
     const tree = (await gitOut(root, ['write-tree'], { env })).trim();
-    const headTree = (await gitOut(root, ['rev-parse', 'HEAD^{tree}'])).trim();
+    const headTree = head?.tree ?? (await gitOut(root, ['rev-parse', 'HEAD^{tree}'])).trim();
     if (tree === headTree) return { branch, base, snapshot: base, files: [] };
     const names = await gitOut(root, ['diff', '--name-only', '-z', '--no-renames', headTree, tree]);
     const snapshot = (await gitOut(root, ['commit-tree', tree, '-p', base, '-m', message])).trim();

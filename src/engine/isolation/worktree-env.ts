@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { copyFile, lstat, mkdir, readdir, readFile, symlink } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
-import { excludeLinks, prepareWorktree } from '../team/worktree-setup.js';
+import { excludeLinks, ignoredEntries, prepareWorktree } from '../team/worktree-setup.js';
 import { gitRun } from './git-run.js';
 
 /** Build caches shared with the user's tree rather than rebuilt (Rust's `target/` beside a Cargo.toml). */
@@ -21,15 +21,6 @@ export interface WorktreeEnv {
   /** PYTHONPATH entries that make editable installs import the worktree's files, not the user's. */
   pythonPath: string[];
   notes: string[];
-}
-
-async function ignoredEntries(root: string): Promise<string[]> {
-  const r = await gitRun(root, ['ls-files', '--others', '--ignored', '--exclude-standard', '--directory', '-z']);
-  return r.stdout
-    .split('\0')
-    .filter(Boolean)
-    .map((e) => e.replace(/\/$/, ''))
-    .filter((e) => !e.startsWith('.workflow'));
 }
 
 /** Every file under `path` (a file itself, or a folder's files), relative to `root`, up to `limit`. */
@@ -100,10 +91,16 @@ async function cloneSubmodules(root: string, dir: string, env: WorktreeEnv): Pro
 /**
  * Makes the session's worktree run like the user's tree: installed dependencies at any depth linked (team's
  * worktree set-up), build caches shared, other ignored files the tests may read copied (bounded), editable Python
- * installs redirected, and what cannot be reproduced named with the way out (--in-place).
+ * installs redirected, and what cannot be reproduced named with the way out (--in-place). `ignored`: the user's
+ * ignored entries, when the caller listed them already.
  */
-export async function prepareSessionWorktree(root: string, dir: string): Promise<WorktreeEnv> {
-  const setup = await prepareWorktree(root, dir);
+export async function prepareSessionWorktree(
+  root: string,
+  dir: string,
+  ignored?: readonly string[],
+): Promise<WorktreeEnv> {
+  const entries = ignored ?? (await ignoredEntries(root));
+  const setup = await prepareWorktree(root, dir, entries);
   const env: WorktreeEnv = {
     linked: setup.linked,
     copied: setup.copied,
@@ -111,7 +108,6 @@ export async function prepareSessionWorktree(root: string, dir: string): Promise
     pythonPath: [],
     notes: [],
   };
-  const entries = await ignoredEntries(root);
   const handled = new Set([...setup.linked, ...setup.copied]);
   const toCopy: string[] = [];
   for (const e of entries) {

@@ -1,3 +1,4 @@
+import { assertWorktreeHere } from '../isolation/worktree-gone.js';
 import type { NoTestRanCause } from '../runners/index.js';
 import type { IterationState } from '../session/schema.js';
 import type { LoopContext } from './context.js';
@@ -13,6 +14,8 @@ export async function stopForNoTestRan(
   why: NoTestRanCause,
   pendingFix?: number,
 ): Promise<void> {
+  // No test ran because the worktree they ran in is gone: that is no finding about the project.
+  assertWorktreeHere(ctx.repo.root, ctx.options.inPlace, state.session_id);
   const firstLine = why.message.split('\n')[0]!;
   const kept =
     pendingFix !== undefined ? `; iteration ${pendingFix}'s fix was not committed and is left in the working tree` : '';

@@ -1,5 +1,6 @@
 import { buildTestResults } from '../decisions/test-results.js';
 import { knownTests } from '../decisions/union-results.js';
+import { assertWorktreeHere } from '../isolation/worktree-gone.js';
 import type { NoTestRanCause } from '../runners/index.js';
 import type { PartNotRun } from '../runners/runner.js';
 import type { BaselineTest } from '../session/session-files.js';
@@ -56,6 +57,8 @@ export async function runSuite(
   const testRun = await suite.testRun;
   const saved = (await suite.saved) ?? [];
   await ctx.sessionWritten;
+  // A run in a worktree removed meanwhile measured nothing of the code: none of it is recorded.
+  assertWorktreeHere(ctx.repo.root, ctx.options.inPlace, ctx.session.id);
   // A run the user stopped proves nothing (its killed tests did not fail): nothing of it is recorded, and a
   // resumed session runs it again.
   const kept = !run.signal?.aborted;

@@ -16,8 +16,8 @@ export interface WorktreeSetup {
   missing: string[];
 }
 
-async function ignoredEntries(root: string): Promise<string[]> {
-  // --directory names an ignored folder once instead of every file in it.
+/** The main tree's ignored files and folders (`--directory` names an ignored folder once), the session folder aside. */
+export async function ignoredEntries(root: string): Promise<string[]> {
   const r = await execa('git', ['ls-files', '--others', '--ignored', '--exclude-standard', '--directory', '-z'], {
     cwd: root,
     reject: false,
@@ -31,6 +31,7 @@ async function ignoredEntries(root: string): Promise<string[]> {
 
 /** Ignores the links in every worktree: `node_modules/` in a .gitignore matches a folder, never a symlink. */
 export async function excludeLinks(root: string, paths: readonly string[]): Promise<void> {
+  if (paths.length === 0) return;
   const common = (await execa('git', ['rev-parse', '--git-common-dir'], { cwd: root })).stdout.trim();
   const exclude = join(isAbsolute(common) ? common : join(root, common), 'info', 'exclude');
   const current = await readFile(exclude, 'utf8').catch(() => '');
@@ -62,9 +63,9 @@ async function hardLinkedCopy(from: string, to: string): Promise<boolean> {
  * dependencies (node_modules and the like, never committed) and copies its ignored .env files. What a Node project
  * needs and the main tree does not have either is reported, not skipped silently.
  */
-export async function prepareWorktree(root: string, dir: string): Promise<WorktreeSetup> {
+export async function prepareWorktree(root: string, dir: string, ignored?: readonly string[]): Promise<WorktreeSetup> {
   const setup: WorktreeSetup = { linked: [], copied: [], missing: [] };
-  const entries = await ignoredEntries(root);
+  const entries = ignored ?? (await ignoredEntries(root));
   const links = entries.filter((e) => DEPENDENCY_NAMES.has(basename(e)));
   await excludeLinks(root, links);
   for (const e of links) {
