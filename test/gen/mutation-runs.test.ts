@@ -153,5 +153,25 @@ describe('new tests run against mutants of the changed lines, on real runners', 
     expect(hang?.status).toBe('timeout');
     expect(hang?.why).toMatch(/hung past/);
     expect(outcomes.some((o) => o.status === 'killed')).toBe(true);
+    // The hanging mutant first, with only the stability runs' time known: bounded by it (10 s at least), not by
+    // the test timeout (json-schema-traverse's first mutant looped until gen was killed at 900 s).
+    const tests = await newTests(root, runner, ['test/count.test.js']);
+    const text = readFileSync(join(root, 'count.js'), 'utf8');
+    const mutants = await makeMutants(root, { file: 'count.js', lines: every(text) }, PYTHON);
+    const started = Date.now();
+    const [first] = await runMutants({
+      runner,
+      root,
+      signal: new AbortController().signal,
+      timeoutMs: 600_000,
+      cleanMs: 300,
+      newTests: tests,
+      modules: [{ file: 'count.js', mutants: mutants.filter((m) => m.description.startsWith('i++')), existing: [] }],
+      passingBefore: null,
+      maxRuns: 1,
+    });
+    expect(first).toMatchObject({ status: 'timeout', why: 'the run hung past 10 s' });
+    expect(Date.now() - started).toBeLessThan(60_000);
+    expect(readFileSync(join(root, 'count.js'), 'utf8')).toBe(text);
   }, 240_000);
 });

@@ -143,16 +143,17 @@ function attribute(root: string, run: TestRun, files: readonly string[], into: S
 
 /**
  * Runs the new test files `runs` times and collects each test's results, in order, keyed by the runner's full
- * identity. Each file is judged on its own: files that break collection are found first and left out of the runs,
+ * identity, and how long the slowest run took (a clean run's time: what bounds a mutant's run). Each file is judged on its own: files that break collection are found first and left out of the runs,
  * and a file whose tests a run of all cannot tell apart runs alone, so one broken file never sinks its siblings.
  */
 export async function observe(
   ctx: GenContext,
   files: string[],
   runs: number,
-): Promise<{ tests: Map<string, Observed>; uncollected: Uncollected[] }> {
+): Promise<{ tests: Map<string, Observed>; uncollected: Uncollected[]; slowestMs: number }> {
   const root = ctx.repo.root;
   const uncollected: Uncollected[] = [];
+  let slowestMs = 0;
   let active = [...files];
   let solo: string[] = [];
   let tests = new Map<string, Observed>();
@@ -167,6 +168,7 @@ export async function observe(
     const thisRun: Seen = [];
     if (active.length > 0) {
       const run = await runFiles(ctx, active);
+      slowestMs = Math.max(slowestMs, run.durationMs);
       attribute(root, run, active, thisRun, seenFiles);
       if (i === 1 && (run.result.errors.length > 0 || run.noTestRan || active.some((f) => !seenFiles.has(f)))) {
         const found = await findUncollected(ctx, active, run, seenFiles);
@@ -186,6 +188,7 @@ export async function observe(
     }
     for (const file of solo) {
       const run = await aside(root, file, [...active, ...solo], () => runFiles(ctx, [file]));
+      slowestMs = Math.max(slowestMs, run.durationMs);
       attribute(root, run, [file], thisRun, seenFiles);
       if (ctx.signal.aborted) break;
     }
@@ -197,5 +200,5 @@ export async function observe(
     }
     if (ctx.signal.aborted) break;
   }
-  return { tests, uncollected };
+  return { tests, uncollected, slowestMs };
 }

@@ -28,10 +28,10 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
   const pkg = await readContextPackage(ctx.session.paths.dir);
   const files = state.generated_files.filter((f) => isTestFileProper(f) && existsSync(join(root, f)));
   // No test file left (every one rejected): nothing to run, the gate only measures coverage.
-  const { tests, uncollected } =
+  const { tests, uncollected, slowestMs } =
     files.length > 0
       ? await observe(ctx, files, options.stabilityRuns)
-      : { tests: new Map<string, Observed>(), uncollected: [] };
+      : { tests: new Map<string, Observed>(), uncollected: [], slowestMs: 0 };
   if (ctx.signal.aborted) return;
   // L0's static findings on a test are hints: each drop rests on what the runner said (decide-drop.ts).
   const hintsOf = files.length > 0 ? await staticHints(root, files) : () => [];
@@ -48,6 +48,7 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
     pkg,
     stable.filter((t) => t.statuses[0] === 'passed'),
     mutantReach(coverage.reachedByNew, coverage.before),
+    slowestMs,
   );
   if (ctx.signal.aborted) return;
   state.redundant_kept = judgeMutants(coverage.waiting, mutation.outcomes, v, options.keepRedundant);
