@@ -7,6 +7,9 @@ import type { ContextPackage } from './phase-context.js';
 import type { Observed } from './quality-observe.js';
 import type { Verdicts } from './quality-verdicts.js';
 
+const UNREAD =
+  'adds no coverage; kept: what it checks cannot be read from its file (a computed title, a table of cases), so it is no known copy';
+
 /** A test whose verdict waits for the mutant runs, with whether its own coverage run added a line or branch. */
 export interface Waiting {
   t: Observed;
@@ -77,14 +80,19 @@ export async function judgeCoverage(
   // whose every test is such a test gets one coverage run with the other such files, whole (selecting tests by
   // name can take in others: go's -run on a subtest, a title shared by two tests); any other test gets a run of
   // its own, to show whether it covers anything new.
+  // A test whose checks cannot be read from its file (a title made at run time, a table of cases) is no known
+  // copy: kept as such a test is, its file measured whole (a loop of 46 cases is one run, not 46).
   const byAssertions: Observed[] = [];
+  const unread = new Set<string>();
   const candidates: Observed[] = [];
   const seen = new Set<string>();
   for (const t of stable) {
-    const own = ownAssertions(root, t, seen) ?? [];
+    const own = ownAssertions(root, t, seen);
     for (const a of checksOf(root, t)) seen.add(a);
+    if (own === null) unread.add(t.id);
     // A test L0 doubts gets a coverage run of its own: whether it checks anything is the runs' to say.
-    if ((own.length > 0 && v.hintsOf(t).length === 0) || t.statuses[0] === 'failed') byAssertions.push(t);
+    if (((own === null || own.length > 0) && v.hintsOf(t).length === 0) || t.statuses[0] === 'failed')
+      byAssertions.push(t);
     else candidates.push(t);
   }
   const wholeFiles = new Set(
@@ -101,7 +109,13 @@ export async function judgeCoverage(
     for (const t of group) {
       for (const a of checksOf(root, t)) assertionsKept.add(a);
       const note =
-        t.statuses[0] === 'failed' ? failing : nothingNew ? 'adds no coverage; kept for its own assertions' : passes;
+        t.statuses[0] === 'failed'
+          ? failing
+          : !nothingNew
+            ? passes
+            : unread.has(t.id)
+              ? UNREAD
+              : 'adds no coverage; kept for its own assertions';
       v.keep(t, note, group.length === 1 ? inChanged(fresh) : undefined);
     }
   };
@@ -139,13 +153,7 @@ export async function judgeCoverage(
     if (own && own.length > 0) {
       for (const a of own) assertionsKept.add(a);
       v.keep(t, `adds no coverage; kept for its own assertions (${own.length} no kept test makes)`, 0);
-    } else if (own === null)
-      // Not found in its file (a computed title, `it.each`): it may check other values, so it is no known copy.
-      v.keep(
-        t,
-        'adds no coverage; kept: what it checks cannot be read from its file (a computed title, a table of cases), so it is no known copy',
-        0,
-      );
+    } else if (own === null) v.keep(t, UNREAD, 0);
     else waiting.push({ t, addedCoverage: false });
   }
   return { waiting, reachedByNew, before };
