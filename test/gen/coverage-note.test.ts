@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { genLine } from '../../src/engine/gen/plain-lines.js';
-import { coverageLines } from '../../src/engine/gen/step-quality.js';
+import { coverageLines } from '../../src/engine/gen/changed-coverage.js';
 import type { GenContext } from '../../src/engine/gen/gen-context.js';
 import type { ContextPackage } from '../../src/engine/gen/phase-context.js';
 

@@ -1,11 +1,11 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { git, makeRepo, readJson, removeRepos, ROOT, runCli } from '../helpers/repo.js';
-import { activeDir } from '../../src/engine/session/paths.js';
+import { git, readJson, removeRepos, ROOT } from '../helpers/repo.js';
+import { genProject, genSession, pytestBase, pytestEnv, runGen } from '../helpers/gen-run.js';
 
 afterAll(removeRepos);
 
@@ -13,32 +13,12 @@ afterAll(removeRepos);
 // of bad generations (test/fixtures/agents/gate-menu-agent.mjs), and what gen commits is checked by the runner.
 const AGENT = join(ROOT, 'test/fixtures/agents/gate-menu-agent.mjs');
 
-function project(base: Record<string, string>, added: Record<string, string>, link = false): string {
-  const repo = makeRepo(null, { ...base, '.gitignore': 'node_modules\n__pycache__/\n' });
-  if (link) symlinkSync(join(ROOT, 'node_modules'), join(repo, 'node_modules'));
-  git(repo, 'switch', '-q', '-c', 'feature');
-  for (const [file, text] of Object.entries(added)) {
-    mkdirSync(join(repo, file, '..'), { recursive: true });
-    writeFileSync(join(repo, file), text);
-  }
-  git(repo, 'add', '-A');
-  git(repo, 'commit', '-q', '-m', 'add calc');
-  return repo;
-}
-
-const session = (repo: string) => join(activeDir(repo), readdirSync(activeDir(repo))[0]!);
-
+/** gen with the gate-menu agent keeping its notes in a folder of its own. */
 async function gen(
   repo: string,
 ): Promise<{ out: string; exitCode: number | null | undefined; state: any; agent: string; committed: string[] }> {
   const agent = mkdtempSync(join(tmpdir(), 'fixcycle-gate-agent-'));
-  const run = await runCli(repo, ['gen', '--headless', '--agent-cmd', `${process.execPath} ${AGENT} ${agent}`], {
-    timeoutMs: 420_000,
-  });
-  const state = readJson(join(session(repo), '.process/gen-state.json'));
-  const sha = state.gen_commit as string | null;
-  const committed = sha ? git(repo, 'show', '--name-only', '--format=', sha).split('\n').filter(Boolean).sort() : [];
-  return { out: run.stdout + run.stderr, exitCode: run.exitCode, state, agent, committed };
+  return { ...(await runGen(repo, `${process.execPath} ${AGENT} ${agent}`)), agent };
 }
 
 /** Each rejection as `<gate> <test>: <reason>`. */
@@ -62,7 +42,7 @@ const calcJs = (cjs: boolean) =>
 
 describe('every gate of gen with real runners on a menu of bad generations', () => {
   it('vitest: L0 rejects imports, names, assertions, placeholders, skips and syntax; the gate finds the file breaking collection, drops flaky tests precisely and removes emptied files; 4 same titles in 4 describes get 4 verdicts', async () => {
-    const repo = project(
+    const repo = genProject(
       {
         'package.json': JSON.stringify({
           name: 'calclib',
@@ -121,7 +101,7 @@ describe('every gate of gen with real runners on a menu of bad generations', () 
   }, 480_000);
 
   it("node:test (fixcycle's own kind of fixture): a file left holding only imports after its flaky test went is removed, never committed", async () => {
-    const repo = project(
+    const repo = genProject(
       {
         'package.json': JSON.stringify({
           name: 'calclib',
@@ -150,7 +130,7 @@ describe('every gate of gen with real runners on a menu of bad generations', () 
   }, 480_000);
 
   it('jest (babel-jest, CommonJS): the same menu, the suite that throws on load found alone, "must contain at least one test" never committed', async () => {
-    const repo = project(
+    const repo = genProject(
       {
         'package.json': JSON.stringify({ name: 'calclib', private: true, scripts: { test: 'jest' } }),
         'jest.config.js': "module.exports = { testEnvironment: 'node' };\n",
@@ -188,32 +168,17 @@ describe('every gate of gen with real runners on a menu of bad generations', () 
     expect(jest.stderr).toMatch(/Tests:\s+5 passed, 5 total/);
   }, 480_000);
 
-  // Debian's python3 with python3-pytest and python3-coverage; a pyenv python3 on PATH is asked for the system one.
-  const pyEnv = ([{}, { PYENV_VERSION: 'system' }] as Record<string, string>[]).find(
-    (env) =>
-      spawnSync('python3', ['-c', 'import pytest, coverage'], { stdio: 'ignore', env: { ...process.env, ...env } })
-        .status === 0,
-  );
+  const pyEnv = pytestEnv;
   it.skipIf(!pyEnv)(
     'pytest with coverage.py (skipped without a python3 that imports pytest and coverage): L0 for Python, the module breaking collection found alone, tests named by class and parametrize id, drops per method',
     async () => {
-      const repo = project(
-        {
-          'slug.py': 'def slug(s):\n    return "-".join(s.lower().split())\n',
-          'tests/test_slug.py': 'from slug import slug\n\n\ndef test_slug():\n    assert slug(" A b ") == "a-b"\n',
-          'conftest.py': '',
-          'fixcycle.config.json': JSON.stringify({
-            testCommand: `${pyEnv?.PYENV_VERSION ? 'PYENV_VERSION=system ' : ''}python3 -m pytest`,
-          }),
-        },
-        {
-          'calc.py':
-            'def add(a, b):\n    return a + b\n\n\ndef clamp(value, low, high):\n    if value < low:\n        return low\n    if value > high:\n        return high\n    return value\n',
-        },
-      );
+      const repo = genProject(pytestBase(pyEnv), {
+        'calc.py':
+          'def add(a, b):\n    return a + b\n\n\ndef clamp(value, low, high):\n    if value < low:\n        return low\n    if value > high:\n        return high\n    return value\n',
+      });
       const { out, exitCode, state, agent, committed } = await gen(repo);
       expect(exitCode, out).toBe(0);
-      expect(readJson(join(session(repo), '.process/l0-round-1.json')).ran).toContainEqual(
+      expect(readJson(join(genSession(repo), '.process/l0-round-1.json')).ran).toContainEqual(
         expect.stringMatching(/^python imports/),
       );
       expectRejected(
@@ -278,7 +243,7 @@ describe('every gate of gen with real runners on a menu of bad generations', () 
   it.skipIf(!goReady)(
     'go test (skipped without go on PATH): go vet in L0, a missing import and the undeclared name behind it, a file breaking the package found alone, subtests dropped alone',
     async () => {
-      const repo = project(
+      const repo = genProject(
         {
           'go.mod': 'module example.com/calc\n\ngo 1.19\n',
           'slug.go':

@@ -1,10 +1,9 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { git, makeRepo, readJson, removeRepos, ROOT, runCli } from '../helpers/repo.js';
-import { activeDir } from '../../src/engine/session/paths.js';
+import { git, readJson, removeRepos, ROOT } from '../helpers/repo.js';
+import { genProject, genSession, pytestBase, pytestEnv, runGen } from '../helpers/gen-run.js';
 
 afterAll(removeRepos);
 
@@ -12,36 +11,14 @@ afterAll(removeRepos);
 // pattern over their text reads right, written back by a stand-in generator (test/fixtures/agents/files-agent.mjs).
 const AGENT = join(ROOT, 'test/fixtures/agents/files-agent.mjs');
 
-function project(base: Record<string, string>, added: Record<string, string>, link = false): string {
-  const repo = makeRepo(null, { ...base, '.gitignore': 'node_modules\n__pycache__/\n' });
-  if (link) symlinkSync(join(ROOT, 'node_modules'), join(repo, 'node_modules'));
-  git(repo, 'switch', '-q', '-c', 'feature');
-  for (const [file, text] of Object.entries(added)) {
-    mkdirSync(join(repo, file, '..'), { recursive: true });
-    writeFileSync(join(repo, file), text);
-  }
-  git(repo, 'add', '-A');
-  git(repo, 'commit', '-q', '-m', 'the change');
-  return repo;
-}
-
-const session = (repo: string) => join(activeDir(repo), readdirSync(activeDir(repo))[0]!);
-
+/** gen with the files agent following a plan of files to write, round by round. */
 async function gen(
   repo: string,
   plan: { target: string; rounds: Record<string, string | null>[] },
 ): Promise<{ out: string; exitCode: number | null | undefined; state: any; committed: string[] }> {
   const agent = mkdtempSync(join(tmpdir(), 'fixcycle-files-agent-'));
   writeFileSync(join(agent, 'plan.json'), JSON.stringify(plan));
-  const run = await runCli(
-    repo,
-    ['gen', '--headless', '--agent-cmd', `${process.execPath} ${AGENT} ${agent} ${join(agent, 'plan.json')}`],
-    { timeoutMs: 420_000 },
-  );
-  const state = readJson(join(session(repo), '.process/gen-state.json'));
-  const sha = state.gen_commit as string | null;
-  const committed = sha ? git(repo, 'show', '--name-only', '--format=', sha).split('\n').filter(Boolean).sort() : [];
-  return { out: run.stdout + run.stderr, exitCode: run.exitCode, state, committed };
+  return runGen(repo, `${process.execPath} ${AGENT} ${agent} ${join(agent, 'plan.json')}`);
 }
 
 const rejections = (state: any): string =>
@@ -73,7 +50,7 @@ exports.parsePort = (text) => {
 
 describe('the runner judges a test, not a pattern over its text', () => {
   it('node:test: destructured asserts (tspl, require of node:assert) and a table test asserting in a shared helper are kept and committed', async () => {
-    const repo = project(nodeProject, { 'src/checks.js': checksJs });
+    const repo = genProject(nodeProject, { 'src/checks.js': checksJs });
     const file = `const { test } = require('node:test');
 const { strictEqual, throws } = require('node:assert');
 const tspl = require('./helpers/tspl.js');
@@ -106,12 +83,12 @@ test('parsePort reads a port and refuses others', () => {
     expect(committed).toEqual(['test/checks.test.js']);
     expect(git(repo, 'show', `${state.gen_commit}:test/checks.test.js`)).toBe(file.trimEnd());
     // L0 still says what it saw, as a warning: the runs decided.
-    const l0 = readJson(join(session(repo), '.process/l0-round-1.json'));
+    const l0 = readJson(join(genSession(repo), '.process/l0-round-1.json'));
     expect(l0.findings.filter((f: any) => f.severity === 'critical')).toEqual([]);
   }, 480_000);
 
   it('vitest: titles made at run time (a call, test.each) are the runner\'s: the file is committed, not refused as "holding no test"', async () => {
-    const repo = project(
+    const repo = genProject(
       {
         'package.json': JSON.stringify({
           name: 'calclib',
@@ -162,7 +139,7 @@ test.each([
   }, 480_000);
 
   it('gen that commits no test says so and exits 1, not 0', async () => {
-    const repo = project(nodeProject, { 'src/checks.js': checksJs });
+    const repo = genProject(nodeProject, { 'src/checks.js': checksJs });
     const boot = `const { test } = require('node:test');
 const assert = require('node:assert');
 const { isEven } = require('../src/checks.js');
@@ -182,31 +159,17 @@ test('isEven', () => {
     expect(exitCode, out).toBe(1);
     expect(out).toMatch(/no generated test was committed for the change/);
     expect(state.outcome).toMatch(/^failure: no generated test was committed/);
-    expect(readFileSync(join(session(repo), '.summaries/gen-summary.md'), 'utf8')).toMatch(
+    expect(readFileSync(join(genSession(repo), '.summaries/gen-summary.md'), 'utf8')).toMatch(
       /Outcome: failure: no generated test was committed/,
     );
   }, 480_000);
 
-  // Debian's python3 with python3-pytest and python3-coverage; a pyenv python3 on PATH is asked for the system one.
-  const pyEnv = ([{}, { PYENV_VERSION: 'system' }] as Record<string, string>[]).find(
-    (env) =>
-      spawnSync('python3', ['-c', 'import pytest, coverage'], { stdio: 'ignore', env: { ...process.env, ...env } })
-        .status === 0,
-  );
+  const pyEnv = pytestEnv;
   it.skipIf(!pyEnv)(
     'pytest over unittest classes (skipped without a python3 that imports pytest and coverage): assertRaises after a nested def is kept; a probe test the others read is dropped, the file run again, and the drop undone',
     async () => {
-      const repo = project(
-        {
-          'slug.py': 'def slug(s):\n    return "-".join(s.lower().split())\n',
-          'tests/test_slug.py': 'from slug import slug\n\n\ndef test_slug():\n    assert slug(" A b ") == "a-b"\n',
-          'conftest.py': '',
-          'fixcycle.config.json': JSON.stringify({
-            testCommand: `${pyEnv?.PYENV_VERSION ? 'PYENV_VERSION=system ' : ''}python3 -m pytest`,
-          }),
-        },
-        {
-          'files.py': `import os
+      const repo = genProject(pytestBase(pyEnv), {
+        'files.py': `import os
 import shutil
 
 
@@ -224,8 +187,7 @@ def link_or_copy(src, dst, can_symlink):
     shutil.copyfile(src, dst)
     return "copy"
 `,
-        },
-      );
+      });
       const file = `import os
 import tempfile
 import unittest

@@ -83,6 +83,12 @@ describe('detectRunner', () => {
     },
     { files: { 'tox.ini': '[tox]\n[pytest]\n' }, runner: 'pytest', from: '[pytest] in tox.ini' },
     { files: { 'conftest.py': '' }, runner: 'pytest', from: 'conftest.py' },
+    // An installed package's source with its tests inside (pyflakes, toolz from Debian): no config, test_*.py files.
+    {
+      files: { '__init__.py': '', 'test/__init__.py': '', 'test/test_api.py': 'def test_x():\n    assert 1\n' },
+      runner: 'pytest',
+      from: "test/test_*.py (pytest's default collection)",
+    },
     { files: { 'go.mod': 'module x\n' }, runner: 'go', from: 'go.mod' },
     { files: { 'Cargo.toml': '[package]\nname = "x"\n' }, runner: 'cargo', from: 'Cargo.toml' },
   ])('finds $runner from $from', ({ files, runner, from }) => {

@@ -36,8 +36,10 @@ const firstLine = (text: string | undefined): string => (text ?? '').split('\n')
 /**
  * Keep or drop one new test, from what the runner said of it. Every drop cites a runner result: not collected,
  * flaky over the runs, skipped in every run, failing every run where L0 saw a placeholder, or checking nothing:
- * no mutant of the changed lines killed and no coverage added (without a mutant run, a static finding that the
- * test's own coverage run agrees with). A static finding alone keeps the test, and the note says so.
+ * no mutant of the changed lines killed and no coverage added, or no mutant killed by a test L0 doubts (without a
+ * mutant run, a static finding that the test's own coverage run agrees with). A static finding alone keeps the
+ * test, and the note says so. That a test adds nothing the kept tests do not is no reason: it may be a copy, but a
+ * real test that runs and checks is kept.
  */
 export function decideDrop(e: TestEvidence): Decision {
   if (!e.collected)
@@ -78,13 +80,21 @@ export function decideDrop(e: TestEvidence): Decision {
         keep: true,
         note: `kills ${killedMutants}${mutants ? ` of ${mutants}` : ''} mutant(s) of the changed lines`,
       };
+    const ofThem = `none of the ${mutants ?? ''}${mutants ? ' ' : ''}mutants of the changed lines`;
     if (!addedCoverage)
       return {
         keep: false,
         kind: 'checks-nothing',
-        reason: `checks nothing: it killed none of the ${mutants ?? ''}${mutants ? ' ' : ''}mutants of the changed lines and adds no coverage${hinted}`,
+        reason: `checks nothing: it killed ${ofThem} and adds no coverage${hinted}`,
       };
-    return { keep: true, note: `kills no mutant, but covers lines no other test does${hinted}` };
+    // Lines run are not lines checked: a test L0 doubts that no mutant fails runs the code and checks nothing.
+    if (hints.length > 0)
+      return {
+        keep: false,
+        kind: 'checks-nothing',
+        reason: `checks nothing: it killed ${ofThem}; the lines it covers are run, not checked${hinted}`,
+      };
+    return { keep: true, note: 'kills no mutant, but covers lines no other test does' };
   }
   if (e.addedCoverage === false && hints.length > 0)
     return {

@@ -104,69 +104,99 @@ async function runFiles(ctx: ObserveContext, files: string[]): Promise<TestRun> 
 
 /**
  * When a run of the new files as a whole fails to collect (pytest's `Interrupted: 1 error during collection`,
- * a vitest/jest suite that fails to load or holds no test), each new file runs alone: those that collect on their
- * own are innocent, the others are the culprits, each with the runner's own error.
+ * a vitest/jest suite that fails to load or holds no test) or reports no test of some file, each such file runs
+ * alone: those that collect on their own are innocent, the others are the culprits, each with the runner's own
+ * error. An innocent file whose tests the run of all could not tell apart (node:test names no file for a passing
+ * test) is judged by runs of its own (`alone`).
  */
 async function findUncollected(
   ctx: ObserveContext,
   files: string[],
   first: TestRun,
   seen: ReadonlySet<string>,
-): Promise<Uncollected[]> {
+): Promise<{ culprits: Uncollected[]; alone: string[] }> {
   const suspects = first.result.errors.length > 0 || first.noTestRan ? files : files.filter((f) => !seen.has(f));
   if (files.length === 1 && suspects.length === 1)
-    return seen.has(files[0]!) ? [] : [{ file: files[0]!, error: collectionError(first) }];
-  const out: Uncollected[] = [];
+    return { culprits: seen.has(files[0]!) ? [] : [{ file: files[0]!, error: collectionError(first) }], alone: [] };
+  const culprits: Uncollected[] = [];
+  const alone: string[] = [];
   const declared = declaredNames(ctx.repo.root, files);
   for (const file of suspects) {
     node(ctx, 'IMPL-001.5', 'running', `collection: ${file} alone`);
     const run = await aside(ctx.repo.root, file, files, () => runFiles(ctx, [file]));
     const ran = run.result.tests.some((t) => fileOf(ctx.repo.root, t, [file], declared) === file);
     const ownErrors = run.result.errors.filter((e) => !e.file || e.file.includes(file) || file.includes(e.file));
-    if (!ran || ownErrors.length > 0 || run.noTestRan) out.push({ file, error: collectionError(run) });
+    if (!ran || ownErrors.length > 0 || run.noTestRan) culprits.push({ file, error: collectionError(run) });
+    else if (!seen.has(file)) alone.push(file);
     if (ctx.signal.aborted) break;
   }
-  return out;
+  return { culprits, alone };
+}
+
+/** One run's tests, each with the new file it belongs to, its identity, status and message. */
+type Seen = [string, Observed, string, string | undefined][];
+
+function attribute(root: string, run: TestRun, files: readonly string[], into: Seen, seenFiles: Set<string>): void {
+  const declared = declaredNames(root, files);
+  for (const t of run.result.tests) {
+    const file = fileOf(root, t, files, declared);
+    if (!file) continue;
+    seenFiles.add(file);
+    const { id, path } = identityOf(file, t);
+    into.push([id, { id, name: t.name, file, path, statuses: [] }, t.status, t.message]);
+  }
 }
 
 /**
  * Runs the new test files `runs` times and collects each test's results, in order, keyed by the runner's full
- * identity. Files that break collection are found first and left out of the runs.
+ * identity, and how long the slowest run took (a clean run's time: what bounds a mutant's run). Each file is judged on its own: files that break collection are found first and left out of the runs,
+ * and a file whose tests a run of all cannot tell apart runs alone, so one broken file never sinks its siblings.
  */
 export async function observe(
   ctx: ObserveContext,
   files: string[],
   runs: number,
-): Promise<{ tests: Map<string, Observed>; uncollected: Uncollected[] }> {
+): Promise<{ tests: Map<string, Observed>; uncollected: Uncollected[]; slowestMs: number }> {
   const root = ctx.repo.root;
   const uncollected: Uncollected[] = [];
+  let slowestMs = 0;
   let active = [...files];
+  let solo: string[] = [];
   let tests = new Map<string, Observed>();
-  for (let i = 1; i <= runs && active.length > 0; i++) {
-    node(ctx, 'IMPL-001.5', 'running', `stability: run ${i} of ${runs} of ${active.length} new test file(s)`);
-    const run = await runFiles(ctx, active);
-    const declared = declaredNames(root, active);
+  for (let i = 1; i <= runs && active.length + solo.length > 0; i++) {
+    node(
+      ctx,
+      'IMPL-001.5',
+      'running',
+      `stability: run ${i} of ${runs} of ${active.length + solo.length} new test file(s)`,
+    );
     const seenFiles = new Set<string>();
-    const thisRun: [string, Observed, string, string | undefined][] = [];
-    for (const t of run.result.tests) {
-      const file = fileOf(root, t, active, declared);
-      if (!file) continue;
-      seenFiles.add(file);
-      const { id, path } = identityOf(file, t);
-      thisRun.push([id, { id, name: t.name, file, path, statuses: [] }, t.status, t.message]);
-    }
-    if (i === 1 && (run.result.errors.length > 0 || run.noTestRan || active.some((f) => !seenFiles.has(f)))) {
-      const culprits = await findUncollected(ctx, active, run, seenFiles);
-      if (culprits.length > 0) {
-        uncollected.push(...culprits);
-        active = active.filter((f) => !culprits.some((c) => c.file === f));
-        // Out of the tree at once: go builds every test file of a package, listed or not.
-        await ctx.repo.restoreFiles(culprits.map((c) => c.file));
-        // The others' first run was spoiled by the culprits: start again without them.
-        tests = new Map();
-        i = 0;
-        continue;
+    const thisRun: Seen = [];
+    if (active.length > 0) {
+      const run = await runFiles(ctx, active);
+      slowestMs = Math.max(slowestMs, run.durationMs);
+      attribute(root, run, active, thisRun, seenFiles);
+      if (i === 1 && (run.result.errors.length > 0 || run.noTestRan || active.some((f) => !seenFiles.has(f)))) {
+        const found = await findUncollected(ctx, active, run, seenFiles);
+        if (found.culprits.length > 0 || found.alone.length > 0) {
+          const { culprits } = found;
+          uncollected.push(...culprits);
+          solo = [...solo, ...found.alone];
+          active = active.filter((f) => !culprits.some((c) => c.file === f) && !found.alone.includes(f));
+          // Out of the tree at once: go builds every test file of a package, listed or not.
+          if (culprits.length > 0) await ctx.repo.restoreFiles(culprits.map((c) => c.file));
+          // The others' first run was spoiled by the culprits: start again without them.
+          tests = new Map();
+          i = 0;
+          continue;
+        }
       }
+    }
+    for (const file of solo) {
+      const run = await aside(root, file, [...active, ...solo], () => runFiles(ctx, [file]));
+      slowestMs = Math.max(slowestMs, run.durationMs);
+      attribute(root, run, [file], thisRun, seenFiles);
+      if (ctx.signal.aborted) break;
     }
     for (const [id, fresh, status, message] of thisRun) {
       const seen = tests.get(id) ?? fresh;
@@ -176,5 +206,5 @@ export async function observe(
     }
     if (ctx.signal.aborted) break;
   }
-  return { tests, uncollected };
+  return { tests, uncollected, slowestMs };
 }

@@ -1,34 +1,14 @@
-import { parse, type Node } from 'acorn';
+import { parseAcorn, type AnyNode } from '../acorn-parse.js';
 import type { FunctionSpan } from './types.js';
 
-type AnyNode = Node & Record<string, unknown>;
-
 const FUNCTION = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFunctionExpression']);
-
-function parseEither(text: string): Node | null {
-  for (const sourceType of ['module', 'script'] as const) {
-    try {
-      return parse(text, {
-        ecmaVersion: 'latest',
-        sourceType,
-        locations: true,
-        allowHashBang: true,
-        allowReturnOutsideFunction: sourceType === 'script',
-        allowAwaitOutsideFunction: true,
-      });
-    } catch {
-      // the other source type, then null: the caller falls back to a parser that recovers from errors
-    }
-  }
-  return null;
-}
 
 /**
  * The functions of a JavaScript file by acorn (a small, fast parser: JavaScript only, no recovery). Null when
  * the file does not parse (TypeScript, JSX, a syntax error). Named as jsFunctions names them.
  */
 export function acornFunctions(text: string): FunctionSpan[] | null {
-  const root = parseEither(text);
+  const root = parseAcorn(text, true);
   if (!root) return null;
   const spans: FunctionSpan[] = [];
   const keyName = (key: AnyNode | undefined): string =>

@@ -128,6 +128,10 @@ function pytestSignal(project: ProjectFacts): string | null {
   // Projects that test through tox or setup.py: pytest also runs their unittest tests.
   if (project.exists('tox.ini')) return 'tox.ini (pytest runs its tests)';
   if (project.exists('setup.py')) return 'setup.py (pytest runs its tests)';
+  // No config at all (a package's source as installed, its tests inside): pytest collects test_*.py by default.
+  for (const folder of ['tests', 'test', '.'])
+    if ((project.list?.(folder) ?? []).some((f) => /^test_\w*\.py$/.test(f)))
+      return `${folder === '.' ? '' : `${folder}/`}test_*.py (pytest's default collection)`;
   return null;
 }
 

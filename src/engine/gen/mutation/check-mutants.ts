@@ -40,6 +40,7 @@ export async function checkMutants(
   pkg: ContextPackage,
   newTests: readonly { id: string; file: string }[],
   reach?: MutantRunOptions['reach'],
+  cleanMs?: number,
 ): Promise<MutationRuns> {
   const made = new Map<string, number>();
   if (newTests.length === 0) return { made, outcomes: [], note: 'no new test passing every run to judge' };
@@ -75,6 +76,7 @@ export async function checkMutants(
     modules,
     passingBefore: pkg.suite_before ? new Set(pkg.suite_before.passing) : null,
     maxRuns: MAX_MUTANT_RUNS,
+    ...(cleanMs ? { cleanMs } : {}),
     journal: mutantJournal(ctx.session.paths.dir),
     ...(reach ? { reach } : {}),
     onRun: (m, i, n) =>

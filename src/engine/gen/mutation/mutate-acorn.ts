@@ -1,28 +1,10 @@
-import { parse, type Node } from 'acorn';
+import { parseAcorn, type AnyNode } from '../../acorn-parse.js';
+import type { Node } from 'acorn';
 import { describeChange, FLIPPED, nextNumber, ordered, SWAPPED } from './operators.js';
 import type { MutationOperator, MutationSite } from './types.js';
 
-type AnyNode = Node & Record<string, unknown>;
-
-function parseEither(text: string): Node | null {
-  for (const sourceType of ['module', 'script'] as const) {
-    try {
-      return parse(text, {
-        ecmaVersion: 'latest',
-        sourceType,
-        allowHashBang: true,
-        allowReturnOutsideFunction: sourceType === 'script',
-        allowAwaitOutsideFunction: true,
-      });
-    } catch {
-      // the other source type, then null: the caller falls back to the TypeScript compiler
-    }
-  }
-  return null;
-}
-
 /** Whether the text parses as JavaScript. */
-export const parsesAsAcorn = (text: string): boolean => parseEither(text) !== null;
+export const parsesAsAcorn = (text: string): boolean => parseAcorn(text) !== null;
 
 const isNode = (v: unknown): v is AnyNode =>
   typeof v === 'object' && v !== null && typeof (v as Node).type === 'string';
@@ -33,7 +15,7 @@ const isNode = (v: unknown): v is AnyNode =>
  * JavaScript (TypeScript, JSX): the TypeScript compiler's mutator reads those.
  */
 export function acornSites(text: string, changed: ReadonlySet<number>): MutationSite[] | null {
-  const root = parseEither(text);
+  const root = parseAcorn(text);
   if (!root) return null;
   const starts = [0];
   for (let i = 0; i < text.length; i++) if (text[i] === '\n') starts.push(i + 1);

@@ -80,7 +80,10 @@ export function mutationLines(report: MutationReport): string[] {
  * What the mutant runs say of one new test, for its verdict: the mutants it killed, or that it killed none of
  * those run (each run passed it), naming a few.
  */
-export function mutationEvidence(outcomes: readonly MutantOutcome[], test: string): { killed: number; text: string } {
+export function mutationEvidence(
+  outcomes: readonly MutantOutcome[],
+  test: string,
+): { killed: number; ran: number; text: string } {
   const ran = outcomes.filter((o) => o.status === 'killed' || o.status === 'survived');
   const killed = ran.filter((o) => o.killedBy.includes(test));
   const names = (list: readonly MutantOutcome[]): string =>
@@ -88,38 +91,16 @@ export function mutationEvidence(outcomes: readonly MutantOutcome[], test: strin
       .slice(0, 3)
       .map((o) => `${o.file}:${o.line} ${o.description}`)
       .join('; ') + (list.length > 3 ? `; ${list.length - 3} more` : '');
-  if (ran.length === 0) return { killed: 0, text: 'no mutant of the changed lines ran' };
+  if (ran.length === 0) return { killed: 0, ran: 0, text: 'no mutant of the changed lines ran' };
   if (killed.length > 0)
     return {
       killed: killed.length,
+      ran: ran.length,
       text: `kills ${killed.length} of the ${ran.length} mutant(s) of the changed lines run (${names(killed)})`,
     };
   return {
     killed: 0,
+    ran: ran.length,
     text: `killed none of the ${ran.length} mutant(s) of the changed lines run: it passed on each (${names(ran)})`,
   };
-}
-
-/**
- * The verdict on a new test that covers nothing new and makes no check a kept test does not (a possible copy), from
- * the mutant runs: kept when it kills a mutant no kept test kills (it checks something they do not); otherwise
- * not, with why: it killed none (it checks nothing the change can break), or only mutants the kept tests kill.
- */
-export function copyVerdict(
-  outcomes: readonly MutantOutcome[],
-  test: string,
-  kept: ReadonlySet<string>,
-): { keep: boolean; text: string } {
-  const evidence = mutationEvidence(outcomes, test);
-  if (evidence.killed === 0) return { keep: false, text: evidence.text };
-  const own = outcomes.filter((o) => o.killedBy.includes(test) && !o.killedBy.some((k) => k !== test && kept.has(k)));
-  if (own.length > 0)
-    return {
-      keep: true,
-      text: `${evidence.text}, ${own.length} of them killed by no kept test (${own
-        .slice(0, 3)
-        .map((o) => `${o.file}:${o.line} ${o.description}`)
-        .join('; ')})`,
-    };
-  return { keep: false, text: `${evidence.text.replace(/^kills/, 'kills only mutants the kept tests kill:')}` };
 }

@@ -43,6 +43,11 @@ export interface MutantRunOptions {
   modules: MutatedModule[];
   /** Ids of the existing tests passing before generation (a test failing already kills nothing); null: unknown. */
   passingBefore: ReadonlySet<string> | null;
+  /**
+   * How long a clean run of the new tests took (the stability runs): bounds the first mutant's run too, so a mutant
+   * that loops for ever (an increment dropped) is named a hang in seconds, not at --test-timeout.
+   */
+  cleanMs?: number;
   /** At most this many mutant runs in all (the gate's budget). */
   maxRuns: number;
   /**
@@ -115,7 +120,7 @@ export async function runMutants(o: MutantRunOptions): Promise<MutantOutcome[]> 
     all.filter(({ mutant }) => o.reach?.newTests(key(mutant)) !== false),
     o.maxRuns,
   );
-  let slowest = 0;
+  let slowest = o.cleanMs ?? 0;
   for (const [index, { mutant, module }] of queue.entries()) {
     if (o.signal.aborted) break;
     o.onRun?.(mutant, index, queue.length);

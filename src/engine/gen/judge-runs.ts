@@ -1,0 +1,48 @@
+import { decideDrop } from './decide-drop.js';
+import { missingImportedName, missingTestData } from './missing-data.js';
+import type { Observed, Uncollected } from './quality-observe.js';
+import type { Verdicts } from './quality-verdicts.js';
+
+const firstLine = (text: string | undefined): string => (text ?? '').split('\n')[0]!.slice(0, 160);
+
+/**
+ * The stability runs' verdicts: files the runner could not collect alone, tests flipping between runs (flaky),
+ * skipped in every run, or failing every run where the failure is no bug of the code (an import the module does not
+ * provide, a data file that is not there, a placeholder). The others, passing or failing every run, go on.
+ */
+export function judgeRuns(
+  root: string,
+  tests: ReadonlyMap<string, Observed>,
+  uncollected: readonly Uncollected[],
+  v: Verdicts,
+): Observed[] {
+  for (const u of uncollected)
+    v.reject(
+      { id: u.file, file: u.file },
+      `does not collect: the runner could not load it or found no test in it, run alone (${u.error})`,
+    );
+  const stable: Observed[] = [];
+  for (const t of tests.values()) {
+    const verdict = decideDrop(v.evidence(t));
+    if (!verdict.keep && verdict.kind === 'flaky') {
+      v.drop(t, verdict.reason);
+      continue;
+    }
+    // Failing every run for a file of its own that is not here: no fix of the code makes it pass.
+    const missing = t.statuses[0] === 'failed' ? missingTestData(root, t.file, t.message) : null;
+    const ghost = t.statuses[0] === 'failed' ? missingImportedName(root, t.file, t.message) : null;
+    if (ghost)
+      v.drop(
+        t,
+        `export: calls ${ghost}, which it imports but the module does not provide (${firstLine(t.message)}): a hallucinated API`,
+      );
+    else if (missing)
+      v.drop(
+        t,
+        `needs data that is not here: it reads ${missing}, which does not exist (${firstLine(t.message)}); a test brings or makes the files it reads`,
+      );
+    else if (!verdict.keep) v.drop(t, verdict.reason);
+    else stable.push(t);
+  }
+  return stable;
+}
