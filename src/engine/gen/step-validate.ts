@@ -35,15 +35,6 @@ async function dropFailing(ctx: GenContext, critical: Finding[]): Promise<string
   return dropped;
 }
 
-/**
- * The project's linter on a new test is the project's style, not whether the test runs or checks anything: its
- * findings there stay in L0's report as warnings (an unused `assert` in a test that asserts nothing is for the
- * quality gate's runs to judge), and never drop a test. On the changed source code they stay as they are.
- */
-function asHint(f: Finding, tests: readonly string[]): Finding {
-  return f.check === 'lint' && f.severity === 'critical' && tests.includes(f.file) ? { ...f, severity: 'warning' } : f;
-}
-
 /** Records an L0 rejection once: the same finding sent back round after round is one rejected test. */
 function reject(state: GenContext['state'], f: Finding): void {
   const test = f.test ? `${f.file}: "${f.test}"` : f.file;
@@ -77,7 +68,7 @@ export async function validateRound(ctx: GenContext): Promise<void> {
     pythonOf(ctx.runner.describe().full),
     ctx.runner.describe().env,
   );
-  const findings = [...project.findings.map((f) => asHint(f, tests)), ...(await staticChecks(root, tests, sources))];
+  const findings = [...project.findings, ...(await staticChecks(root, tests, sources))];
   const critical = findings.filter((f) => f.severity === 'critical');
   await writeJsonAtomic(genPaths(dir).l0Report(round), {
     round,
@@ -129,10 +120,9 @@ export async function validateRound(ctx: GenContext): Promise<void> {
         pythonOf(ctx.runner.describe().full),
         ctx.runner.describe().env,
       );
-      const more = [
-        ...recheck.findings.map((f) => asHint(f, left)),
-        ...(await staticChecks(root, left, sources)),
-      ].filter((f) => f.severity === 'critical' && left.includes(f.file));
+      const more = [...recheck.findings, ...(await staticChecks(root, left, sources))].filter(
+        (f) => f.severity === 'critical' && left.includes(f.file),
+      );
       if (more.length === 0) break;
       for (const f of more) reject(state, f);
       dropped.push(...(await dropFailing(ctx, more)));
