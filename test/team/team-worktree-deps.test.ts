@@ -86,8 +86,11 @@ describe('fixcycle team: task worktrees that can build', () => {
     expect(worktreeLine).toMatch(
       /^in its own worktree \(copied \.env\.test; missing node_modules \(package\.json has dependencies but the main tree has none installed: run your package manager there\)\)$/,
     );
-    expect(detailsOf(events, 'TESTGEN-001').at(-1)).toMatch(
-      /test file\(s\): .*; L0 could not run typecheck \(tsconfig\.json but no typescript in node_modules\)$/,
+    // L0's line, then the runner judges' progress before the commit.
+    expect(detailsOf(events, 'TESTGEN-001')).toContainEqual(
+      expect.stringMatching(
+        /test file\(s\): .*; L0 could not run typecheck \(tsconfig\.json but no typescript in node_modules\)$/,
+      ),
     );
     const board = readFileSync(join(dir, 'discoveries.ndjson'), 'utf8')
       .trim()
