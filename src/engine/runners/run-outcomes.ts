@@ -27,6 +27,21 @@ export function notRun(
   parts: PartRun[],
 ): TestRun {
   const message = `no test ran: ${cannotRunMessage(step, kind === 'check' ? 'a check run before the tests' : 'run before the tests', missing)}`;
+  return {
+    ...stoppedBefore(step, result, durationMs, selection, parts, message),
+    noTestRan: { cause: 'cannot run here', message },
+  };
+}
+
+/** A run that a step before the tests ended: no test, the step's message as the run's one error. */
+function stoppedBefore(
+  step: string[],
+  result: CommandResult,
+  durationMs: number,
+  selection: TestRun['selection'],
+  parts: PartRun[],
+  message: string,
+): TestRun {
   const empty: NormalizedResult = { format: 'none', tests: [], errors: [{ message }], truncated: false };
   return {
     result: empty,
@@ -38,7 +53,6 @@ export function notRun(
     selection,
     outputTail: result.outputTail,
     parts: parts.map(describePart),
-    noTestRan: { cause: 'cannot run here', message },
   };
 }
 
@@ -51,18 +65,7 @@ export function setupFailed(
 ): TestRun {
   const cause = result.spawnError ?? (result.timedOut ? 'timed out' : `exit code ${result.exitCode ?? result.signal}`);
   const message = `the step the test script runs first (${step.join(' ')}) failed (${cause}), so no test ran; its last output:\n${result.outputTail}`;
-  const empty: NormalizedResult = { format: 'none', tests: [], errors: [{ message }], truncated: false };
-  return {
-    result: empty,
-    source: 'exit-code',
-    exitCode: result.exitCode,
-    timedOut: result.timedOut,
-    durationMs,
-    command: step,
-    selection,
-    outputTail: result.outputTail,
-    parts: parts.map(describePart),
-  };
+  return stoppedBefore(step, result, durationMs, selection, parts, message);
 }
 
 export function nothingToRun(reason: string): TestRun {
