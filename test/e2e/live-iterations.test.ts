@@ -13,6 +13,17 @@ afterAll(removeRepos);
 
 const CALC = 'projects-loop/calc';
 
+/** A real headless run whose first fix takes 3 s (a pane's intent arrives while it runs), with `max` iterations. */
+function slowFirstFix(max: number): { repo: string; run: ReturnType<typeof runCli> } {
+  const repo = makeRepo(CALC);
+  const agent = scenario({
+    analyze: [planAdd, planMultiply],
+    fix: [{ edits: [editAdd], sleepMs: 3000 }, { edits: [editMultiply] }],
+  });
+  const args = ['run', '--headless', '--in-place', '--test-cmd', 'node --test', '--max-iterations', String(max)];
+  return { repo, run: runCli(repo, [...args, '--agent-cmd', agentCmd(agent.path)]) };
+}
+
 /** The session folder once the run has made it, and its state once iteration `n` has started. */
 async function whenIterationStarts(repo: string, n: number): Promise<{ id: string; dir: string }> {
   const deadline = Date.now() + 60_000;
@@ -36,23 +47,7 @@ async function whenIterationStarts(repo: string, n: number): Promise<{ id: strin
 
 describe('the iteration budget changed while the loop runs', () => {
   it('+ gives a run limited to one iteration a second one, recorded in the session, and it converges', async () => {
-    const repo = makeRepo(CALC);
-    // The first fix takes 3 s: the pane's + arrives while it runs.
-    const agent = scenario({
-      analyze: [planAdd, planMultiply],
-      fix: [{ edits: [editAdd], sleepMs: 3000 }, { edits: [editMultiply] }],
-    });
-    const run = runCli(repo, [
-      'run',
-      '--headless',
-      '--in-place',
-      '--test-cmd',
-      'node --test',
-      '--max-iterations',
-      '1',
-      '--agent-cmd',
-      agentCmd(agent.path),
-    ]);
+    const { repo, run } = slowFirstFix(1);
     const { id, dir } = await whenIterationStarts(repo, 1);
     await appendIntent(dir, id, 'more-iterations', 'test pane');
     const done = await run;
@@ -65,22 +60,7 @@ describe('the iteration budget changed while the loop runs', () => {
   }, 120_000);
 
   it('- never goes below the iteration running, and says so in the record', async () => {
-    const repo = makeRepo(CALC);
-    const agent = scenario({
-      analyze: [planAdd, planMultiply],
-      fix: [{ edits: [editAdd], sleepMs: 3000 }, { edits: [editMultiply] }],
-    });
-    const run = runCli(repo, [
-      'run',
-      '--headless',
-      '--in-place',
-      '--test-cmd',
-      'node --test',
-      '--max-iterations',
-      '2',
-      '--agent-cmd',
-      agentCmd(agent.path),
-    ]);
+    const { repo, run } = slowFirstFix(2);
     const { id, dir } = await whenIterationStarts(repo, 1);
     await appendIntent(dir, id, 'fewer-iterations', 'pane one');
     await appendIntent(dir, id, 'fewer-iterations', 'pane two');
