@@ -30,7 +30,8 @@ export function makeRepo(fixture: string | null, extra: Record<string, string> =
 }
 
 export function removeRepos(): void {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+  // A child that outlived its test (a pty's process group, a loop's agent) may still write for a moment.
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
 }
 
 /** A scenario file for the scripted agent, in its own folder (calls.log and prompts land beside it). */

@@ -50,14 +50,15 @@ describe.skipIf(missing !== null)(
       const repo = makeRepo('projects-loop/calc', { 'notes.txt': 'my notes\n' });
       const initial = git(repo, 'rev-parse', 'HEAD');
       const agent = scenario({
-        analyze: [planAdd, planMultiply].map((p) => ({ ...p, sleepMs: 700 })),
-        fix: [{ edits: [editAdd] }, { edits: [editMultiply] }].map((f) => ({ ...f, sleepMs: 700 })),
+        analyze: [planAdd, planMultiply].map((p) => ({ ...p, sleepMs: 1500 })),
+        fix: [{ edits: [editAdd] }, { edits: [editMultiply] }].map((f) => ({ ...f, sleepMs: 1500 })),
       });
       const t = (tmux = startTmux(`fixcycle-kill-${process.pid}`, repo));
       const user = t.panes()[0]!.id;
       const runArgs = `--test-cmd 'node --test' --agent-cmd '${agentCmd(agent.path)}'`;
       const at = userAtWork(repo);
-      const delay = 2000 + Math.floor(Math.random() * 5000);
+      // The four agent calls alone take 6 s after the worktree exists, so any moment up to 5.5 s falls inside the run.
+      const delay = 500 + Math.floor(Math.random() * 5000);
       try {
         t.type(user, `${process.execPath} ${CLI} pane --session-name p ${runArgs}`);
         await t.until(() => t.panes().some((p) => p.mark === '1'), 'the pane', 30_000);
