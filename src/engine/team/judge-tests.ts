@@ -133,9 +133,8 @@ function verdicts(
 }
 
 /**
- * The tests L0 doubts, passing every run: run against mutants of the changed lines; one that kills none checks
- * nothing the change can break (where no mutant can be made: one whose file runs no changed line the task's other
- * new files do not). A doubted test
+ * The tests L0 doubts, passing every run: run against mutants of the changed lines; one that kills none and whose
+ * file runs no changed line the task's other new files do not checks nothing the change can break. A doubted test
  * sharing its file with tests L0 does not doubt is kept (its own coverage cannot be told apart).
  */
 async function checksNothing(
@@ -188,15 +187,6 @@ async function checksNothing(
       addedCoverage: false,
       ...(mutation ? { mutation } : {}),
     });
-  // As in gen: a doubted test no mutant fails checks nothing, whatever lines it runs; coverage decides only where
-  // no mutant could be made of the changed lines.
-  if (ran > 0)
-    return suspects
-      .filter((t) => suspectFiles.includes(t.file))
-      .flatMap((t) => {
-        const verdict = verdictOf(t, { killedMutants: 0, addedCoverage: true, mutants: ran });
-        return verdict.keep ? [] : [{ test: t, reason: verdict.reason }];
-      });
   const support = coverageSupport(ctx.runner, cwd);
   if (suspectFiles.length === 0 || !support.ok) return [];
   const sources = ctx.changed.map((c) => c.file);
@@ -227,8 +217,8 @@ async function checksNothing(
     const mine = await coverageOf([file]);
     if (!mine || [...mine].some((k) => !base.has(k))) continue;
     for (const t of suspects.filter((s) => s.file === file)) {
-      // No mutant ran (none could be made of the changed lines): the coverage run alone says it adds nothing.
-      const verdict = verdictOf(t);
+      // Killing no mutant and adding no coverage (or, where no mutant could be made, adding no coverage).
+      const verdict = verdictOf(t, ran > 0 ? { killedMutants: 0, addedCoverage: false, mutants: ran } : undefined);
       if (!verdict.keep) drops.push({ test: t, reason: verdict.reason });
     }
   }
