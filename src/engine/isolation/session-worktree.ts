@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { WORKFLOW_DIR, workflowDir } from '../session/paths.js';
-import { gitOut, gitRun } from './git-run.js';
+import { gitOut, gitRun, PARALLEL_CHECKOUT } from './git-run.js';
 
 /** The session's worktree cannot be made or found; the message names the cause and the fix. */
 export class IsolationError extends Error {}
@@ -57,10 +57,11 @@ export async function clearLeftoverStart(root: string, dir: string, branch: stri
   await removeSessionWorktree(root, dir, branch, false);
 }
 
+
 /** Makes the session's worktree at `snapshot` on a new branch of its own; the user's tree, index and branch are untouched. */
 export async function addSessionWorktree(root: string, dir: string, branch: string, snapshot: string): Promise<void> {
   await mkdir(dirname(dir), { recursive: true });
-  const r = await gitRun(root, ['worktree', 'add', '--quiet', '-b', branch, dir, snapshot]);
+  const r = await gitRun(root, [...PARALLEL_CHECKOUT, 'worktree', 'add', '--quiet', '-b', branch, dir, snapshot]);
   if (r.code !== 0)
     throw new IsolationError(
       `git cannot make the session's worktree (${r.stderr.trim().split('\n')[0]}): pass --in-place to run in your working tree`,
@@ -103,7 +104,7 @@ export async function reopenSessionWorktree(root: string, dir: string, branch: s
     );
   await rm(dir, { recursive: true, force: true });
   await mkdir(dirname(dir), { recursive: true });
-  const r = await gitRun(root, ['worktree', 'add', '--quiet', dir, branch]);
+  const r = await gitRun(root, [...PARALLEL_CHECKOUT, 'worktree', 'add', '--quiet', dir, branch]);
   if (r.code !== 0)
     throw new IsolationError(
       `git cannot make the session's worktree again (${r.stderr.trim().split('\n')[0]}): check \`git worktree list\`, or start a new session`,

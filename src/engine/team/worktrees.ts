@@ -3,6 +3,7 @@ import { readdir, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { execa } from 'execa';
 import { isTestSide } from '../gen/source-files.js';
+import { PARALLEL_CHECKOUT } from '../isolation/git-run.js';
 
 async function git(cwd: string, args: string[]): Promise<{ ok: boolean; out: string; err: string }> {
   const r = await execa('git', args, { cwd, reject: false });
@@ -27,7 +28,7 @@ export const worktreeBranch = (dir: string): string => `fixcycle-team-${basename
 export async function addWorktree(root: string, dir: string): Promise<void> {
   if (existsSync(dir)) await removeWorktree(root, dir);
   await git(root, ['branch', '-D', worktreeBranch(dir)]);
-  const r = await git(root, ['worktree', 'add', '-b', worktreeBranch(dir), '--quiet', dir, 'HEAD']);
+  const r = await git(root, [...PARALLEL_CHECKOUT, 'worktree', 'add', '-b', worktreeBranch(dir), '--quiet', dir, 'HEAD']);
   if (!r.ok)
     throw new Error(
       `git worktree add failed (${r.err.split('\n')[0]}): check \`git worktree list\` and prune stale entries`,
