@@ -8,6 +8,7 @@ import type { EngineEvent, EventSink } from './events.js';
 import { GitSafetyError, Repo } from './git.js';
 import type { LoopContext } from './loop/context.js';
 import type { BegunRun, LoopPolicies, LoopResult, TestFixLoop } from './loop/loop.js';
+import { dropJournal, journalPath } from './isolation/handback-journal.js';
 import { finishIsolatedSession, isolateNewSession, reopenIsolatedSession } from './isolation/session-isolation.js';
 import { removeSessionWorktree } from './isolation/session-worktree.js';
 import type { SessionWorktree } from './isolation/types.js';
@@ -338,10 +339,12 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
             ended: final.status === 'completed' || final.status === 'partial_success' || convergedHere,
             succeeded: result.outcome === 'success' || result.outcome === 'partial_success' || convergedHere,
             apply: options.apply !== false,
+            journal: journalPath(session.paths.processDir),
           },
           options.emit,
         );
         if (handback) await session.saveState({ ...final, worktree: { ...record, handback } });
+        await dropJournal(journalPath(session.paths.processDir));
       } finally {
         for (const event of held.splice(0)) options.emit(event);
       }

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { handBack } from '../../src/engine/isolation/handback.js';
@@ -153,5 +153,52 @@ describe('the hand-back of a session run in its own worktree', () => {
     expect(read(repo, 'src/added.js')).toBe('added\n');
     expect(existsSync(join(repo, 'src/old.js'))).toBe(false);
     expect(git(repo, 'status', '--porcelain')).toBe('?? README.md');
+  });
+
+  it('finishes at the next start a hand-back stopped after the branch took the fixes, from its journal', async () => {
+    const repo = makeRepo(null, { 'src/text.js': TEXT });
+    const record = await session(repo);
+    writeFileSync(join(record.dir, 'src/new.js'), 'export const made = 1;\n');
+    fixInWorktree(record);
+    // Something in the way of a fixed file stops the hand-back after it moved the branch (as kill -9 would).
+    mkdirSync(join(repo, 'src/new.js/inside'), { recursive: true });
+    const journal = join(repo, '.git', 'handback-journal.json');
+    await expect(handBack(repo, join(repo, '.git'), record, { apply: true, journal })).rejects.toThrow();
+    expect(git(repo, 'rev-parse', 'main')).toBe(git(repo, 'rev-parse', record.branch));
+    expect(read(repo)).toBe(TEXT);
+    expect(existsSync(journal)).toBe(true);
+    rmSync(join(repo, 'src/new.js'), { recursive: true });
+    const result = await handBack(repo, join(repo, '.git'), record, { apply: true, journal });
+    expect(result).toMatchObject({ status: 'applied', how: 'fast-forward' });
+    expect(result.reason).toMatch(/finished a hand-back that was stopped/);
+    expect(read(repo)).toBe(FIXED);
+    expect(read(repo, 'src/new.js')).toBe('export const made = 1;\n');
+    expect(git(repo, 'status', '--porcelain')).toBe('');
+    // The journal stays until the session records the hand-back: a stop before that finishes it again, harmlessly.
+    expect(existsSync(journal)).toBe(true);
+    writeFileSync(join(repo, 'src/text.js'), FIXED + '// saved by the user\n');
+    expect(await handBack(repo, join(repo, '.git'), record, { apply: true, journal })).toMatchObject({
+      status: 'applied',
+    });
+    expect(read(repo)).toBe(FIXED + '// saved by the user\n');
+    expect(git(repo, 'rev-parse', 'main')).toBe(git(repo, 'rev-parse', record.branch));
+  });
+
+  it('starts a hand-back over when it stopped before the branch moved, and keeps what the user saved since', async () => {
+    const repo = makeRepo(null, { 'src/text.js': TEXT, 'src/other.js': 'other\n' });
+    const record = await session(repo);
+    writeFileSync(join(record.dir, 'src/other.js'), 'other, fixed\n');
+    fixInWorktree(record);
+    const journal = join(repo, '.git', 'handback-journal.json');
+    // A journal whose tip the branch never took: the stopped hand-back moved nothing.
+    const tip = git(repo, 'rev-parse', record.branch);
+    const head = git(repo, 'rev-parse', 'main');
+    writeFileSync(journal, JSON.stringify({ head, tip, how: 'fast-forward', commits: [tip], merged: [], files: [] }));
+    git(repo, 'commit', '-q', '--allow-empty', '-m', 'my own commit');
+    writeFileSync(join(repo, 'src/other.js'), 'other, mine\n');
+    const result = await handBack(repo, join(repo, '.git'), record, { apply: true, journal });
+    expect(result).toMatchObject({ status: 'conflict' });
+    expect(read(repo, 'src/other.js')).toBe('other, mine\n');
+    expect(existsSync(journal)).toBe(false);
   });
 });

@@ -2,6 +2,14 @@ import { chmod, lstat, mkdir, readFile, rename, rm, writeFile } from 'node:fs/pr
 import { dirname, join } from 'node:path';
 import { blobAt, mergeContents, writeBlob } from './blob-merge.js';
 import { gitOut, gitRun } from './git-run.js';
+import {
+  branchMoved,
+  dropJournal,
+  journalContent,
+  readJournal,
+  saveJournal,
+  type HandBackJournal,
+} from './handback-journal.js';
 import { entriesAt, replayCommits } from './replay.js';
 import type { HandBackRecord, SessionWorktree } from './types.js';
 
@@ -19,6 +27,12 @@ interface FilePlan {
   merged: boolean;
   /** The working copy as it was when planned, to see a save that came after. */
   seen: Buffer | null;
+  /** The blob of `seen` (null when the file was absent). */
+  seenBlob: string | null;
+  /** The blob of `content` (null when the file goes). */
+  blob: string | null;
+  /** The user's index entry when planned (`mode sha`), to leave one they staged since. */
+  indexBefore: string | null;
 }
 
 const read = (path: string): Promise<Buffer | null> => readFile(path).catch(() => null);
@@ -43,6 +57,19 @@ async function blob(root: string, entry: Entry): Promise<Buffer | null> {
 }
 
 const equal = (a: Buffer | null, b: Buffer | null): boolean => (a === null ? b === null : b !== null && a.equals(b));
+
+/** `ours` with the changes from `base` to `theirs`; 'conflict' where they meet (or a side is absent or binary). */
+async function mergeThreeWay(
+  root: string,
+  ours: Buffer | null,
+  base: Buffer | null,
+  theirs: Buffer | null,
+): Promise<Buffer | null | 'conflict'> {
+  if (equal(ours, base)) return theirs;
+  if (equal(ours, theirs) || equal(base, theirs)) return ours;
+  if (!ours || !base || !theirs) return 'conflict';
+  return (await mergeContents(root, ours, base, theirs)) ?? 'conflict';
+}
 
 /**
  * Plans each file that differs between the user's HEAD and the new tip: taken as it is where the user has no
@@ -77,17 +104,20 @@ async function planFiles(root: string, head: string, tip: string): Promise<FileP
     );
     if (link) return { conflict: path };
     const mode = a?.mode ?? b?.mode ?? '100644';
-    const mergeInto = async (ours: Buffer | null): Promise<Buffer | null | 'conflict'> => {
-      if (equal(ours, base)) return theirs;
-      if (equal(ours, theirs) || equal(base, theirs)) return ours;
-      if (!ours || !base || !theirs) return 'conflict';
-      return (await mergeContents(root, ours, base, theirs)) ?? 'conflict';
-    };
-    const content = await mergeInto(work);
-    const indexed = await mergeInto(index);
+    const content = await mergeThreeWay(root, work, base, theirs);
+    const indexed = await mergeThreeWay(root, index, base, theirs);
     if (content === 'conflict' || indexed === 'conflict') return { conflict: path };
     const indexEntry: Entry =
       indexed === null ? null : equal(indexed, theirs) ? a : { mode, sha: await writeBlob(root, indexed) };
+    const blobOf = async (bytes: Buffer | null): Promise<string | null> =>
+      bytes === null
+        ? null
+        : equal(bytes, theirs) && a
+          ? a.sha
+          : equal(bytes, base) && b
+            ? b.sha
+            : writeBlob(root, bytes);
+    const [contentBlob, seenBlob] = await Promise.all([blobOf(content), blobOf(work)]);
     plans.push({
       path,
       content,
@@ -95,23 +125,76 @@ async function planFiles(root: string, head: string, tip: string): Promise<FileP
       index: indexEntry,
       merged: !equal(work, base) || !equal(index, base),
       seen: work,
+      seenBlob,
+      blob: contentBlob,
+      indexBefore: i ? `${i.mode} ${i.sha}` : null,
     });
   }
   return plans;
 }
 
 /** Writes one working copy atomically (a temporary file renamed over it), keeping the executable bit git records. */
-async function writeWorking(root: string, plan: FilePlan): Promise<void> {
-  const path = join(root, plan.path);
-  if (plan.content === null) {
+async function writeWorking(root: string, file: string, content: Buffer | null, mode: string): Promise<void> {
+  const path = join(root, file);
+  if (content === null) {
     await rm(path, { force: true });
     return;
   }
   await mkdir(dirname(path), { recursive: true });
   const tmp = `${path}.fixcycle-${process.pid}`;
-  await writeFile(tmp, plan.content);
-  await chmod(tmp, plan.mode === '100755' ? 0o755 : 0o644);
+  await writeFile(tmp, content);
+  await chmod(tmp, mode === '100755' ? 0o755 : 0o644);
   await rename(tmp, path);
+}
+
+/** What the hand-back did to the user's files: merged into a save that came during it, or left for a conflict. */
+interface Written {
+  mergedSaves: string[];
+  kept: string[];
+}
+
+/**
+ * The user's tree takes the journal's files. A working copy saved since the plan gets the fix merged three-way
+ * into it (from the copy the plan saw), or is kept as it is where the two meet; an index entry staged since the
+ * plan is left as it is. `known`: the contents the plan holds in memory (the journal's blobs are read otherwise).
+ */
+async function writeJournalFiles(
+  root: string,
+  journal: HandBackJournal,
+  known: Map<string, { content: Buffer | null; seen: Buffer | null }>,
+): Promise<Written> {
+  const written: Written = { mergedSaves: [], kept: [] };
+  for (const file of journal.files) {
+    const now = await read(join(root, file.path));
+    const plan = known.get(file.path) ?? {
+      content: await journalContent(root, file.blob),
+      seen: await journalContent(root, file.seen),
+    };
+    let content = plan.content;
+    if (!equal(now, plan.seen)) {
+      const merged = await mergeThreeWay(root, now, plan.seen, plan.content);
+      if (merged === 'conflict') {
+        written.kept.push(file.path);
+        continue;
+      }
+      if (equal(merged, now)) continue;
+      written.mergedSaves.push(file.path);
+      content = merged;
+    }
+    await writeWorking(root, file.path, content, file.mode);
+  }
+  const staged = await indexEntries(
+    root,
+    journal.files.map((f) => f.path),
+  );
+  const lines = journal.files
+    .filter((f) => {
+      const now = staged.get(f.path);
+      return (now ? `${now.mode} ${now.sha}` : null) === f.indexBefore;
+    })
+    .map((f) => f.indexLine);
+  if (lines.length) await updateIndex(root, lines);
+  return written;
 }
 
 /**
@@ -126,6 +209,56 @@ async function updateIndex(root: string, lines: readonly string[]): Promise<void
       throw new Error(`git update-index failed: ${r.stderr.trim().split('\n')[0]}`);
     await new Promise((done) => setTimeout(done, 100));
   }
+}
+
+/** The record of a hand-back whose files were written. */
+function applied(journal: HandBackJournal, at: string, written: Written, note?: string): HandBackRecord {
+  const reasons = [
+    ...(note ? [note] : []),
+    ...(written.kept.length
+      ? [
+          `you saved ${written.kept.join(', ')} during the hand-back, on lines the fix changes: your copy was kept; \`git diff HEAD\` shows the fix missing there`,
+        ]
+      : []),
+  ];
+  const merged = [...new Set([...journal.merged, ...written.mergedSaves])];
+  return {
+    status: 'applied',
+    how: journal.how,
+    commits: journal.commits,
+    ...(merged.length ? { merged } : {}),
+    ...(reasons.length ? { reason: reasons.join('; ') } : {}),
+    at,
+  };
+}
+
+/**
+ * A hand-back stopped before it finished (its journal is still there): when the user's branch had already taken
+ * the fixes, the files are written now, as the stopped hand-back would have; otherwise it never moved anything
+ * and the hand-back starts over (null).
+ */
+async function resumeHandBack(
+  root: string,
+  record: SessionWorktree,
+  path: string,
+  at: string,
+): Promise<HandBackRecord | null> {
+  const journal = await readJournal(path);
+  if (!journal) return null;
+  if (!(await branchMoved(root, record.user_branch, journal))) {
+    await dropJournal(path);
+    return null;
+  }
+  const away = await switchedAway(root, record);
+  if (away)
+    return applied(
+      journal,
+      at,
+      { mergedSaves: [], kept: [] },
+      `${away} after your branch took the fixes: your working tree was left as it is; \`git switch ${short(record.user_branch)}\` shows them`,
+    );
+  const written = await writeJournalFiles(root, journal, new Map());
+  return applied(journal, at, written, 'finished a hand-back that was stopped after your branch took the fixes');
 }
 
 /** The command that brings the session's fixes over by hand. */
@@ -157,9 +290,13 @@ export async function handBack(
   root: string,
   gitDir: string,
   record: SessionWorktree,
-  options: { apply: boolean },
+  options: { apply: boolean; journal?: string },
 ): Promise<HandBackRecord> {
   const at = new Date().toISOString();
+  if (options.journal) {
+    const resumed = await resumeHandBack(root, record, options.journal, at);
+    if (resumed) return resumed;
+  }
   // No net change since the snapshot (no fix, or fixes rolled back): the one git call a green session pays.
   const netChange =
     (await gitRun(root, ['diff', '--quiet', record.snapshot, `refs/heads/${record.branch}`])).code !== 0;
@@ -200,6 +337,24 @@ export async function handBack(
     const plans = await planFiles(root, head, replayed.tip);
     if ('conflict' in plans)
       return waiting(`the fixes touch lines you changed in ${plans.conflict}: your version was kept`, 'conflict');
+    const journal: HandBackJournal = {
+      head,
+      tip: replayed.tip,
+      how: fastForward ? 'fast-forward' : 'cherry-pick',
+      commits: replayed.commits,
+      merged: plans.filter((p) => p.merged).map((p) => p.path),
+      files: plans.map((p) => ({
+        path: p.path,
+        blob: p.blob,
+        mode: p.mode,
+        seen: p.seenBlob,
+        indexLine: p.index ? `${p.index.mode} ${p.index.sha}\t${p.path}` : `0 ${'0'.repeat(40)}\t${p.path}`,
+        indexBefore: p.indexBefore,
+      })),
+    };
+    // Saved before the branch moves, dropped by the caller once the hand-back is recorded: a hand-back stopped
+    // after the move is finished from it at the next start (resumeHandBack), and writing it again is harmless.
+    if (options.journal) await saveJournal(options.journal, journal);
     // Compare-and-swap: a commit the user made this very moment is never lost; the hand-back is planned again.
     const moved = await gitRun(root, [
       'update-ref',
@@ -220,33 +375,8 @@ export async function handBack(
         reason: `${away} during the hand-back: your working tree was left as it is; \`git switch ${short(record.user_branch)}\` shows the fixes`,
         at,
       };
-    const kept: string[] = [];
-    for (const plan of plans) {
-      // A save that came after the plan: the fix is merged into it again, or the user's copy is kept.
-      const now = await read(join(root, plan.path));
-      if (!equal(now, plan.seen)) {
-        kept.push(plan.path);
-        continue;
-      }
-      await writeWorking(root, plan);
-    }
-    const lines = plans.map((p) =>
-      p.index ? `${p.index.mode} ${p.index.sha}\t${p.path}` : `0 ${'0'.repeat(40)}\t${p.path}`,
-    );
-    if (lines.length) await updateIndex(root, lines);
-    const merged = plans.filter((p) => p.merged).map((p) => p.path);
-    return {
-      status: 'applied',
-      how: fastForward ? 'fast-forward' : 'cherry-pick',
-      commits: replayed.commits,
-      ...(merged.length ? { merged } : {}),
-      ...(kept.length
-        ? {
-            reason: `you saved ${kept.join(', ')} during the hand-back: your copy was kept; \`git diff HEAD\` shows the fix missing there`,
-          }
-        : {}),
-      at,
-    };
+    const written = await writeJournalFiles(root, journal, new Map(plans.map((p) => [p.path, p])));
+    return applied(journal, at, written);
   }
   return waiting(`your branch kept moving during the hand-back: the fixes wait on ${record.branch}`);
 }

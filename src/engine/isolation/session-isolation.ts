@@ -143,12 +143,12 @@ export function handBackLine(h: HandBackRecord, record: SessionWorktree): string
 export async function finishIsolatedSession(
   repo: Repo,
   record: SessionWorktree,
-  input: { ended: boolean; succeeded: boolean; apply: boolean },
+  input: { ended: boolean; succeeded: boolean; apply: boolean; journal: string },
   emit: (event: EngineEvent) => void,
 ): Promise<HandBackRecord | null> {
   let result: HandBackRecord | null = null;
   if (input.succeeded) {
-    result = await handBack(repo.root, repo.gitDir, record, { apply: input.apply });
+    result = await handBack(repo.root, repo.gitDir, record, { apply: input.apply, journal: input.journal });
     emit({
       type: 'handback',
       status: result.status,

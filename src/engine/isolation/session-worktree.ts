@@ -57,7 +57,6 @@ export async function clearLeftoverStart(root: string, dir: string, branch: stri
   await removeSessionWorktree(root, dir, branch, false);
 }
 
-
 /** Makes the session's worktree at `snapshot` on a new branch of its own; the user's tree, index and branch are untouched. */
 export async function addSessionWorktree(root: string, dir: string, branch: string, snapshot: string): Promise<void> {
   await mkdir(dirname(dir), { recursive: true });
