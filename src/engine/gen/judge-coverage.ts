@@ -6,6 +6,7 @@ import { checksOf, ownAssertions, selectionOf } from './own-checks.js';
 import type { ContextPackage } from './phase-context.js';
 import type { Observed } from './quality-observe.js';
 import type { Verdicts } from './quality-verdicts.js';
+import { widestFirst } from './widest-first.js';
 
 const UNREAD =
   'adds no coverage; kept: what it checks cannot be read from its file (a computed title, a table of cases), so it is no known copy';
@@ -128,18 +129,20 @@ export async function judgeCoverage(
     node(ctx, 'IMPL-001.5', 'running', `coverage of "${t.name}"`);
     keepByAssertions([t], await coverageOf(selectionOf(ctx.runner.name, t)));
   }
-  // The tests L0 doubts come last, and what they cover counts for none after them: each is measured against the
-  // suite and the tests kept without doubt.
+  // The tests L0 doubts come last, measured against the suite and the tests kept without doubt, and against each
+  // other widest first: a doubted test adds coverage only with lines no wider doubted test runs (a call that logs
+  // its result runs what the real tests beside it run, and adds nothing), so the mutant runs decide the rest.
   const undoubtedFirst = [...candidates].sort(
     (a, b) => Number(v.hintsOf(a).length > 0) - Number(v.hintsOf(b).length > 0),
   );
   const waiting: Waiting[] = [];
+  const doubted: { t: Observed; mine: Set<string> }[] = [];
   for (const t of undoubtedFirst) {
     node(ctx, 'IMPL-001.5', 'running', `coverage of "${t.name}"`);
     const mine = await coverageOf(selectionOf(ctx.runner.name, t));
     const added = [...mine].filter((k) => !covered.has(k));
     if (v.hintsOf(t).length > 0) {
-      waiting.push({ t, addedCoverage: added.length > 0 });
+      doubted.push({ t, mine });
       continue;
     }
     if (added.length > 0) {
@@ -156,5 +159,6 @@ export async function judgeCoverage(
     } else if (own === null) v.keep(t, UNREAD, 0);
     else waiting.push({ t, addedCoverage: false });
   }
+  waiting.push(...widestFirst(doubted, covered));
   return { waiting, reachedByNew, before };
 }

@@ -2,6 +2,7 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { coveredKeys } from '../gen/coverage/model.js';
+import { widestFirst } from '../gen/widest-first.js';
 import { coverageSupport, withCoverage } from '../gen/coverage/measure.js';
 import { pythonOf } from '../gen/coverage/python.js';
 import { decideDrop, type TestEvidence } from '../gen/decide-drop.js';
@@ -134,7 +135,8 @@ function verdicts(
 
 /**
  * The tests L0 doubts, passing every run: run against mutants of the changed lines; one that kills none and whose
- * file runs no changed line the task's other new files do not checks nothing the change can break. A doubted test
+ * file runs no changed line the suite, the task's other new files and a wider such file do not checks nothing the
+ * change can break. A doubted test
  * sharing its file with tests L0 does not doubt is kept (its own coverage cannot be told apart).
  */
 async function checksNothing(
@@ -211,11 +213,16 @@ async function checksNothing(
     },
   );
   if (!base) return [];
-  const drops: Drop[] = [];
+  const measured: { t: string; mine: Set<string> }[] = [];
   for (const file of suspectFiles) {
     say(`coverage of the changed lines by ${file}`);
     const mine = await coverageOf([file]);
-    if (!mine || [...mine].some((k) => !base.has(k))) continue;
+    if (mine) measured.push({ t: file, mine });
+  }
+  // Against each other widest first, as in gen: a file running only lines a wider suspect file runs adds nothing.
+  const drops: Drop[] = [];
+  for (const { t: file, addedCoverage } of widestFirst(measured, base)) {
+    if (addedCoverage) continue;
     for (const t of suspects.filter((s) => s.file === file)) {
       // Killing no mutant and adding no coverage (or, where no mutant could be made, adding no coverage).
       const verdict = verdictOf(t, ran > 0 ? { killedMutants: 0, addedCoverage: false, mutants: ran } : undefined);

@@ -28,7 +28,16 @@ export const worktreeBranch = (dir: string): string => `fixcycle-team-${basename
 export async function addWorktree(root: string, dir: string): Promise<void> {
   if (existsSync(dir)) await removeWorktree(root, dir);
   await git(root, ['branch', '-D', worktreeBranch(dir)]);
-  const r = await git(root, [...PARALLEL_CHECKOUT, 'worktree', 'add', '-b', worktreeBranch(dir), '--quiet', dir, 'HEAD']);
+  const r = await git(root, [
+    ...PARALLEL_CHECKOUT,
+    'worktree',
+    'add',
+    '-b',
+    worktreeBranch(dir),
+    '--quiet',
+    dir,
+    'HEAD',
+  ]);
   if (!r.ok)
     throw new Error(
       `git worktree add failed (${r.err.split('\n')[0]}): check \`git worktree list\` and prune stale entries`,
