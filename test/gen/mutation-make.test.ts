@@ -168,6 +168,19 @@ describe('the mutator, per language', () => {
     expect(Math.min(...mutants.map((m) => m.line))).toBe(1);
     expect(Math.max(...mutants.map((m) => m.line))).toBeGreaterThan(70);
   });
+
+  it('mutates first the lines no existing test runs, then spreads the rest over the others', async () => {
+    const long = Array.from({ length: 80 }, (_, i) => `if (x${i} < ${i}) f(${i});`).join('\n') + '\n';
+    const root = module('long.js', long);
+    // Lines 41 to 44 are run only by the new tests: every site of theirs is among the 20.
+    const fresh = (line: number) => line >= 41 && line <= 44;
+    const mutants = await makeMutants(root, { file: 'long.js', lines: every(long) }, PYTHON, () => true, fresh);
+    expect(mutants).toHaveLength(MAX_MUTANTS_PER_MODULE);
+    const onFresh = mutants.filter((m) => fresh(m.line));
+    const sitesPerLine = (await makeMutants(root, { file: 'long.js', lines: [41] }, PYTHON)).length;
+    expect(onFresh).toHaveLength(Math.min(MAX_MUTANTS_PER_MODULE, 4 * sitesPerLine));
+    expect(new Set(mutants.map((m) => m.id)).size).toBe(mutants.length);
+  });
 });
 
 describe('a mutant in the working copy', () => {

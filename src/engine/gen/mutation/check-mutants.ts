@@ -52,7 +52,8 @@ export async function checkMutants(
     try {
       // Made where a new test runs (a mutant elsewhere no new test can kill), when the coverage runs tell.
       const reached = (line: number): boolean => reach?.newTests(`${f.file}:${line}`) !== false;
-      const mutants = await makeMutants(ctx.repo.root, f, python, reached);
+      const fresh = (line: number): boolean => reach?.existing(`${f.file}:${line}`) === false;
+      const mutants = await makeMutants(ctx.repo.root, f, python, reached, fresh);
       made.set(f.file, mutants.length);
       if (mutants.length > 0) modules.push({ file: f.file, mutants, existing: f.tests_reaching });
     } catch (error) {

@@ -116,10 +116,16 @@ export async function runMutants(o: MutantRunOptions): Promise<MutantOutcome[]> 
   const all = interleave(o.modules);
   for (const { mutant: m } of all.filter(({ mutant }) => o.reach?.newTests(key(mutant)) === false))
     outcomes.push({ ...baseOf(m), status: 'unreached', killedBy: [], existingKilledBy: null });
-  const queue = evenly(
-    all.filter(({ mutant }) => o.reach?.newTests(key(mutant)) !== false),
-    o.maxRuns,
-  );
+  // The runs go first to mutants no existing test reaches (only a new test can kill them), then span the rest.
+  const reachable = all.filter(({ mutant }) => o.reach?.newTests(key(mutant)) !== false);
+  const fresh = reachable.filter(({ mutant }) => o.reach?.existing(key(mutant)) === false);
+  const queue = [
+    ...evenly(fresh, o.maxRuns),
+    ...evenly(
+      reachable.filter((r) => !fresh.includes(r)),
+      Math.max(0, o.maxRuns - fresh.length),
+    ),
+  ];
   let slowest = o.cleanMs ?? 0;
   for (const [index, { mutant, module }] of queue.entries()) {
     if (o.signal.aborted) break;
