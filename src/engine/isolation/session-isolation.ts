@@ -1,5 +1,6 @@
 import type { EngineEvent } from '../events.js';
 import { Repo } from '../git.js';
+import { clearAbandonedStarts } from './abandoned-starts.js';
 import { gitOut } from './git-run.js';
 import { handBack } from './handback.js';
 import { snapshotUserState, unmergedPaths } from './snapshot.js';
@@ -89,7 +90,10 @@ export async function isolateNewSession(repo: Repo, sessionId: string): Promise<
     throw new IsolationError(
       `your index has unresolved conflicts (${unmerged.slice(0, 3).join(', ')}): finish the merge or rebase (git add them, or git merge --abort), then start again`,
     );
-  const snap = await snapshotUserState(repo.root, repo.gitDir, userBranch, snapshotSubject(sessionId), { base, tree });
+  const [snap, cleared] = await Promise.all([
+    snapshotUserState(repo.root, repo.gitDir, userBranch, snapshotSubject(sessionId), { base, tree }),
+    clearAbandonedStarts(repo.root, common).catch(() => [] as string[]),
+  ]);
   const dir = sessionWorktreeDir(resolve(repo.root, common), sessionId);
   const branches = refs.split('\n').filter(Boolean);
   const branch = sessionBranchName(branches, sessionId);
@@ -99,6 +103,12 @@ export async function isolateNewSession(repo: Repo, sessionId: string): Promise<
   try {
     const notes: EngineEvent[] = [];
     const work = await makeReady(repo.root, dir, notes, ignored);
+    for (const id of cleared)
+      notes.push({
+        type: 'log',
+        level: 'info',
+        message: `removed the worktree and branch of ${id}, a start stopped before it saved anything`,
+      });
     notes.unshift({
       type: 'log',
       level: 'info',
