@@ -18,7 +18,8 @@ export function judgeMutants(
 ): string[] {
   const copiesKept: string[] = [];
   for (const { t, addedCoverage } of waiting) {
-    const ran = mutationEvidence(outcomes, t.id);
+    // A doubted test shows it checks something by failing on a check of its own, not only by the code throwing.
+    const ran = mutationEvidence(outcomes, t.id, v.hintsOf(t).length > 0);
     const runs = ran.ran === 0 ? ran.text : `it ${ran.text}`;
     const verdict = decideDrop(
       v.evidence(t, {

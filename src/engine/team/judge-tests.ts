@@ -174,7 +174,8 @@ async function checksNothing(
       })
     : [];
   const ran = outcomes.filter((o) => o.status === 'killed' || o.status === 'survived').length;
-  const killers = new Set(outcomes.flatMap((o) => o.killedBy));
+  // Every test here is doubted: a failure that is only the code throwing is no check of its own (as in gen).
+  const killers = new Set(outcomes.flatMap((o) => o.killedBy.filter((t) => !o.crashedBy?.includes(t))));
   const suspects = doubted.filter((t) => !killers.has(t.id));
   // A file is judged whole: every test in it is a doubted one killing no mutant.
   const suspectFiles = [...new Set(suspects.map((t) => t.file))].filter((f) =>

@@ -83,9 +83,14 @@ export function mutationLines(report: MutationReport): string[] {
 export function mutationEvidence(
   outcomes: readonly MutantOutcome[],
   test: string,
+  checksOnly = false,
 ): { killed: number; ran: number; text: string } {
   const ran = outcomes.filter((o) => o.status === 'killed' || o.status === 'survived');
-  const killed = ran.filter((o) => o.killedBy.includes(test));
+  const failed = ran.filter((o) => o.killedBy.includes(test));
+  // `checksOnly`: a failure that is only the code throwing (every test running the mutant sees it) is no check of
+  // the test's own; said apart, so a reader sees why it counts for nothing.
+  const killed = checksOnly ? failed.filter((o) => !o.crashedBy?.includes(test)) : failed;
+  const crashed = failed.filter((o) => !killed.includes(o));
   const names = (list: readonly MutantOutcome[]): string =>
     list
       .slice(0, 3)
@@ -97,6 +102,12 @@ export function mutationEvidence(
       killed: killed.length,
       ran: ran.length,
       text: `kills ${killed.length} of the ${ran.length} mutant(s) of the changed lines run (${names(killed)})`,
+    };
+  if (crashed.length > 0)
+    return {
+      killed: 0,
+      ran: ran.length,
+      text: `killed none of the ${ran.length} mutant(s) of the changed lines run by a check: it failed on ${crashed.length} only because the code threw (${names(crashed)}) and passed on the rest`,
     };
   return {
     killed: 0,

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { TestRun, TestRunner } from '../../runners/runner.js';
 import { declaredNames, fileOf, identityOf } from '../quality-observe.js';
+import { failedByThrow } from './failure-kind.js';
 import type { Mutant } from './types.js';
 import { withMutant } from './with-mutant.js';
 
@@ -19,6 +20,8 @@ export interface MutantOutcome {
   status: 'killed' | 'survived' | 'timeout' | 'unviable' | 'unreached';
   /** The new tests (their `Observed` ids) that failed on it. */
   killedBy: string[];
+  /** Those of them that failed only because the code threw (failure-kind.ts), not on a check of their own. */
+  crashedBy?: string[];
   /** The project's existing tests that failed on it (none when the suite never runs its line); null: not run. */
   existingKilledBy: string[] | null;
   /** The runner's words for a timeout or an unviable mutant. */
@@ -166,6 +169,7 @@ export async function runMutants(o: MutantRunOptions): Promise<MutantOutcome[]> 
     }
     slowest = Math.max(slowest, run.durationMs);
     const killedBy = new Set<string>();
+    const crashedBy = new Set<string>();
     const existingKilledBy = new Set<string>();
     let existingRan = false;
     for (const t of run.result.tests) {
@@ -173,6 +177,7 @@ export async function runMutants(o: MutantRunOptions): Promise<MutantOutcome[]> 
       const id = file ? identityOf(file, t).id : null;
       if (id && newIds.has(id)) {
         if (t.status === 'failed') killedBy.add(id);
+        if (t.status === 'failed' && failedByThrow(t)) crashedBy.add(id);
         continue;
       }
       if (file) continue; // a new test not judged here (failing every run, or flaky)
@@ -183,6 +188,7 @@ export async function runMutants(o: MutantRunOptions): Promise<MutantOutcome[]> 
       ...base,
       status: killedBy.size + existingKilledBy.size > 0 ? 'killed' : 'survived',
       killedBy: [...killedBy],
+      ...(crashedBy.size ? { crashedBy: [...crashedBy] } : {}),
       existingKilledBy: existingRan || unreachedBefore ? [...existingKilledBy] : null,
     });
   }
