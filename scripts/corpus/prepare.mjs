@@ -65,7 +65,8 @@ export function describeSource(source) {
   if (source.npm) return `npm ${source.npm}`;
   if (source.debianSource) return `Debian source ${source.debianSource} ${source.debianVersion}`;
   if (source.debianBinary) return `Debian package ${source.debianBinary} (${source.path})`;
-  if (source.repository) return `repository ${source.repository} at ${source.commit}`;
+  if (source.repository)
+    return `repository ${source.repository} at ${source.commit}${source.path ? ` (folder ${source.path})` : ''}`;
   throw new Error(`unknown corpus source ${JSON.stringify(source)}`);
 }
 
@@ -130,7 +131,16 @@ async function fromSnapshot(source, dir) {
   if (has.code !== 0) {
     throw new Error(`the snapshot of ${source.repository} has no commit ${source.commit}: fetch a newer snapshot`);
   }
-  await runOrThrow(`git --git-dir '${gitDir}' archive --format=tar ${source.commit} | tar xf - -C '${dir}'`, {});
+  // A project kept in a folder of its repository (docutils/ beside the sandbox and the web site) is that folder's
+  // tree, as a user who cloned the repository works in it.
+  const tree = source.path ? `${source.commit}:${source.path}` : source.commit;
+  const kind = source.path ? await run(['git', '--git-dir', gitDir, 'cat-file', '-t', tree], {}) : null;
+  if (kind && kind.stdout.trim() !== 'tree') {
+    throw new Error(
+      `the snapshot of ${source.repository} has no folder ${source.path} at ${source.commit}: correct the entry's source.path`,
+    );
+  }
+  await runOrThrow(`git --git-dir '${gitDir}' archive --format=tar '${tree}' | tar xf - -C '${dir}'`, {});
 }
 
 const DEBIAN_SOURCES = '/etc/apt/sources.list.d/debian.sources';

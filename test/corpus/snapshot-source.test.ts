@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 interface Source {
   repository: string;
   commit: string;
+  path?: string;
 }
 interface PrepareModule {
   fetchInto(dir: string, source: Source): Promise<void>;
@@ -36,7 +37,10 @@ beforeAll(async () => {
   git(work, 'commit', '-q', '-m', 'one');
   first = git(work, 'rev-parse', 'HEAD');
   writeFileSync(join(work, 'index.js'), 'module.exports = 2\n');
-  git(work, 'commit', '-q', '-am', 'two');
+  mkdirSync(join(work, 'pkg'));
+  writeFileSync(join(work, 'pkg', 'lib.js'), 'module.exports = 3\n');
+  git(work, 'add', '-A');
+  git(work, 'commit', '-q', '-m', 'two');
   second = git(work, 'rev-parse', 'HEAD');
   mkdirSync(join(root, 'mirrors', 'someone+thing'), { recursive: true });
   git(root, 'clone', '-q', '--bare', work, join(root, 'mirrors', 'someone+thing', 'repo'));
@@ -73,6 +77,16 @@ describe('a corpus project from a repository snapshot', () => {
     expect(readFileSync(join(dir, 'index.js'), 'utf8')).toBe('module.exports = 2\n');
     expect(git(dir, 'remote', 'get-url', 'origin')).toMatch(/someone\/thing\.git$/);
     expect(git(dir, 'status', '--porcelain')).toBe('');
+  });
+
+  it('is the tree of the folder the entry names, for a project kept in a folder of its repository', async () => {
+    const dir = join(root, 'folder');
+    await prepareModule.fetchInto(dir, { repository: 'someone/thing', commit: second, path: 'pkg' });
+    expect(readFileSync(join(dir, 'lib.js'), 'utf8')).toBe('module.exports = 3\n');
+    expect(existsSync(join(dir, 'index.js'))).toBe(false);
+    await expect(
+      prepareModule.fetchInto(join(root, 'no-folder'), { repository: 'someone/thing', commit: first, path: 'pkg' }),
+    ).rejects.toThrow(/has no folder pkg at .*correct the entry's source\.path/);
   });
 
   it('says what to fetch when the snapshot or the commit is missing', async () => {

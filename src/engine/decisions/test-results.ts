@@ -87,6 +87,10 @@ function readSubtestSkips(seen: Map<string, TestCase>, baselineIds: ReadonlySet<
       seen.set(id, { ...test, status: 'passed' });
 }
 
+function isFailedSubtest(id: string): boolean {
+  return id.includes(` > ${FAILED_SUBTEST} `);
+}
+
 function notRunYet(test: TestCase, previous: BuildResultsInput['previous']): boolean {
   return test.message?.startsWith('not run: ') === true && previous?.has(test.id) === true;
 }
@@ -129,6 +133,12 @@ export function buildTestResults(input: BuildResultsInput): TestResults {
       continue;
     }
     const before = input.previous?.get(test.id);
+    // A failed subtest exists only while it fails: an affected run that reports its test passing ran it and
+    // found it fixed, as a full run would (its failure from before no longer stands).
+    if (input.scope === 'affected' && isFailedSubtest(test.id) && groupPassed(test)) {
+      accountedFor++;
+      continue;
+    }
     if ((input.scope === 'affected' || input.result.stopped) && before) {
       if (before.status === 'passed') passed++;
       else if (before.status === 'skipped') skipped++;
