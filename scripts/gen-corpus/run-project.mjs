@@ -129,6 +129,9 @@ export async function runGen(entry, { log = () => {} } = {}) {
   ];
   const gen = await run([process.execPath, ...args], { cwd: dir, env: envFor(entry), timeoutMs: RUN_TIMEOUT_MS });
   const events = parseEvents(gen.stdout);
+  // The run's events, to read afterwards why a test was kept or dropped.
+  mkdirSync(join(genCacheRoot(), 'gen-logs'), { recursive: true });
+  writeFileSync(join(genCacheRoot(), 'gen-logs', `${entry.name}.ndjson`), gen.stdout);
   row.gen = {
     exit: gen.code,
     seconds: gen.seconds,
