@@ -56,6 +56,9 @@ const shop = (test: string) => ({
     "  it('total adds prices', () => {",
     '    assert.equal(total(items), 50);',
     '  });',
+    "  it('exports its three functions', () => {",
+    "    assert.deepEqual(Object.keys(require('../src/price.js')), ['total', 'discount', 'label']);",
+    '  });',
     "  it('discount takes a tenth off', () => {",
     "    assert.equal(label(discount(total(items), 0.1)), '45.00 EUR');",
     '  });',
@@ -86,6 +89,8 @@ describe('mocha: a spectrum unit per test from one run, through fixcycle reporte
     const byNumber = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: true });
     expect(units.map((u) => ({ ...u, lines: [...u.lines].sort(byNumber) }))).toEqual([
       { name: 'price total adds prices', failed: false, lines: lines(2, 3, 4, 5, 6, 7, 8) },
+      // Runs none of the source's functions: a unit of its own all the same (of how many passing tests).
+      { name: 'price exports its three functions', failed: false, lines: [] },
       // `return amount + cut` ran; nothing of the file's top level (it ran when the test file loaded it).
       {
         name: 'price discount takes a tenth off',
@@ -99,6 +104,9 @@ describe('mocha: a spectrum unit per test from one run, through fixcycle reporte
     const [first, second] = found.suspects;
     expect(first).toMatchObject({ file: 'src/price.js', function: 'discount' });
     expect(first!.score).toBeGreaterThan(second!.score);
+    expect(first!.evidence.join('\n')).toMatch(
+      /Ochiai 1 at line \d+ \(run by 1 of 1 failing and 0 of 2 passing tests\)/,
+    );
     const ranks = found.suspects.map((s) => s.function);
     expect(ranks.indexOf('total')).toBeGreaterThan(ranks.indexOf('label'));
   }, 120_000);

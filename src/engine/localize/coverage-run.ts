@@ -159,7 +159,8 @@ export async function runSpectrum(input: CoverageRunInput): Promise<SpectrumRun 
       const [run, alongside] = await Promise.all([wholeRun(), tests ? null : failingRun()]);
       if (tests) {
         const perTest = await perTestUnits(tests, root, input.failures);
-        if (perTest.some((u) => u.failed)) return { units: perTest, granularity: 'test', ran: ran(run) };
+        if (perTest.some((u) => u.failed && u.lines.length > 0))
+          return { units: perTest, granularity: 'test', ran: ran(run) };
       }
       // No test's coverage came back (a wrapper that drops fixcycle's reporter, mocha's parallel mode): the
       // failing tests alone, told from the passing ones by their hit counts.
