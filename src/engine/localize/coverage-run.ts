@@ -6,8 +6,10 @@ import { preparePython } from '../gen/coverage/python.js';
 import { CommandTestRunner } from '../runners/test-runner.js';
 import type { RunTestsOptions, TestRun, TestRunner } from '../runners/runner.js';
 import type { Invocation } from '../runners/invocation.js';
+import { TEST_COVERAGE_VAR } from '../runners/commands/mocha-test-coverage.js';
 import type { Failure } from '../types.js';
 import {
+  perTestUnits,
   pythonContextUnits,
   runUnit,
   v8ProcessUnits,
@@ -28,6 +30,8 @@ const V8_NODE = new Set(['node-test', 'tap', 'tape', 'mocha', 'ava', 'uvu']);
  */
 const NAME_FILTER = new Set(['node-test', 'mocha', 'ava', 'jest', 'vitest', 'go']);
 const MAX_SIDE_BY_SIDE = 3;
+/** Runners whose fixcycle reporter writes each test's coverage (`FIXCYCLE_TEST_COVERAGE`): a unit per test. */
+const PER_TEST_HOOK = new Set(['mocha']);
 /** Runners that run every file given in one process and have no name filter: one process per file instead. */
 const FILE_BY_FILE = new Set(['tape']);
 
@@ -133,18 +137,34 @@ export async function runSpectrum(input: CoverageRunInput): Promise<SpectrumRun 
   if (V8_NODE.has(runner.name)) {
     const dir = mkdtempSync(join(tmpdir(), 'fixcycle-localize-'));
     try {
+      // mocha writes each test's coverage through fixcycle's reporter: one run gives a unit per test.
+      const tests = PER_TEST_HOOK.has(runner.name) ? join(dir, 'tests') : null;
       const measuredIn = (sub: string): CommandTestRunner =>
-        runner.withInvocations((inv) => ({ ...inv, env: { ...inv.env, NODE_V8_COVERAGE: join(dir, sub) } }));
+        runner.withInvocations((inv) => ({
+          ...inv,
+          env: {
+            ...inv.env,
+            NODE_V8_COVERAGE: join(dir, sub),
+            ...(tests && sub === 'whole' ? { [TEST_COVERAGE_VAR]: tests } : {}),
+          },
+        }));
       // tape runs every file it is given in one process: each file gets its own, side by side.
       const wholeRun = async (): Promise<TestRun> => {
         if (!(perFile && FILE_BY_FILE.has(runner.name))) return runOf({ files, names: [] })(measuredIn('whole'));
         const runs = await Promise.all(files.map((file) => runOf({ files: [file], names: [] })(measuredIn('whole'))));
         return runs[0]!;
       };
-      const [run, filtered] = await Promise.all([
-        wholeRun(),
-        split ? runOf({ files: failingFiles, names })(measuredIn('failing')) : null,
-      ]);
+      const failingRun = (): Promise<TestRun> | null =>
+        split ? runOf({ files: failingFiles, names })(measuredIn('failing')) : null;
+      const [run, alongside] = await Promise.all([wholeRun(), tests ? null : failingRun()]);
+      if (tests) {
+        const perTest = await perTestUnits(tests, root, input.failures);
+        if (perTest.some((u) => u.failed && u.lines.length > 0))
+          return { units: perTest, granularity: 'test', ran: ran(run) };
+      }
+      // No test's coverage came back (a wrapper that drops fixcycle's reporter, mocha's parallel mode): the
+      // failing tests alone, told from the passing ones by their hit counts.
+      const filtered = alongside ?? (await failingRun());
       let units: ProcessUnit[] = await v8ProcessUnits(join(dir, 'whole'), root, failing);
       if (split && filtered) {
         const failingHits = lineHits(

@@ -6,6 +6,7 @@ import { execa } from 'execa';
 import { coveredKeys, type CoverageData } from '../gen/coverage/model.js';
 import { repoRelative } from '../gen/coverage/paths.js';
 import { readV8Coverage } from '../gen/coverage/v8.js';
+import type { Failure } from '../types.js';
 import type { SpectrumUnit } from './types.js';
 import { isSuspectSource } from './source-paths.js';
 
@@ -135,4 +136,78 @@ export async function pythonContextUnits(
       lines,
     })),
   };
+}
+
+interface V8Function {
+  functionName: string;
+  ranges: { startOffset: number; endOffset: number; count: number }[];
+  isBlockCoverage: boolean;
+}
+
+interface TestCoverageFile {
+  test?: { title?: string; fullTitle?: string; file?: string; state?: string };
+  result?: { url: string; functions: V8Function[] }[];
+}
+
+/** A function of a script, by where it starts: the same in every test's take. */
+const functionKey = (url: string, f: V8Function): string => `${url}#${f.ranges[0]?.startOffset ?? 0}`;
+const ran = (f: V8Function): boolean => (f.ranges[0]?.count ?? 0) > 0;
+
+/**
+ * One unit per test from the per-test coverage fixcycle's mocha reporter wrote (`FIXCYCLE_TEST_COVERAGE`, one
+ * V8 coverage file per test, its first range of count 0 over the whole script): a test failed when the runner
+ * said so and one of the failures is that test. Ochiai gives a line no failing test ran 0 whoever else ran
+ * it, so a passing test is converted only for the functions some failing test ran, and a script's take is
+ * converted once for all the tests that ran the same blocks of it: on a file of hundreds of tests over a
+ * 4,000-line module, most of them.
+ */
+export async function perTestUnits(dir: string, root: string, failures: readonly Failure[]): Promise<SpectrumUnit[]> {
+  const names = new Set(failures.map((f) => f.name.split(' > ').at(-1)!));
+  const tests: { name: string; failed: boolean; scripts: NonNullable<TestCoverageFile['result']> }[] = [];
+  for (const folder of (await readdir(dir).catch(() => [] as string[])).sort()) {
+    let file: TestCoverageFile;
+    try {
+      file = JSON.parse(await readFile(join(dir, folder, 'coverage.json'), 'utf8')) as TestCoverageFile;
+    } catch {
+      continue; // a process killed while writing leaves a torn file
+    }
+    const about = file.test;
+    if (!about || about.state === 'pending' || !file.result) continue;
+    const name = about.fullTitle ?? about.title ?? folder;
+    tests.push({ name, failed: about.state === 'failed' && names.has(about.title ?? ''), scripts: file.result });
+  }
+  const relevant = new Set(
+    tests
+      .filter((t) => t.failed)
+      .flatMap((t) => t.scripts.flatMap((s) => s.functions.filter(ran).map((f) => functionKey(s.url, f)))),
+  );
+  const converted = new Map<string, string[]>();
+  const linesOf = async (script: { url: string; functions: V8Function[] }): Promise<string[]> => {
+    // Whether a block ran is all a unit says: its count does not matter.
+    const key = JSON.stringify([
+      script.url,
+      script.functions.map((f) => f.ranges.map((r) => [r.startOffset, r.endOffset, r.count > 0])),
+    ]);
+    const known = converted.get(key);
+    if (known) return known;
+    const own = join(dir, `script-${converted.size}`);
+    await mkdir(own, { recursive: true });
+    writeFileSync(join(own, 'coverage.json'), JSON.stringify({ result: [script] }));
+    const coverage = await readV8Coverage(own, root, isSuspectSource);
+    const lines = [...coveredKeys(coverage)].filter((k) => !k.endsWith(':branch'));
+    converted.set(key, lines);
+    return lines;
+  };
+  const units: SpectrumUnit[] = [];
+  for (const test of tests) {
+    const lines: string[] = [];
+    for (const script of test.scripts) {
+      const [notRun, ...functions] = script.functions;
+      const kept = test.failed ? functions : functions.filter((f) => relevant.has(functionKey(script.url, f)));
+      if (notRun && kept.some(ran)) lines.push(...(await linesOf({ url: script.url, functions: [notRun, ...kept] })));
+    }
+    // A test that ran none of it still counts: the evidence says of how many passing tests.
+    units.push({ name: test.name, failed: test.failed, lines });
+  }
+  return units;
 }

@@ -1,3 +1,5 @@
+import { MOCHA_TEST_COVERAGE_SOURCE } from './mocha-test-coverage.js';
+
 /** The report file the mocha reporter writes, beside itself in the run's report folder. */
 export const MOCHA_REPORT_NAME = 'mocha.json';
 
@@ -19,7 +21,7 @@ const OUTPUT = process.env.FIXCYCLE_MOCHA_REPORT || path.join(__dirname, ${JSON.
 function call(value, self) {
   return typeof value === 'function' ? value.call(self) : value;
 }
-
+${MOCHA_TEST_COVERAGE_SOURCE}
 function errorFields(err) {
   if (!err || typeof err !== 'object') return err === undefined ? {} : { message: String(err) };
   const out = {};
@@ -64,7 +66,14 @@ function FixcycleReporter(runner, options) {
     failures.push(entry);
     failed.set(key(test), entry);
   });
-  runner.on('test end', (test) => tests.push(failed.get(key(test)) || clean(test)));
+  if (testCoverage) {
+    runner.on('hook', () => testCoverage.hook());
+    runner.on('test', () => testCoverage.begin());
+  }
+  runner.on('test end', (test) => {
+    tests.push(failed.get(key(test)) || clean(test));
+    if (testCoverage) testCoverage.end(test, failed.has(key(test)));
+  });
   runner.once('end', () => {
     const stats = Object.assign({}, runner.stats || {}, { tests: tests.length, passes: passes.length, pending: pending.length, failures: failures.length });
     fs.writeFileSync(OUTPUT, JSON.stringify({ stats, tests, pending, failures, passes }, null, 2));

@@ -1,0 +1,120 @@
+import { symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { makeRepo, removeRepos, ROOT } from '../helpers/repo.js';
+import { resolveRunner } from '../../src/engine/runners/index.js';
+import { localize } from '../../src/engine/localize/index.js';
+import { runSpectrum } from '../../src/engine/localize/coverage-run.js';
+import type { Failure } from '../../src/engine/types.js';
+
+afterAll(removeRepos);
+
+const failuresOf = (
+  tests: { id: string; name: string; file?: string; status: string; message?: string }[],
+): Failure[] =>
+  tests
+    .filter((t) => t.status === 'failed')
+    .map((t) => ({
+      id: t.id,
+      name: t.name,
+      file: t.file,
+      message: t.message ?? '',
+      criticality: 'medium',
+      criticality_source: 'default',
+    }));
+
+// A bug that was always there (no change to point at). Both tests of the file run `total`; only the failing one
+// runs `discount`, the buggy function, and `describe`, a one-line helper it calls: with the passing tests of the
+// file as one unit they would be told apart by hit counts at best; with a unit per test, `total` is run by a
+// passing test and ranks below both, and `discount`, the bigger one with the test's name, ranks first.
+const shop = (test: string) => ({
+  'package.json': JSON.stringify({ name: 'shop', scripts: { test } }),
+  'src/price.js': [
+    "'use strict';", //                                 1
+    'function total(items) {', //                       2
+    '  let sum = 0;', //                                3
+    '  for (const i of items) {', //                    4
+    '    sum += i.price * i.qty;', //                   5
+    '  }', //                                           6
+    '  return sum;', //                                 7
+    '}', //                                             8
+    'function discount(amount, percent) {', //          9
+    '  const cut = amount * percent;', //               10
+    '  return amount + cut;', //                        11
+    '}', //                                             12
+    'function label(n) {', //                           13
+    "  return n.toFixed(2) + ' EUR';", //               14
+    '}', //                                             15
+    'module.exports = { total, discount, label };', //  16
+    '',
+  ].join('\n'),
+  'test/price.test.js': [
+    "const assert = require('node:assert');",
+    "const { total, discount, label } = require('../src/price.js');",
+    'const items = [{ price: 25, qty: 2 }];',
+    "describe('price', () => {",
+    "  it('total adds prices', () => {",
+    '    assert.equal(total(items), 50);',
+    '  });',
+    "  it('exports its three functions', () => {",
+    "    assert.deepEqual(Object.keys(require('../src/price.js')), ['total', 'discount', 'label']);",
+    '  });',
+    "  it('discount takes a tenth off', () => {",
+    "    assert.equal(label(discount(total(items), 0.1)), '45.00 EUR');",
+    '  });',
+    '});',
+    '',
+  ].join('\n'),
+});
+
+async function brokenShop(test: string) {
+  const repo = makeRepo(null, shop(test));
+  symlinkSync(join(ROOT, 'node_modules'), join(repo, 'node_modules'));
+  const runner = await resolveRunner(repo, {});
+  expect(runner.name).toBe('mocha');
+  const run = await runner.run({ cwd: repo, scope: 'full', timeoutMs: 60_000 });
+  const failures = failuresOf(run.result.tests);
+  expect(failures.map((f) => f.name)).toEqual(['discount takes a tenth off']);
+  return { repo, runner, failures };
+}
+
+describe('mocha: a spectrum unit per test from one run, through fixcycle reporter', () => {
+  it('gives each test its own lines, passing or failing, and ranks the buggy function alone first', async () => {
+    const { repo, runner, failures } = await brokenShop('mocha');
+    const spectrum = await runSpectrum({ root: repo, runner, failures, neighbours: [], timeoutMs: 60_000 });
+    expect(spectrum).toMatchObject({ granularity: 'test', ran: '1 test file(s)' });
+    const units = 'units' in spectrum ? spectrum.units : [];
+    // v8-to-istanbul's lines: a function's range runs from its declaration to its closing brace.
+    const lines = (...n: number[]) => n.map((line) => `src/price.js:${line}`);
+    const byNumber = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: true });
+    expect(units.map((u) => ({ ...u, lines: [...u.lines].sort(byNumber) }))).toEqual([
+      { name: 'price total adds prices', failed: false, lines: lines(2, 3, 4, 5, 6, 7, 8) },
+      // Runs none of the source's functions: a unit of its own all the same (of how many passing tests).
+      { name: 'price exports its three functions', failed: false, lines: [] },
+      // `return amount + cut` ran; nothing of the file's top level (it ran when the test file loaded it).
+      {
+        name: 'price discount takes a tenth off',
+        failed: true,
+        lines: lines(2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+      },
+    ]);
+
+    const found = await localize({ root: repo, runner, failures, timeoutMs: 60_000, changeBase: null });
+    expect(found.granularity).toBe('test');
+    const [first, second] = found.suspects;
+    expect(first).toMatchObject({ file: 'src/price.js', function: 'discount' });
+    expect(first!.score).toBeGreaterThan(second!.score);
+    expect(first!.evidence.join('\n')).toMatch(
+      /Ochiai 1 at line \d+ \(run by 1 of 1 failing and 0 of 2 passing tests\)/,
+    );
+    const ranks = found.suspects.map((s) => s.function);
+    expect(ranks.indexOf('total')).toBeGreaterThan(ranks.indexOf('label'));
+  }, 120_000);
+
+  it('falls back to the hit-count split when no test coverage comes back (parallel mode runs the tests in workers)', async () => {
+    const { repo, runner, failures } = await brokenShop('mocha --parallel');
+    const found = await localize({ root: repo, runner, failures, timeoutMs: 60_000, changeBase: null });
+    expect(found.granularity).toBe('split');
+    expect(found.suspects[0]).toMatchObject({ file: 'src/price.js', function: 'discount' });
+  }, 120_000);
+});
