@@ -41,6 +41,21 @@ describe('the drop decision: every drop cites what the runner said', () => {
     expect(decideDrop({ ...passing, mutation: { killedMutants: 0, addedCoverage: false } }).keep).toBe(false);
   });
 
+  it('without a coverage tool, a doubted test killing none of the mutants run checks nothing; an undoubted one stays', () => {
+    const unmeasured = { killedMutants: 0, addedCoverage: null, mutants: 4 };
+    const v = decideDrop({ ...passing, hints: [noAssertion], mutation: unmeasured });
+    expect(v.keep).toBe(false);
+    if (!v.keep)
+      expect(v.reason).toMatch(
+        /^checks nothing: it killed none of the 4 mutants of the changed lines, and no coverage tool could show .*asserts nothing/,
+      );
+    expect(decideDrop({ ...passing, mutation: unmeasured }).keep).toBe(true);
+    // A doubted test that runs lines nothing else runs (coverage measured) is kept: the doubt is a pattern.
+    expect(
+      decideDrop({ ...passing, hints: [noAssertion], mutation: { ...unmeasured, addedCoverage: true } }).keep,
+    ).toBe(true);
+  });
+
   it('without mutants: a finding its own coverage run agrees with (nothing added) drops it, naming both', () => {
     const v = decideDrop({ ...passing, hints: [noAssertion], addedCoverage: false });
     expect(v).toMatchObject({ keep: false, kind: 'checks-nothing' });

@@ -21,8 +21,11 @@ export interface TestEvidence {
    * coverage tool (undefined: not measured).
    */
   addedCoverage?: boolean;
-  /** Mutants of the changed lines run against it (undefined: none was run). */
-  mutation?: { killedMutants: number; addedCoverage: boolean; mutants?: number };
+  /**
+   * Mutants of the changed lines run against it (undefined: none was run); `addedCoverage` null when no coverage
+   * tool could measure it (the mutant runs are then all the dynamic evidence there is).
+   */
+  mutation?: { killedMutants: number; addedCoverage: boolean | null; mutants?: number };
 }
 
 export type DropKind = 'not-collected' | 'flaky' | 'skipped' | 'placeholder' | 'checks-nothing';
@@ -81,12 +84,20 @@ export function decideDrop(e: TestEvidence): Decision {
         note: `kills ${killedMutants}${mutants ? ` of ${mutants}` : ''} mutant(s) of the changed lines`,
       };
     const ofThem = `none of the ${mutants ?? ''}${mutants ? ' ' : ''}mutants of the changed lines`;
-    if (!addedCoverage)
+    if (addedCoverage === false)
       return {
         keep: false,
         kind: 'checks-nothing',
         reason: `checks nothing: it killed ${ofThem} and adds no coverage${hinted}`,
       };
+    // No coverage tool here: for a test L0 doubts, the mutant runs agreeing with it are the dynamic check.
+    if (addedCoverage === null && hints.length > 0)
+      return {
+        keep: false,
+        kind: 'checks-nothing',
+        reason: `checks nothing: it killed ${ofThem}, and no coverage tool could show it runs lines nothing else runs${hinted}`,
+      };
+    if (addedCoverage === null) return { keep: true, note: 'kills no mutant; coverage not measured' };
     // L0's doubt is a pattern: a test that runs lines nothing else runs is kept (a helper's assertions, pyflakes'
     // `self.flakes(...)`, are invisible to it), as the issue's rule reads: none killed and no coverage added.
     return { keep: true, note: 'kills no mutant, but covers lines no other test does' };

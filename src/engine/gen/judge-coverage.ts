@@ -11,10 +11,13 @@ import { widestFirst } from './widest-first.js';
 const UNREAD =
   'adds no coverage; kept: what it checks cannot be read from its file (a computed title, a table of cases), so it is no known copy';
 
-/** A test whose verdict waits for the mutant runs, with whether its own coverage run added a line or branch. */
+/**
+ * A test whose verdict waits for the mutant runs, with whether its own coverage run added a line or branch (null:
+ * no coverage tool could tell).
+ */
 export interface Waiting {
   t: Observed;
-  addedCoverage: boolean;
+  addedCoverage: boolean | null;
 }
 
 export interface CoverageJudged {
@@ -57,7 +60,7 @@ export async function judgeCoverage(
     const waiting: Waiting[] = [];
     for (const t of stable)
       if (t.statuses[0] === 'failed') v.keep(t, failing);
-      else if (v.hintsOf(t).length > 0) waiting.push({ t, addedCoverage: true });
+      else if (v.hintsOf(t).length > 0) waiting.push({ t, addedCoverage: null });
       else v.keep(t, passes);
     ctx.emit({ type: 'gen-coverage', files: [], measured: false, reason: support.reason });
     return { waiting, reachedByNew, before: null, note };

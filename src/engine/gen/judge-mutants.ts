@@ -23,7 +23,7 @@ export function judgeMutants(
     const runs = ran.ran === 0 ? ran.text : `it ${ran.text}`;
     const verdict = decideDrop(
       v.evidence(t, {
-        addedCoverage,
+        ...(addedCoverage === null ? {} : { addedCoverage }),
         ...(ran.ran > 0 ? { mutation: { killedMutants: ran.killed, addedCoverage, mutants: ran.ran } } : {}),
       }),
     );

@@ -190,8 +190,20 @@ async function checksNothing(
       addedCoverage: false,
       ...(mutation ? { mutation } : {}),
     });
+  if (suspectFiles.length === 0) return [];
+  // Without a coverage tool (coverage.py missing for the Python that runs the tests), the mutant runs are all the
+  // dynamic evidence: a doubted test that killed none of them checks nothing, as in gen.
+  const unmeasured = (files: readonly string[]): Drop[] =>
+    ran === 0
+      ? []
+      : suspects
+          .filter((t) => files.includes(t.file))
+          .flatMap((t) => {
+            const verdict = verdictOf(t, { killedMutants: 0, addedCoverage: null, mutants: ran });
+            return verdict.keep ? [] : [{ test: t, reason: verdict.reason }];
+          });
   const support = coverageSupport(ctx.runner, cwd);
-  if (suspectFiles.length === 0 || !support.ok) return [];
+  if (!support.ok) return unmeasured(suspectFiles);
   const sources = ctx.changed.map((c) => c.file);
   const changedKeys = new Set(ctx.changed.flatMap((c) => c.lines.map((l) => `${c.file}:${l}`)));
   const coverageOf = async (files: string[]): Promise<Set<string> | null> => {
@@ -213,15 +225,17 @@ async function checksNothing(
       return !m.result || ('missing' in m && m.missing) ? null : coveredKeys(m.coverage);
     },
   );
-  if (!base) return [];
+  if (!base) return unmeasured(suspectFiles);
   const measured: { t: string; mine: Set<string> }[] = [];
+  const notMeasured: string[] = [];
   for (const file of suspectFiles) {
     say(`coverage of the changed lines by ${file}`);
     const mine = await coverageOf([file]);
     if (mine) measured.push({ t: file, mine });
+    else notMeasured.push(file);
   }
   // Against each other widest first, as in gen: a file running only lines a wider suspect file runs adds nothing.
-  const drops: Drop[] = [];
+  const drops: Drop[] = unmeasured(notMeasured);
   for (const { t: file, addedCoverage } of widestFirst(measured, base)) {
     if (addedCoverage) continue;
     for (const t of suspects.filter((s) => s.file === file)) {
