@@ -10,6 +10,8 @@ describe('a failure that is only the code throwing', () => {
     ],
     ['panic: runtime error: index out of range [3] with length 3 [recovered]', undefined],
     ['RangeError: Maximum call stack size exceeded', undefined],
+    ["jmespath.exceptions.ParseError: Expecting: ['eof'], got: rbracket", undefined],
+    ['ValueError: invalid literal for int() with base 10', undefined],
   ])("is told from the runner's words: %s", (message, stack) => {
     expect(failedByThrow({ message, ...(stack ? { stack } : {}) })).toBe(true);
   });
@@ -23,7 +25,9 @@ describe('a failure that is only the code throwing', () => {
     ],
     ['expect(received).toBe(expected) // Object.is equality', undefined],
     ['util_test.go:41: got 2, want 3', undefined],
-    ["DID NOT RAISE <class 'ValueError'>", undefined],
+    ["Failed: DID NOT RAISE <class 'ValueError'>", undefined],
+    ['AssertionError: 0 != 1 : Lists differ', 'Traceback (most recent call last):'],
+    ['expected [Function] to throw an error', 'AssertionError: expected [Function] to throw an error'],
   ])('is not a failed check: %s', (message, stack) => {
     expect(failedByThrow({ message, ...(stack ? { stack } : {}) })).toBe(false);
   });

@@ -1,16 +1,20 @@
 import type { TestCase } from '../../types.js';
 
-/**
- * An error the code under test threw (a TypeError, an AttributeError, a Go panic), as the runner reports the
- * failure, rather than a check of the test failing. Read from the runner's own failure message: its first line
- * names the error (`TypeError: ...`, `AttributeError: ...`, `panic: runtime error ...`).
- */
-const THROWN =
-  /^\s*(?:Uncaught\s+)?(?:\w+\.)?(?:TypeError|ReferenceError|RangeError|AttributeError|KeyError|IndexError|NameError|UnboundLocalError|ZeroDivisionError|RecursionError)\b|Maximum call stack size exceeded|\bpanic: /;
+/** A failed check, as runners word it: an assertion error, pytest's rewritten `assert`, a `raises` that did not. */
+const CHECK = /AssertionError|AssertError|^\s*assert\b|^\s*Failed: DID NOT (?:RAISE|WARN)|^\s*expect\(/;
 
-/** Did the test fail only because the code threw (a crash any test running it would see), not on a check of its own? */
+/** An error raised and not caught: `TypeError: ...`, `jmespath.exceptions.ParseError: ...`, `Error: ...`, a Go panic. */
+const THROWN =
+  /^\s*(?:Uncaught\s+)?(?:[\w$]+\.)*[A-Z][\w$]*(?:Error|Exception)\b|Maximum call stack size exceeded|\bpanic: /;
+
+/**
+ * Did the test fail only because the code threw (an error any test running that code would see), not on a check
+ * of its own? Read from the runner's own failure message, or the stack's first line where the message leaves out
+ * the error's name: an assertion error is a check, any other error raised through the test is a throw.
+ */
 export function failedByThrow(t: Pick<TestCase, 'message' | 'stack'>): boolean {
-  // Some reporters give the message without the error's name, which the stack's first line then carries.
   const first = (text?: string): string => text?.split('\n').find((line) => line.trim() !== '') ?? '';
-  return THROWN.test(first(t.message)) || THROWN.test(first(t.stack));
+  const lines = [first(t.message), first(t.stack)].filter(Boolean);
+  if (lines.some((l) => CHECK.test(l))) return false;
+  return lines.some((l) => THROWN.test(l));
 }
