@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { git, makeRepo, removeRepos } from '../helpers/repo.js';
 import { resolveRunner } from '../../src/engine/runners/index.js';
 import { localize, recordGreenTests } from '../../src/engine/localize/index.js';
-import type { Failure } from '../../src/engine/types.js';
+import { failuresOf } from './failures-of.js';
 
 afterAll(removeRepos);
 
@@ -45,21 +45,6 @@ const project = {
     '',
   ].join('\n'),
 };
-
-const failuresOf = (
-  tests: { id: string; name: string; file?: string; status: string; message?: string; stack?: string }[],
-): Failure[] =>
-  tests
-    .filter((t) => t.status === 'failed')
-    .map((t) => ({
-      id: t.id,
-      name: t.name,
-      file: t.file,
-      message: t.message ?? '',
-      stack: t.stack,
-      criticality: 'medium',
-      criticality_source: 'default',
-    }));
 
 describe('localize on a real node:test project', () => {
   it('ranks the broken function first from the change since the green commit and per-file coverage spectra', async () => {

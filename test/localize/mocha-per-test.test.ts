@@ -5,23 +5,9 @@ import { makeRepo, removeRepos, ROOT } from '../helpers/repo.js';
 import { resolveRunner } from '../../src/engine/runners/index.js';
 import { localize } from '../../src/engine/localize/index.js';
 import { runSpectrum } from '../../src/engine/localize/coverage-run.js';
-import type { Failure } from '../../src/engine/types.js';
+import { failuresOf } from './failures-of.js';
 
 afterAll(removeRepos);
-
-const failuresOf = (
-  tests: { id: string; name: string; file?: string; status: string; message?: string }[],
-): Failure[] =>
-  tests
-    .filter((t) => t.status === 'failed')
-    .map((t) => ({
-      id: t.id,
-      name: t.name,
-      file: t.file,
-      message: t.message ?? '',
-      criticality: 'medium',
-      criticality_source: 'default',
-    }));
 
 // A bug that was always there (no change to point at). Both tests of the file run `total`; only the failing one
 // runs `discount`, the buggy function, and `describe`, a one-line helper it calls: with the passing tests of the

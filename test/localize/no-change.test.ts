@@ -2,24 +2,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { makeRepo, removeRepos } from '../helpers/repo.js';
 import { resolveRunner } from '../../src/engine/runners/index.js';
 import { localize } from '../../src/engine/localize/index.js';
-import type { Failure } from '../../src/engine/types.js';
+import { failuresOf } from './failures-of.js';
 
 afterAll(removeRepos);
-
-const failuresOf = (
-  tests: { id: string; name: string; file?: string; status: string; message?: string; stack?: string }[],
-): Failure[] =>
-  tests
-    .filter((t) => t.status === 'failed')
-    .map((t) => ({
-      id: t.id,
-      name: t.name,
-      file: t.file,
-      message: t.message ?? '',
-      stack: t.stack,
-      criticality: 'medium',
-      criticality_source: 'default',
-    }));
 
 // A bug that was always there: no green commit, no change to point at. The buggy `tax` is not first in its file;
 // the one-line `round` before it is run by the failing test alone too, and is smaller.

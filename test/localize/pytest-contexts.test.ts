@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { makeRepo, removeRepos } from '../helpers/repo.js';
 import { resolveRunner } from '../../src/engine/runners/index.js';
 import { localize } from '../../src/engine/localize/index.js';
-import type { Failure } from '../../src/engine/types.js';
+import { failuresOf } from './failures-of.js';
 
 afterAll(removeRepos);
 
@@ -57,17 +57,7 @@ describe('pytest: per-test spectra from coverage.py contexts', () => {
         .join('');
       const runner = await resolveRunner(repo, { testCmd: `${env}python3 -m pytest` });
       const run = await runner.run({ cwd: repo, scope: 'full', timeoutMs: 120_000 });
-      const failures: Failure[] = run.result.tests
-        .filter((t) => t.status === 'failed')
-        .map((t) => ({
-          id: t.id,
-          name: t.name,
-          file: t.file,
-          message: t.message ?? '',
-          stack: t.stack,
-          criticality: 'medium',
-          criticality_source: 'default',
-        }));
+      const failures = failuresOf(run.result.tests);
       expect(failures.map((f) => f.name)).toEqual(['test_spread']);
       const found = await localize({ root: repo, runner, failures, timeoutMs: 120_000, changeBase: null });
       expect(found.granularity).toBe('test');
