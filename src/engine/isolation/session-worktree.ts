@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { lstat, mkdir, readFile, rm, symlink } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { lstat, mkdir, readFile, rename, rm, symlink } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -111,6 +112,26 @@ export async function reopenSessionWorktree(root: string, dir: string, branch: s
   return 'recreated';
 }
 
+/**
+ * Takes a folder away at once (renamed beside itself) and deletes it in a process of its own that outlives
+ * fixcycle: a worktree's hard-linked node_modules holds tens of thousands of entries, and deleting them is time
+ * the user would wait for at every session's end. Deleted in place where the rename fails.
+ */
+async function discard(dir: string): Promise<void> {
+  const trash = `${dir}.removed-${process.pid}-${Date.now()}`;
+  try {
+    await rename(dir, trash);
+  } catch {
+    await rm(dir, { recursive: true, force: true });
+    return;
+  }
+  try {
+    spawn('rm', ['-rf', trash], { detached: true, stdio: 'ignore' }).unref();
+  } catch {
+    await rm(trash, { recursive: true, force: true });
+  }
+}
+
 /** Removes the session's worktree; its branch too unless it still holds fixes waiting for the user. */
 export async function removeSessionWorktree(
   root: string,
@@ -130,7 +151,7 @@ export async function removeSessionWorktree(
   );
   const known = record && /[\\/]worktrees[\\/][^\\/]+$/.test(record);
   await Promise.all([
-    rm(dir, { recursive: true, force: true }),
+    discard(dir),
     known ? rm(record, { recursive: true, force: true }) : undefined,
     keepBranch ? undefined : gitRun(root, ['update-ref', '-d', `refs/heads/${branch}`]),
   ]);
