@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { activeDir, SESSION_PREFIX, sessionPaths } from '../engine/session/paths.js';
-import { isAlive } from '../engine/session/lock.js';
+import { lockHolderAlive } from '../engine/session/lock.js';
 import { readIterationState } from '../engine/session/state-file.js';
 
 /** One session of the repository as `status` lists it beside the one it details. */
@@ -13,15 +13,6 @@ export interface ListedSession {
   /** Its worktree's branch while the worktree is there, or where its fixes wait. */
   branch?: string;
   note?: string;
-}
-
-async function lockHolderAlive(path: string): Promise<boolean> {
-  try {
-    const { pid } = JSON.parse(await readFile(path, 'utf8')) as { pid?: number };
-    return typeof pid === 'number' && isAlive(pid);
-  } catch {
-    return false;
-  }
 }
 
 /** The sessions of a repository that run now, keep a worktree, or have fixes waiting on their branch. */

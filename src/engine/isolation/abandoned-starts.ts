@@ -1,6 +1,6 @@
-import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { isAlive } from '../session/lock.js';
+import { lockHolderAlive } from '../session/lock.js';
 import { activeDir, sessionPaths } from '../session/paths.js';
 import { gitOut } from './git-run.js';
 import { clearLeftoverStart, sessionBranchName, sessionWorktreeDir } from './session-worktree.js';
@@ -21,15 +21,6 @@ async function holdsOnlyStartFiles(dir: string): Promise<boolean> {
   return true;
 }
 
-async function lockHeld(path: string): Promise<boolean> {
-  try {
-    const { pid } = JSON.parse(await readFile(path, 'utf8')) as { pid?: number };
-    return typeof pid === 'number' && isAlive(pid);
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Sessions whose start was stopped (kill -9, a crash) after it made its worktree and before it saved anything: a
  * session folder holding nothing but what a start makes, no live lock, and a session branch holding nothing but
@@ -45,7 +36,8 @@ export async function clearAbandonedStarts(root: string, commonDir: string, now 
       (s) => s.mtimeMs,
       () => now,
     );
-    if (now - made < SETTLE_MS || !(await holdsOnlyStartFiles(paths.dir)) || (await lockHeld(paths.lock))) continue;
+    if (now - made < SETTLE_MS || !(await holdsOnlyStartFiles(paths.dir)) || (await lockHolderAlive(paths.lock)))
+      continue;
     candidates.push(id);
   }
   if (candidates.length === 0) return [];

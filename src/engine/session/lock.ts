@@ -17,6 +17,16 @@ export function isAlive(pid: number): boolean {
   }
 }
 
+/** Is the process that holds the lock file at `path` still running? False when no lock or no readable pid. */
+export async function lockHolderAlive(path: string): Promise<boolean> {
+  try {
+    const { pid } = JSON.parse(await readFile(path, 'utf8')) as { pid?: number };
+    return typeof pid === 'number' && isAlive(pid);
+  } catch {
+    return false;
+  }
+}
+
 async function tryCreate(path: string): Promise<boolean> {
   try {
     const handle = await open(path, 'wx');
