@@ -1,10 +1,10 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { git, makeRepo, readJson, removeRepos, ROOT, runCli } from '../helpers/repo.js';
-import { activeDir } from '../../src/engine/session/paths.js';
+import { git, readJson, removeRepos, ROOT, runCli } from '../helpers/repo.js';
+import { genProject, genSession } from '../helpers/gen-run.js';
 
 afterAll(removeRepos);
 
@@ -20,21 +20,13 @@ const signJs = [
 ].join('\n');
 const signPy = 'def sign(n):\n    if n < 0:\n        return "negative"\n    return "positive"\n';
 
-/** A project on main, and a feature branch adding `added` (an untested module). */
+/** A project on main and a feature branch adding `added` (an untested module), its dependencies linked by `link`. */
 function project(base: Record<string, string>, added: Record<string, string>, link?: (repo: string) => void): string {
-  const repo = makeRepo(null, { ...base, '.gitignore': 'node_modules\n' });
+  const repo = genProject(base, added);
   link?.(repo);
-  git(repo, 'switch', '-q', '-c', 'feature');
-  for (const [file, text] of Object.entries(added)) {
-    mkdirSync(join(repo, file, '..'), { recursive: true });
-    writeFileSync(join(repo, file), text);
-  }
-  git(repo, 'add', '-A');
-  git(repo, 'commit', '-q', '-m', 'add sign');
   return repo;
 }
 
-const session = (repo: string) => join(activeDir(repo), readdirSync(activeDir(repo))[0]!);
 const gen = (repo: string, agent: string) =>
   runCli(repo, ['gen', '--headless', '--agent-cmd', `${process.execPath} ${AGENT} ${agent}`], { timeoutMs: 240_000 });
 
@@ -63,20 +55,20 @@ describe("fixcycle gen measures coverage with the project's own tool", () => {
     const run = await gen(repo, agent);
     const out = run.stdout + run.stderr;
     expect(run.exitCode, out).toBe(0);
-    const pkg = readJson(join(session(repo), '.process/test-context-package.json'));
+    const pkg = readJson(join(genSession(repo), '.process/test-context-package.json'));
     expect(pkg.coverage).toMatchObject({
       measured: true,
       how: expect.stringMatching(/vitest's own --coverage \(@vitest\/coverage-v8/),
     });
     expect(pkg.coverage.files[0]).toMatchObject({ file: 'src/sign.js', lines: 0 });
     expect(out).toMatch(/\[coverage\] src\/sign\.js: lines 0% → 100% \(target 80%\)/);
-    const state = readJson(join(session(repo), '.process/gen-state.json'));
+    const state = readJson(join(genSession(repo), '.process/gen-state.json'));
     expect(state.kept.map((k: { test: string }) => k.test).sort()).toEqual([
       'test/sign.test.js::sign of a negative number',
       'test/sign.test.js::sign of a positive number',
     ]);
     expect(git(repo, 'log', '-1', '--format=%s')).toMatch(/^test-gen: IMPL-001 - 2 generated test\(s\) kept/);
-    const quality = readJson(join(session(repo), '.process/quality-gate.json'));
+    const quality = readJson(join(genSession(repo), '.process/quality-gate.json'));
     expect(quality.coverage[0]).toMatchObject({ file: 'src/sign.js', linesAfter: 100, branchesAfter: 100 });
   }, 300_000);
 
@@ -88,9 +80,9 @@ describe("fixcycle gen measures coverage with the project's own tool", () => {
     expect(run.exitCode, out).toBe(0);
     expect(out).toMatch(/\[context\] done: .*install @vitest\/coverage-v8/);
     expect(out).toMatch(/\[coverage\] not measured: .*install @vitest\/coverage-v8/);
-    const task = readJson(join(session(repo), '.task/IMPL-001.5-review.json'));
+    const task = readJson(join(genSession(repo), '.task/IMPL-001.5-review.json'));
     expect(task.context.coverage).toMatch(/coverage not measured: .*install @vitest\/coverage-v8/);
-    const state = readJson(join(session(repo), '.process/gen-state.json'));
+    const state = readJson(join(genSession(repo), '.process/gen-state.json'));
     expect(state.kept.map((k: { note: string }) => k.note)).toEqual(['passes 5 of 5 runs', 'passes 5 of 5 runs']);
     expect(git(repo, 'log', '-1', '--format=%s')).toMatch(/^test-gen: IMPL-001 - 2 generated test\(s\) kept/);
   }, 300_000);
@@ -120,13 +112,13 @@ describe("fixcycle gen measures coverage with the project's own tool", () => {
       const run = await gen(repo, agent);
       const out = run.stdout + run.stderr;
       expect(run.exitCode, out).toBe(0);
-      const pkg = readJson(join(session(repo), '.process/test-context-package.json'));
+      const pkg = readJson(join(genSession(repo), '.process/test-context-package.json'));
       expect(pkg.coverage).toMatchObject({ measured: true, how: expect.stringMatching(/coverage\.py/) });
       expect(pkg.coverage.files[0]).toMatchObject({ file: 'sign.py', lines: 0 });
       expect(out).toMatch(/\[coverage\] sign\.py: lines 0% → 100% \(target 80%\)/);
-      const quality = readJson(join(session(repo), '.process/quality-gate.json'));
+      const quality = readJson(join(genSession(repo), '.process/quality-gate.json'));
       expect(quality.coverage[0]).toMatchObject({ file: 'sign.py', linesAfter: 100, branchesAfter: 100 });
-      expect(readFileSync(join(session(repo), '.summaries/gen-summary.md'), 'utf8')).toMatch(
+      expect(readFileSync(join(genSession(repo), '.summaries/gen-summary.md'), 'utf8')).toMatch(
         /\| sign\.py \| 0% → 100%/,
       );
     },
