@@ -1,11 +1,8 @@
-import { useEffect, useState } from 'react';
 import { Text } from 'ink';
+import { useNow } from '../tui/use-now.js';
 import { isWorking } from '../tui/activity.js';
 import { useSession } from '../tui/context.js';
 import { formatDuration } from '../tui/iteration-rows.js';
-
-/** 1 s: the clock shows whole seconds. */
-const TICK_MS = 1000;
 
 /**
  * Time since the session started, from the session's own times: until its last write once it has ended. It ticks only
@@ -16,13 +13,7 @@ export function Elapsed() {
   const working = useSession(isWorking);
   // An ended session's clock stops at its own last write, not at when someone looks at it.
   const endedAt = useSession((s) => (s.done && s.state ? Date.parse(s.state.updated_at) : NaN));
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    setNow(Date.now());
-    if (!working) return;
-    const timer = setInterval(() => setNow(Date.now()), TICK_MS);
-    return () => clearInterval(timer);
-  }, [working]);
+  const now = useNow(working);
   const ms = (Number.isFinite(endedAt) && endedAt >= startedAt ? endedAt : now) - startedAt;
   return <Text>{ms < 1000 ? '0s' : formatDuration(ms)}</Text>;
 }

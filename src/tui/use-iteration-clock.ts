@@ -1,12 +1,9 @@
-import { useEffect, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { formatUsage } from '../engine/agents/activity-line.js';
 import { isWorking } from './activity.js';
 import { useSession } from './context.js';
 import { formatDuration } from './iteration-rows.js';
-
-/** 1 s: the clock shows whole seconds, on the same tick as the session's. */
-const TICK_MS = 1000;
+import { useNow } from './use-now.js';
 
 /**
  * `iteration 2/10 41s · 12,300 tokens · $0.41/$2`: where the loop is against its max iterations (which `+`/`-`
@@ -36,14 +33,7 @@ export function useIterationClock(compact = false): string {
     }),
   );
   const working = useSession(isWorking);
-  const [now, setNow] = useState(() => Date.now());
-  const ticking = working && Number.isFinite(view.startedAt);
-  useEffect(() => {
-    setNow(Date.now());
-    if (!ticking) return;
-    const timer = setInterval(() => setNow(Date.now()), TICK_MS);
-    return () => clearInterval(timer);
-  }, [ticking]);
+  const now = useNow(working && Number.isFinite(view.startedAt));
   if (view.max === undefined || view.current === 0) return '';
   const clock = Number.isFinite(view.startedAt) ? ` ${formatDuration(Math.max(1000, now - view.startedAt))}` : '';
   const iteration = `iteration ${view.current}/${view.max}${clock}`;
