@@ -52,7 +52,12 @@ export default async function () {
     }
     await resetTo(dir, base);
     if (bare.length === 0) skipped.push(`${entry.name}: the bare command or fixcycle did not pass`);
-    else ratios.push(median(loop) / median(bare));
+    else {
+      ratios.push(median(loop) / median(bare));
+      process.stdout.write(
+        `  corpus: ${entry.name} bare ${median(bare).toFixed(2)} s, fixcycle ${median(loop).toFixed(2)} s, ratio ${(median(loop) / median(bare)).toFixed(3)}\n`,
+      );
+    }
   }
   for (const why of skipped) process.stdout.write(`  corpus: left out ${why}\n`);
   if (ratios.length === 0) return {};

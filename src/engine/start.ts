@@ -9,7 +9,13 @@ import { GitSafetyError, Repo } from './git.js';
 import type { LoopContext } from './loop/context.js';
 import type { BegunRun, LoopPolicies, LoopResult, TestFixLoop } from './loop/loop.js';
 import { dropJournal, journalPath } from './isolation/handback-journal.js';
-import { finishIsolatedSession, isolateNewSession, reopenIsolatedSession } from './isolation/session-isolation.js';
+import {
+  beginIsolatedSession,
+  finishIsolatedSession,
+  reopenIsolatedSession,
+  type PendingIsolation,
+} from './isolation/session-isolation.js';
+import { firstRunInPlace } from './first-run-in-place.js';
 import { removeSessionWorktree } from './isolation/session-worktree.js';
 import type { SessionWorktree } from './isolation/types.js';
 import { initialSuiteRun, startSuite } from './loop/suite-start.js';
@@ -178,6 +184,8 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
   // The repository the loop works in: the session's worktree, or the user's own with --in-place.
   let work = repo;
   let newWorktree: SessionWorktree | undefined;
+  // A new isolated session's snapshot and branch, its worktree not made yet.
+  let pending: PendingIsolation | undefined;
   // An isolated session's `done` waits for the hand-back, so it stays the last event (see finish).
   const held: EngineEvent[] = [];
   try {
@@ -195,14 +203,24 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
     // `--agent manual` is a person fixing in their own tree: that loop works there.
     const isolated = resumed ? Boolean(state.worktree) : !options.inPlace && !options.agentNames?.includes('manual');
     let notes: EngineEvent[] = [];
-    if (isolated) {
-      const made = state.worktree
-        ? await reopenIsolatedSession(repo, state.worktree)
-        : await isolateNewSession(repo, id);
-      if (!state.worktree) newWorktree = made.record;
+    if (isolated && state.worktree) {
+      const made = await reopenIsolatedSession(repo, state.worktree, state.iterations.length > 0);
       if (made.recreated) redoLostFix(state);
       ({ work, notes } = made);
       state.worktree = made.record;
+    } else if (isolated) {
+      // The worktree is made when the first run, in the user's tree, finds work to do (first-run-in-place.ts).
+      pending = await beginIsolatedSession(repo, id);
+      newWorktree = pending.record;
+      state.worktree = pending.record;
+      notes = [
+        ...pending.notes,
+        {
+          type: 'log',
+          level: 'info',
+          message: `the first run is your test command in your tree, which fixcycle does not write; fixes, if any are needed, are made in a worktree of their own on ${pending.record.branch}`,
+        },
+      ];
     } else {
       const files = await changed;
       if (files.length > 0) {
@@ -223,11 +241,13 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
         }
       }
     }
-    const runner = await resolveRunner(work.root, {
-      runner: options.runner ?? config.runner,
-      testCmd: options.testCmd ?? config.testCommand,
-      ...(config.skipParts ? { skipParts: config.skipParts } : {}),
-    });
+    const runnerFor = (root: string) =>
+      resolveRunner(root, {
+        runner: options.runner ?? config.runner,
+        testCmd: options.testCmd ?? config.testCommand,
+        ...(config.skipParts ? { skipParts: config.skipParts } : {}),
+      });
+    const runner = await runnerFor(work.root);
     // The built-in AI-CLI adapters register themselves; a plain --agent-cmd does not need them.
     if (!options.agentCmds?.length) await import('./agents/adapters/index.js');
     const agentTimeoutMs =
@@ -309,7 +329,11 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
     if (!resumed) {
       const abort = options.abort ?? new AbortController();
       options.emit({ type: 'state', state: structuredClone(state) });
-      begun = { suite: startSuite(ctx, initialSuiteRun(abort.signal)), abort };
+      const first = initialSuiteRun(abort.signal);
+      begun = {
+        suite: pending ? firstRunInPlace(ctx, first, pending, runnerFor, options.emit) : startSuite(ctx, first),
+        abort,
+      };
       // Headless, they load once the test command printed: its start-up is over and the compile no longer slows
       // it. A TUI loads now: its first frame comes before anything else.
       if (!options.interactive) await begun.suite.then((suite) => suite.printed);
@@ -362,6 +386,7 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
       begun.abort.abort();
       await begun.suite.then((s) => s.testRun).catch(() => undefined);
     }
+    await pending?.release();
     if (newWorktree) await removeSessionWorktree(repo.root, newWorktree.dir, newWorktree.branch, false);
     await lock.release();
     // A start refused before it wrote anything (a dirty tree, no agent) leaves no empty session behind.

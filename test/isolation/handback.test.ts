@@ -3,7 +3,11 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { handBack } from '../../src/engine/isolation/handback.js';
 import { snapshotUserState } from '../../src/engine/isolation/snapshot.js';
-import { addSessionWorktree, sessionWorktreeDir } from '../../src/engine/isolation/session-worktree.js';
+import {
+  addSessionBranch,
+  addSessionWorktree,
+  sessionWorktreeDir,
+} from '../../src/engine/isolation/session-worktree.js';
 import type { SessionWorktree } from '../../src/engine/isolation/types.js';
 import { git, makeRepo, removeRepos } from '../helpers/repo.js';
 
@@ -18,7 +22,8 @@ async function session(repo: string, id = 'WFS-test-hb'): Promise<SessionWorktre
   const snap = await snapshotUserState(repo, gitDir, 'refs/heads/main', 'fixcycle: snapshot');
   const dir = sessionWorktreeDir(gitDir, id);
   const branch = `fixcycle/${id}`;
-  await addSessionWorktree(repo, dir, branch, snap.snapshot);
+  await addSessionBranch(repo, branch, snap.snapshot);
+  await addSessionWorktree(repo, dir, branch);
   return { dir, branch, user_branch: 'refs/heads/main', base: snap.base, snapshot: snap.snapshot };
 }
 

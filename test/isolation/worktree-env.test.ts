@@ -2,7 +2,11 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { addSessionWorktree, sessionWorktreeDir } from '../../src/engine/isolation/session-worktree.js';
+import {
+  addSessionBranch,
+  addSessionWorktree,
+  sessionWorktreeDir,
+} from '../../src/engine/isolation/session-worktree.js';
 import { prepareSessionWorktree } from '../../src/engine/isolation/worktree-env.js';
 import { git, makeRepo, removeRepos } from '../helpers/repo.js';
 
@@ -15,7 +19,8 @@ function write(root: string, file: string, content: string): void {
 
 async function worktreeOf(repo: string): Promise<string> {
   const dir = sessionWorktreeDir(join(repo, '.git'), 'WFS-test-env');
-  await addSessionWorktree(repo, dir, 'fixcycle/WFS-test-env', 'HEAD');
+  await addSessionBranch(repo, 'fixcycle/WFS-test-env', git(repo, 'rev-parse', 'HEAD'));
+  await addSessionWorktree(repo, dir, 'fixcycle/WFS-test-env');
   return dir;
 }
 

@@ -3,8 +3,9 @@ import { Repo } from '../git.js';
 import { clearAbandonedStarts } from './abandoned-starts.js';
 import { gitOut } from './git-run.js';
 import { handBack } from './handback.js';
-import { snapshotUserState, unmergedPaths } from './snapshot.js';
+import { dropIndex, filesStillMatch, snapshotUserState, unmergedPaths } from './snapshot.js';
 import {
+  addSessionBranch,
   addSessionWorktree,
   clearLeftoverStart,
   IsolationError,
@@ -53,13 +54,29 @@ async function makeReady(root: string, dir: string, notes: EngineEvent[], ignore
 }
 
 /**
- * A new session's worktree, started from the user's state: their HEAD plus their uncommitted changes as they are
- * now (a snapshot commit made without touching their index or files), on a branch named after the session. The
- * questions about the repository go to git at once (one rev-parse answers most): every run pays for them.
+ * A new session whose worktree is not made yet: the snapshot and the branch are (a kill from here on leaves a
+ * session that resumes). Its first run can happen in the user's tree, which fixcycle does not write: a suite that
+ * passes there while the files still hold the snapshot needs no worktree at all.
  */
-export async function isolateNewSession(repo: Repo, sessionId: string): Promise<IsolatedRepo> {
-  const ignored = ignoredEntries(repo.root);
-  ignored.catch(() => undefined);
+export interface PendingIsolation {
+  record: SessionWorktree;
+  /** Log lines, said once the session is announced. */
+  notes: EngineEvent[];
+  /** Do the user's files still hold the snapshot (nothing saved since it was taken)? */
+  unchanged(): Promise<boolean>;
+  /** Makes the worktree (once; later calls get the same one). */
+  materialize(): Promise<IsolatedRepo>;
+  /** Forgets the snapshot's index (the worktree, if made, stays the session's). */
+  release(): Promise<void>;
+}
+
+/**
+ * A new session's isolation, started from the user's state: their HEAD plus their uncommitted changes as they are
+ * now (a snapshot commit made without touching their index or files), on a branch named after the session. The
+ * questions about the repository go to git at once (one rev-parse answers most): every run pays for them. The
+ * worktree itself is made by `materialize`.
+ */
+export async function beginIsolatedSession(repo: Repo, sessionId: string): Promise<PendingIsolation> {
   const [probe, unmerged, refs] = await Promise.all([
     gitOut(repo.root, [
       'rev-parse',
@@ -91,41 +108,76 @@ export async function isolateNewSession(repo: Repo, sessionId: string): Promise<
       `your index has unresolved conflicts (${unmerged.slice(0, 3).join(', ')}): finish the merge or rebase (git add them, or git merge --abort), then start again`,
     );
   const [snap, cleared] = await Promise.all([
-    snapshotUserState(repo.root, repo.gitDir, userBranch, snapshotSubject(sessionId), { base, tree }),
+    snapshotUserState(repo.root, repo.gitDir, userBranch, snapshotSubject(sessionId), { base, tree }, true),
     clearAbandonedStarts(repo.root, common).catch(() => [] as string[]),
   ]);
-  const dir = sessionWorktreeDir(resolve(repo.root, common), sessionId);
-  const branches = refs.split('\n').filter(Boolean);
-  const branch = sessionBranchName(branches, sessionId);
-  if (branches.includes(`refs/heads/${branch}`)) await clearLeftoverStart(repo.root, dir, branch, sessionId);
-  await addSessionWorktree(repo.root, dir, branch, snap.snapshot);
-  const record: SessionWorktree = { dir, branch, user_branch: userBranch, base: snap.base, snapshot: snap.snapshot };
+  const index = snap.index!;
   try {
-    const notes: EngineEvent[] = [];
-    const work = await makeReady(repo.root, dir, notes, ignored);
-    for (const id of cleared)
-      notes.push({
+    const dir = sessionWorktreeDir(resolve(repo.root, common), sessionId);
+    const branches = refs.split('\n').filter(Boolean);
+    const branch = sessionBranchName(branches, sessionId);
+    if (branches.includes(`refs/heads/${branch}`)) await clearLeftoverStart(repo.root, dir, branch, sessionId);
+    await addSessionBranch(repo.root, branch, snap.snapshot);
+    const record: SessionWorktree = { dir, branch, user_branch: userBranch, base: snap.base, snapshot: snap.snapshot };
+    let made: Promise<IsolatedRepo> | undefined;
+    const materialize = async (): Promise<IsolatedRepo> => {
+      const ignored = ignoredEntries(repo.root);
+      ignored.catch(() => undefined);
+      await addSessionWorktree(repo.root, dir, branch);
+      try {
+        const notes: EngineEvent[] = [];
+        const work = await makeReady(repo.root, dir, notes, ignored);
+        notes.unshift({
+          type: 'log',
+          level: 'info',
+          message: `the loop works in its own worktree on ${branch}${snap.files.length ? `, from your HEAD and your ${snap.files.length} uncommitted file(s) as they were when it started` : ''}; your working tree, index and branch are not written until the fixes come back`,
+        });
+        return { work, record, notes };
+      } catch (error) {
+        await removeSessionWorktree(repo.root, dir, branch, true);
+        throw error;
+      }
+    };
+    return {
+      record,
+      notes: cleared.map((id) => ({
         type: 'log',
         level: 'info',
         message: `removed the worktree and branch of ${id}, a start stopped before it saved anything`,
-      });
-    notes.unshift({
-      type: 'log',
-      level: 'info',
-      message: `the loop works in its own worktree on ${branch}${snap.files.length ? `, from your HEAD and your ${snap.files.length} uncommitted file(s) as they are now` : ''}; your working tree, index and branch are not written until the fixes come back`,
-    });
-    return { work, record, notes };
+      })),
+      unchanged: () => filesStillMatch(repo.root, index),
+      materialize: () => (made ??= materialize()),
+      release: () => dropIndex(index),
+    };
   } catch (error) {
-    await removeSessionWorktree(repo.root, dir, branch, false);
+    await dropIndex(index);
     throw error;
   }
 }
 
-/** A resumed session's worktree: as it was, or made again from its branch when it was removed by hand. */
-export async function reopenIsolatedSession(repo: Repo, record: SessionWorktree): Promise<IsolatedRepo> {
+/** A new session's worktree made at once (see beginIsolatedSession). */
+export async function isolateNewSession(repo: Repo, sessionId: string): Promise<IsolatedRepo> {
+  const pending = await beginIsolatedSession(repo, sessionId);
+  try {
+    const made = await pending.materialize();
+    return { ...made, notes: [...made.notes, ...pending.notes] };
+  } catch (error) {
+    await removeSessionWorktree(repo.root, pending.record.dir, pending.record.branch, false);
+    throw error;
+  } finally {
+    await pending.release();
+  }
+}
+
+/**
+ * A resumed session's worktree: as it was, or made again from its branch when it was removed by hand. `begun`:
+ * the session has iterations (a worktree made again is news only then).
+ */
+export async function reopenIsolatedSession(repo: Repo, record: SessionWorktree, begun = true): Promise<IsolatedRepo> {
   const how = await reopenSessionWorktree(repo.root, record.dir, record.branch);
   const notes: EngineEvent[] = [];
-  if (how === 'recreated')
+  // Before its first iteration a session may have had no worktree yet (its first run is in the user's tree).
+  if (how === 'recreated' && begun)
     notes.push({
       type: 'log',
       level: 'warn',

@@ -58,10 +58,20 @@ export async function clearLeftoverStart(root: string, dir: string, branch: stri
   await removeSessionWorktree(root, dir, branch, false);
 }
 
-/** Makes the session's worktree at `snapshot` on a new branch of its own; the user's tree, index and branch are untouched. */
-export async function addSessionWorktree(root: string, dir: string, branch: string, snapshot: string): Promise<void> {
+/** The session's branch at `snapshot`, made before its worktree (a kill after this leaves a session that resumes). */
+export async function addSessionBranch(root: string, branch: string, snapshot: string): Promise<void> {
+  // The empty old value makes git refuse a branch that exists.
+  const r = await gitRun(root, ['update-ref', `refs/heads/${branch}`, snapshot, '']);
+  if (r.code !== 0)
+    throw new IsolationError(
+      `git cannot make the session's branch ${branch} (${r.stderr.trim().split('\n')[0]}): pass --in-place to run in your working tree`,
+    );
+}
+
+/** Makes the session's worktree on its branch (addSessionBranch); the user's tree, index and branch are untouched. */
+export async function addSessionWorktree(root: string, dir: string, branch: string): Promise<void> {
   await mkdir(dirname(dir), { recursive: true });
-  const r = await gitRun(root, [...PARALLEL_CHECKOUT, 'worktree', 'add', '--quiet', '-b', branch, dir, snapshot]);
+  const r = await gitRun(root, [...PARALLEL_CHECKOUT, 'worktree', 'add', '--quiet', dir, branch]);
   if (r.code !== 0)
     throw new IsolationError(
       `git cannot make the session's worktree (${r.stderr.trim().split('\n')[0]}): pass --in-place to run in your working tree`,
