@@ -23,7 +23,8 @@ export const configSchema = z.strictObject({
   testCommand: z.string().min(1).optional(),
   /**
    * Parts of the test command to leave out, by the script they run (`"test-headless"` for `npm run
-   * test-headless`) or their whole command line: parts that cannot run on this machine (a browser, a service).
+   * test-headless`), the make target (`"test-chrome"`) or their whole command line: parts that cannot run on this
+   * machine (a browser, a service).
    */
   skipParts: z.array(z.string().min(1)).optional(),
   /** Force a runner, as with --runner. */

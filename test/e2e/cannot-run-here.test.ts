@@ -93,6 +93,37 @@ describe('a part of the test command that cannot run here', { timeout: 180_000 }
     expect(agent.calls()).toEqual([]);
   });
 
+  it("make's targets are parts too: `make test` running `test: test-node test-browser` leaves the browser target out, named as skipParts names it", async () => {
+    // As chai's Makefile: mocha in one target, karma with a headless browser in the next.
+    const repo = project({ test: 'make test' }, 'a - b', {
+      Makefile:
+        'test: test-node test-browser\ntest-node:\n\t./node_modules/.bin/mocha test/*.spec.js\ntest-browser:\n\tfixcycle-no-such-browser --headless\n.PHONY: test test-node test-browser\n',
+      'test/math.spec.js':
+        "const assert = require('node:assert');\nconst { add } = require('../src/math.js');\ndescribe('math', () => {\n  it('adds', () => assert.strictEqual(add(2, 3), 5));\n  it('adds zero', () => assert.strictEqual(add(2, 0), 2));\n});\n",
+    });
+    const agent = scenario({ analyze: [plan], fix: [fixAdd] });
+    const run = await runCli(repo, [...headless, '--agent-cmd', agentCmd(agent.path)]);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(1);
+    expect(agent.calls().map((c) => c.split(' ')[1])).toEqual(['analyze', 'fix']);
+    expect(agent.prompt('agent', 'analyze', 1)).not.toMatch(/test-browser|fixcycle-no-such-browser/);
+    expect(run.stdout).toMatch(
+      /left out of the later runs: the test command's part `make test-browser` \(run after the tests\) cannot run on this machine: [^\n]*needs a program that is not here/,
+    );
+    expect(run.stdout).toMatch(
+      /\[done\] failure — converged on what runs here \(every test passes\); not run: the test command's part `make test-browser` \(it needs a program that is not here\)[^\n]*"skipParts": \["test-browser"\]/,
+    );
+    expect(state(repo)).toMatchObject({
+      stopped_by: 'part_not_run',
+      parts_not_run: [{ name: 'test-browser', command: ['make', 'test-browser'], needs: 'a program' }],
+    });
+    const output = readFileSync(join(sessionDir(repo), '.process/test-output.log'), 'utf8');
+    // make runs the tests' target whole (mocha's options are the Makefile's): the re-test is the full run, without the browser.
+    expect(output).toMatch(
+      /^# iteration 1: re-test[^\n]*\n\.\/node_modules\/\.bin\/mocha test\/\*\.spec\.js\n[^]*2 passing/,
+    );
+    expect(output).not.toMatch(/fixcycle-no-such-browser/);
+  });
+
   it('a service that refuses the connection before the tests: the part is named and its error quoted; no agent call', async () => {
     // A pretest that waits for a database, as projects testing against a service do; nothing listens on port 9.
     const repo = project({ pretest: 'node scripts/wait-for-db.js', test: 'node --test' }, 'a - b', {

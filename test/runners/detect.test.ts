@@ -174,6 +174,13 @@ describe('analyseCommandLine', () => {
     { line: 'go test -race ./...', runner: 'go', launcher: ['go', 'test'], args: ['-race', './...'] },
     { line: 'cargo test --workspace', runner: 'cargo', launcher: ['cargo', 'test'], args: ['--workspace'] },
     { line: 'tsx --test src/', runner: 'node-test', launcher: ['tsx'], args: ['--test', 'src/'] },
+    // A Makefile recipe's way: the project's own bin, which fixcycle runs from node_modules/.bin anyway.
+    {
+      line: './node_modules/.bin/mocha --reporter dot test/*.js',
+      runner: 'mocha',
+      launcher: ['mocha'],
+      args: ['--reporter', 'dot', 'test/*.js'],
+    },
   ])('follows "$line" to $runner', ({ line, runner, launcher, args, wrappers = [], env = {}, setup = [] }) => {
     const found = analyseCommandLine(line, facts);
     expect(found).toMatchObject({ runner, launcher, args, wrappers, env, setup });

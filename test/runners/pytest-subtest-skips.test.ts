@@ -1,6 +1,7 @@
 // unittest tests that call skipTest inside subTest, run by real pytest (issue 29, point 1; docutils in the
 // corpus): the affected re-test after the right fix ends the failures of the subtests it ran, as a full run
 // does, so the loop neither re-runs the whole suite to confirm nor calls them order-dependent.
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -8,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildTestResults } from '../../src/engine/decisions/test-results.js';
 import { resolveRunner } from '../../src/engine/runners/index.js';
 import type { NormalizedResult, TestResults } from '../../src/engine/types.js';
-import { missingTool } from './helpers/fixtures.js';
+import { counts, missingTool } from './helpers/fixtures.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -114,4 +115,57 @@ describe('pytest: skipTest inside subTest, the affected re-test after the fix', 
       120_000,
     );
   }
+});
+
+/** pytest's own closing line (`1 failed, 2 passed in 0.05s`), from a bare run of the project's command. */
+function closingLine(dir: string): Record<'passed' | 'failed' | 'skipped', number> {
+  const out = spawnSync('python3', ['-m', 'pytest', '-p', 'no:cacheprovider'], { cwd: dir, encoding: 'utf8' }).stdout;
+  const last = out.trimEnd().split('\n').at(-1)!;
+  const count = (word: string): number => Number(new RegExp(`(\\d+) ${word}`).exec(last)?.[1] ?? 0);
+  return { passed: count('passed'), failed: count('failed'), skipped: count('skipped') };
+}
+
+describe("pytest: skipTest inside subTest, counted as pytest's closing line counts, from the first run on", () => {
+  for (const skips of [1, 2]) {
+    it.skipIf(missing !== null)(
+      `a test that skipped ${skips} subtest(s) passes, as pytest says, with no baseline to tell${missing ? ` (${missing})` : ''}`,
+      async () => {
+        const dir = project(skips);
+        writeFileSync(join(dir, 'codes.py'), CODES(false));
+        const runner = await resolveRunner(dir, {});
+        const run = await runner.run({ cwd: dir, scope: 'full', timeoutMs: 120_000 });
+        const { errors, ...own } = counts(run.result);
+        expect(errors).toBe(0);
+        expect(own).toEqual(closingLine(dir));
+        expect(run.result.tests.find((t) => t.id === 'tests/test_codes.py::EncodeTest > test_each_case')?.status).toBe(
+          'passed',
+        );
+        // The same on the broken code, its failed subtests each counted failed.
+        writeFileSync(join(dir, 'codes.py'), CODES(true));
+        const broken = await runner.run({ cwd: dir, scope: 'full', timeoutMs: 120_000 });
+        const { errors: brokenErrors, ...brokenCounts } = counts(broken.result);
+        expect(brokenErrors).toBe(0);
+        expect(brokenCounts).toEqual(closingLine(dir));
+      },
+      120_000,
+    );
+  }
+
+  it.skipIf(missing !== null)(
+    `a test skipped whole stays skipped${missing ? ` (${missing})` : ''}`,
+    async () => {
+      const dir = project(0);
+      writeFileSync(join(dir, 'codes.py'), CODES(false));
+      writeFileSync(
+        join(dir, 'tests', 'test_skipped.py'),
+        "import unittest\n\nclass Whole(unittest.TestCase):\n    def test_skipped(self):\n        self.skipTest('needs Windows')\n",
+      );
+      const run = await (await resolveRunner(dir, {})).run({ cwd: dir, scope: 'full', timeoutMs: 120_000 });
+      const { errors, ...own } = counts(run.result);
+      expect(errors).toBe(0);
+      expect(own).toEqual({ passed: 2, failed: 0, skipped: 1 });
+      expect(own).toEqual(closingLine(dir));
+    },
+    120_000,
+  );
 });

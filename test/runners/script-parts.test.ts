@@ -89,5 +89,7 @@ describe('isCheckPart', () => {
     [['tsc'], false],
     [['npm', 'run', 'build'], false],
     [['npx', 'eslint', '.'], true],
+    [['make', 'lint'], true],
+    [['make', 'build'], false],
   ])('%j -> %s', (argv, check) => expect(isCheckPart(argv)).toBe(check));
 });

@@ -78,8 +78,9 @@ function toFailure(
 
 /**
  * A JUnit case with one `<skipped>` is a skipped test, or a test that passed and skipped one subtest: pytest writes
- * both alike. A test that ran subtests in the baseline (`<id> > failed subtest 1` there) and is now reported
- * skipped is the second: it ran, passed, and pytest counts it passed.
+ * both alike. fixcycle's pytest plugin marks the second in the report; where it could not load (pytest started
+ * by a script whose Python fixcycle cannot find), a test that ran subtests in the baseline (`<id> > failed subtest
+ * 1` there) and is now reported skipped is the second: it ran, passed, and pytest counts it passed.
  */
 function readSubtestSkips(seen: Map<string, TestCase>, baselineIds: ReadonlySet<string>): void {
   for (const [id, test] of seen)

@@ -1,4 +1,5 @@
 import { FAILED_SUBTEST, type TestCase } from '../types.js';
+import { asRecord } from './outcome.js';
 
 /** A JUnit test case that ran subtests, as read: its id, name, file, `<skipped>` count and failure texts. */
 export interface SubtestCase {
@@ -9,14 +10,33 @@ export interface SubtestCase {
   texts: { message: string; stack?: string }[];
 }
 
+/** The property of a JUnit test case in which fixcycle's pytest plugin counts its skipped subtests. */
+export const SKIPPED_SUBTESTS_PROPERTY = 'fixcycle.skipped-subtests';
+
+/** How many of a JUnit test case's `<skipped>` fixcycle's pytest plugin counted as skipped subtests (0 when none). */
+export function markedSubtestSkips(testcase: Record<string, unknown>): number {
+  const properties = asRecord(testcase.properties)?.property;
+  // One `<property>` is read as an object, several as a list.
+  for (const item of Array.isArray(properties) ? properties : [properties]) {
+    const property = asRecord(item);
+    if (property?.['@_name'] === SKIPPED_SUBTESTS_PROPERTY) return Number(property['@_value']) || 0;
+  }
+  return 0;
+}
+
 /**
  * A test case that holds several results ran subtests (unittest's `subTest`, pytest's `subtests` fixture): pytest
  * adds a `<skipped>` or `<failure>` per skipped or failed subtest to its test's case, while a test is skipped
- * once, whole, or not at all. A single `<skipped>` alone is read as a skipped test (the session's baseline tells
- * the other case apart: see `readSubtestSkips`).
+ * once, whole, or not at all. A single `<skipped>` alone is a skipped test unless fixcycle's pytest plugin marked
+ * it a subtest's (`marked`); without the plugin's mark the session's baseline tells (see `readSubtestSkips`).
  */
-export function isSubtestCase(skips: number, texts: { message: string }[], file: string | undefined): boolean {
-  if (skips > 1 || (skips > 0 && texts.length > 0)) return true;
+export function isSubtestCase(
+  skips: number,
+  texts: { message: string }[],
+  file: string | undefined,
+  marked = 0,
+): boolean {
+  if (marked > 0 || skips > 1 || (skips > 0 && texts.length > 0)) return true;
   // Several failures: pytest's subtests (other runners join a test's failures into one).
   return texts.some((t) => FAILED_SUBTESTS.test(t.message)) || (texts.length > 1 && file?.endsWith('.py') === true);
 }

@@ -1,6 +1,6 @@
 import type { RunError, TestCase, TestStatus } from '../types.js';
 import { splitFailureText } from './failure-text.js';
-import { isSubtestCase, readSubtestCase, resultsCounted } from './junit-subtests.js';
+import { isSubtestCase, markedSubtestSkips, readSubtestCase, resultsCounted } from './junit-subtests.js';
 import { asArray, asRecord, asString } from './outcome.js';
 import { looksLikeFilePath, makeTestId, normalizeFile } from './test-id.js';
 
@@ -197,7 +197,7 @@ function readTestcase(
   }
   const place = placeOf(scope, classname, attr(testcase, 'file'));
   const skips = testcase.skipped === undefined ? 0 : toList(testcase.skipped).length;
-  if (isSubtestCase(skips, texts, place.file)) {
+  if (isSubtestCase(skips, texts, place.file, markedSubtestSkips(testcase))) {
     const seconds = Number.parseFloat(attr(testcase, 'time') ?? '');
     const subtests = { id: place.prefix + name, name, file: place.file, skips, texts };
     out.tests.push(...readSubtestCase(subtests, Number.isFinite(seconds) ? Math.round(seconds * 1000) : undefined));

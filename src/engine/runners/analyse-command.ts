@@ -4,6 +4,7 @@ import type { ProjectFacts } from './project.js';
 import { lifecycleParts } from './lifecycle-scripts.js';
 import { peelCommand } from './peel-command.js';
 import { delegation } from './wrapped/inner.js';
+import { makeParts } from './wrapped/make-parts.js';
 
 /** What a test command turns out to run, once scripts, env assignments and wrappers are seen through. */
 export interface RunnerCall {
@@ -122,7 +123,14 @@ export function analyseCommandLine(
         setup.push(argv);
         continue;
       }
-      const found = delegation<RunnerCall>(peeled, project, (script, facts) =>
+      // `make test` whose target only runs others (`test: test-node test-chrome`): each is a part of its own.
+      const parts = isMake(peeled.delegator.tool)
+        ? makeParts(peeled, project.cwd, (recipe) => analyseCommandLine(recipe, project, [], depth + 1))
+        : null;
+      const task = parts
+        ? { ...peeled, argv: parts.runnerPart, delegator: { ...peeled.delegator, runner: parts.runner } }
+        : peeled;
+      const found = delegation<RunnerCall>(task, project, (script, facts) =>
         analyseCommandLine(script, facts, [], depth + 1),
       );
       if ('unknown' in found) return { unknown: found.unknown, trail };
@@ -130,15 +138,16 @@ export function analyseCommandLine(
       return {
         ...withGlobs([...globs, ...rest.globs]),
         runner: found.runner,
-        launcher: peeled.argv,
+        launcher: task.argv,
         args: extraArgs,
         env: peeled.env,
         wrappers: peeled.wrappers,
-        setup,
-        after: rest.parts,
+        setup: [...setup, ...(parts?.before ?? [])],
+        after: [...(parts?.after.map((part) => ({ argv: part, when: '&&' as const })) ?? []), ...rest.parts],
         trail: [
           ...trail,
-          `${argv.join(' ')} -> ${found.runner} under ${peeled.delegator.tool}${found.script ? ` (each package's "${found.script}" script)` : ''}`,
+          ...(parts ? [parts.shown] : []),
+          `${task.argv.join(' ')} -> ${found.runner} under ${peeled.delegator.tool}${found.script ? ` (each package's "${found.script}" script)` : ''}`,
         ],
         delegate: {
           tool: peeled.delegator.tool,
@@ -226,4 +235,8 @@ function globWords(plain: { argv: string[]; globs: Set<number> }): string[] {
 
 function withGlobs(globs: string[]): Pick<RunnerCall, 'globs'> {
   return globs.length > 0 ? { globs: [...new Set(globs)] } : {};
+}
+
+function isMake(tool: string): boolean {
+  return tool === 'make' || tool === 'gmake';
 }

@@ -21,11 +21,12 @@ const SIGNS: { what: string; pattern: RegExp }[] = [
     pattern:
       /Could not find (?:Chrome|Chromium|Firefox|expected browser)|Failed to launch the browser process|Browser was not found|Executable doesn't exist at|Looks like Playwright .* was just installed or updated|npx playwright install|SessionNotCreatedError|session not created|No usable sandbox|No binary for \S+ browser on your platform/i,
   },
-  // npx asked for a package that is not installed, and a run without a terminal cannot say yes to the download.
+  // npx asked for a package that is not installed, and a run without a terminal cannot say yes to the download;
+  // make's recipe line exited 127 (make runs a plain line itself, so no shell says `not found`).
   {
     what: 'a program',
     pattern:
-      /npx canceled due to missing packages and no YES option|\bspawn \S+ ENOENT\b|^(?:sh|bash|\/bin\/sh)(?::\s*(?:line )?\d+)?:\s*\S+:\s*(?:command )?not found/m,
+      /npx canceled due to missing packages and no YES option|\bspawn \S+ ENOENT\b|^(?:sh|bash|\/bin\/sh)(?::\s*(?:line )?\d+)?:\s*\S+:\s*(?:command )?not found|^g?make(?:\[\d+\])?: \*\*\* \[[^\]\n]*\] Error 127$/m,
   },
   {
     what: 'a connection',
@@ -93,9 +94,11 @@ function quoteAround(output: string, index: number): string {
     .trimEnd();
 }
 
-/** How a part is named in `skipParts`: the script it runs (`test-headless`), else its command line. */
+/** How a part is named in `skipParts`: the script or make target it runs (`test-headless`), else its command line. */
 export function skipName(argv: readonly string[]): string {
   const [pm, verb, script] = argv;
+  if ((pm === 'make' || pm === 'gmake') && verb !== undefined && !verb.startsWith('-') && argv.length === 2)
+    return verb;
   if (
     (pm === 'npm' || pm === 'yarn' || pm === 'pnpm') &&
     (verb === 'run' || verb === 'run-script') &&

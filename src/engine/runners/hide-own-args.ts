@@ -70,12 +70,19 @@ function hideFromPytest(
   const setup = asModule
     ? `sys.argv = [importlib.util.find_spec("pytest.__main__").origin, *${JSON.stringify(call.args)}]\nsys.path[0] = os.getcwd()`
     : `sys.argv = [${JSON.stringify(script)}, *${JSON.stringify(call.args)}]\nsys.path.pop(0)`;
+  // fixcycle's plugins load from their files, after pytest, so neither changes what the tests import.
+  const plugins = (invocation.pytestPlugins ?? []).map(
+    (file, n) =>
+      `_spec = importlib.util.spec_from_file_location("fixcycle_plugin_${n}", ${JSON.stringify(file)})\n_plugins.append(importlib.util.module_from_spec(_spec))\n_spec.loader.exec_module(_plugins[-1])`,
+  );
   const source = [
     "# Written by fixcycle for one test run: pytest gets its report options, the tests the user's own command line.",
     'import importlib.util, os, sys',
     setup,
     'import pytest',
-    `raise SystemExit(pytest.main(${JSON.stringify(full)}))`,
+    '_plugins = []',
+    ...plugins,
+    `raise SystemExit(pytest.main(${JSON.stringify(full)}, plugins=_plugins))`,
     '',
   ].join('\n');
   const file = join(reportDir, 'fixcycle-launch.py');

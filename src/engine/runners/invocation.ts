@@ -31,6 +31,11 @@ export interface Invocation {
   report: ReportSpec | null;
   /** Files fixcycle writes before the run (mocha's reporter). */
   prepare?: { path: string; content: string }[];
+  /**
+   * fixcycle's own pytest plugins (files among `prepare`), given to pytest by fixcycle's launcher (hide-own-args.ts),
+   * which leaves the tests' command line, environment and sys.path as the user's command has them.
+   */
+  pytestPlugins?: string[];
   /** Where the command runs, when not the project root (one package of a monorepo); its steps run there too. */
   cwd?: string;
   /** The monorepo package (relative folder) the command runs in: its tests carry it. */

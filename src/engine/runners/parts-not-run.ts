@@ -45,7 +45,8 @@ export function blockedInside(
   const missing = missingHere(command, cwd);
   if (!missing) return null;
   return {
-    name: skipName(argv),
+    // Not a part skipParts can name: the whole command it is inside.
+    name: argv.join(' '),
     command: argv,
     needs: missing.what,
     inside: true,

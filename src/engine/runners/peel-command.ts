@@ -165,8 +165,10 @@ export function peelCommand(
       rest = remainder;
       continue;
     }
-    const runner = RUNNER_BINS[head];
-    if (runner) return { runner, launcher: [head], args: tail, env, wrappers };
+    // `./node_modules/.bin/mocha` (a Makefile's recipe) is the project's own `mocha`, which fixcycle runs from there.
+    const bin = /^(?:\.\/)?node_modules\/\.bin\/([\w.-]+)$/.exec(head)?.[1] ?? head;
+    const runner = RUNNER_BINS[bin];
+    if (runner) return { runner, launcher: [bin], args: tail, env, wrappers };
     if (head === 'node' || head === 'tsx') return nodeCall(head, tail, env, wrappers, project);
     // `/usr/bin/python3 -m pytest`, `python3.12 -m pytest`: any Python, named by path or version.
     if (/^python(3(\.\d+)?)?$/.test(head.split('/').at(-1)!) && tail[0] === '-m' && tail[1] === 'pytest') {

@@ -53,7 +53,7 @@ export interface NoTestRanCause {
 
 /** A part of the test command that cannot run on this machine, and why. */
 export interface PartNotRun {
-  /** How `skipParts` names it: the script it runs (`test-headless`), else its command line. */
+  /** How `skipParts` names it: the script or make target it runs (`test-headless`), else its command line. */
   name: string;
   command: string[];
   /** What it lacks here: `a browser`, `a program`, `a connection`, ... */

@@ -45,7 +45,7 @@ const CHECK_SCRIPT =
   /(^|[:_-])(lint|lints|eslint|format|fmt|prettier|style|check|checks|types?|typecheck|tsd|tsc|dtslint|attw|audit)([:_-]|$)/i;
 
 /**
- * True for a setup part that only checks the code (`xo`, `pnpm lint`, `tsc --noEmit`, `npm run check:types`):
+ * True for a setup part that only checks the code (`xo`, `pnpm lint`, `tsc --noEmit`, `npm run check:types`, `make lint`):
  * it runs with the full suite, not before every re-test, and its failure is a failure rather than a reason
  * the tests could not run. Builds (`npm run build`, `tsc`) run before every run: the tests load what they emit.
  */
@@ -60,6 +60,11 @@ export function isCheckPart(argv: string[]): boolean {
     const names = rest.filter((word) => !word.startsWith('-'));
     const script = names[0] === 'run' || names[0] === 'run-script' ? names[1] : names[0];
     return script !== undefined && script !== 'test' && CHECK_SCRIPT.test(script);
+  }
+  // A make target before the tests' one (`test: lint test-node`), named as scripts are.
+  if (bin === 'make' || bin === 'gmake') {
+    const targets = rest.filter((word) => !word.startsWith('-') && !word.includes('='));
+    return targets.length === 1 && CHECK_SCRIPT.test(targets[0]!);
   }
   return false;
 }

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { RunnerCall } from '../analyse-command.js';
 import { keepOptions, splitArgs } from '../args.js';
 import type { Invocation, RunnerCommands } from '../invocation.js';
+import { pytestSubtestsPlugin } from './pytest-subtests-plugin.js';
 
 const VALUE_OPTIONS = new Set([
   '-k',
@@ -41,12 +42,16 @@ export function pytestCommands(call: RunnerCall): RunnerCommands {
   });
   const build = (reportDir: string, argv: string[]): Invocation => {
     const file = join(reportDir, 'pytest.xml');
+    const plugin = pytestSubtestsPlugin(reportDir);
     return {
       // xunit1: the only JUnit flavour in which pytest writes each test's file.
       argv: [...call.launcher, ...argv, `--junitxml=${file}`, '-o', 'junit_family=xunit1'],
       env: call.env,
       setup: call.setup,
       report: { file, format: 'junit', fromStdout: false },
+      // It marks in the report the skipped subtests, which pytest's JUnit writes as skipped tests.
+      prepare: [plugin],
+      pytestPlugins: [plugin.path],
     };
   };
   return {
