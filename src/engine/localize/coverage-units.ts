@@ -154,7 +154,7 @@ const functionKey = (url: string, f: V8Function): string => `${url}#${f.ranges[0
 const ran = (f: V8Function): boolean => (f.ranges[0]?.count ?? 0) > 0;
 
 /**
- * One unit per test from the per-test coverage fixcycle's mocha reporter wrote (`FIXCYCLE_TEST_COVERAGE`, one
+ * One unit per test from the per-test coverage fixcycle's mocha reporter or tape preload wrote (`FIXCYCLE_TEST_COVERAGE`, one
  * V8 coverage file per test, its first range of count 0 over the whole script): a test failed when the runner
  * said so and one of the failures is that test. Ochiai gives a line no failing test ran 0 whoever else ran
  * it, so a passing test is converted only for the functions some failing test ran, and a script's take is
@@ -163,6 +163,10 @@ const ran = (f: V8Function): boolean => (f.ranges[0]?.count ?? 0) > 0;
  */
 export async function perTestUnits(dir: string, root: string, failures: readonly Failure[]): Promise<SpectrumUnit[]> {
   const names = new Set(failures.map((f) => f.name.split(' > ').at(-1)!));
+  // mocha's failures are named after the test; tape's after the assertion, their id in the test's name
+  // (`test > message`).
+  const failedTest = (title: string): boolean =>
+    names.has(title) || failures.some((f) => f.id.startsWith(`${title} > `) || f.name.startsWith(`${title} > `));
   const tests: { name: string; failed: boolean; scripts: NonNullable<TestCoverageFile['result']> }[] = [];
   for (const folder of (await readdir(dir).catch(() => [] as string[])).sort()) {
     let file: TestCoverageFile;
@@ -174,7 +178,7 @@ export async function perTestUnits(dir: string, root: string, failures: readonly
     const about = file.test;
     if (!about || about.state === 'pending' || !file.result) continue;
     const name = about.fullTitle ?? about.title ?? folder;
-    tests.push({ name, failed: about.state === 'failed' && names.has(about.title ?? ''), scripts: file.result });
+    tests.push({ name, failed: about.state === 'failed' && failedTest(about.title ?? ''), scripts: file.result });
   }
   const relevant = new Set(
     tests
