@@ -8,6 +8,7 @@ import type { RunTestsOptions, TestRun, TestRunner } from '../runners/runner.js'
 import type { Invocation } from '../runners/invocation.js';
 import { TEST_COVERAGE_VAR } from '../runners/commands/mocha-test-coverage.js';
 import { PRELOADED_TEST_COVERAGE, requiring, writeTapeTestCoverage } from './tape-test-coverage.js';
+import { writeJestTestCoverage } from './jest-test-coverage.js';
 import type { Failure } from '../types.js';
 import {
   perTestUnits,
@@ -196,6 +197,11 @@ export async function runSpectrum(input: CoverageRunInput): Promise<SpectrumRun 
       rmSync(dir, { recursive: true, force: true });
     }
   }
+  if (runner.name === 'jest' && placed) {
+    const perTest = await jestPerTest(runner, root, input.failures, runOf({ files, names: [] }));
+    if (perTest.units.some((u) => u.failed && u.lines.length > 0))
+      return { units: perTest.units, granularity: 'test', ran: ran(perTest.run) };
+  }
   const support = coverageSupport(runner, root);
   if (!support.ok) return { skipped: support.reason };
   // jest's V8 provider skips babel's instrumentation: the same lines, in a fraction of the time.
@@ -219,4 +225,37 @@ export async function runSpectrum(input: CoverageRunInput): Promise<SpectrumRun 
       ...missing,
     };
   return { units: [runUnit(measured.coverage)], granularity: 'run', ran: ran(measured.result), ...missing };
+}
+
+/**
+ * One unit per jest test from one run of the failing files, through the file preloaded into jest's processes
+ * (jest-test-coverage.ts), jest's own coverage off (its instrumentation would be what V8 counts). No failing
+ * test's coverage back (an environment of the project's own that takes the test events itself): the caller
+ * falls back to jest's coverage and the hit-count split.
+ */
+async function jestPerTest(
+  runner: CommandTestRunner,
+  root: string,
+  failures: readonly Failure[],
+  runFiles: (r: TestRunner) => Promise<TestRun>,
+): Promise<{ units: SpectrumUnit[]; run: TestRun }> {
+  const dir = mkdtempSync(join(tmpdir(), 'fixcycle-localize-'));
+  try {
+    const tests = join(dir, 'tests');
+    const preload = writeJestTestCoverage(dir);
+    const run = await runFiles(
+      runner.withInvocations((inv) => ({
+        ...inv,
+        argv: [...inv.argv, '--coverage=false'],
+        env: {
+          ...inv.env,
+          [TEST_COVERAGE_VAR]: tests,
+          NODE_OPTIONS: requiring(preload, inv.env.NODE_OPTIONS ?? process.env.NODE_OPTIONS),
+        },
+      })),
+    );
+    return { units: await perTestUnits(tests, root, failures), run };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
