@@ -7,6 +7,8 @@ import { CommandTestRunner } from '../runners/test-runner.js';
 import type { RunTestsOptions, TestRun, TestRunner } from '../runners/runner.js';
 import type { Invocation } from '../runners/invocation.js';
 import { TEST_COVERAGE_VAR } from '../runners/commands/mocha-test-coverage.js';
+import { PRELOADED_TEST_COVERAGE, requiring, writeTapeTestCoverage } from './tape-test-coverage.js';
+import { writeJestTestCoverage } from './jest-test-coverage.js';
 import type { Failure } from '../types.js';
 import {
   perTestUnits,
@@ -30,8 +32,8 @@ const V8_NODE = new Set(['node-test', 'tap', 'tape', 'mocha', 'ava', 'uvu']);
  */
 const NAME_FILTER = new Set(['node-test', 'mocha', 'ava', 'jest', 'vitest', 'go']);
 const MAX_SIDE_BY_SIDE = 3;
-/** Runners whose fixcycle reporter writes each test's coverage (`FIXCYCLE_TEST_COVERAGE`): a unit per test. */
-const PER_TEST_HOOK = new Set(['mocha']);
+/** Runners whose fixcycle reporter or preload writes each test's coverage (`FIXCYCLE_TEST_COVERAGE`): a unit per test. */
+const PER_TEST_HOOK = new Set(['mocha', ...PRELOADED_TEST_COVERAGE]);
 /** Runners that run every file given in one process and have no name filter: one process per file instead. */
 const FILE_BY_FILE = new Set(['tape']);
 
@@ -137,8 +139,10 @@ export async function runSpectrum(input: CoverageRunInput): Promise<SpectrumRun 
   if (V8_NODE.has(runner.name)) {
     const dir = mkdtempSync(join(tmpdir(), 'fixcycle-localize-'));
     try {
-      // mocha writes each test's coverage through fixcycle's reporter: one run gives a unit per test.
+      // mocha writes each test's coverage through fixcycle's reporter, tape through a preloaded file: one run
+      // gives a unit per test.
       const tests = PER_TEST_HOOK.has(runner.name) ? join(dir, 'tests') : null;
+      const preload = tests && PRELOADED_TEST_COVERAGE.has(runner.name) ? writeTapeTestCoverage(dir) : null;
       const measuredIn = (sub: string): CommandTestRunner =>
         runner.withInvocations((inv) => ({
           ...inv,
@@ -146,6 +150,9 @@ export async function runSpectrum(input: CoverageRunInput): Promise<SpectrumRun 
             ...inv.env,
             NODE_V8_COVERAGE: join(dir, sub),
             ...(tests && sub === 'whole' ? { [TEST_COVERAGE_VAR]: tests } : {}),
+            ...(preload && sub === 'whole'
+              ? { NODE_OPTIONS: requiring(preload, inv.env.NODE_OPTIONS ?? process.env.NODE_OPTIONS) }
+              : {}),
           },
         }));
       // tape runs every file it is given in one process: each file gets its own, side by side.
@@ -190,6 +197,11 @@ export async function runSpectrum(input: CoverageRunInput): Promise<SpectrumRun 
       rmSync(dir, { recursive: true, force: true });
     }
   }
+  if (runner.name === 'jest' && placed) {
+    const perTest = await jestPerTest(runner, root, input.failures, runOf({ files, names: [] }));
+    if (perTest.units.some((u) => u.failed && u.lines.length > 0))
+      return { units: perTest.units, granularity: 'test', ran: ran(perTest.run) };
+  }
   const support = coverageSupport(runner, root);
   if (!support.ok) return { skipped: support.reason };
   // jest's V8 provider skips babel's instrumentation: the same lines, in a fraction of the time.
@@ -213,4 +225,37 @@ export async function runSpectrum(input: CoverageRunInput): Promise<SpectrumRun 
       ...missing,
     };
   return { units: [runUnit(measured.coverage)], granularity: 'run', ran: ran(measured.result), ...missing };
+}
+
+/**
+ * One unit per jest test from one run of the failing files, through the file preloaded into jest's processes
+ * (jest-test-coverage.ts), jest's own coverage off (its instrumentation would be what V8 counts). No failing
+ * test's coverage back (an environment of the project's own that takes the test events itself): the caller
+ * falls back to jest's coverage and the hit-count split.
+ */
+async function jestPerTest(
+  runner: CommandTestRunner,
+  root: string,
+  failures: readonly Failure[],
+  runFiles: (r: TestRunner) => Promise<TestRun>,
+): Promise<{ units: SpectrumUnit[]; run: TestRun }> {
+  const dir = mkdtempSync(join(tmpdir(), 'fixcycle-localize-'));
+  try {
+    const tests = join(dir, 'tests');
+    const preload = writeJestTestCoverage(dir);
+    const run = await runFiles(
+      runner.withInvocations((inv) => ({
+        ...inv,
+        argv: [...inv.argv, '--coverage=false'],
+        env: {
+          ...inv.env,
+          [TEST_COVERAGE_VAR]: tests,
+          NODE_OPTIONS: requiring(preload, inv.env.NODE_OPTIONS ?? process.env.NODE_OPTIONS),
+        },
+      })),
+    );
+    return { units: await perTestUnits(tests, root, failures), run };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

@@ -9,6 +9,7 @@ import { readV8Coverage } from '../gen/coverage/v8.js';
 import type { Failure } from '../types.js';
 import type { SpectrumUnit } from './types.js';
 import { isSuspectSource } from './source-paths.js';
+import { scriptLines } from './v8-script-lines.js';
 
 /** Which test files a failing unit is made of, for telling failed units from passed ones. */
 export interface FailingSets {
@@ -146,7 +147,8 @@ interface V8Function {
 
 interface TestCoverageFile {
   test?: { title?: string; fullTitle?: string; file?: string; state?: string };
-  result?: { url: string; functions: V8Function[] }[];
+  /** `source`: the text V8 ran, where it is not the file (jest's transform). */
+  result?: { url: string; source?: string; functions: V8Function[] }[];
 }
 
 /** A function of a script, by where it starts: the same in every test's take. */
@@ -154,7 +156,7 @@ const functionKey = (url: string, f: V8Function): string => `${url}#${f.ranges[0
 const ran = (f: V8Function): boolean => (f.ranges[0]?.count ?? 0) > 0;
 
 /**
- * One unit per test from the per-test coverage fixcycle's mocha reporter wrote (`FIXCYCLE_TEST_COVERAGE`, one
+ * One unit per test from the per-test coverage fixcycle's mocha reporter or tape preload wrote (`FIXCYCLE_TEST_COVERAGE`, one
  * V8 coverage file per test, its first range of count 0 over the whole script): a test failed when the runner
  * said so and one of the failures is that test. Ochiai gives a line no failing test ran 0 whoever else ran
  * it, so a passing test is converted only for the functions some failing test ran, and a script's take is
@@ -163,6 +165,10 @@ const ran = (f: V8Function): boolean => (f.ranges[0]?.count ?? 0) > 0;
  */
 export async function perTestUnits(dir: string, root: string, failures: readonly Failure[]): Promise<SpectrumUnit[]> {
   const names = new Set(failures.map((f) => f.name.split(' > ').at(-1)!));
+  // mocha's failures are named after the test; tape's after the assertion, their id in the test's name
+  // (`test > message`).
+  const failedTest = (title: string): boolean =>
+    names.has(title) || failures.some((f) => f.id.startsWith(`${title} > `) || f.name.startsWith(`${title} > `));
   const tests: { name: string; failed: boolean; scripts: NonNullable<TestCoverageFile['result']> }[] = [];
   for (const folder of (await readdir(dir).catch(() => [] as string[])).sort()) {
     let file: TestCoverageFile;
@@ -174,7 +180,7 @@ export async function perTestUnits(dir: string, root: string, failures: readonly
     const about = file.test;
     if (!about || about.state === 'pending' || !file.result) continue;
     const name = about.fullTitle ?? about.title ?? folder;
-    tests.push({ name, failed: about.state === 'failed' && names.has(about.title ?? ''), scripts: file.result });
+    tests.push({ name, failed: about.state === 'failed' && failedTest(about.title ?? ''), scripts: file.result });
   }
   const relevant = new Set(
     tests
@@ -182,19 +188,24 @@ export async function perTestUnits(dir: string, root: string, failures: readonly
       .flatMap((t) => t.scripts.flatMap((s) => s.functions.filter(ran).map((f) => functionKey(s.url, f)))),
   );
   const converted = new Map<string, string[]>();
-  const linesOf = async (script: { url: string; functions: V8Function[] }): Promise<string[]> => {
+  const linesOf = async (script: { url: string; source?: string; functions: V8Function[] }): Promise<string[]> => {
     // Whether a block ran is all a unit says: its count does not matter.
     const key = JSON.stringify([
       script.url,
+      script.source,
       script.functions.map((f) => f.ranges.map((r) => [r.startOffset, r.endOffset, r.count > 0])),
     ]);
     const known = converted.get(key);
     if (known) return known;
-    const own = join(dir, `script-${converted.size}`);
-    await mkdir(own, { recursive: true });
-    writeFileSync(join(own, 'coverage.json'), JSON.stringify({ result: [script] }));
-    const coverage = await readV8Coverage(own, root, isSuspectSource);
-    const lines = [...coveredKeys(coverage)].filter((k) => !k.endsWith(':branch'));
+    let lines: string[];
+    if (script.source) lines = await scriptLines(root, { ...script, source: script.source });
+    else {
+      const own = join(dir, `script-${converted.size}`);
+      await mkdir(own, { recursive: true });
+      writeFileSync(join(own, 'coverage.json'), JSON.stringify({ result: [script] }));
+      const coverage = await readV8Coverage(own, root, isSuspectSource);
+      lines = [...coveredKeys(coverage)].filter((k) => !k.endsWith(':branch'));
+    }
     converted.set(key, lines);
     return lines;
   };
@@ -204,7 +215,7 @@ export async function perTestUnits(dir: string, root: string, failures: readonly
     for (const script of test.scripts) {
       const [notRun, ...functions] = script.functions;
       const kept = test.failed ? functions : functions.filter((f) => relevant.has(functionKey(script.url, f)));
-      if (notRun && kept.some(ran)) lines.push(...(await linesOf({ url: script.url, functions: [notRun, ...kept] })));
+      if (notRun && kept.some(ran)) lines.push(...(await linesOf({ ...script, functions: [notRun, ...kept] })));
     }
     // A test that ran none of it still counts: the evidence says of how many passing tests.
     units.push({ name: test.name, failed: test.failed, lines });
