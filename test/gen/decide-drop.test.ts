@@ -88,3 +88,24 @@ describe('the drop decision: every drop cites what the runner said', () => {
     expect(decideDrop(failing)).toMatchObject({ keep: true, note: expect.stringMatching(/kept for the fix loop/) });
   });
 });
+
+describe('a test the runner itself fails for running no assertion', () => {
+  it("is dropped as checking nothing, citing the runner's words; any other failure every run stays for the fix loop", () => {
+    const failing: TestEvidence = {
+      collected: true,
+      statuses: Array(5).fill('failed'),
+      runs: 5,
+      message: 'Test finished without running any assertions',
+      hints: [noAssertion],
+    };
+    const v = decideDrop(failing);
+    expect(v.keep).toBe(false);
+    if (!v.keep) {
+      expect(v.kind).toBe('checks-nothing');
+      expect(v.reason).toMatch(
+        /checks nothing: the runner failed it in all 5 runs for running no assertion[^]*asserts nothing/,
+      );
+    }
+    expect(decideDrop({ ...failing, message: 'AssertionError: 1 !== 2' }).keep).toBe(true);
+  });
+});

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { failedByThrow } from '../../src/engine/gen/mutation/failure-kind.js';
+import { parseTap } from '../../src/engine/report/tap.js';
+import { failedByThrow, failedForNoAssertion } from '../../src/engine/gen/mutation/failure-kind.js';
 
 describe('a failure that is only the code throwing', () => {
   it.each([
@@ -30,5 +31,72 @@ describe('a failure that is only the code throwing', () => {
     ['expected [Function] to throw an error', 'AssertionError: expected [Function] to throw an error'],
   ])('is not a failed check: %s', (message, stack) => {
     expect(failedByThrow({ message, ...(stack ? { stack } : {}) })).toBe(false);
+  });
+});
+
+// ava 6's own TAP stream (`ava --tap`) for three tests of quick-lru: one that ran no assertion, one whose code threw
+// (ava wraps the throw in an AssertionError, the error itself only in its details), and one failing a check.
+const AVA_TAP = `TAP version 13
+not ok 1 - runs without throwing
+  ---
+    name: Error
+    message: Test finished without running any assertions
+    at: >-
+      Test.verifyAssertions
+      (file:///tmp/q/node_modules/ava/lib/test.js:518:25)
+  ...
+not ok 2 - throws
+  ---
+    name: AssertionError
+    details:
+      'Error thrown in test:': |-
+        TypeError {
+          message: 'Cannot read properties of null (reading \\'x\\')',
+        }
+    message: Error thrown in test
+    at: 'file:///tmp/q/z1.test.js:4:28'
+  ...
+not ok 3 - assert fails
+  ---
+    name: AssertionError
+    assertion: t.is()
+    details:
+      'Difference (- actual, + expected):': |-
+        - 1
+        + 2
+    message: ''
+    at: >-
+      ExecutionContext.is
+      (file:///tmp/q/node_modules/ava/lib/assert.js:309:16)
+  ...
+
+1..3
+# tests 3
+# pass 0
+# fail 3
+`;
+
+describe("ava's words, read from its TAP stream", () => {
+  const outcome = parseTap(AVA_TAP);
+  const test = (name: string) => {
+    if (!outcome.ok) throw new Error(`not parsed: ${outcome.error}`);
+    return outcome.result.tests.find((t) => t.name === name)!;
+  };
+
+  it('a throw ava wraps as `AssertionError: Error thrown in test` is the code throwing, not a check', () => {
+    expect(failedByThrow(test('throws'))).toBe(true);
+    expect(failedByThrow(test('assert fails'))).toBe(false);
+  });
+
+  it('a test ava failed for running no assertion is told apart: the runner says it checks nothing', () => {
+    expect(failedForNoAssertion(test('runs without throwing'))).toBe(true);
+    expect(failedForNoAssertion(test('throws'))).toBe(false);
+    expect(failedForNoAssertion(test('assert fails'))).toBe(false);
+    // jest's expect.hasAssertions() with none made.
+    expect(
+      failedForNoAssertion({
+        message: 'expect.hasAssertions()\n\nExpected at least one assertion to be called but received none.',
+      }),
+    ).toBe(true);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { genLine } from '../../src/engine/gen/plain-lines.js';
-import { mutationReport } from '../../src/engine/gen/mutation/mutation-report.js';
+import { mutationEvidence, mutationReport } from '../../src/engine/gen/mutation/mutation-report.js';
 import type { MutantOutcome } from '../../src/engine/gen/mutation/run-mutants.js';
 
 const outcome = (line: number, over: Partial<MutantOutcome>): MutantOutcome => ({
@@ -55,5 +55,23 @@ describe('the mutation figures per module', () => {
     expect(genLine({ type: 'gen-mutation', modules: [], note: 'no new test passing every run to judge' })).toBe(
       '[mutants] no new test passing every run to judge',
     );
+  });
+});
+
+describe("a test's mutant evidence", () => {
+  it('counts a run made for some tests only (the doubted ones, on their own lines) for those tests alone', () => {
+    const outcomes = [
+      outcome(2, { status: 'survived' }),
+      outcome(9, {
+        status: 'killed',
+        killedBy: ['new::helper'],
+        existingKilledBy: null,
+        ranFor: ['new::helper', 'new::smoke'],
+      }),
+    ];
+    expect(mutationEvidence(outcomes, 'new::helper', true)).toMatchObject({ killed: 1, ran: 2 });
+    expect(mutationEvidence(outcomes, 'new::smoke', true)).toMatchObject({ killed: 0, ran: 2 });
+    // A test that was not in that run met only the mutant run for all.
+    expect(mutationEvidence(outcomes, 'new::real', false)).toMatchObject({ killed: 0, ran: 1 });
   });
 });

@@ -1,3 +1,5 @@
+import { failedForNoAssertion } from './mutation/failure-kind.js';
+
 /** An L0 static finding on one test: a hint of where to look, never a reason to drop on its own. */
 export interface StaticHint {
   check: string;
@@ -70,6 +72,13 @@ export function decideDrop(e: TestEvidence): Decision {
         keep: false,
         kind: 'placeholder',
         reason: `placeholder: fails all ${e.statuses.length} runs (${firstLine(e.message) || 'the runner gave no message'}) and L0 found ${placeholder.message}`,
+      };
+    // The runner's own verdict that it checks nothing (ava fails a test that ran no assertion): no bug to fix.
+    if (failedForNoAssertion(e))
+      return {
+        keep: false,
+        kind: 'checks-nothing',
+        reason: `checks nothing: the runner failed it in all ${e.statuses.length} runs for running no assertion (${firstLine(e.message)})${hinted}`,
       };
     return {
       keep: true,

@@ -7,6 +7,7 @@ import { judgeMutants } from './judge-mutants.js';
 import { judgeRuns } from './judge-runs.js';
 import { checkMutants } from './mutation/check-mutants.js';
 import { mutantReach } from './mutation/mutant-reach.js';
+import { ownLineMutants } from './mutation/own-line-mutants.js';
 import { mutationReport } from './mutation/mutation-report.js';
 import { readContextPackage } from './phase-analysis.js';
 import { observe, type Observed } from './quality-observe.js';
@@ -51,19 +52,17 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
     slowestMs,
   );
   if (ctx.signal.aborted) return;
-  state.redundant_kept = judgeMutants(coverage.waiting, mutation.outcomes, v, options.keepRedundant);
+  // The doubted tests those runs would drop meet mutants of the changed lines they run themselves.
+  const outcomes = [...mutation.outcomes, ...(await ownLineMutants(ctx, coverage.waiting, mutation, v, slowestMs))];
+  if (ctx.signal.aborted) return;
+  state.redundant_kept = judgeMutants(coverage.waiting, outcomes, v, options.keepRedundant);
   state.kept = v.kept;
   if (coverage.note) state.coverage_note = coverage.note;
   // Saved before the dropped tests leave their files: a stop in between keeps why they were dropped.
   await ctx.save();
   await applyDrops(ctx, files, v.dropped, tests);
   await ctx.save();
-  const mutants = mutationReport(
-    mutation.made,
-    mutation.outcomes,
-    new Set(state.kept.map((k) => k.test)),
-    mutation.note,
-  );
+  const mutants = mutationReport(mutation.made, outcomes, new Set(state.kept.map((k) => k.test)), mutation.note);
   ctx.emit({ type: 'gen-mutation', modules: mutants.modules, ...(mutants.note ? { note: mutants.note } : {}) });
   await finishQuality(ctx, pkg, mutants, {
     measured: coverage.note === undefined,

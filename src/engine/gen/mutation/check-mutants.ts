@@ -20,13 +20,15 @@ export const MAX_MUTANT_RUNS = 4;
 export const mutantJournal = (sessionDir: string): string => join(sessionDir, '.process', 'mutant-in-place.json');
 
 /** The Python that runs the project's tests (its `ast` makes the mutants of a Python module). */
-function pythonFor(runner: TestRunner): string {
+export function pythonFor(runner: TestRunner): string {
   return runner instanceof CommandTestRunner ? pythonOf(runner.commands.full(tmpdir()).argv) : 'python3';
 }
 
 /** The mutation check's raw result: the mutants made per module, and each run's outcome. */
 export interface MutationRuns {
   made: Map<string, number>;
+  /** The mutants made, per module (those not run yet can still judge a test on its own lines). */
+  modules: MutatedModule[];
   outcomes: MutantOutcome[];
   note?: string;
 }
@@ -43,7 +45,7 @@ export async function checkMutants(
   cleanMs?: number,
 ): Promise<MutationRuns> {
   const made = new Map<string, number>();
-  if (newTests.length === 0) return { made, outcomes: [], note: 'no new test passing every run to judge' };
+  if (newTests.length === 0) return { made, modules: [], outcomes: [], note: 'no new test passing every run to judge' };
   const modules: MutatedModule[] = [];
   const python = pythonFor(ctx.runner);
   const failures: string[] = [];
@@ -63,6 +65,7 @@ export async function checkMutants(
   if (modules.length === 0)
     return {
       made,
+      modules,
       outcomes: [],
       note: failures.length
         ? `no mutant made (${failures.join('; ')})`
@@ -83,5 +86,5 @@ export async function checkMutants(
     onRun: (m, i, n) =>
       node(ctx, 'IMPL-001.5', 'running', `mutant ${i + 1} of ${n}: ${m.file}:${m.line} ${m.description}`),
   });
-  return { made, outcomes, ...(failures.length ? { note: failures.join('; ') } : {}) };
+  return { made, modules, outcomes, ...(failures.length ? { note: failures.join('; ') } : {}) };
 }

@@ -85,7 +85,9 @@ export function mutationEvidence(
   test: string,
   checksOnly = false,
 ): { killed: number; ran: number; text: string } {
-  const ran = outcomes.filter((o) => o.status === 'killed' || o.status === 'survived');
+  const ran = outcomes.filter(
+    (o) => (o.status === 'killed' || o.status === 'survived') && (!o.ranFor || o.ranFor.includes(test)),
+  );
   const failed = ran.filter((o) => o.killedBy.includes(test));
   // `checksOnly`: a failure that is only the code throwing (every test running the mutant sees it) is no check of
   // the test's own; said apart, so a reader sees why it counts for nothing.

@@ -26,6 +26,8 @@ export interface MutantOutcome {
   existingKilledBy: string[] | null;
   /** The runner's words for a timeout or an unviable mutant. */
   why?: string;
+  /** The new tests this run judged, when not all of them (a run for the doubted tests on their own lines). */
+  ranFor?: string[];
 }
 
 /** One changed module to mutate, with the existing tests that reach it (`all`: the import graph could not tell). */
@@ -53,6 +55,8 @@ export interface MutantRunOptions {
   cleanMs?: number;
   /** At most this many mutant runs in all (the gate's budget). */
   maxRuns: number;
+  /** The runner's selection of the new tests to run, when not their whole files (the existing tests stay out). */
+  selection?: { files: string[]; names: string[] };
   /**
    * What the coverage runs said of a mutant's line (`<file>:<line>` in, or not): whether a new test runs it (a
    * mutant no new test reaches is not run), and whether the existing suite did before generation (if not, the
@@ -146,7 +150,11 @@ export async function runMutants(o: MutantRunOptions): Promise<MutantOutcome[]> 
       join(o.root, mutant.file),
       mutant.text,
       async () => {
-        const subset = files ? await o.runner.runSubset?.(opts, { files, names: [] }) : null;
+        const subset = o.selection
+          ? await o.runner.runSubset?.(opts, o.selection)
+          : files
+            ? await o.runner.runSubset?.(opts, { files, names: [] })
+            : null;
         return subset ?? (await o.runner.run({ ...opts, scope: 'full' }));
       },
       o.journal,
@@ -189,7 +197,7 @@ export async function runMutants(o: MutantRunOptions): Promise<MutantOutcome[]> 
       status: killedBy.size + existingKilledBy.size > 0 ? 'killed' : 'survived',
       killedBy: [...killedBy],
       ...(crashedBy.size ? { crashedBy: [...crashedBy] } : {}),
-      existingKilledBy: existingRan || unreachedBefore ? [...existingKilledBy] : null,
+      existingKilledBy: !o.selection && (existingRan || unreachedBefore) ? [...existingKilledBy] : null,
     });
   }
   return outcomes;
