@@ -6,6 +6,7 @@ import { resolveRunner } from '../../src/engine/runners/index.js';
 import { localize } from '../../src/engine/localize/index.js';
 import { runSpectrum } from '../../src/engine/localize/coverage-run.js';
 import { failuresOf } from './failures-of.js';
+import { PRICE_JS } from './price-source.js';
 
 afterAll(removeRepos);
 
@@ -15,25 +16,7 @@ afterAll(removeRepos);
 // The failing test is a subtest: its parent's own code is the parent's.
 const shop = (test: string) => ({
   'package.json': JSON.stringify({ name: 'shop', scripts: { test } }),
-  'src/price.js': [
-    "'use strict';", //                                 1
-    'function total(items) {', //                       2
-    '  let sum = 0;', //                                3
-    '  for (const i of items) {', //                    4
-    '    sum += i.price * i.qty;', //                   5
-    '  }', //                                           6
-    '  return sum;', //                                 7
-    '}', //                                             8
-    'function discount(amount, percent) {', //          9
-    '  const cut = amount * percent;', //               10
-    '  return amount + cut;', //                        11
-    '}', //                                             12
-    'function label(n) {', //                           13
-    "  return n.toFixed(2) + ' EUR';", //               14
-    '}', //                                             15
-    'module.exports = { total, discount, label };', //  16
-    '',
-  ].join('\n'),
+  'src/price.js': PRICE_JS,
   'test/price.js': [
     "const test = require('tape');",
     "const { total, discount, label } = require('../src/price.js');",
