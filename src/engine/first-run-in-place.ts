@@ -31,8 +31,8 @@ export function movePaths<T>(value: T, from: string, to: string): T {
 
 /**
  * A new isolated session's first run, in the user's own tree: it is their test command run as they would run it,
- * and fixcycle writes nothing there. A suite that passes while their files still hold the snapshot ends the
- * session with no worktree made (the cost of `fixcycle run` on a green project is the command's own). Otherwise the
+ * and fixcycle writes nothing there. A suite that passes (or a run where no test ran, which stops the loop)
+ * while their files still hold the snapshot ends the session with no worktree made (the cost of `fixcycle run` on a green project is the command's own). Otherwise the
  * worktree is made and the loop moves there (`ctx.repo`, `ctx.runner`): the run counts as the worktree's own, its
  * paths renamed, when the files still hold the snapshot; a save during the run means it measured something else,
  * and it runs again in the worktree.
@@ -54,7 +54,8 @@ export async function firstRunInPlace(
   const testRun = ran.then(async (result) => {
     const unchanged = await isolation.unchanged().finally(() => isolation.release());
     if (run.signal?.aborted) return result;
-    if (green(result) && unchanged) return result;
+    // Nothing for an agent: the suite passed, or no test ran for a cause outside the code (the loop stops there).
+    if ((green(result) || result.noTestRan) && unchanged) return result;
     const made = await isolation.materialize();
     ctx.runner = await runnerFor(made.work.root);
     ctx.repo = made.work;

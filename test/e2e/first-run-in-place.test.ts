@@ -47,6 +47,24 @@ describe("a new session's first run is the user's test command in their own tree
     expect(git(repo, 'log', '--format=%s')).toBe('initial');
   });
 
+  it('stops a run where no test ran (a missing program) in one line, with no worktree made', async () => {
+    const repo = makeRepo(CALC);
+    const agent = scenario({});
+    const run = await runCli(repo, [
+      'run',
+      '--headless',
+      '--test-cmd',
+      'no-such-runner-here',
+      '--agent-cmd',
+      agentCmd(agent.path),
+    ]);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(1);
+    expect(run.stdout).toMatch(/needs a program that is not installed \(no-such-runner-here/);
+    expect(agent.calls()).toEqual([]);
+    expect(existsSync(dirname(state(repo).worktree.dir))).toBe(false);
+    expect(git(repo, 'status', '--porcelain')).toBe('');
+  });
+
   it('moves a failing run into the worktree with the paths the worktree has, and the fixes come back', async () => {
     const repo = makeRepo(CALC);
     const agent = scenario({
