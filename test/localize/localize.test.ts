@@ -138,3 +138,41 @@ describe("localization's coverage run", () => {
     expect(readFileSync(join(repo, 'parts.log'), 'utf8')).toBe('build\nafter\n');
   }, 120_000);
 });
+
+describe('the green record across worktrees', () => {
+  it("is one for the repository: a session's worktree reads what the user's tree recorded, and its own records outlive it", async () => {
+    const repo = makeRepo(null, project);
+    const runner = await resolveRunner(repo, {});
+    const green = await runner.run({ cwd: repo, scope: 'full', timeoutMs: 60_000 });
+    await recordGreenTests(
+      repo,
+      green.result.tests.map((t) => t.id),
+    );
+    const greenSha = git(repo, 'rev-parse', 'HEAD').trim();
+
+    const tree = `${repo}-session`;
+    git(repo, 'worktree', 'add', '-q', '-b', 'session', tree);
+    const file = join(tree, 'src/price.js');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('sum - (sum * pct) / 100', 'sum - (sum * pct) / 10'));
+    git(tree, 'commit', '-qam', 'discount in tenths');
+    const broken = await runner.run({ cwd: tree, scope: 'full', timeoutMs: 60_000 });
+    const failures = failuresOf(broken.result.tests);
+    const found = await localize({ root: tree, runner, failures, timeoutMs: 60_000, noCoverage: true });
+    expect(found.changeBase).toBe(greenSha);
+    expect(found.suspects[0]).toMatchObject({ file: 'src/price.js', function: 'discount' });
+
+    // Green again in the worktree, then the worktree goes: the user's tree knows the newer green commit.
+    writeFileSync(file, readFileSync(file, 'utf8').replace('sum - (sum * pct) / 10', 'sum - (sum * pct) / 100'));
+    git(tree, 'commit', '-qam', 'fixed');
+    const fixed = await runner.run({ cwd: tree, scope: 'full', timeoutMs: 60_000 });
+    await recordGreenTests(
+      tree,
+      fixed.result.tests.map((t) => t.id),
+    );
+    const fixedSha = git(tree, 'rev-parse', 'HEAD').trim();
+    git(repo, 'worktree', 'remove', '--force', tree);
+    git(repo, 'merge', '-q', '--ff-only', 'session');
+    const record = JSON.parse(readFileSync(join(repo, '.git/fixcycle/green-commits.json'), 'utf8'));
+    expect(Object.values(record)).toContain(fixedSha);
+  }, 120_000);
+});

@@ -9,13 +9,14 @@ const GREEN_FILE = 'fixcycle/green-commits.json';
  * The commit where each test last passed, kept across sessions in the repository's git folder
  * (`.git/fixcycle/green-commits.json`: beside the commits it names, out of the work tree, kept by `git clean`):
  * the base the change evidence is measured from. Only runs of a clean work tree count (uncommitted edits were
- * not tested at any commit).
+ * not tested at any commit). The common git folder, not a linked worktree's own: a session's worktree reads what
+ * the user's tree recorded, and what it records outlives the worktree.
  */
 async function greenFile(root: string): Promise<string | null> {
   // Asked once per repository and process: every passing run records its tests, and each git call is ~15 ms.
   let path = greenFiles.get(root);
   if (!path) {
-    path = git(root, ['rev-parse', '--git-path', GREEN_FILE]).then((p) => (p ? resolve(root, p) : null));
+    path = git(root, ['rev-parse', '--git-common-dir']).then((p) => (p ? join(resolve(root, p), GREEN_FILE) : null));
     greenFiles.set(root, path);
   }
   return path;
@@ -57,19 +58,15 @@ export interface TreeAtRun {
 
 /**
  * Records the tests that passed at HEAD, when the work tree holds no uncommitted change to tracked files.
- * `known`: the work tree's status and the git directory when the caller has them (the loop reads git status
- * once after every run), so no git process starts here.
+ * `known`: the work tree's status when the caller has it (the loop reads git status once after every run).
  */
 export async function recordGreenTests(
   root: string,
   passed: readonly string[],
-  known?: { tree: Promise<TreeAtRun>; gitDir: string },
+  known?: { tree: Promise<TreeAtRun> },
 ): Promise<void> {
   if (passed.length === 0) return;
-  const [tree, file] = await Promise.all([
-    known ? known.tree : readTree(root),
-    known ? join(known.gitDir, GREEN_FILE) : greenFile(root),
-  ]);
+  const [tree, file] = await Promise.all([known ? known.tree : readTree(root), greenFile(root)]);
   if (!tree?.head || tree.trackedChanges || !file) return;
   const head = tree.head;
   const green = await readGreen(root, file);

@@ -74,7 +74,7 @@ export async function runSuite(
   const green =
     ctx.options.localize === false
       ? Promise.resolve()
-      : recordGreenTests(ctx.repo.root, passed, { tree: status, gitDir: ctx.repo.gitDir }).catch(() => undefined);
+      : recordGreenTests(ctx.repo.root, passed, { tree: status }).catch(() => undefined);
   // A runner that could not select affected tests ran the whole suite.
   const scope = run.scope === 'affected' && testRun.selection ? 'affected' : 'full';
   // The pass rate is over every test seen so far; a first run that ran nothing starts no baseline. Only tests the
