@@ -37,14 +37,30 @@ export function applyBug(dir, bug) {
   return originals;
 }
 
-/** The first line each edit changes, in its unbroken file (`originals` by path): `[{ file, line }]`. */
+/**
+ * The lines each edit changes, in its unbroken file (`originals` by path): `[{ file, line, endLine }]`, from the
+ * first character the edit changes to its last (a removal marks the line it starts on).
+ */
 export function bugLocations(originals, bug) {
   return bugEdits(bug).map((edit) => {
     const text = originals[edit.file];
-    let same = 0;
-    while (same < edit.search.length && edit.search[same] === edit.replace[same]) same++;
-    const at = text.indexOf(edit.search) + same;
-    return { file: edit.file, line: text.slice(0, at).split('\n').length };
+    const { search, replace } = edit;
+    let head = 0;
+    while (head < search.length && search[head] === replace[head]) head++;
+    let tail = 0;
+    while (
+      tail < search.length - head &&
+      tail < replace.length - head &&
+      search[search.length - 1 - tail] === replace[replace.length - 1 - tail]
+    )
+      tail++;
+    const at = text.indexOf(search);
+    const lineAt = (offset) => text.slice(0, offset).split('\n').length;
+    const line = lineAt(at + head);
+    // The indentation a removed line leaves to the next is not a change of that line.
+    let end = at + search.length - tail - 1;
+    while (end > at + head && /\s/.test(text[end])) end--;
+    return { file: edit.file, line, endLine: Math.max(line, lineAt(end)) };
   });
 }
 

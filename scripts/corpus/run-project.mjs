@@ -167,12 +167,12 @@ export async function runProject(entry, { log = () => {}, localize = true } = {}
 }
 
 /**
- * 1-based rank of the first suspect holding a line the bug changed (`locations`: `[{ file, line }]`, one per
- * edit), or null (none holds one, or no suspects).
+ * 1-based rank of the first suspect holding a line the bug changed (`locations`: `[{ file, line, endLine }]`,
+ * one per edit), or null (none holds one, or no suspects).
  */
 export function suspectRank(suspects, locations) {
   const i = (suspects ?? []).findIndex((s) =>
-    locations.some(({ file, line }) => s.file === file && s.startLine <= line && line <= s.endLine),
+    locations.some(({ file, line, endLine }) => s.file === file && s.startLine <= endLine && line <= s.endLine),
   );
   return i < 0 ? null : i + 1;
 }

@@ -65,9 +65,24 @@ describe('a corpus bug of several edits', () => {
     expect(readFileSync(join(dir, 'lib/utils.js'), 'utf8')).toContain('    if (i === l) return str');
     expect(readFileSync(join(dir, 'index.js'), 'utf8')).toContain('strip(s.trim())');
     expect(bug.bugLocations(originals, BUG)).toEqual([
-      { file: 'lib/utils.js', line: 2 },
-      { file: 'lib/utils.js', line: 4 },
-      { file: 'index.js', line: 2 },
+      { file: 'lib/utils.js', line: 2, endLine: 2 },
+      { file: 'lib/utils.js', line: 4, endLine: 4 },
+      { file: 'index.js', line: 2, endLine: 2 },
+    ]);
+    // An edit over several lines spans them all; a removal marks the line it starts on.
+    const spread = [
+      {
+        file: 'lib/utils.js',
+        search: '  for (let i = 0; i < l; i++) {\n    if (i + 1 === l)',
+        replace: '  for (let i = 0; i < l - 1; i++) {\n    if (i + 2 === l)',
+      },
+    ];
+    expect(bug.bugLocations({ 'lib/utils.js': UTILS }, spread)).toEqual([
+      { file: 'lib/utils.js', line: 3, endLine: 4 },
+    ]);
+    const removal = [{ file: 'lib/utils.js', search: '  const l = str.length\n  for', replace: '  for' }];
+    expect(bug.bugLocations({ 'lib/utils.js': UTILS }, removal)).toEqual([
+      { file: 'lib/utils.js', line: 2, endLine: 2 },
     ]);
   });
 
