@@ -13,15 +13,16 @@ import { runOrThrow } from './process.mjs';
 const dist = (path) => new URL(`../../dist/engine/${path}`, import.meta.url).href;
 
 /**
- * 1-based rank of the first entry `hit` accepts, or null, with ties counted against it: every entry scoring
- * as high as the hit ranks before it, so a tie for first is a miss unless the hit is alone at the top.
+ * 1-based rank of the first entry `hit` accepts, or null, with ties counted against it: every other entry
+ * scoring as high as the hit ranks before it, so a tie for first is a miss unless the hit is alone at the top.
+ * Entries `hit` also accepts are not counted against it: a bug of two functions tied at the top is found.
  */
 export const rankOf = (list, hit) => {
   const i = list.findIndex(hit);
   if (i < 0) return null;
   const score = list[i].score;
   let rank = i + 1;
-  while (rank < list.length && list[rank].score >= score) rank++;
+  for (let j = i + 1; j < list.length && list[j].score >= score; j++) if (!hit(list[j])) rank++;
   return rank;
 };
 

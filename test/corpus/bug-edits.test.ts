@@ -118,3 +118,24 @@ describe('a corpus bug of several edits', () => {
     expect(readFileSync(join(dir, 'index.js'), 'utf8')).toContain('strip(s.trim())');
   });
 });
+
+describe('the rank --localize gives the bug', () => {
+  const load = async () =>
+    (await import(pathToFileURL(here('../../scripts/corpus/localize.mjs')).href)) as {
+      rankOf(list: { id: number; score: number }[], hit: (s: { id: number }) => boolean): number | null;
+    };
+  const list = [
+    { id: 1, score: 0.5 },
+    { id: 2, score: 0.5 },
+    { id: 3, score: 0.4 },
+  ];
+
+  it('counts a tie for first against the bug, unless the tied entries are the bug too', async () => {
+    const { rankOf } = await load();
+    expect(rankOf(list, (s) => s.id === 1)).toBe(2);
+    expect(rankOf(list, (s) => s.id === 2)).toBe(2);
+    expect(rankOf(list, (s) => s.id <= 2)).toBe(1);
+    expect(rankOf(list, (s) => s.id === 3)).toBe(3);
+    expect(rankOf(list, (s) => s.id === 4)).toBeNull();
+  });
+});
