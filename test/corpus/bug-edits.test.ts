@@ -28,10 +28,11 @@ const load = async () => (await import(pathToFileURL(here('../../scripts/corpus/
 const UTILS =
   'function strip (str) {\n  const l = str.length\n  for (let i = 0; i < l; i++) {\n    if (i + 1 === l) return str\n  }\n}\n';
 const MAIN = "const { strip } = require('./utils')\nmodule.exports = (s) => strip(s)\n";
+const ONE: Edit = { file: 'index.js', search: '(s) => strip(s)', replace: '(s) => strip(s.trim())' };
 const BUG: Edit[] = [
   { file: 'lib/utils.js', search: '  const l = str.length\n', replace: '  const l = str.length - 1\n' },
   { file: 'lib/utils.js', search: '    if (i + 1 === l)', replace: '    if (i === l)' },
-  { file: 'index.js', search: '(s) => strip(s)', replace: '(s) => strip(s.trim())' },
+  ONE,
 ];
 
 function agent(role: 'analyze' | 'fix', spec: unknown, cwd: string): string {
@@ -97,7 +98,7 @@ describe('a corpus bug of several edits', () => {
     const bug = await load();
     const originals = bug.applyBug(dir, BUG);
     const analysis = agent('analyze', bug.agentSpec(BUG, originals), dir);
-    const plan = JSON.parse(/```json\n([^]*?)```/.exec(analysis)![1]) as { modification_points: string[] };
+    const plan = JSON.parse(/```json\n([^]*?)```/.exec(analysis)?.[1] ?? '{}') as { modification_points: string[] };
     expect(plan.modification_points).toEqual(['lib/utils.js:2-2', 'lib/utils.js:4-4', 'index.js:2-2']);
     agent('fix', bug.agentSpec(BUG, originals), dir);
     expect(readFileSync(join(dir, 'lib/utils.js'), 'utf8')).toBe(UTILS);
@@ -106,7 +107,7 @@ describe('a corpus bug of several edits', () => {
 
   it('keeps the one-edit form: an object bug, and the older agent spec with `original`', async () => {
     const bug = await load();
-    const one = BUG[2];
+    const one = ONE;
     expect(bug.bugEdits(one)).toEqual([one]);
     const originals = bug.applyBug(dir, one);
     expect(originals).toEqual({ 'index.js': MAIN });
