@@ -5,6 +5,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { agentSpec } from '../scripts/corpus/bug.mjs';
 import { cacheRoot, prepare } from '../scripts/corpus/prepare.mjs';
 import { baseCommit, envFor, fixcycle, resetTo, RUN_TIMEOUT_MS } from '../scripts/corpus/run-project.mjs';
 import { run } from '../scripts/corpus/process.mjs';
@@ -36,7 +37,7 @@ export default async function () {
     }
     const base = await baseCommit(dir);
     const spec = join(specDir, `${entry.name}.bench.json`);
-    writeFileSync(spec, JSON.stringify({ ...entry.bug, original: null }));
+    writeFileSync(spec, JSON.stringify(agentSpec(entry.bug, null)));
     const bare = [];
     const loop = [];
     for (let round = 0; round < ROUNDS; round++) {

@@ -57,7 +57,7 @@ export const formatMetrics = (metrics) =>
 export function formatRow(r) {
   if (r.error) return `${r.name.padEnd(26)} error: ${r.error}`;
   const rank = (x) => String(x ?? '-').padStart(3);
-  return `${r.name.padEnd(26)} ${r.runner.padEnd(8)} ${(r.granularity ?? 'none').padEnd(5)} fn ${rank(r.withChange.functionRank)} line ${rank(r.withChange.lineRank)} | no change: fn ${rank(r.withoutChange.functionRank)} line ${rank(r.withoutChange.lineRank)} | cost ${r.costRatio.toFixed(2)} | prompt ${r.promptChars.today} -> ${r.promptChars.withSuspects} | ${r.truth.file}:${r.truth.function}:${r.truth.lines.join(',')}`;
+  return `${r.name.padEnd(26)} ${r.runner.padEnd(8)} ${(r.granularity ?? 'none').padEnd(5)} fn ${rank(r.withChange.functionRank)} line ${rank(r.withChange.lineRank)} | no change: fn ${rank(r.withoutChange.functionRank)} line ${rank(r.withoutChange.lineRank)} | cost ${r.costRatio.toFixed(2)} | prompt ${r.promptChars.today} -> ${r.promptChars.withSuspects} | ${(r.truth.places ?? [r.truth]).map((p) => `${p.file}:${p.function}:${p.lines.join(',')}`).join(' + ')}`;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -5,30 +5,24 @@ import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { applyBug, bugFiles } from './bug.mjs';
 import { commit, prepare } from './prepare.mjs';
 import { baseCommit, resetTo } from './run-project.mjs';
 import { runOrThrow } from './process.mjs';
 
 const dist = (path) => new URL(`../../dist/engine/${path}`, import.meta.url).href;
 
-function applyBug(dir, bug) {
-  const path = join(dir, bug.file);
-  const text = readFileSync(path, 'utf8');
-  const at = text.indexOf(bug.search);
-  if (at < 0) throw new Error(`the bug's search string is not in ${bug.file}`);
-  return { text: text.slice(0, at) + bug.replace + text.slice(at + bug.search.length) };
-}
-
 /**
- * 1-based rank of the first entry `hit` accepts, or null, with ties counted against it: every entry scoring
- * as high as the hit ranks before it, so a tie for first is a miss unless the hit is alone at the top.
+ * 1-based rank of the first entry `hit` accepts, or null, with ties counted against it: every other entry
+ * scoring as high as the hit ranks before it, so a tie for first is a miss unless the hit is alone at the top.
+ * Entries `hit` also accepts are not counted against it: a bug of two functions tied at the top is found.
  */
 export const rankOf = (list, hit) => {
   const i = list.findIndex(hit);
   if (i < 0) return null;
   const score = list[i].score;
   let rank = i + 1;
-  while (rank < list.length && list[rank].score >= score) rank++;
+  for (let j = i + 1; j < list.length && list[j].score >= score; j++) if (!hit(list[j])) rank++;
   return rank;
 };
 
@@ -76,9 +70,9 @@ export async function localizeProject(entry, { log = () => {} } = {}) {
   const dir = await prepare(entry, log);
   const base = await baseCommit(dir);
   await resetTo(dir, base);
-  writeFileSync(join(dir, entry.bug.file), applyBug(dir, entry.bug).text);
+  applyBug(dir, entry.bug);
   await runOrThrow(['git', 'add', '-A'], { cwd: dir });
-  await commit(dir, `corpus: inject the bug in ${entry.bug.file}`);
+  await commit(dir, `corpus: inject the bug in ${bugFiles(entry.bug).join(', ')}`);
   for (const [k, v] of Object.entries(entry.env ?? {})) process.env[k] = v;
   const restorePath = withCoveragePython(entry, log);
   try {
@@ -103,11 +97,21 @@ async function measureProject(entry, dir, base, log) {
     import(dist('prompts/index.js')),
   ]);
 
-  // The true location: the lines the bug changed, and the function holding them.
-  const bugLines = [...((await changedLinesSince(dir, base)).get(entry.bug.file) ?? [])].sort((a, b) => a - b);
-  const text = readFileSync(join(dir, entry.bug.file), 'utf8');
-  const span = enclosingFunction(await functionsOf(entry.bug.file, text), bugLines[0]);
-  const truth = { file: entry.bug.file, function: span?.name ?? TOP_LEVEL, lines: bugLines };
+  // The true location: the lines the bug changed, and the function holding them; a bug of several edits
+  // (lines, functions, files) has one per function, and a suspect holding any of them is a hit.
+  const changed = await changedLinesSince(dir, base);
+  const places = [];
+  for (const file of bugFiles(entry.bug)) {
+    const lines = [...(changed.get(file) ?? [])].sort((a, b) => a - b);
+    const spans = await functionsOf(file, readFileSync(join(dir, file), 'utf8'));
+    for (const line of lines) {
+      const name = enclosingFunction(spans, line)?.name ?? TOP_LEVEL;
+      const place = places.find((p) => p.file === file && p.function === name);
+      if (place) place.lines.push(line);
+      else places.push({ file, function: name, lines: [line] });
+    }
+  }
+  const truth = { ...places[0], places };
 
   const runner = await resolveRunner(dir, {});
   const timeoutMs = Number(process.env.FIXCYCLE_CORPUS_TIMEOUT_SEC || 900) * 1000;
@@ -139,8 +143,9 @@ async function measureProject(entry, dir, base, log) {
   const alone = await localize({ root: dir, runner, failures, errors, timeoutMs, changeBase: null });
   await resetTo(dir, 'HEAD');
 
-  const inFunction = (s) => s.file === truth.file && bugLines.some((l) => s.startLine <= l && l <= s.endLine);
-  const onLine = (l) => l.file === truth.file && bugLines.includes(l.line);
+  const inFunction = (s) =>
+    places.some((p) => s.file === p.file && p.lines.some((l) => s.startLine <= l && l <= s.endLine));
+  const onLine = (l) => places.some((p) => l.file === p.file && p.lines.includes(l.line));
   const promptOf = (localization) =>
     prompts.renderAnalysisPrompt({
       iteration: 1,

@@ -4,6 +4,7 @@
 // checked by eye; projects.json is never written by a script.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { applyBug } from './bug.mjs';
 import { cacheRoot, prepare } from './prepare.mjs';
 import { run, runOrThrow } from './process.mjs';
 import { RUN_TIMEOUT_MS } from './run-project.mjs';
@@ -34,10 +35,7 @@ export async function record(entry, log) {
   process.stdout.write(`${entry.name} [${entry.family}] ${summaryCommand(entry)}\n`);
   await clean();
   await show('unbroken');
-  const path = join(dir, entry.bug.file);
-  const original = readFileSync(path, 'utf8');
-  if (!original.includes(entry.bug.search)) throw new Error(`bug search string not found in ${entry.bug.file}`);
-  writeFileSync(path, original.replace(entry.bug.search, entry.bug.replace));
+  applyBug(dir, entry.bug);
   try {
     await show('broken');
   } finally {

@@ -1,8 +1,9 @@
 // One corpus project end to end: the bare test command, fixcycle on the unbroken project, then on the project
 // with its injected bug and the scripted agent. Returns one row of the table.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { agentSpec, applyBug, bugFiles, bugLocations } from './bug.mjs';
 import { parseEvents, summariseRun } from './events.mjs';
 import { cacheRoot, commit, prepare } from './prepare.mjs';
 import { run, runOrThrow } from './process.mjs';
@@ -86,16 +87,6 @@ export async function fixcycle(dir, entry, specPath, name, { localize = true } =
   };
 }
 
-function applyBug(dir, bug) {
-  const path = join(dir, bug.file);
-  const original = readFileSync(path, 'utf8');
-  const at = original.indexOf(bug.search);
-  if (at < 0 || original.indexOf(bug.search, at + 1) >= 0)
-    throw new Error(`the bug's search string must occur once in ${bug.file}: ${JSON.stringify(bug.search)}`);
-  writeFileSync(path, original.slice(0, at) + bug.replace + original.slice(at + bug.search.length));
-  return original;
-}
-
 export function agentSpecDir() {
   const dir = join(cacheRoot(), 'agent-specs');
   mkdirSync(dir, { recursive: true });
@@ -107,22 +98,19 @@ export function agentSpecDir() {
  * that restores it. Returns the broken commit, the file's unbroken text and the spec's path.
  */
 export async function commitBug(dir, entry) {
-  const original = applyBug(dir, entry.bug);
+  const originals = applyBug(dir, entry.bug);
   await runOrThrow(['git', 'add', '-A'], { cwd: dir });
-  await commit(dir, `corpus: inject a bug into ${entry.bug.file}`);
+  await commit(dir, `corpus: inject a bug into ${bugFiles(entry.bug).join(', ')}`);
   const brokenSha = (await runOrThrow(['git', 'rev-parse', 'HEAD'], { cwd: dir })).stdout.trim();
   const spec = join(agentSpecDir(), `${entry.name}.broken.json`);
-  writeFileSync(spec, JSON.stringify({ ...entry.bug, original }));
-  return { brokenSha, original, spec };
+  writeFileSync(spec, JSON.stringify(agentSpec(entry.bug, originals)));
+  return { brokenSha, originals, spec };
 }
 
 /** The agent spec for the unbroken project: nothing to restore. */
 export function cleanSpec(entry) {
   const spec = join(agentSpecDir(), `${entry.name}.clean.json`);
-  writeFileSync(
-    spec,
-    JSON.stringify({ file: entry.bug.file, search: entry.bug.search, replace: entry.bug.replace, original: null }),
-  );
+  writeFileSync(spec, JSON.stringify(agentSpec(entry.bug, null)));
   return spec;
 }
 
@@ -156,7 +144,7 @@ export async function runProject(entry, { log = () => {}, localize = true } = {}
   row.clean = await fixcycle(dir, entry, cleanSpec(entry), 'corpus-clean', { localize });
 
   await resetTo(dir, base);
-  const { brokenSha, original, spec } = await commitBug(dir, entry);
+  const { brokenSha, originals, spec } = await commitBug(dir, entry);
 
   log('bare test command (broken)');
   const bareBroken = await run(summaryCommand(entry), { cwd: dir, env: envFor(entry), timeoutMs: RUN_TIMEOUT_MS });
@@ -170,23 +158,22 @@ export async function runProject(entry, { log = () => {}, localize = true } = {}
 
   log('fixcycle on the broken project');
   row.broken = await fixcycle(dir, entry, spec, 'corpus-broken', { localize });
-  row.bugLine = bugLine(original, entry.bug);
-  row.suspectRank = suspectRank(row.broken.suspects, entry.bug.file, row.bugLine);
+  const locations = bugLocations(originals, entry.bug);
+  row.bugLine = locations[0].line;
+  row.bugLocations = locations;
+  row.suspectRank = suspectRank(row.broken.suspects, locations);
   await resetTo(dir, base);
   return row;
 }
 
-/** The first line the bug changes in its file. */
-export function bugLine(original, bug) {
-  let same = 0;
-  while (same < bug.search.length && bug.search[same] === bug.replace[same]) same++;
-  const at = original.indexOf(bug.search) + same;
-  return original.slice(0, at).split('\n').length;
-}
-
-/** 1-based rank of the first suspect holding the bug's line, or null (none holds it, or no suspects). */
-export function suspectRank(suspects, file, line) {
-  const i = (suspects ?? []).findIndex((s) => s.file === file && s.startLine <= line && line <= s.endLine);
+/**
+ * 1-based rank of the first suspect holding a line the bug changed (`locations`: `[{ file, line, endLine }]`,
+ * one per edit), or null (none holds one, or no suspects).
+ */
+export function suspectRank(suspects, locations) {
+  const i = (suspects ?? []).findIndex((s) =>
+    locations.some(({ file, line, endLine }) => s.file === file && s.startLine <= endLine && line <= s.endLine),
+  );
   return i < 0 ? null : i + 1;
 }
 
