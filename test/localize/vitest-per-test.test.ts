@@ -89,6 +89,45 @@ describe('vitest: a spectrum unit per test from one run, through a setup file a 
     expect(ranks.indexOf('total')).toBeGreaterThan(1);
   }, 120_000);
 
+  it('leaves out what vitest runs to report a failure: the getters of the error it serializes', async () => {
+    const check = [
+      'export function check(n) {', //                                                1
+      "  if (n < 0) throw Object.defineProperty(new Error('negative'), 'empty', {", // 2
+      '    get() {', //                                                               3
+      '      return false;', //                                                       4
+      '    },', //                                                                    5
+      '  });', //                                                                     6
+      '  return n;', //                                                               7
+      '}', //                                                                         8
+      '',
+    ].join('\n');
+    const test = [
+      "import { expect, it } from 'vitest';",
+      "import { check } from '../src/check.js';",
+      "it('check passes positives', () => expect(check(1)).toBe(1));",
+      "it('check is given a negative', () => expect(check(-1)).toBe(-1));",
+      '',
+    ].join('\n');
+    const repo = makeRepo(null, {
+      'package.json': JSON.stringify({ name: 'check', type: 'module', scripts: { test: 'vitest run' } }),
+      '.gitignore': 'node_modules\n',
+      'src/check.js': check,
+      'test/check.test.js': test,
+    });
+    symlinkSync(join(ROOT, 'node_modules'), join(repo, 'node_modules'));
+    const runner = await resolveRunner(repo, {});
+    const run = await runner.run({ cwd: repo, scope: 'full', timeoutMs: 60_000 });
+    const failures = failuresOf(run.result.tests);
+    expect(failures.map((f) => f.name)).toEqual(['check is given a negative']);
+    const spectrum = await runSpectrum({ root: repo, runner, failures, neighbours: [], timeoutMs: 60_000 });
+    const units = 'units' in spectrum ? spectrum.units : [];
+    // The getter's body (line 4) ran only when vitest serialized the error; its own lines 3 and 5 count as
+    // run with `check` (a line is not run only when a range that did not run spans all of it).
+    const failed = units.find((u) => u.failed)?.lines ?? [];
+    expect(failed).toContain('src/check.js:2');
+    expect(failed).not.toContain('src/check.js:4');
+  }, 120_000);
+
   it("keeps the user's config: its setup files run after fixcycle's, its coverage turned off", async () => {
     const config = [
       "import { defineConfig } from 'vitest/config';",

@@ -18,7 +18,9 @@ const VITEST_ENTRY_VAR = 'FIXCYCLE_VITEST_ENTRY';
  * any test file loads the code under test; the session lives on the worker's global, so a worker that runs
  * several files (`isolate: false`) keeps one. vitest runs its transform of each file (imports rewritten, the
  * module wrapped in a function), so the takes name the text V8 ran (`source`, once per script and process),
- * read back through the inline source map the transform left (v8-script-lines.ts).
+ * read back through the inline source map the transform left (v8-script-lines.ts). A failing test's coverage
+ * ends where it failed: vitest then formats the error, reading its getters (the project's own error class),
+ * which no test called.
  */
 const VITEST_TEST_COVERAGE_SOURCE = `import inspector from 'node:inspector';
 import fs from 'node:fs';
@@ -38,7 +40,7 @@ function started() {
     session.post('Debugger.enable');
     session.post('Profiler.enable');
     session.post('Profiler.startPreciseCoverage', { callCount: true, detailed: true });
-    state = { session, sources: new Map(), seq: 0 };
+    state = { session, sources: new Map(), seq: 0, atFailure: null };
   } catch (_) {}
   globalThis.__fixcycleTestCoverage = state;
   return state;
@@ -74,8 +76,38 @@ function titles(task) {
   for (let at = task.suite; at && at !== task.file && !at.filepath; at = at.suite) names.unshift(at.name);
   return names;
 }
+// vitest formats a failure (its error serialized, every getter read) before the afterEach hooks run: a take when
+// the test's state turns to "fail" is the test's own, what runs after it the runner's.
+function watchFailure(state, task) {
+  const result = task.result;
+  state.atFailure = null;
+  if (!result || typeof result !== 'object') return;
+  let value = result.state;
+  try {
+    Object.defineProperty(result, 'state', {
+      configurable: true,
+      enumerable: true,
+      get() {
+        return value;
+      },
+      set(next) {
+        if (next === 'fail' && state.atFailure === null) state.atFailure = take(state);
+        value = next;
+      },
+    });
+  } catch (_) {}
+}
+function unwatch(task) {
+  const result = task.result;
+  if (!result || typeof result !== 'object') return;
+  try {
+    Object.defineProperty(result, 'state', { value: result.state, writable: true, enumerable: true, configurable: true });
+  } catch (_) {}
+}
 function done(state, task) {
-  const scripts = take(state).flatMap((s) => {
+  const last = take(state);
+  unwatch(task);
+  const scripts = (state.atFailure || last).flatMap((s) => {
     const source = sourceOf(state, s.scriptId);
     return source ? [{ url: s.url, source, functions: [notRun].concat(s.functions) }] : [];
   });
@@ -93,8 +125,9 @@ if (dir && entry) {
   const state = started();
   if (state) {
     const { beforeEach, afterEach } = await import(entry);
-    beforeEach(() => {
+    beforeEach((context) => {
       take(state);
+      watchFailure(state, context.task);
     });
     afterEach((context) => {
       done(state, context.task);
