@@ -18,3 +18,9 @@ export const PRICE_JS = [
   'module.exports = { total, discount, label };', //  16
   '',
 ].join('\n');
+
+/** The same module as an ES module (vitest's code under test), its lines where they are in PRICE_JS. */
+export const PRICE_MJS = PRICE_JS.replace(
+  'module.exports = { total, discount, label };',
+  'export { total, discount, label };',
+);

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ochiai } from '../../src/engine/localize/ochiai.js';
-import { linkOf, rankFunctions, scoreLines, sizeScore, type RankInput } from '../../src/engine/localize/rank.js';
+import {
+  linkOf,
+  namedIn,
+  rankFunctions,
+  scoreLines,
+  sizeScore,
+  type RankInput,
+} from '../../src/engine/localize/rank.js';
 import { lineHits, splitUnits } from '../../src/engine/localize/split-units.js';
 import { relatedFailures } from '../../src/engine/localize/unrelated.js';
 import { planOutsideSuspects } from '../../src/engine/localize/format.js';
@@ -146,6 +153,17 @@ describe('what breaks a tie in coverage', () => {
         files: ['tests/options.camelcase.test.js'],
       }),
     ).toEqual({ score: 0.2, why: ['name: a failing test file is named after camelcase'] });
+  });
+
+  it("a failing test's name says a function in an inflected word, not in a longer one", () => {
+    const name = ['sprintfjs > should return formated strings for simple placeholders'];
+    expect(namedIn('format', name)).toBe(0.5);
+    expect(namedIn('format', ['returns formatted strings'])).toBe(0.5);
+    expect(namedIn('parse', ['parsing a date', 'parses dates'])).toBe(0.5);
+    expect(namedIn('monthName', ['converts month names'])).toBe(0.5);
+    expect(namedIn('parse', name)).toBe(0);
+    expect(namedIn('place', name)).toBe(0);
+    expect(namedIn('set', ['reads the settings'])).toBe(0);
   });
 
   it('a function most failing tests name or call outranks one a single failing test names', () => {

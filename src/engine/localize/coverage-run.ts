@@ -9,6 +9,7 @@ import type { Invocation } from '../runners/invocation.js';
 import { TEST_COVERAGE_VAR } from '../runners/commands/mocha-test-coverage.js';
 import { PRELOADED_TEST_COVERAGE, requiring, writeTapeTestCoverage } from './tape-test-coverage.js';
 import { writeJestTestCoverage } from './jest-test-coverage.js';
+import { withVitestTestCoverage } from './vitest-test-coverage.js';
 import type { Failure } from '../types.js';
 import {
   perTestUnits,
@@ -197,9 +198,9 @@ export async function runSpectrum(input: CoverageRunInput): Promise<SpectrumRun 
       rmSync(dir, { recursive: true, force: true });
     }
   }
-  if (runner.name === 'jest' && placed) {
-    const perTest = await jestPerTest(runner, root, input.failures, runOf({ files, names: [] }));
-    if (perTest.units.some((u) => u.failed && u.lines.length > 0))
+  if ((runner.name === 'jest' || runner.name === 'vitest') && placed) {
+    const perTest = await hookedPerTest(runner, root, input.failures, files, runOf({ files, names: [] }));
+    if (perTest?.units.some((u) => u.failed && u.lines.length > 0))
       return { units: perTest.units, granularity: 'test', ran: ran(perTest.run) };
   }
   const support = coverageSupport(runner, root);
@@ -228,34 +229,44 @@ export async function runSpectrum(input: CoverageRunInput): Promise<SpectrumRun 
 }
 
 /**
- * One unit per jest test from one run of the failing files, through the file preloaded into jest's processes
- * (jest-test-coverage.ts), jest's own coverage off (its instrumentation would be what V8 counts). No failing
- * test's coverage back (an environment of the project's own that takes the test events itself): the caller
- * falls back to jest's coverage and the hit-count split.
+ * One unit per jest or vitest test from one run of the failing files: jest through the file preloaded into its
+ * processes (jest-test-coverage.ts), its own coverage off (its instrumentation would be what V8 counts);
+ * vitest through a setup file a generated config adds to the user's (vitest-test-coverage.ts). Null, or no
+ * failing test's coverage back (an environment of the project's own that takes jest's test events itself, a
+ * vitest workspace): the caller falls back to the runner's coverage and the hit-count split.
  */
-async function jestPerTest(
+async function hookedPerTest(
   runner: CommandTestRunner,
   root: string,
   failures: readonly Failure[],
+  files: string[],
   runFiles: (r: TestRunner) => Promise<TestRun>,
-): Promise<{ units: SpectrumUnit[]; run: TestRun }> {
+): Promise<{ units: SpectrumUnit[]; run: TestRun } | null> {
   const dir = mkdtempSync(join(tmpdir(), 'fixcycle-localize-'));
   try {
     const tests = join(dir, 'tests');
-    const preload = writeJestTestCoverage(dir);
-    const run = await runFiles(
-      runner.withInvocations((inv) => ({
-        ...inv,
-        argv: [...inv.argv, '--coverage=false'],
-        env: {
-          ...inv.env,
-          [TEST_COVERAGE_VAR]: tests,
-          NODE_OPTIONS: requiring(preload, inv.env.NODE_OPTIONS ?? process.env.NODE_OPTIONS),
-        },
-      })),
-    );
+    if (runner.name === 'vitest') {
+      const preview = runner.commands.subset(dir, { files, names: [] });
+      if (!preview || !withVitestTestCoverage(dir, root, preview, tests)) return null;
+    }
+    const measured =
+      runner.name === 'vitest'
+        ? runner.withInvocations((inv) => withVitestTestCoverage(dir, root, inv, tests) ?? inv)
+        : jestPreloaded(runner, writeJestTestCoverage(dir), tests);
+    const run = await runFiles(measured);
     return { units: await perTestUnits(tests, root, failures), run };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+const jestPreloaded = (runner: CommandTestRunner, preload: string, tests: string): CommandTestRunner =>
+  runner.withInvocations((inv) => ({
+    ...inv,
+    argv: [...inv.argv, '--coverage=false'],
+    env: {
+      ...inv.env,
+      [TEST_COVERAGE_VAR]: tests,
+      NODE_OPTIONS: requiring(preload, inv.env.NODE_OPTIONS ?? process.env.NODE_OPTIONS),
+    },
+  }));

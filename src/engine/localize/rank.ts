@@ -196,16 +196,28 @@ const stem = (file: string): string =>
     .filter((w) => !['test', 'tests', 'spec', 'index'].includes(w))
     .join(' ');
 
+const INFLECTION = /^(s|es|d|ed|ing|er|ers)$/;
+/** A sentence's word says a name's word, or an inflection of it: `formats`, `formatted`, `parsing` say format, parse. */
+const says = (word: string, own: string): boolean =>
+  word === own ||
+  [own, own + own.at(-1), ...(own.endsWith('e') ? [own.slice(0, -1)] : [])].some(
+    (stem) => word.startsWith(stem) && INFLECTION.test(word.slice(stem.length)),
+  );
+
 /**
  * How the failing tests' names say this function's own name, averaged over them: per name 1 as a whole
  * identifier (`is_left` in `src/lib.rs - Either<L,R>::is_left`), 1/2 as words of it (`month names` in
- * `converts month names`), else 0. A function most failing tests name outranks one a single test names.
+ * `converts month names`, `format` in `returns formatted strings`), else 0. A function most failing tests
+ * name outranks one a single test names.
  */
 export function namedIn(own: string, names: readonly string[]): number {
-  const ownWords = words(own).join(' ');
-  if (ownWords.length <= 2 || names.length === 0) return 0;
-  const one = (n: string): number =>
-    n.split(/[^\w$]+/).includes(own) ? 1 : ` ${words(n).join(' ')} `.includes(` ${ownWords} `) ? 0.5 : 0;
+  const ownWords = words(own);
+  if (ownWords.join(' ').length <= 2 || names.length === 0) return 0;
+  const inWords = (n: string): boolean => {
+    const said = words(n);
+    return said.some((_, i) => ownWords.every((w, j) => said[i + j] !== undefined && says(said[i + j]!, w)));
+  };
+  const one = (n: string): number => (n.split(/[^\w$]+/).includes(own) ? 1 : inWords(n) ? 0.5 : 0);
   return names.reduce((sum, n) => sum + one(n), 0) / names.length;
 }
 

@@ -30,13 +30,16 @@ export async function scriptLines(root: string, script: ScriptWithSource): Promi
   try {
     await converter.load();
     // The take's first range says "not run" over the whole script. Through a source map a range is kept
-    // when both its ends map: it must end on the code's last line, before the map's comment and the wrapper.
-    const mapComment = text.lastIndexOf('\n//# sourceMappingURL');
+    // when both its ends map, and a wrapper's text before the code (vitest's) maps to no line: v8-to-istanbul's
+    // `(empty-report)` sets every line of the file to 0 whatever maps. Other ranges end on the code's last
+    // line, before the map's comments and the wrapper's end.
+    const mapComment = text.search(/\n\/\/# sourceMapping(URL|Source)=/);
     const last = mapComment > 0 ? mapComment : text.length;
     const end = (offset: number): number => Math.min(offset, last);
     converter.applyCoverage(
-      script.functions.map((f) => ({
+      script.functions.map((f, i) => ({
         ...f,
+        functionName: i === 0 ? '(empty-report)' : f.functionName,
         ranges: f.ranges.map((r) => ({ ...r, startOffset: end(r.startOffset), endOffset: end(r.endOffset) })),
       })),
     );
