@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resolveRunner } from '../../src/engine/runners/index.js';
@@ -39,5 +39,7 @@ describe.skipIf(missing !== null)(missing ? `cargo coverage (skipped: ${missing}
     // Test code is never a suspect, and the instrumented build has its own target folder.
     expect(found.suspects.some((s) => s.function.startsWith('tests') || s.function === 'two_values')).toBe(false);
     expect(existsSync(join(dir, 'target', 'fixcycle-coverage'))).toBe(true);
+    // No profile is left in the user's tree (an instrumented process writes `default_*.profraw` where it runs).
+    expect(readdirSync(dir).filter((name) => name.endsWith('.profraw'))).toEqual([]);
   }, 600_000);
 });

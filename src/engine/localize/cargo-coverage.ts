@@ -172,15 +172,17 @@ export async function cargoSpectrum(input: CargoSpectrumInput): Promise<CargoSpe
 
   const target = join(dirname(dirname(dirname(holding[0]!.executable))), COVERAGE_TARGET);
   const rustflags = [env.RUSTFLAGS, '-C instrument-coverage'].filter(Boolean).join(' ');
-  const instrumented = await buildTestBinaries(args, ['--target-dir', target, ...holding.flatMap(targetFlags)], {
-    ...options,
-    env: { ...env, RUSTFLAGS: rustflags },
-  });
-  if ('error' in instrumented)
-    return { skipped: `the build with -C instrument-coverage failed: ${instrumented.error}` };
-
   const dir = mkdtempSync(join(tmpdir(), 'fixcycle-cargo-cov-'));
   try {
+    // Build scripts and proc macros are instrumented too, and so is `--list`: every process the build or the
+    // listing starts writes its profile here, never a `default_*.profraw` in the user's tree (which would also
+    // make cargo see the package changed and build it again).
+    const instrumented = await buildTestBinaries(args, ['--target-dir', target, ...holding.flatMap(targetFlags)], {
+      ...options,
+      env: { ...env, RUSTFLAGS: rustflags, LLVM_PROFILE_FILE: join(dir, 'build-%p-%m.profraw') },
+    });
+    if ('error' in instrumented)
+      return { skipped: `the build with -C instrument-coverage failed: ${instrumented.error}` };
     const runs = instrumented.binaries
       .filter((b) => holding.some((h) => h.kind === b.kind && h.target === b.target && h.cwd === b.cwd))
       .flatMap((b) => chooseTests(b.tests, failing, binaryName(b)).map((group) => ({ binary: b, group })));
