@@ -1,7 +1,10 @@
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { chooseTests } from '../../src/engine/localize/cargo-coverage.js';
 import { cargoArgs, listedTests, targetFlags, testBinaries } from '../../src/engine/localize/cargo-test-binaries.js';
-import { rustcVersion } from '../../src/engine/localize/llvm-tools.js';
+import { findLlvmTools, rustcVersion } from '../../src/engine/localize/llvm-tools.js';
 
 describe('cargo per-test spectra: what to build and run', () => {
   it("reads rustc's host and LLVM major from `rustc -vV`", () => {
@@ -74,5 +77,29 @@ describe('cargo per-test spectra: what to build and run', () => {
       { name: 't1', tests: ['t1'] },
       { name: 't2', tests: ['t2'] },
     ]);
+  });
+
+  it("says which LLVM tools are missing and how to get them when none is of rustc's LLVM", async () => {
+    // A rustc built on an LLVM no tool here has: the lookup runs every candidate and finds none.
+    const dir = mkdtempSync(join(tmpdir(), 'fixcycle-rustc-'));
+    const rustc = join(dir, 'rustc');
+    writeFileSync(
+      rustc,
+      `#!/bin/sh\nif [ "$1" = "-vV" ]; then printf 'rustc 9.0.0\\nhost: x86_64-unknown-linux-gnu\\nLLVM version: 99.1.0\\n'; else echo ${dir}; fi\n`,
+    );
+    chmodSync(rustc, 0o755);
+    const before = process.env.RUSTC;
+    process.env.RUSTC = rustc;
+    try {
+      expect(await findLlvmTools(dir)).toEqual({
+        missing:
+          'no llvm-profdata of LLVM 99 (the LLVM of rustc here) to read a -C instrument-coverage profile: ' +
+          "`rustup component add llvm-tools`, or the distribution's llvm-99 package",
+      });
+    } finally {
+      if (before === undefined) delete process.env.RUSTC;
+      else process.env.RUSTC = before;
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
