@@ -15,9 +15,9 @@ import type { SpectrumUnit } from './types.js';
  * Failing tests measured one by one at most: past this many their spectrum says little more, and each costs
  * a run of the test binary and two LLVM tool runs.
  */
-const MAX_FAILING = 6;
+const MAX_FAILING = 4;
 /** Passing tests of the failing tests' binaries measured alone, those of the failing tests' module first; the rest run as one unit. */
-const MAX_PASSING = 5;
+const MAX_PASSING = 4;
 /** Tests measured at once: the machines fixcycle runs on are small and the build just took them. */
 const SIDE_BY_SIDE = 2;
 /** The instrumented build's own target folder, beside the user's builds in their target folder. */
@@ -102,15 +102,22 @@ async function inTurn<T, R>(
  * One unit's tests run (`--exact`) with their own profile, merged by llvm-profdata and read by llvm-cov as lcov:
  * the lines of the project's own non-test source they ran. A unit failed when its run did.
  */
+/** What every unit's run shares. */
+interface UnitContext {
+  /** Where the profiles go (a temporary folder). */
+  dir: string;
+  tools: LlvmTools;
+  env: Record<string, string>;
+  timeoutMs: number;
+  root: string;
+  signal?: AbortSignal;
+}
+
 async function measureGroup(
   binary: TestBinary,
   group: TestGroup,
   k: number,
-  dir: string,
-  tools: LlvmTools,
-  env: Record<string, string>,
-  timeoutMs: number,
-  root: string,
+  { dir, tools, env, timeoutMs, root, signal }: UnitContext,
 ): Promise<SpectrumUnit & { ok: boolean }> {
   const test = group.name;
   const prefix = `unit-${k}-`;
@@ -119,6 +126,7 @@ async function measureGroup(
     env: { ...env, LLVM_PROFILE_FILE: join(dir, `${prefix}%p.profraw`), CARGO_MANIFEST_DIR: binary.cwd },
     reject: false,
     timeout: timeoutMs,
+    cancelSignal: signal,
   });
   const raws = readdirSync(dir)
     .filter((n) => n.startsWith(prefix) && n.endsWith('.profraw'))
@@ -186,10 +194,8 @@ export async function cargoSpectrum(input: CargoSpectrumInput): Promise<CargoSpe
     const runs = instrumented.binaries
       .filter((b) => holding.some((h) => h.kind === b.kind && h.target === b.target && h.cwd === b.cwd))
       .flatMap((b) => chooseTests(b.tests, failing, binaryName(b)).map((group) => ({ binary: b, group })));
-    const perTest = Math.min(input.timeoutMs, 120_000);
-    const units = await inTurn(runs, SIDE_BY_SIDE, (r, k) =>
-      measureGroup(r.binary, r.group, k, dir, tools, env, perTest, root),
-    );
+    const context = { dir, tools, env, timeoutMs: Math.min(input.timeoutMs, 120_000), root, signal: input.signal };
+    const units = await inTurn(runs, SIDE_BY_SIDE, (r, k) => measureGroup(r.binary, r.group, k, context));
     const measured = units.filter((u) => u.ok).map(({ ok: _, ...u }) => u);
     const failed = measured.filter((u) => u.failed).length;
     return {
