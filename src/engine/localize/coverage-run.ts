@@ -21,6 +21,7 @@ import {
   type ProcessUnit,
 } from './coverage-units.js';
 import { lineHits, splitUnits } from './split-units.js';
+import { cargoSpectrum } from './cargo-coverage.js';
 import type { Granularity, SpectrumUnit } from './types.js';
 
 /** Node runners that start one process per test file: V8 coverage tells their files apart. */
@@ -40,7 +41,7 @@ const FILE_BY_FILE = new Set(['tape']);
 
 /** The granularity each runner's coverage run gives, or null when fixcycle cannot measure it. */
 export function granularityOf(runner: string): Granularity | null {
-  if (runner === 'pytest') return 'test';
+  if (runner === 'pytest' || runner === 'cargo') return 'test';
   if (NAME_FILTER.has(runner)) return 'split';
   if (PROCESS_PER_FILE.has(runner) || FILE_BY_FILE.has(runner)) return 'file';
   if (V8_NODE.has(runner)) return 'run';
@@ -85,6 +86,10 @@ export async function runSpectrum(input: CoverageRunInput): Promise<SpectrumRun 
   // its checks and after parts (lint, tsc, aud) would only add their time, as when the runner cannot run a
   // subset and the coverage run is the full suite.
   const runner = input.runner.runnerOnly();
+  if (runner.name === 'cargo') {
+    const cargo = await cargoSpectrum({ ...input, runner });
+    return 'skipped' in cargo ? cargo : { ...cargo, granularity };
+  }
   const failing: FailingSets = {
     files: new Set(input.failures.flatMap((f) => (f.file ? [f.file] : []))),
     ids: input.failures.map((f) => f.id),
