@@ -10,6 +10,7 @@ import { TEST_COVERAGE_VAR } from '../runners/commands/mocha-test-coverage.js';
 import { PRELOADED_TEST_COVERAGE, requiring, writeTapeTestCoverage } from './tape-test-coverage.js';
 import { writeJestTestCoverage } from './jest-test-coverage.js';
 import { withVitestTestCoverage } from './vitest-test-coverage.js';
+import { writeAvaTestCoverage } from './ava-test-coverage.js';
 import type { Failure } from '../types.js';
 import {
   perTestUnits,
@@ -35,7 +36,12 @@ const V8_NODE = new Set(['node-test', 'tap', 'tape', 'mocha', 'ava', 'uvu']);
 const NAME_FILTER = new Set(['node-test', 'mocha', 'ava', 'jest', 'vitest', 'go']);
 const MAX_SIDE_BY_SIDE = 3;
 /** Runners whose fixcycle reporter or preload writes each test's coverage (`FIXCYCLE_TEST_COVERAGE`): a unit per test. */
-const PER_TEST_HOOK = new Set(['mocha', ...PRELOADED_TEST_COVERAGE]);
+const PER_TEST_HOOK = new Set(['mocha', 'ava', ...PRELOADED_TEST_COVERAGE]);
+/** The per-test preload file of each runner that gets one, written before its processes start. */
+const PRELOAD_WRITERS = new Map<string, (dir: string) => string>([
+  ['tape', writeTapeTestCoverage],
+  ['ava', writeAvaTestCoverage],
+]);
 /** Runners that run every file given in one process and have no name filter: one process per file instead. */
 const FILE_BY_FILE = new Set(['tape']);
 
@@ -145,13 +151,16 @@ export async function runSpectrum(input: CoverageRunInput): Promise<SpectrumRun 
   if (V8_NODE.has(runner.name)) {
     const dir = mkdtempSync(join(tmpdir(), 'fixcycle-localize-'));
     try {
-      // mocha writes each test's coverage through fixcycle's reporter, tape through a preloaded file: one run
-      // gives a unit per test.
+      // mocha writes each test's coverage through fixcycle's reporter, tape and ava through a preloaded file:
+      // one run gives a unit per test. ava's takes are a test's own only when its tests run one at a time.
       const tests = PER_TEST_HOOK.has(runner.name) ? join(dir, 'tests') : null;
-      const preload = tests && PRELOADED_TEST_COVERAGE.has(runner.name) ? writeTapeTestCoverage(dir) : null;
+      const ava = runner.name === 'ava';
+      const write = PRELOAD_WRITERS.get(runner.name);
+      const preload = tests && write ? write(dir) : null;
       const measuredIn = (sub: string): CommandTestRunner =>
         runner.withInvocations((inv) => ({
           ...inv,
+          ...(ava && tests && sub === 'whole' ? { argv: [...inv.argv, '--serial'] } : {}),
           env: {
             ...inv.env,
             NODE_V8_COVERAGE: join(dir, sub),
@@ -175,8 +184,9 @@ export async function runSpectrum(input: CoverageRunInput): Promise<SpectrumRun 
         if (perTest.some((u) => u.failed && u.lines.length > 0))
           return { units: perTest, granularity: 'test', ran: ran(run) };
       }
-      // No test's coverage came back (a wrapper that drops fixcycle's reporter, mocha's parallel mode): the
-      // failing tests alone, told from the passing ones by their hit counts.
+      // No test's coverage came back (a wrapper that drops fixcycle's reporter, mocha's parallel mode, an ava
+      // without the chain the preload hooks): the failing tests alone, told from the passing ones by their hit
+      // counts.
       const filtered = alongside ?? (await failingRun());
       let units: ProcessUnit[] = await v8ProcessUnits(join(dir, 'whole'), root, failing);
       if (split && filtered) {

@@ -156,7 +156,7 @@ const functionKey = (url: string, f: V8Function): string => `${url}#${f.ranges[0
 const ran = (f: V8Function): boolean => (f.ranges[0]?.count ?? 0) > 0;
 
 /**
- * One unit per test from the per-test coverage fixcycle's mocha reporter or tape preload wrote (`FIXCYCLE_TEST_COVERAGE`, one
+ * One unit per test from the per-test coverage fixcycle's mocha reporter or tape/ava preload wrote (`FIXCYCLE_TEST_COVERAGE`, one
  * V8 coverage file per test, its first range of count 0 over the whole script): a test failed when the runner
  * said so and one of the failures is that test. Ochiai gives a line no failing test ran 0 whoever else ran
  * it, so a passing test is converted only for the functions some failing test ran, and a script's take is

@@ -1,0 +1,118 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { TEST_COVERAGE_VAR } from '../runners/commands/mocha-test-coverage.js';
+
+/**
+ * A file node preloads (`--require`) into ava's workers so each ava test writes its own coverage, as the tape
+ * preload does (tape-test-coverage.ts): one V8 coverage file per test in the folder `FIXCYCLE_TEST_COVERAGE`
+ * names, for `perTestUnits`. ava has no hook fixcycle can add and its runner is an ES module, but the chain a
+ * test file imports (`test`) is handed over through a CommonJS module, `lib/worker/state.cjs` (`refs.runnerChain`):
+ * the file catches that module's load and gives the test files a chain whose test implementations take V8's
+ * precise coverage when they start (what ran before, ava and the `beforeEach` hooks, is no test's) and when
+ * they end, their promise settled. The takes are only a test's own when one test runs at a time: the run gets
+ * `--serial`. A test failed when it threw or an assertion failed (`t.passed`). Precise coverage starts with the
+ * worker (a function compiled before the session starts would report whole-function counts only).
+ */
+const AVA_TEST_COVERAGE_SOURCE = `'use strict';
+const dir = process.env.${TEST_COVERAGE_VAR};
+const Module = require('node:module');
+const fs = require('node:fs');
+const path = require('node:path');
+const self = require('node:url').pathToFileURL(__filename).href;
+let session = null;
+if (dir) {
+  try {
+    session = new (require('node:inspector').Session)();
+    session.connect();
+    session.post('Profiler.enable');
+    session.post('Profiler.startPreciseCoverage', { callCount: true, detailed: true });
+  } catch (_) {
+    session = null;
+  }
+}
+const notRun = { functionName: '', ranges: [{ startOffset: 0, endOffset: Number.MAX_SAFE_INTEGER, count: 0 }], isBlockCoverage: true };
+function take() {
+  let taken = [];
+  session.post('Profiler.takePreciseCoverage', (err, res) => {
+    if (!err && res) taken = res.result;
+  });
+  return taken.filter((s) => s.url.startsWith('file:') && !s.url.includes('/node_modules/') && s.url !== self);
+}
+const worker = (() => { try { return require('node:worker_threads').threadId; } catch (_) { return 0; } })();
+let seq = 0;
+function write(title, failed) {
+  const scripts = take().map((s) => ({ url: s.url, functions: [notRun].concat(s.functions) }));
+  const out = path.join(dir, process.pid + '-' + worker + '-' + String(seq++).padStart(6, '0'));
+  try {
+    fs.mkdirSync(out, { recursive: true });
+    const about = { title, fullTitle: title, state: failed ? 'failed' : 'passed' };
+    fs.writeFileSync(path.join(out, 'coverage.json'), JSON.stringify({ test: about, result: scripts }));
+  } catch (_) {}
+}
+function measured(exec) {
+  if (typeof exec !== 'function') return exec;
+  return function (t) {
+    take();
+    const done = (threw) => {
+      let passed = false;
+      try { passed = !threw && t.passed !== false; } catch (_) {}
+      let title = '';
+      try { title = t.title; } catch (_) {}
+      write(title, !passed);
+    };
+    let result;
+    try {
+      result = exec.apply(this, arguments);
+    } catch (error) {
+      done(true);
+      throw error;
+    }
+    if (result && typeof result.then === 'function')
+      return result.then((value) => { done(false); return value; }, (error) => { done(true); throw error; });
+    done(false);
+    return result;
+  };
+}
+// A macro (\`test.macro\`) is an object whose \`exec\` runs the test.
+const implementation = (impl) =>
+  impl && typeof impl === 'object' && typeof impl.exec === 'function' ? { exec: measured(impl.exec), title: impl.title } : measured(impl);
+const NOT_TESTS = new Set(['before', 'after', 'beforeEach', 'afterEach', 'macro', 'todo', 'meta']);
+function chain(fn, tests) {
+  return new Proxy(fn, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver);
+      return typeof value === 'function' ? chain(value, tests && !NOT_TESTS.has(key)) : value;
+    },
+    apply(target, self, args) {
+      if (!tests) return Reflect.apply(target, self, args);
+      const at = typeof args[0] === 'string' ? 1 : 0;
+      return Reflect.apply(target, self, args.map((a, i) => (i === at ? implementation(a) : a)));
+    },
+  });
+}
+if (session) {
+  const load = Module._load;
+  Module._load = function (request) {
+    const loaded = load.apply(this, arguments);
+    const refs = loaded && loaded.refs;
+    if (/state\\.cjs$/.test(request) && refs && 'runnerChain' in refs && loaded.flags && !refs.fixcycle) {
+      let current = refs.runnerChain;
+      Object.defineProperty(refs, 'runnerChain', {
+        get: () => current,
+        set: (value) => { current = typeof value === 'function' ? chain(value, true) : value; },
+        enumerable: true,
+        configurable: true,
+      });
+      refs.fixcycle = true;
+    }
+    return loaded;
+  };
+}
+`;
+
+/** Writes the preload file into `dir`, once before any worker starts, and returns its path. */
+export function writeAvaTestCoverage(dir: string): string {
+  const file = join(dir, 'ava-test-coverage.cjs');
+  writeFileSync(file, AVA_TEST_COVERAGE_SOURCE);
+  return file;
+}
