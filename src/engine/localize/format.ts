@@ -16,7 +16,7 @@ export function evidenceUsed(loc: Pick<Localization, 'used' | 'granularity' | 'c
   if (loc.used.length === 0) return 'none (no coverage, no stack frame in the project, no known change)';
   const parts = loc.used.map((kind) =>
     kind === 'coverage'
-      ? `coverage spectra (${loc.granularity === 'test' ? 'per test' : loc.granularity === 'split' ? 'the failing tests apart from the passing ones' : loc.granularity === 'file' ? 'per test file' : 'the run as a whole'}${loc.cached ? ', cached' : ''})`
+      ? `coverage spectra (${loc.granularity === 'test' ? 'per test' : loc.granularity === 'split' ? 'failing tests apart from passing ones' : loc.granularity === 'file' ? 'per test file' : 'the run as a whole'}${loc.cached ? ', cached' : ''})`
       : kind === 'stack'
         ? 'stack frames'
         : `the change${loc.changeBase && loc.changeBase !== 'HEAD' ? ` since ${loc.changeBase.slice(0, 7)}` : ' (uncommitted)'}`,
@@ -39,8 +39,8 @@ function excerpt(root: string, s: Suspect): string {
   const lines = [...wanted].sort((a, b) => a - b);
   const out: string[] = [];
   lines.forEach((l, i) => {
-    if (i > 0 && l !== lines[i - 1]! + 1) out.push('   ...');
-    out.push(`${s.lines.includes(l) ? '>' : ' '}${String(l).padStart(5)}| ${(text[l - 1] ?? '').slice(0, 160)}`);
+    if (i > 0 && l !== lines[i - 1]! + 1) out.push('  ...');
+    out.push(`${s.lines.includes(l) ? '>' : ' '}${String(l).padStart(4)}| ${(text[l - 1] ?? '').slice(0, 160)}`);
   });
   return out.join('\n');
 }
@@ -51,12 +51,12 @@ function shortEvidence(s: Suspect): string {
   for (const e of s.evidence) {
     const lines = /line ([\d, -]+)/.exec(e)?.[1]?.trim();
     if (e.startsWith('change:')) parts.push(`changed line ${lines}`);
-    else if (e.startsWith('stack:')) parts.push(`in the stack at line ${lines}`);
+    else if (e.startsWith('stack:')) parts.push(`in stack at line ${lines}`);
     else if (e.startsWith('coverage:'))
       parts.push(
         s.scores.coverage !== undefined && s.scores.coverage < 1
           ? `coverage ${s.scores.coverage}`
-          : 'run by the failing tests',
+          : 'run by failing tests',
       );
     else if (
       /^name: (\d+ of \d+ failing test name|the failing tests call)/.test(e) &&
@@ -84,7 +84,7 @@ export function suspectsPromptBlock(loc: Localization, root: string, max = PROMP
     const code = i < WITH_CODE && strong(s) ? excerpt(root, s) : '';
     return `${i + 1}. ${where(s)}: ${shortEvidence(s)}${code ? `\n${code}` : ''}`;
   });
-  return `From ${evidenceUsed(loc)}; \`>\` marks the best lines.\n${shown.join('\n')}`;
+  return `From ${evidenceUsed(loc)} (\`>\`: best lines):\n${shown.join('\n')}`;
 }
 
 /** The suspects as iteration-N-analysis.md lists them. */
