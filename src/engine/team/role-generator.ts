@@ -135,7 +135,8 @@ export async function runGenerator(
     const findings = [...project.findings, ...(await staticChecks(cwd, tests, sources))];
     // A check the project has but cannot run here is said, not skipped silently (a worktree without dependencies).
     const unavailable = project.skipped.filter((s) => / but no /.test(s));
-    let critical = findings.filter((f) => f.severity === 'critical');
+    // The project's linter is reported, never sent back nor a drop: the judges' runs decide a test (as gen's L0).
+    let critical = findings.filter((f) => f.severity === 'critical' && f.check !== 'lint');
     // The last round: what still fails L0 goes (the failing tests alone where the finding is one test's), the
     // rest is committed; one bad test never fails a task whose other tests are good.
     const last = round === ctx.options.maxL0Rounds;
