@@ -39,7 +39,15 @@ async function dropCritical(cwd: string, critical: readonly Finding[], written: 
     const whole = found.some((f) => !f.test);
     const paths = [...new Set(found.flatMap((f) => (f.test ? [f.test] : [])))].map((t) => t.split(' > '));
     const out = await dropTests(repo, file, whole ? [] : paths, !whole);
-    dropped.push(...out.removed.map((n) => `${file}: "${n}"`), ...(out.fileGone ? [file] : []));
+    // Each drop with the finding that made it, in the checker's words (go vet's `undefined: Newf` at its line).
+    const why = (test?: string): string => {
+      const f = found.find((x) => x.test === test) ?? found.find((x) => !x.test) ?? found[0]!;
+      return `${f.check}: ${f.message} (line ${f.line})`;
+    };
+    dropped.push(
+      ...out.removed.map((n) => `${file}: "${n}" (${why(found.find((f) => f.test?.endsWith(n))?.test)})`),
+      ...(out.fileGone ? [`${file} (${whole ? why() : (out.why ?? 'removed')})`] : []),
+    );
   }
   return dropped;
 }
@@ -144,6 +152,26 @@ export async function runGenerator(
     if (critical.length > 0 && last) {
       droppedAtLast = await dropCritical(cwd, critical, written);
       await settleDeleted(cwd, written);
+      // A finding can hide another (go builds a package's test files as one: a missing import stops it before the
+      // undeclared names of another file; tsc stops at a syntax error): check what is left again until it is clean,
+      // so each file goes for the error the checker names in it, never for a sibling's.
+      for (let again = 0; again < 3 && written.size > 0; again++) {
+        const left = [...written];
+        const recheck = await projectChecks(
+          cwd,
+          [...left, ...sources],
+          ctx.options.testTimeoutMs,
+          ctx.signal,
+          pythonOf(ctx.runner.describe().full),
+          ctx.runner.describe().env,
+        );
+        const more = [...recheck.findings, ...(await staticChecks(cwd, left, sources))].filter(
+          (f) => f.severity === 'critical' && f.check !== 'lint' && written.has(f.file),
+        );
+        if (more.length === 0) break;
+        droppedAtLast.push(...(await dropCritical(cwd, more, written)));
+        await settleDeleted(cwd, written);
+      }
       critical = [];
     }
     if (critical.length === 0) {
