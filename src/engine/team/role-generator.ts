@@ -1,7 +1,4 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { dropTests } from '../gen/drop-tests.js';
-import { findingLine, type Finding } from '../gen/l0/finding.js';
+import { findingLine } from '../gen/l0/finding.js';
 import { projectChecks } from '../gen/l0/project-checks.js';
 import { pythonOf } from '../gen/coverage/python.js';
 import { staticChecks } from '../gen/l0/static-checks.js';
@@ -16,41 +13,7 @@ import { taskPrompt } from './prompts.js';
 import type { TeamContext } from './team-context.js';
 import type { TeamTask } from './tasks-csv.js';
 import { commitFiles, discardFiles, dirtyFiles } from './worktrees.js';
-
-/** Takes out of `written` the files no longer there, and puts back a tracked file the generator deleted. */
-async function settleDeleted(cwd: string, written: Set<string>): Promise<void> {
-  for (const f of [...written]) {
-    if (existsSync(join(cwd, f))) continue;
-    written.delete(f);
-    await discardFiles(cwd, [f]);
-  }
-}
-
-/**
- * Drops what still fails L0 after the last round: the failing test cases alone where a finding names one, whole
- * files where it is the file's (imports, syntax). Returns what went, as `<file>: "<test>"` or `<file>`.
- */
-async function dropCritical(cwd: string, critical: readonly Finding[], written: Set<string>): Promise<string[]> {
-  const dropped: string[] = [];
-  const byFile = new Map<string, Finding[]>();
-  for (const f of critical.filter((c) => written.has(c.file))) byFile.set(f.file, [...(byFile.get(f.file) ?? []), f]);
-  const repo = { root: cwd, restoreFiles: (files: readonly string[]) => discardFiles(cwd, files) };
-  for (const [file, found] of byFile) {
-    const whole = found.some((f) => !f.test);
-    const paths = [...new Set(found.flatMap((f) => (f.test ? [f.test] : [])))].map((t) => t.split(' > '));
-    const out = await dropTests(repo, file, whole ? [] : paths, !whole);
-    // Each drop with the finding that made it, in the checker's words (go vet's `undefined: Newf` at its line).
-    const why = (test?: string): string => {
-      const f = found.find((x) => x.test === test) ?? found.find((x) => !x.test) ?? found[0]!;
-      return `${f.check}: ${f.message} (line ${f.line})`;
-    };
-    dropped.push(
-      ...out.removed.map((n) => `${file}: "${n}" (${why(found.find((f) => f.test?.endsWith(n))?.test)})`),
-      ...(out.fileGone ? [`${file} (${whole ? why() : (out.why ?? 'removed')})`] : []),
-    );
-  }
-  return dropped;
-}
+import { dropUntilClean, settleDeleted } from './l0-drops.js';
 
 /**
  * The runner's judgement, as gen's: a test file the runner collects no test from (it does not load, or holds none)
@@ -150,28 +113,7 @@ export async function runGenerator(
     const last = round === ctx.options.maxL0Rounds;
     let droppedAtLast: string[] = [];
     if (critical.length > 0 && last) {
-      droppedAtLast = await dropCritical(cwd, critical, written);
-      await settleDeleted(cwd, written);
-      // A finding can hide another (go builds a package's test files as one: a missing import stops it before the
-      // undeclared names of another file; tsc stops at a syntax error): check what is left again until it is clean,
-      // so each file goes for the error the checker names in it, never for a sibling's.
-      for (let again = 0; again < 3 && written.size > 0; again++) {
-        const left = [...written];
-        const recheck = await projectChecks(
-          cwd,
-          [...left, ...sources],
-          ctx.options.testTimeoutMs,
-          ctx.signal,
-          pythonOf(ctx.runner.describe().full),
-          ctx.runner.describe().env,
-        );
-        const more = [...recheck.findings, ...(await staticChecks(cwd, left, sources))].filter(
-          (f) => f.severity === 'critical' && f.check !== 'lint' && written.has(f.file),
-        );
-        if (more.length === 0) break;
-        droppedAtLast.push(...(await dropCritical(cwd, more, written)));
-        await settleDeleted(cwd, written);
-      }
+      droppedAtLast = await dropUntilClean(ctx, cwd, critical, written, sources);
       critical = [];
     }
     if (critical.length === 0) {
