@@ -1,3 +1,4 @@
+import { absentExport } from './absent-export.js';
 import { decideDrop } from './decide-drop.js';
 import { missingImportedName, missingTestData } from './missing-data.js';
 import type { Observed, Uncollected } from './quality-observe.js';
@@ -10,12 +11,12 @@ const firstLine = (text: string | undefined): string => (text ?? '').split('\n')
  * skipped in every run, or failing every run where the failure is no bug of the code (an import the module does not
  * provide, a data file that is not there, a placeholder). The others, passing or failing every run, go on.
  */
-export function judgeRuns(
+export async function judgeRuns(
   root: string,
   tests: ReadonlyMap<string, Observed>,
   uncollected: readonly Uncollected[],
   v: Verdicts,
-): Observed[] {
+): Promise<Observed[]> {
   for (const u of uncollected)
     v.reject(
       { id: u.file, file: u.file },
@@ -31,10 +32,20 @@ export function judgeRuns(
     // Failing every run for a file of its own that is not here: no fix of the code makes it pass.
     const missing = t.statuses[0] === 'failed' ? missingTestData(root, t.file, t.message) : null;
     const ghost = t.statuses[0] === 'failed' ? missingImportedName(root, t.file, t.message) : null;
+    // No TypeError names it (an assertion on `typeof walk` fails instead): node loading the module says it.
+    const absent =
+      t.statuses[0] === 'failed' && verdict.keep && !ghost && !missing
+        ? await absentExport(root, t.file, t.path)
+        : null;
     if (ghost)
       v.drop(
         t,
         `export: calls ${ghost}, which it imports but the module does not provide (${firstLine(t.message)}): a hallucinated API`,
+      );
+    else if (absent)
+      v.drop(
+        t,
+        `export: uses ${absent.name} from ${absent.from}, which the module does not provide when node loads it, and fails every run (${firstLine(t.message)}): a hallucinated API`,
       );
     else if (missing)
       v.drop(

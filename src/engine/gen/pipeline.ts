@@ -17,6 +17,7 @@ import { genAgents, genHooks, genRunner } from './setup.js';
 import { newGenState, readGenState, saveGenState, type GenState } from './state.js';
 import { generateRound } from './step-generate.js';
 import { commitKept, runFixLoop } from './step-fix.js';
+import { settleAfterFix } from './step-settle.js';
 import { qualityGate } from './step-quality.js';
 import { validateRound } from './step-validate.js';
 import { writeGenSummary } from './summary.js';
@@ -222,7 +223,10 @@ async function inputAgain(root: string, dir: string): Promise<GenInput> {
   return readGenInput(root, meta.input ?? undefined);
 }
 
-/** Phase 5: IMPL-001 -> IMPL-001.3 -> IMPL-001.5 (rounds as the gates decide) -> commit -> IMPL-002 -> summary. */
+/**
+ * Phase 5: IMPL-001 -> IMPL-001.3 -> IMPL-001.5 (rounds as the gates decide) -> commit -> IMPL-002 -> (settle, when
+ * the loop did not succeed) -> summary.
+ */
 async function execute(ctx: GenContext, options: GenRunOptions, release: () => Promise<void>): Promise<number> {
   const { state } = ctx;
   // A gen killed during a mutant run left the mutant in the module: the original goes back before anything runs.
@@ -249,6 +253,11 @@ async function execute(ctx: GenContext, options: GenRunOptions, release: () => P
         loop = await runFixLoop(ctx, options, release);
         await ctx.save();
         if (state.step === 'fix') return loop.exitCode;
+        break;
+      case 'settle':
+        await settleAfterFix(ctx);
+        // How gen ends is the settled outcome's, not the loop's.
+        loop = null;
         break;
       case 'summary': {
         const path = await writeGenSummary(ctx);

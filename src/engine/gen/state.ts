@@ -5,13 +5,13 @@ import { writeJsonAtomic } from '../session/atomic.js';
 import { SessionFileError } from '../session/session-files.js';
 
 /** Where phase 5 is; a resume continues from here without redoing a finished step. */
-export const execStepSchema = z.enum(['generate', 'validate', 'quality', 'commit', 'fix', 'summary', 'done']);
+export const execStepSchema = z.enum(['generate', 'validate', 'quality', 'commit', 'fix', 'settle', 'summary', 'done']);
 export type ExecStep = z.infer<typeof execStepSchema>;
 
 export const rejectionSchema = z.object({
   test: z.string(),
   file: z.string().optional(),
-  gate: z.enum(['IMPL-001', 'IMPL-001.3', 'IMPL-001.5']),
+  gate: z.enum(['IMPL-001', 'IMPL-001.3', 'IMPL-001.5', 'IMPL-002']),
   reason: z.string(),
   round: z.number().int(),
 });

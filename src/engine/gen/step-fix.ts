@@ -165,7 +165,8 @@ export async function runFixLoop(
             : 'failed'),
     );
     if (result.outcome !== 'interrupted' && result.outcome !== 'awaiting_approval') {
-      state.step = 'summary';
+      // A loop that did not succeed may leave gen's committed tests failing: they are settled before the summary.
+      state.step = ok ? 'summary' : 'settle';
       state.outcome = `${result.outcome}: ${result.reason}${owns}`;
     }
     return result;

@@ -37,7 +37,7 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
   // L0's static findings on a test are hints: each drop rests on what the runner said (decide-drop.ts).
   const hintsOf = files.length > 0 ? await staticHints(root, files) : () => [];
   const v = verdicts(state, options.stabilityRuns, hintsOf);
-  const stable = judgeRuns(root, tests, uncollected, v);
+  const stable = await judgeRuns(root, tests, uncollected, v);
   for (const file of files.filter(
     (f) => !uncollected.some((u) => u.file === f) && ![...tests.values()].some((t) => t.file === f),
   ))

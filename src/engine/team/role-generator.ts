@@ -1,7 +1,4 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { dropTests } from '../gen/drop-tests.js';
-import { findingLine, type Finding } from '../gen/l0/finding.js';
+import { findingLine } from '../gen/l0/finding.js';
 import { projectChecks } from '../gen/l0/project-checks.js';
 import { pythonOf } from '../gen/coverage/python.js';
 import { staticChecks } from '../gen/l0/static-checks.js';
@@ -16,33 +13,7 @@ import { taskPrompt } from './prompts.js';
 import type { TeamContext } from './team-context.js';
 import type { TeamTask } from './tasks-csv.js';
 import { commitFiles, discardFiles, dirtyFiles } from './worktrees.js';
-
-/** Takes out of `written` the files no longer there, and puts back a tracked file the generator deleted. */
-async function settleDeleted(cwd: string, written: Set<string>): Promise<void> {
-  for (const f of [...written]) {
-    if (existsSync(join(cwd, f))) continue;
-    written.delete(f);
-    await discardFiles(cwd, [f]);
-  }
-}
-
-/**
- * Drops what still fails L0 after the last round: the failing test cases alone where a finding names one, whole
- * files where it is the file's (imports, syntax). Returns what went, as `<file>: "<test>"` or `<file>`.
- */
-async function dropCritical(cwd: string, critical: readonly Finding[], written: Set<string>): Promise<string[]> {
-  const dropped: string[] = [];
-  const byFile = new Map<string, Finding[]>();
-  for (const f of critical.filter((c) => written.has(c.file))) byFile.set(f.file, [...(byFile.get(f.file) ?? []), f]);
-  const repo = { root: cwd, restoreFiles: (files: readonly string[]) => discardFiles(cwd, files) };
-  for (const [file, found] of byFile) {
-    const whole = found.some((f) => !f.test);
-    const paths = [...new Set(found.flatMap((f) => (f.test ? [f.test] : [])))].map((t) => t.split(' > '));
-    const out = await dropTests(repo, file, whole ? [] : paths, !whole);
-    dropped.push(...out.removed.map((n) => `${file}: "${n}"`), ...(out.fileGone ? [file] : []));
-  }
-  return dropped;
-}
+import { dropUntilClean, settleDeleted } from './l0-drops.js';
 
 /**
  * The runner's judgement, as gen's: a test file the runner collects no test from (it does not load, or holds none)
@@ -135,14 +106,14 @@ export async function runGenerator(
     const findings = [...project.findings, ...(await staticChecks(cwd, tests, sources))];
     // A check the project has but cannot run here is said, not skipped silently (a worktree without dependencies).
     const unavailable = project.skipped.filter((s) => / but no /.test(s));
-    let critical = findings.filter((f) => f.severity === 'critical');
+    // The project's linter is reported, never sent back nor a drop: the judges' runs decide a test (as gen's L0).
+    let critical = findings.filter((f) => f.severity === 'critical' && f.check !== 'lint');
     // The last round: what still fails L0 goes (the failing tests alone where the finding is one test's), the
     // rest is committed; one bad test never fails a task whose other tests are good.
     const last = round === ctx.options.maxL0Rounds;
     let droppedAtLast: string[] = [];
     if (critical.length > 0 && last) {
-      droppedAtLast = await dropCritical(cwd, critical, written);
-      await settleDeleted(cwd, written);
+      droppedAtLast = await dropUntilClean(ctx, cwd, critical, written, sources);
       critical = [];
     }
     if (critical.length === 0) {
