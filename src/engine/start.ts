@@ -203,6 +203,18 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
     // `--agent manual` is a person fixing in their own tree: that loop works there.
     const isolated = resumed ? Boolean(state.worktree) : !options.inPlace && !options.agentNames?.includes('manual');
     let notes: EngineEvent[] = [];
+    const runnerFor = (root: string) =>
+      resolveRunner(root, {
+        runner: options.runner ?? config.runner,
+        testCmd: options.testCmd ?? config.testCommand,
+        ...(config.skipParts ? { skipParts: config.skipParts } : {}),
+      });
+    // A new isolated session's first run is in the user's tree: its runner is found while git takes the snapshot.
+    let early: Promise<Awaited<ReturnType<typeof runnerFor>>> | undefined;
+    if (isolated && !state.worktree) {
+      early = runnerFor(repo.root);
+      early.catch(() => undefined);
+    }
     if (isolated && state.worktree) {
       const made = await reopenIsolatedSession(repo, state.worktree, state.iterations.length > 0);
       if (made.recreated) redoLostFix(state);
@@ -210,7 +222,7 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
       state.worktree = made.record;
     } else if (isolated) {
       // The worktree is made when the first run, in the user's tree, finds work to do (first-run-in-place.ts).
-      pending = await beginIsolatedSession(repo, id);
+      pending = await beginIsolatedSession(repo, id, changed);
       newWorktree = pending.record;
       state.worktree = pending.record;
       notes = [
@@ -241,13 +253,7 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
         }
       }
     }
-    const runnerFor = (root: string) =>
-      resolveRunner(root, {
-        runner: options.runner ?? config.runner,
-        testCmd: options.testCmd ?? config.testCommand,
-        ...(config.skipParts ? { skipParts: config.skipParts } : {}),
-      });
-    const runner = await runnerFor(work.root);
+    const runner = await (early ?? runnerFor(work.root));
     // The built-in AI-CLI adapters register themselves; a plain --agent-cmd does not need them.
     if (!options.agentCmds?.length) await import('./agents/adapters/index.js');
     const agentTimeoutMs =
@@ -364,6 +370,7 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
             succeeded: result.outcome === 'success' || result.outcome === 'partial_success' || convergedHere,
             apply: options.apply !== false,
             journal: journalPath(session.paths.processDir),
+            worktreeMade: !pending || pending.materialized(),
           },
           options.emit,
         );

@@ -1,7 +1,9 @@
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { agentCmd, git, makeRepo, removeRepos, runCli, scenario, state } from '../helpers/repo.js';
+import { findOnPath } from '../../src/engine/runners/project.js';
+import { agentCmd, CLI, execa, git, makeRepo, removeRepos, runCli, scenario, state } from '../helpers/repo.js';
 import { editAdd, editMultiply, planAdd, planMultiply } from './plans.js';
 
 afterAll(removeRepos);
@@ -45,6 +47,35 @@ describe("a new session's first run is the user's test command in their own tree
     expect(git(repo, 'branch', '--list', 'fixcycle/*')).toBe('');
     expect(git(repo, 'status', '--porcelain')).toBe(before);
     expect(git(repo, 'log', '--format=%s')).toBe('initial');
+  });
+
+  it('asks git only what a green run on a clean tree needs: no snapshot to write, no fix to look for', async () => {
+    const repo = makeRepo(CALC);
+    const calc = join(repo, 'src/calc.js');
+    writeFileSync(calc, FIXED(readFileSync(calc, 'utf8')));
+    git(repo, 'commit', '-qam', 'fixed');
+    // Every git call fixcycle makes, logged on the way to the real git.
+    const bin = mkdtempSync(join(tmpdir(), 'fixcycle-git-log-'));
+    const log = join(bin, 'calls');
+    writeFileSync(join(bin, 'git'), `#!/bin/sh\nprintf '%s\\n' "$*" >> ${log}\nexec ${findOnPath('git')} "$@"\n`);
+    chmodSync(join(bin, 'git'), 0o755);
+    const agent = scenario({});
+    const run = await execa(process.execPath, [CLI, ...base, '--agent-cmd', agentCmd(agent.path)], {
+      cwd: repo,
+      reject: false,
+      env: { FORCE_COLOR: '0', PATH: `${bin}:${process.env.PATH}` },
+    });
+    const calls = readFileSync(log, 'utf8');
+    rmSync(bin, { recursive: true, force: true });
+    expect(run.exitCode, run.stdout + run.stderr).toBe(0);
+    expect(agent.calls()).toEqual([]);
+    // git status said the tree is clean: the snapshot is HEAD, with no index of its own to fill or tree to write.
+    expect(calls).not.toMatch(/^(add|write-tree|commit-tree)\b/m);
+    // No worktree was made: no fix to compare with the snapshot, no worktree of git's to prune.
+    expect(calls).not.toMatch(/^diff --quiet [0-9a-f]{40} refs\/heads\//m);
+    expect(calls).not.toMatch(/^worktree\b/m);
+    expect(git(repo, 'branch', '--list', 'fixcycle/*')).toBe('');
+    expect(git(repo, 'status', '--porcelain')).toBe('');
   });
 
   it('stops a run where no test ran (a missing program) in one line, with no worktree made', async () => {

@@ -66,6 +66,8 @@ export interface PendingIsolation {
   unchanged(): Promise<boolean>;
   /** Makes the worktree (once; later calls get the same one). */
   materialize(): Promise<IsolatedRepo>;
+  /** Was the worktree made (or begun)? Until then the branch holds the snapshot and nothing else. */
+  materialized(): boolean;
   /** Forgets the snapshot's index (the worktree, if made, stays the session's). */
   release(): Promise<void>;
 }
@@ -74,10 +76,15 @@ export interface PendingIsolation {
  * A new session's isolation, started from the user's state: their HEAD plus their uncommitted changes as they are
  * now (a snapshot commit made without touching their index or files), on a branch named after the session. The
  * questions about the repository go to git at once (one rev-parse answers most): every run pays for them. The
- * worktree itself is made by `materialize`.
+ * worktree itself is made by `materialize`. `changed`: the uncommitted files git status listed as the run started
+ * (none: the snapshot is HEAD, taken with no git call of its own).
  */
-export async function beginIsolatedSession(repo: Repo, sessionId: string): Promise<PendingIsolation> {
-  const [probe, unmerged, refs] = await Promise.all([
+export async function beginIsolatedSession(
+  repo: Repo,
+  sessionId: string,
+  changed?: Promise<string[]>,
+): Promise<PendingIsolation> {
+  const [probe, unmerged, refs, clean] = await Promise.all([
     gitOut(repo.root, [
       'rev-parse',
       'HEAD',
@@ -94,6 +101,10 @@ export async function beginIsolatedSession(repo: Repo, sessionId: string): Promi
       'refs/heads/fixcycle',
       `refs/heads/fixcycle-session/${sessionId}`,
     ]),
+    changed?.then(
+      (files) => files.length === 0,
+      () => false,
+    ),
   ]);
   const [base, tree, common, userBranch, superproject] = probe.trim().split('\n') as [
     string,
@@ -108,7 +119,15 @@ export async function beginIsolatedSession(repo: Repo, sessionId: string): Promi
       `your index has unresolved conflicts (${unmerged.slice(0, 3).join(', ')}): finish the merge or rebase (git add them, or git merge --abort), then start again`,
     );
   const [snap, cleared] = await Promise.all([
-    snapshotUserState(repo.root, repo.gitDir, userBranch, snapshotSubject(sessionId), { base, tree }, true),
+    snapshotUserState(
+      repo.root,
+      repo.gitDir,
+      userBranch,
+      snapshotSubject(sessionId),
+      { base, tree },
+      true,
+      clean === true,
+    ),
     clearAbandonedStarts(repo.root, common).catch(() => [] as string[]),
   ]);
   const index = snap.index!;
@@ -147,6 +166,7 @@ export async function beginIsolatedSession(repo: Repo, sessionId: string): Promi
       })),
       unchanged: () => filesStillMatch(repo.root, index),
       materialize: () => (made ??= materialize()),
+      materialized: () => made !== undefined,
       release: () => dropIndex(index),
     };
   } catch (error) {
@@ -205,12 +225,16 @@ export function handBackLine(h: HandBackRecord, record: SessionWorktree): string
 export async function finishIsolatedSession(
   repo: Repo,
   record: SessionWorktree,
-  input: { ended: boolean; succeeded: boolean; apply: boolean; journal: string },
+  input: { ended: boolean; succeeded: boolean; apply: boolean; journal: string; worktreeMade?: boolean },
   emit: (event: EngineEvent) => void,
 ): Promise<HandBackRecord | null> {
   let result: HandBackRecord | null = null;
+  // A session whose worktree was never made (its first run, in the user's tree, passed) has no fix to look for.
+  const made = input.worktreeMade ?? true;
   if (input.succeeded) {
-    result = await handBack(repo.root, repo.gitDir, record, { apply: input.apply, journal: input.journal });
+    result = made
+      ? await handBack(repo.root, repo.gitDir, record, { apply: input.apply, journal: input.journal })
+      : { status: 'nothing', commits: [], at: new Date().toISOString() };
     emit({
       type: 'handback',
       status: result.status,
@@ -223,7 +247,7 @@ export async function finishIsolatedSession(
   }
   if (input.ended) {
     const waiting = result !== null && (result.status === 'waiting' || result.status === 'conflict');
-    await removeSessionWorktree(repo.root, record.dir, record.branch, waiting || !input.succeeded);
+    await removeSessionWorktree(repo.root, record.dir, record.branch, waiting || !input.succeeded, made);
   }
   return result;
 }

@@ -148,7 +148,13 @@ export async function removeSessionWorktree(
   dir: string,
   branch: string,
   keepBranch: boolean,
+  /** False for a worktree never made: only the branch goes, with nothing of git's to prune. */
+  made = true,
 ): Promise<void> {
+  if (!made) {
+    if (!keepBranch) await gitRun(root, ['update-ref', '-d', `refs/heads/${branch}`]);
+    return;
+  }
   // git's record of the worktree, named by its .git file, goes with the folder, and the branch with them, all at
   // once: `git worktree remove` then `git branch -D` cost two git starts in a row at every session's end, and
   // their checks are for a tree someone works in, not the session's own.

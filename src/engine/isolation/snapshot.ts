@@ -21,7 +21,8 @@ export interface StartSnapshot {
  * not ignored) without writing their index or their files: `git add -A` runs on a copy of the index (a copy keeps
  * its stat cache, so a large tree is not hashed again), and the tree becomes a commit no branch points to.
  * `git stash create` would miss the untracked files. `head`: the HEAD commit and its tree, when the caller has them.
- * `keepIndex`: the copy of the index is kept (the caller removes it) for `filesStillMatch`.
+ * `keepIndex`: the copy of the index is kept (the caller removes it) for `filesStillMatch`. `clean`: git status
+ * just listed nothing uncommitted, so the snapshot is HEAD itself and `git add -A` would find nothing to add.
  */
 export async function snapshotUserState(
   root: string,
@@ -30,6 +31,7 @@ export async function snapshotUserState(
   message: string,
   head?: { base: string; tree: string },
   keepIndex = false,
+  clean = false,
 ): Promise<StartSnapshot> {
   const base = head?.base ?? (await gitOut(root, ['rev-parse', 'HEAD'])).trim();
   const tmpDir = join(gitDir, 'fixcycle');
@@ -42,10 +44,11 @@ export async function snapshotUserState(
     );
     const env = { GIT_INDEX_FILE: index };
     if (!copied) await gitOut(root, ['read-tree', 'HEAD'], { env });
+    const kept = keepIndex ? { index } : {};
+    if (clean) return { branch, base, snapshot: base, files: [], ...kept };
     await gitOut(root, ['add', '-A', '--', '.'], { env });
     const tree = (await gitOut(root, ['write-tree'], { env })).trim();
     const headTree = head?.tree ?? (await gitOut(root, ['rev-parse', 'HEAD^{tree}'])).trim();
-    const kept = keepIndex ? { index } : {};
     if (tree === headTree) return { branch, base, snapshot: base, files: [], ...kept };
     const names = await gitOut(root, ['diff', '--name-only', '-z', '--no-renames', headTree, tree]);
     const snapshot = (await gitOut(root, ['commit-tree', tree, '-p', base, '-m', message])).trim();

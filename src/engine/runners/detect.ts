@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { analyseCommandLine, type RunnerCall } from './analyse-command.js';
 import { lifecycleParts } from './lifecycle-scripts.js';
 import { findOnPath, type ProjectFacts } from './project.js';
@@ -99,24 +99,45 @@ export function bareCall(runner: RunnerCall['runner']): RunnerCall {
   return { runner, launcher: launchers[runner], args: args[runner] ?? [], env: {}, wrappers: [], setup: [], trail: [] };
 }
 
+const HAS_PYTEST = "import importlib.util, sys; sys.exit(importlib.util.find_spec('pytest') is None)";
+const PYTHONS = ['python3', 'python'];
+// One answer per process: the probe starts a Python (through a pyenv shim, most of a second).
+let launcher: string[] | undefined;
+let probing: Promise<string[]> | undefined;
+
 /**
  * `python3 -m pytest` where python3 runs: unlike the `pytest` script it puts the project root on sys.path,
  * as tox and an installed package do, so a project's tests import the project (toolz, sortedcontainers).
  */
 function pytestLauncher(): string[] {
-  for (const python of ['python3', 'python']) {
+  if (launcher) return launcher;
+  for (const python of PYTHONS) {
     if (!findOnPath(python)) continue;
-    const probe = spawnSync(
-      python,
-      ['-c', "import importlib.util, sys; sys.exit(importlib.util.find_spec('pytest') is None)"],
-      { stdio: 'ignore', timeout: 10_000 },
-    );
-    if (probe.status === 0) return [python, '-m', 'pytest'];
+    if (spawnSync(python, ['-c', HAS_PYTEST], { stdio: 'ignore', timeout: 10_000 }).status === 0)
+      return (launcher = [python, '-m', 'pytest']);
   }
-  return ['pytest'];
+  return (launcher = ['pytest']);
 }
 
-function pytestSignal(project: ProjectFacts): string | null {
+/**
+ * The same answer without blocking: a run asks while git takes its snapshot (resolveRunner awaits this before
+ * detecting a Python project), so the Python it starts does not hold up everything else.
+ */
+export function findPytestLauncher(): Promise<string[]> {
+  probing ??= (async () => {
+    for (const python of PYTHONS) {
+      if (!findOnPath(python)) continue;
+      const ok = await new Promise<boolean>((done) =>
+        execFile(python, ['-c', HAS_PYTEST], { timeout: 10_000 }, (error) => done(!error)),
+      );
+      if (ok) return (launcher ??= [python, '-m', 'pytest']);
+    }
+    return (launcher ??= ['pytest']);
+  })();
+  return probing;
+}
+
+export function pytestSignal(project: ProjectFacts): string | null {
   // pytest >= 8.1 reads .pytest.ini first: a project that keeps its config out of sight still names pytest.
   if (project.exists('.pytest.ini')) return '.pytest.ini';
   if (project.exists('pytest.ini')) return 'pytest.ini';

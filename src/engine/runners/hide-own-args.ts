@@ -1,8 +1,8 @@
-import { spawnSync } from 'node:child_process';
 import { readFileSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Invocation } from './invocation.js';
-import { findLocalBin, findOnPath } from './project.js';
+import { findLocalBin } from './project.js';
+import { hideFromPytest } from './pytest-launcher.js';
 
 /** How the user's own command starts the runner, as the test script wrote it. */
 export interface UserCall {
@@ -47,62 +47,6 @@ export function hideOwnArgs(
     argv: [...invocation.argv.slice(0, at), 'node', ...nodeOptions, shim],
     prepare: [...(invocation.prepare ?? []), { path: shim, content: launcherSource(start, full, call.args) }],
   };
-}
-
-/**
- * pytest runs the tests in its own process, where `sys.argv` is its command line: a test calling
- * `argparse.parse_args()` would read `--junitxml=...`. A small launcher gives pytest the full arguments
- * through `pytest.main()` and the tests the user's own `sys.argv` and `sys.path[0]`.
- */
-function hideFromPytest(
-  invocation: Invocation,
-  call: UserCall,
-  at: number,
-  full: string[],
-  reportDir: string,
-): Invocation {
-  const [head, flag, module] = call.launcher;
-  const asModule = flag === '-m' && module === 'pytest' && /^python(3(\.\d+)?)?$/.test(head!.split('/').at(-1)!);
-  const script = call.launcher.length === 1 && (head === 'pytest' || head === 'py.test') ? findOnPath(head) : null;
-  const python = asModule ? head! : script && pytestImports('python3') ? 'python3' : null;
-  if (!python) return invocation;
-  // `python -m pytest` puts the working folder first on sys.path; the `pytest` script puts its own folder there.
-  const setup = asModule
-    ? `sys.argv = [importlib.util.find_spec("pytest.__main__").origin, *${JSON.stringify(call.args)}]\nsys.path[0] = os.getcwd()`
-    : `sys.argv = [${JSON.stringify(script)}, *${JSON.stringify(call.args)}]\nsys.path.pop(0)`;
-  // fixcycle's plugins load from their files, after pytest, so neither changes what the tests import.
-  const plugins = (invocation.pytestPlugins ?? []).map(
-    (file, n) =>
-      `_spec = importlib.util.spec_from_file_location("fixcycle_plugin_${n}", ${JSON.stringify(file)})\n_plugins.append(importlib.util.module_from_spec(_spec))\n_spec.loader.exec_module(_plugins[-1])`,
-  );
-  const source = [
-    "# Written by fixcycle for one test run: pytest gets its report options, the tests the user's own command line.",
-    'import importlib.util, os, sys',
-    setup,
-    'import pytest',
-    '_plugins = []',
-    ...plugins,
-    `raise SystemExit(pytest.main(${JSON.stringify(full)}, plugins=_plugins))`,
-    '',
-  ].join('\n');
-  const file = join(reportDir, 'fixcycle-launch.py');
-  return {
-    ...invocation,
-    argv: [...invocation.argv.slice(0, at), python, file],
-    prepare: [...(invocation.prepare ?? []), { path: file, content: source }],
-  };
-}
-
-const importsPytest = new Map<string, boolean>();
-
-/** True when this interpreter has pytest (the `pytest` on PATH may belong to another one, a pipx install). */
-function pytestImports(python: string): boolean {
-  if (!importsPytest.has(python))
-    importsPytest.set(
-      python,
-      spawnSync(python, ['-c', 'import pytest'], { stdio: 'ignore', timeout: 20_000 }).status === 0,
-    );
-  return importsPytest.get(python)!;
 }
 
 function indexOfRun(argv: string[], run: string[]): number {

@@ -31,12 +31,14 @@ export function goCommands(call: RunnerCall): RunnerCommands {
   const { options, positionals } = splitArgs(call.args, VALUE_FLAGS);
   const own = keepOptions(options, { names: ['-json', '-v'] });
   const narrow = keepOptions(options, { names: ['-json', '-v', '-run', '-coverprofile', '-cover'] });
-  // go test replays a cached result when the test binary and the module's files it opened are unchanged, whatever
-  // else the test reads (a file outside the module, a server): gen's 5 stability runs saw a flaky test pass 5 times
-  // from the cache. Every run fixcycle makes runs the tests (-count=1, go's way to say so); the user's -count stays.
-  const fresh = options.some((o) => /^--?count$/.test(optionName(o))) ? [] : ['-count=1'];
-  const build = (reportDir: string, argv: string[]): Invocation => ({
-    argv: [...call.launcher, '-json', ...fresh, ...argv],
+  // go test replays a cached pass when the test binary, the environment it read and the module's files it opened
+  // are unchanged. A full run is the user's command: its cached passes are the ones they see, and a failure is
+  // never cached. A subset runs named tests to see them run again (a flaky re-run, gen's stability runs, a
+  // mutant): a replay would answer nothing (gen's 5 stability runs saw a flaky test pass 5 times from the cache),
+  // so those run the tests (-count=1, go's way to say so). The user's own -count stays in both.
+  const userCount = options.some((o) => /^--?count$/.test(optionName(o)));
+  const build = (reportDir: string, argv: string[], fresh = false): Invocation => ({
+    argv: [...call.launcher, '-json', ...(fresh && !userCount ? ['-count=1'] : []), ...argv],
     env: call.env,
     setup: call.setup,
     report: { file: join(reportDir, 'go-test.json'), format: 'go-json', fromStdout: true },
@@ -53,17 +55,21 @@ export function goCommands(call: RunnerCall): RunnerCommands {
       // -run takes one pattern per level: one subtest alone (gen measures a test's coverage so) is `^TestX$/^case$`;
       // several narrow to their top-level tests.
       if (names.length === 1 && names[0]!.includes('/'))
-        return build(dir, [
-          ...narrow,
-          '-run',
-          names[0]!
-            .split('/')
-            .map((part) => `^${anyOf([part])}$`)
-            .join('/'),
-          ...packages,
-        ]);
+        return build(
+          dir,
+          [
+            ...narrow,
+            '-run',
+            names[0]!
+              .split('/')
+              .map((part) => `^${anyOf([part])}$`)
+              .join('/'),
+            ...packages,
+          ],
+          true,
+        );
       const tests = [...new Set(names.map((name) => name.split('/')[0]!))];
-      return build(dir, [...narrow, ...(tests.length > 0 ? ['-run', `^(${anyOf(tests)})$`] : []), ...packages]);
+      return build(dir, [...narrow, ...(tests.length > 0 ? ['-run', `^(${anyOf(tests)})$`] : []), ...packages], true);
     },
     related: () => null,
     displayLine: (line, stream) => (stream === 'stdout' ? goEventText(line) : line),
