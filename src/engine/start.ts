@@ -371,11 +371,14 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
             apply: options.apply !== false,
             journal: journalPath(session.paths.processDir),
             worktreeMade: !pending || pending.materialized(),
+            keep: async (handback) => {
+              await session.saveState({ ...final, worktree: { ...record, handback } });
+              await dropJournal(journalPath(session.paths.processDir));
+            },
           },
           options.emit,
         );
-        if (handback) await session.saveState({ ...final, worktree: { ...record, handback } });
-        await dropJournal(journalPath(session.paths.processDir));
+        if (!handback) await dropJournal(journalPath(session.paths.processDir));
       } finally {
         for (const event of held.splice(0)) options.emit(event);
       }

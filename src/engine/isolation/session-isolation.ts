@@ -225,16 +225,31 @@ export function handBackLine(h: HandBackRecord, record: SessionWorktree): string
 export async function finishIsolatedSession(
   repo: Repo,
   record: SessionWorktree,
-  input: { ended: boolean; succeeded: boolean; apply: boolean; journal: string; worktreeMade?: boolean },
+  input: {
+    ended: boolean;
+    succeeded: boolean;
+    apply: boolean;
+    journal: string;
+    worktreeMade?: boolean;
+    /** Records the hand-back in the session (and drops its journal): done before the worktree goes. */
+    keep: (handback: HandBackRecord) => Promise<void>;
+  },
   emit: (event: EngineEvent) => void,
 ): Promise<HandBackRecord | null> {
   let result: HandBackRecord | null = null;
   // A session whose worktree was never made (its first run, in the user's tree, passed) has no fix to look for.
   const made = input.worktreeMade ?? true;
   if (input.succeeded) {
-    result = made
-      ? await handBack(repo.root, repo.gitDir, record, { apply: input.apply, journal: input.journal })
-      : { status: 'nothing', commits: [], at: new Date().toISOString() };
+    // A start stopped after it recorded the fixes as come back, before the worktree went: they are not taken again.
+    const recorded =
+      record.handback && ['applied', 'nothing'].includes(record.handback.status) ? record.handback : null;
+    result =
+      recorded ??
+      (made
+        ? await handBack(repo.root, repo.gitDir, record, { apply: input.apply, journal: input.journal })
+        : { status: 'nothing', commits: [], at: new Date().toISOString() });
+    // Recorded before the worktree and branch go: a kill between the two leaves a session that resumes.
+    if (!recorded) await input.keep(result);
     emit({
       type: 'handback',
       status: result.status,
