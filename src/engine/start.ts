@@ -362,7 +362,7 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
         // Converged on every part that runs here (a part that cannot run was left out): the fixes pass what can
         // be run, so they come back as a success's do, and the end still names the part not run.
         const convergedHere = final.stopped_by === 'part_not_run';
-        const handback = await finishIsolatedSession(
+        await finishIsolatedSession(
           repo,
           record,
           {
@@ -378,7 +378,8 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
           },
           options.emit,
         );
-        if (!handback) await dropJournal(journalPath(session.paths.processDir));
+        // Also when a stopped start had recorded the hand-back but not yet dropped its journal.
+        await dropJournal(journalPath(session.paths.processDir));
       } finally {
         for (const event of held.splice(0)) options.emit(event);
       }
