@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import type { BudgetLimits } from './agents/budget.js';
 import { missingProgram } from './agents/available.js';
@@ -12,6 +13,7 @@ import { dropJournal, journalPath } from './isolation/handback-journal.js';
 import {
   beginIsolatedSession,
   finishIsolatedSession,
+  handBackLine,
   reopenIsolatedSession,
   type PendingIsolation,
 } from './isolation/session-isolation.js';
@@ -215,7 +217,19 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
       early = runnerFor(repo.root);
       early.catch(() => undefined);
     }
-    if (isolated && state.worktree) {
+    const handedBack = state.worktree?.handback;
+    if (
+      isolated &&
+      state.worktree &&
+      state.next_action === 'complete' &&
+      (handedBack?.status === 'applied' || handedBack?.status === 'nothing') &&
+      !existsSync(state.worktree.dir)
+    ) {
+      // Stopped after its fixes came back and its worktree went: the session had ended, nothing is left to resume.
+      notes = [
+        { type: 'log', level: 'info', message: `the session had ended: ${handBackLine(handedBack, state.worktree)}` },
+      ];
+    } else if (isolated && state.worktree) {
       const made = await reopenIsolatedSession(repo, state.worktree, state.iterations.length > 0);
       if (made.recreated) redoLostFix(state);
       ({ work, notes } = made);
