@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TEST_COVERAGE_VAR } from '../runners/commands/mocha-test-coverage.js';
+import { PRELOAD_COVERAGE_SESSION } from './preload-coverage-session.js';
 
 /**
  * A file node preloads (`--require`) into ava's workers so each ava test writes its own coverage, as the tape
@@ -13,24 +13,8 @@ import { TEST_COVERAGE_VAR } from '../runners/commands/mocha-test-coverage.js';
  * `--serial`. A test failed when it threw or an assertion failed (`t.passed`). Precise coverage starts with the
  * worker (a function compiled before the session starts would report whole-function counts only).
  */
-const AVA_TEST_COVERAGE_SOURCE = `'use strict';
-const dir = process.env.${TEST_COVERAGE_VAR};
-const Module = require('node:module');
-const fs = require('node:fs');
-const path = require('node:path');
+const AVA_TEST_COVERAGE_SOURCE = `${PRELOAD_COVERAGE_SESSION}
 const self = require('node:url').pathToFileURL(__filename).href;
-let session = null;
-if (dir) {
-  try {
-    session = new (require('node:inspector').Session)();
-    session.connect();
-    session.post('Profiler.enable');
-    session.post('Profiler.startPreciseCoverage', { callCount: true, detailed: true });
-  } catch (_) {
-    session = null;
-  }
-}
-const notRun = { functionName: '', ranges: [{ startOffset: 0, endOffset: Number.MAX_SAFE_INTEGER, count: 0 }], isBlockCoverage: true };
 function take() {
   let taken = [];
   session.post('Profiler.takePreciseCoverage', (err, res) => {

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TEST_COVERAGE_VAR } from '../runners/commands/mocha-test-coverage.js';
+import { PRELOAD_COVERAGE_SESSION } from './preload-coverage-session.js';
 
 /**
  * A file node preloads (`--require`) into tape's processes so each tape test writes its own coverage, as
@@ -14,23 +14,7 @@ import { TEST_COVERAGE_VAR } from '../runners/commands/mocha-test-coverage.js';
  * subtests report their own. Precise coverage starts with the process (NODE_V8_COVERAGE, set beside it): a
  * function compiled before the session starts would report whole-function counts only.
  */
-const TAPE_TEST_COVERAGE_SOURCE = `'use strict';
-const dir = process.env.${TEST_COVERAGE_VAR};
-const Module = require('node:module');
-const fs = require('node:fs');
-const path = require('node:path');
-let session = null;
-if (dir) {
-  try {
-    session = new (require('node:inspector').Session)();
-    session.connect();
-    session.post('Profiler.enable');
-    session.post('Profiler.startPreciseCoverage', { callCount: true, detailed: true });
-  } catch (_) {
-    session = null;
-  }
-}
-const notRun = { functionName: '', ranges: [{ startOffset: 0, endOffset: Number.MAX_SAFE_INTEGER, count: 0 }], isBlockCoverage: true };
+const TAPE_TEST_COVERAGE_SOURCE = `${PRELOAD_COVERAGE_SESSION}
 function take() {
   let taken = [];
   session.post('Profiler.takePreciseCoverage', (err, res) => {
