@@ -1,38 +1,12 @@
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
 import { useShallow } from 'zustand/react/shallow';
 import { GEN_NODE_TITLES, type GenNode } from '../engine/gen/events.js';
 import type { SessionView } from '../state/store.js';
 import { useSession } from '../tui/context.js';
-import { StatusMark } from './status-mark.js';
+import { TreeLine as Line } from './tree-line.js';
 
 const PHASES_1_4: GenNode[] = ['session', 'context', 'analysis', 'tasks'];
 const TASKS: GenNode[] = ['IMPL-001', 'IMPL-001.3', 'IMPL-001.5', 'IMPL-002'];
-
-function Line({
-  indent,
-  status,
-  label,
-  detail,
-  width,
-  dim,
-}: {
-  indent: number;
-  status?: 'pending' | 'running' | 'done' | 'failed' | 'skipped';
-  label: string;
-  detail?: string;
-  width: number;
-  dim?: boolean;
-}) {
-  return (
-    <Box width={width} height={1}>
-      <Text wrap="truncate-end" dimColor={dim}>
-        {' '.repeat(indent)}
-        {status ? <StatusMark status={status} /> : ' '} <Text bold={status === 'running'}>{label}</Text>
-        {detail ? <Text dimColor> {detail}</Text> : null}
-      </Text>
-    </Box>
-  );
-}
 
 /** How many rows GenRows draws, for the layout. */
 export function genRowCount(gen: SessionView['gen'], coverage: SessionView['genCoverage']): number {

@@ -1,8 +1,8 @@
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
 import { useShallow } from 'zustand/react/shallow';
 import type { SessionView } from '../state/store.js';
 import { useSession } from '../tui/context.js';
-import { StatusMark } from './status-mark.js';
+import { TreeLine as Line } from './tree-line.js';
 
 type Mark = 'pending' | 'running' | 'done' | 'failed' | 'skipped';
 const MARK: Record<string, Mark> = {
@@ -13,32 +13,6 @@ const MARK: Record<string, Mark> = {
   skipped: 'skipped',
 };
 const BOARD_LINES = 3;
-
-function Line({
-  indent,
-  status,
-  label,
-  detail,
-  width,
-  dim,
-}: {
-  indent: number;
-  status?: Mark;
-  label: string;
-  detail?: string;
-  width: number;
-  dim?: boolean;
-}) {
-  return (
-    <Box width={width} height={1}>
-      <Text wrap="truncate-end" dimColor={dim}>
-        {' '.repeat(indent)}
-        {status ? <StatusMark status={status} /> : ' '} <Text bold={status === 'running'}>{label}</Text>
-        {detail ? <Text dimColor> {detail}</Text> : null}
-      </Text>
-    </Box>
-  );
-}
 
 /** `[██████░░░░]` for `pct` of 100, 10 cells. */
 export function coverageBar(pct: number | null): string {
