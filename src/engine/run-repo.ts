@@ -23,7 +23,7 @@ export async function openRunRepo(cwd: string, options: { isolated?: boolean } =
   // Awaited where the dirty-tree check is; until then a failure must not count as unhandled.
   changed.catch(() => undefined);
   if (!options.isolated) return { repo, changed };
-  const probe = probeStart(repo.root);
+  const probe = probeStart(repo.root, changed);
   probe.catch(() => undefined);
   return { repo, changed, probe };
 }

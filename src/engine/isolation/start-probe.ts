@@ -21,9 +21,9 @@ export interface StartProbe {
 /**
  * The questions about the repository every new isolated session asks, none of which depends on the session: the
  * CLI asks them beside its first git status (see openRunRepo), so the first run does not wait for them after it.
- * One rev-parse answers most.
+ * One rev-parse answers most. `changed`: the uncommitted files git status is listing.
  */
-export async function probeStart(root: string): Promise<StartProbe> {
+export async function probeStart(root: string, changed?: Promise<string[]>): Promise<StartProbe> {
   const [probe, unmerged, refs] = await Promise.all([
     gitOut(root, [
       'rev-parse',
@@ -34,7 +34,13 @@ export async function probeStart(root: string): Promise<StartProbe> {
       'HEAD',
       '--show-superproject-working-tree',
     ]),
-    unmergedPaths(root),
+    // A clean git status lists no unmerged path: only a dirty tree asks git for them.
+    changed
+      ? changed.then(
+          (files) => (files.length === 0 ? [] : unmergedPaths(root)),
+          () => unmergedPaths(root),
+        )
+      : unmergedPaths(root),
     gitOut(root, ['for-each-ref', '--format=%(refname)', 'refs/heads/fixcycle', 'refs/heads/fixcycle-session']),
   ]);
   const [base, tree, common, userBranch, superproject] = probe.trim().split('\n') as [
