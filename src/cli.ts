@@ -108,7 +108,8 @@ async function runFromFlags(flags: RunFlags, extra: { title?: string; demo?: boo
   if (genSession)
     return runGenFromFlags({ ...flags, coverageLines: '80', coverageBranches: '70' }, undefined, genSession);
   // The run's first git calls start now and go on while the engine's modules load.
-  const opened = import('./engine/run-repo.js').then(({ openRunRepo }) => openRunRepo(flags.cwd));
+  const isolated = !flags.resumeSession && !flags.inPlace && !flags.agent?.includes('manual');
+  const opened = import('./engine/run-repo.js').then(({ openRunRepo }) => openRunRepo(flags.cwd, { isolated }));
   opened.catch(() => undefined);
   const { runLoopCommand } = await import('./commands/run.js');
   return runLoopCommand(

@@ -47,12 +47,15 @@ export async function firstRunInPlace(
   const userRoot = ctx.repo.root;
   const probe = await startSuite(ctx, run);
   let moved: { tree: () => Promise<WorkTreeStatus> } | undefined;
+  // Asked as soon as the commands exited, beside the reading of their report.
+  const stillSnapshot = probe.exited.then(() => isolation.unchanged(probe.tree())).finally(() => isolation.release());
+  stillSnapshot.catch(() => undefined);
   const ran = probe.testRun.catch(async (error: unknown) => {
-    await isolation.release();
+    await stillSnapshot.catch(() => undefined);
     throw error;
   });
   const testRun = ran.then(async (result) => {
-    const unchanged = await isolation.unchanged().finally(() => isolation.release());
+    const unchanged = await stillSnapshot;
     if (run.signal?.aborted) return result;
     // Nothing for an agent: the suite passed, or no test ran for a cause outside the code (the loop stops there).
     if ((green(result) || result.noTestRan) && unchanged) return result;
@@ -84,6 +87,7 @@ export async function firstRunInPlace(
     testRun,
     saved: probe.saved,
     printed: probe.printed,
+    exited: probe.exited,
     tree: () => (moved ? moved.tree() : probe.tree()),
   };
 }

@@ -9,14 +9,7 @@ import type { EngineEvent, EventSink } from './events.js';
 import { GitSafetyError, Repo } from './git.js';
 import type { LoopContext } from './loop/context.js';
 import type { BegunRun, LoopPolicies, LoopResult, TestFixLoop } from './loop/loop.js';
-import { dropJournal, journalPath } from './isolation/handback-journal.js';
-import {
-  beginIsolatedSession,
-  finishIsolatedSession,
-  handBackLine,
-  reopenIsolatedSession,
-  type PendingIsolation,
-} from './isolation/session-isolation.js';
+import { beginIsolatedSession, reopenIsolatedSession, type PendingIsolation } from './isolation/session-isolation.js';
 import { firstRunInPlace } from './first-run-in-place.js';
 import { removeSessionWorktree } from './isolation/session-worktree.js';
 import type { SessionWorktree } from './isolation/types.js';
@@ -26,8 +19,10 @@ import { openRunRepo, type OpenedRepo } from './run-repo.js';
 import { followerPresent } from './intents/followers.js';
 import { acquireLock } from './session/lock.js';
 import { newSessionId } from './session/paths.js';
-import type { IterationState } from './session/schema.js';
 import { findLatestSession, SessionFiles } from './session/session-files.js';
+import { sessionFinish } from './session-finish.js';
+import { rememberCommonDir } from './localize/green-commits.js';
+import { endedAfterHandBack, fixInFlight, newState, redoLostFix, resumedState } from './session-start-state.js';
 import type { RunError } from './types.js';
 
 /** What `fixcycle run` was asked to do. */
@@ -125,51 +120,11 @@ async function sessionIdFor(
   return { id, resumed: true };
 }
 
-function newState(id: string, maxIterations: number): IterationState {
-  const now = new Date().toISOString();
-  return {
-    session_id: id,
-    current_task: 'IMPL-002',
-    current_iteration: 0,
-    max_iterations: maxIterations,
-    started_at: now,
-    updated_at: now,
-    status: 'active',
-    selected_strategy: 'conservative',
-    strategy_reason: 'no iteration yet',
-    next_action: 'execute_fix_task',
-    stuck_tests: [],
-    iterations: [],
-  };
-}
-
-/** A fix was being applied when the session stopped: its half-done changes are the agent's, not the user's. */
-function fixInFlight(state: IterationState): boolean {
-  const last = state.iterations.at(-1);
-  return Boolean(last && !last.completed_at && (last.step === 'fix' || last.step === 'retest'));
-}
-
-/**
- * A worktree made again from its branch has the committed fixes only: a fix the agent had made but the loop not
- * yet committed was lost with the old one, so its iteration goes back to the fix step rather than re-test nothing.
- */
-function redoLostFix(state: IterationState): void {
-  const last = state.iterations.at(-1);
-  if (!last || last.completed_at || last.step !== 'retest' || last.commit) return;
-  last.step = 'fix';
-  delete last.files_changed;
-  state.next_action = 'execute_fix_task';
-}
-
-/** The sink the loop of an isolated session emits to: its `done` is kept in `held` until the fixes came back. */
-function holdDone(emit: EventSink, held: EngineEvent[]): EventSink {
-  return (event) => (event.type === 'done' ? held.push(event) : emit(event));
-}
-
 /** Checks git, takes the session lock, resolves runner and agents, and builds the loop (new or resumed). */
 export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> {
   // git status runs while the config, the session folder, the lock and the state are worked out.
-  const { repo, changed } = await (options.opened ?? openRunRepo(options.cwd));
+  const newIsolated = !options.resumeSession && !options.inPlace && !options.agentNames?.includes('manual');
+  const { repo, changed, probe } = await (options.opened ?? openRunRepo(options.cwd, { isolated: newIsolated }));
   const config: FixcycleConfig = await loadConfig(repo.root);
   const { id, resumed, claimed } = await sessionIdFor(repo, options);
   const session = new SessionFiles(repo.root, id);
@@ -188,22 +143,13 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
   let newWorktree: SessionWorktree | undefined;
   // A new isolated session's snapshot and branch, its worktree not made yet.
   let pending: PendingIsolation | undefined;
-  // An isolated session's `done` waits for the hand-back, so it stays the last event (see finish).
-  const held: EngineEvent[] = [];
   try {
-    let state = resumed
-      ? await session.readState()
+    const state = resumed
+      ? resumedState(await session.readState(), options.maxIterations, options.budget)
       : newState(id, options.maxIterations ?? config.maxIterations ?? DEFAULT_MAX_ITERATIONS);
-    if (resumed && options.maxIterations) state.max_iterations = options.maxIterations;
-    const moreIterations = options.maxIterations !== undefined && state.current_iteration < options.maxIterations;
-    const moreBudget = state.stopped_by === 'budget' && options.budget !== undefined;
-    if (resumed && state.next_action === 'complete' && state.status === 'failed' && (moreIterations || moreBudget)) {
-      // A session that ran out of iterations or budget goes on when given more.
-      state = { ...state, status: 'active', next_action: 'execute_fix_task', stopped_by: undefined };
-    }
     // A session that began in its own worktree goes on there; one that began in place (or before worktrees) too.
     // `--agent manual` is a person fixing in their own tree: that loop works there.
-    const isolated = resumed ? Boolean(state.worktree) : !options.inPlace && !options.agentNames?.includes('manual');
+    const isolated = resumed ? Boolean(state.worktree) : newIsolated;
     let notes: EngineEvent[] = [];
     const runnerFor = (root: string) =>
       resolveRunner(root, {
@@ -217,18 +163,9 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
       early = runnerFor(repo.root);
       early.catch(() => undefined);
     }
-    const handedBack = state.worktree?.handback;
-    if (
-      isolated &&
-      state.worktree &&
-      state.next_action === 'complete' &&
-      (handedBack?.status === 'applied' || handedBack?.status === 'nothing') &&
-      !existsSync(state.worktree.dir)
-    ) {
-      // Stopped after its fixes came back and its worktree went: the session had ended, nothing is left to resume.
-      notes = [
-        { type: 'log', level: 'info', message: `the session had ended: ${handBackLine(handedBack, state.worktree)}` },
-      ];
+    const ended = isolated && state.worktree ? endedAfterHandBack(state, existsSync(state.worktree.dir)) : null;
+    if (ended) {
+      notes = [ended];
     } else if (isolated && state.worktree) {
       const made = await reopenIsolatedSession(repo, state.worktree, state.iterations.length > 0);
       if (made.recreated) redoLostFix(state);
@@ -236,7 +173,8 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
       state.worktree = made.record;
     } else if (isolated) {
       // The worktree is made when the first run, in the user's tree, finds work to do (first-run-in-place.ts).
-      pending = await beginIsolatedSession(repo, id, changed);
+      pending = await beginIsolatedSession(repo, id, changed, probe);
+      rememberCommonDir(repo.root, pending.commonDir);
       newWorktree = pending.record;
       state.worktree = pending.record;
       notes = [
@@ -300,16 +238,25 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
             test_runner: runner.name,
             agents: agents.map((a) => a.spec.name),
           }),
-          session.saveState(state),
+          // Once the session's branch is made: a state naming it resumes there.
+          (pending?.ready ?? Promise.resolve()).then(() => session.saveState(state)),
         ]).then(() => undefined);
     written?.catch(() => undefined);
+    const end = sessionFinish({
+      repo,
+      session,
+      record: state.worktree,
+      apply: options.apply !== false,
+      worktreeMade: () => !pending || pending.materialized(),
+      emit: options.emit,
+    });
     const ctx: LoopContext = {
       repo: work,
       session,
       runner,
       agents,
       config,
-      emit: state.worktree ? holdDone(options.emit, held) : options.emit,
+      emit: end.emit,
       heuristic: heuristicCriticality,
       ...(state.worktree && state.worktree.snapshot !== state.worktree.base
         ? { startedFrom: state.worktree.base }
@@ -368,42 +315,12 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
       options.policies?.(ctx) ?? policies!.agentPolicies(ctx, { budget: options.budget }),
       begun,
     );
-    const finish = async (result: LoopResult): Promise<void> => {
-      if (!state.worktree) return;
-      try {
-        const final = await session.readState();
-        const record = final.worktree ?? state.worktree;
-        // Converged on every part that runs here (a part that cannot run was left out): the fixes pass what can
-        // be run, so they come back as a success's do, and the end still names the part not run.
-        const convergedHere = final.stopped_by === 'part_not_run';
-        await finishIsolatedSession(
-          repo,
-          record,
-          {
-            ended: final.status === 'completed' || final.status === 'partial_success' || convergedHere,
-            succeeded: result.outcome === 'success' || result.outcome === 'partial_success' || convergedHere,
-            apply: options.apply !== false,
-            journal: journalPath(session.paths.processDir),
-            worktreeMade: !pending || pending.materialized(),
-            keep: async (handback) => {
-              await session.saveState({ ...final, worktree: { ...record, handback } });
-              await dropJournal(journalPath(session.paths.processDir));
-            },
-          },
-          options.emit,
-        );
-        // Also when a stopped start had recorded the hand-back but not yet dropped its journal.
-        await dropJournal(journalPath(session.paths.processDir));
-      } finally {
-        for (const event of held.splice(0)) options.emit(event);
-      }
-    };
     return {
       loop,
       ctx,
       sessionId: id,
       ...(state.worktree ? { worktree: state.worktree } : {}),
-      finish,
+      finish: end.finish,
       release: () => lock.release(),
     };
   } catch (error) {

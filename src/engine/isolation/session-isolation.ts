@@ -1,9 +1,9 @@
 import type { EngineEvent } from '../events.js';
-import { Repo } from '../git.js';
+import { Repo, type WorkTreeStatus } from '../git.js';
 import { clearAbandonedStarts } from './abandoned-starts.js';
-import { gitOut } from './git-run.js';
 import { handBack } from './handback.js';
-import { dropIndex, filesStillMatch, snapshotUserState, unmergedPaths } from './snapshot.js';
+import { dropIndex, filesStillMatch, snapshotUserState } from './snapshot.js';
+import { probeStart, type StartProbe } from './start-probe.js';
 import {
   addSessionBranch,
   addSessionWorktree,
@@ -62,13 +62,20 @@ export interface PendingIsolation {
   record: SessionWorktree;
   /** Log lines, said once the session is announced. */
   notes: EngineEvent[];
-  /** Do the user's files still hold the snapshot (nothing saved since it was taken)? */
-  unchanged(): Promise<boolean>;
+  /** The repository's common git directory (absolute). */
+  commonDir: string;
+  /** The session's branch is made (on a clean tree, while the first run starts): the state may name it. */
+  ready: Promise<void>;
+  /**
+   * Do the user's files still hold the snapshot (nothing saved since it was taken)? `after`: git status of the
+   * user's tree taken since, which answers without a git call of its own when the tree was clean at the start.
+   */
+  unchanged(after?: Promise<WorkTreeStatus>): Promise<boolean>;
   /** Makes the worktree (once; later calls get the same one). */
   materialize(): Promise<IsolatedRepo>;
   /** Was the worktree made (or begun)? Until then the branch holds the snapshot and nothing else. */
   materialized(): boolean;
-  /** Forgets the snapshot's index (the worktree, if made, stays the session's). */
+  /** Forgets the snapshot's index, once the branch is made (the worktree, if made, stays the session's). */
   release(): Promise<void>;
 }
 
@@ -83,36 +90,16 @@ export async function beginIsolatedSession(
   repo: Repo,
   sessionId: string,
   changed?: Promise<string[]>,
+  probed?: Promise<StartProbe>,
 ): Promise<PendingIsolation> {
-  const [probe, unmerged, refs, clean] = await Promise.all([
-    gitOut(repo.root, [
-      'rev-parse',
-      'HEAD',
-      'HEAD^{tree}',
-      '--git-common-dir',
-      '--symbolic-full-name',
-      'HEAD',
-      '--show-superproject-working-tree',
-    ]),
-    unmergedPaths(repo.root),
-    gitOut(repo.root, [
-      'for-each-ref',
-      '--format=%(refname)',
-      'refs/heads/fixcycle',
-      `refs/heads/fixcycle-session/${sessionId}`,
-    ]),
+  const [probe, clean] = await Promise.all([
+    probed ?? probeStart(repo.root),
     changed?.then(
       (files) => files.length === 0,
       () => false,
     ),
   ]);
-  const [base, tree, common, userBranch, superproject] = probe.trim().split('\n') as [
-    string,
-    string,
-    string,
-    string,
-    string?,
-  ];
+  const { base, tree, common, userBranch, superproject, unmerged } = probe;
   if (superproject) throw new IsolationError(submoduleRefusal(repo.root, superproject));
   if (unmerged.length)
     throw new IsolationError(
@@ -133,13 +120,18 @@ export async function beginIsolatedSession(
   const index = snap.index!;
   try {
     const dir = sessionWorktreeDir(resolve(repo.root, common), sessionId);
-    const branches = refs.split('\n').filter(Boolean);
-    const branch = sessionBranchName(branches, sessionId);
-    if (branches.includes(`refs/heads/${branch}`)) await clearLeftoverStart(repo.root, dir, branch, sessionId);
-    await addSessionBranch(repo.root, branch, snap.snapshot);
+    const branch = sessionBranchName(probe.refs, sessionId);
+    const leftover = probe.refs.includes(`refs/heads/${branch}`);
+    if (leftover) await clearLeftoverStart(repo.root, dir, branch, sessionId);
+    // On a clean tree the branch is made while the first run starts: it only has to be there before the session's
+    // state names it (see `ready`), and git refuses it only in a broken repository.
+    const ready = addSessionBranch(repo.root, branch, snap.snapshot);
+    ready.catch(() => undefined);
+    if (!clean || leftover) await ready;
     const record: SessionWorktree = { dir, branch, user_branch: userBranch, base: snap.base, snapshot: snap.snapshot };
     let made: Promise<IsolatedRepo> | undefined;
     const materialize = async (): Promise<IsolatedRepo> => {
+      await ready;
       const ignored = ignoredEntries(repo.root);
       ignored.catch(() => undefined);
       await addSessionWorktree(repo.root, dir, branch);
@@ -164,10 +156,21 @@ export async function beginIsolatedSession(
         level: 'info',
         message: `removed the worktree and branch of ${id}, a start stopped before it saved anything`,
       })),
-      unchanged: () => filesStillMatch(repo.root, index),
+      commonDir: resolve(repo.root, common),
+      ready,
+      unchanged: async (after) => {
+        // Started clean: HEAD still the snapshot and no tracked change mean the files are the snapshot's. Any
+        // other status (a commit, a staged file put back) is asked of the files themselves.
+        const status = clean ? await after?.catch(() => null) : null;
+        if (status && status.head === snap.snapshot && !status.trackedChanges) return true;
+        return filesStillMatch(repo.root, index);
+      },
       materialize: () => (made ??= materialize()),
       materialized: () => made !== undefined,
-      release: () => dropIndex(index),
+      release: async () => {
+        await ready.catch(() => undefined);
+        await dropIndex(index);
+      },
     };
   } catch (error) {
     await dropIndex(index);

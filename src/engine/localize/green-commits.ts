@@ -23,6 +23,11 @@ async function greenFile(root: string): Promise<string | null> {
 }
 const greenFiles = new Map<string, Promise<string | null>>();
 
+/** The repository's common git folder (absolute), when the caller asked git already: the first record asks no more. */
+export function rememberCommonDir(root: string, commonDir: string): void {
+  greenFiles.set(root, Promise.resolve(join(commonDir, GREEN_FILE)));
+}
+
 type Green = Record<string, string>;
 
 /** One call for HEAD and the tracked files' state: `# branch.oid <sha>` heads porcelain v2's answer. */

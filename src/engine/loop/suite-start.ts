@@ -30,6 +30,8 @@ export interface StartedSuite {
   saved: Promise<BaselineTest[] | null>;
   /** Resolves once a command of the run printed (its start-up is over), or the run ended. */
   printed: Promise<void>;
+  /** Resolves once the run's commands exited (before their report is read), or the run ended. */
+  exited: Promise<void>;
   /** One git status after the commands exited (started as soon as they did). */
   tree(): Promise<WorkTreeStatus>;
 }
@@ -78,6 +80,8 @@ export async function startSuite(ctx: LoopContext, run: SuiteRun): Promise<Start
   };
   let onPrinted!: () => void;
   const printed = new Promise<void>((resolve) => (onPrinted = resolve));
+  let onExited!: () => void;
+  const exited = new Promise<void>((resolve) => (onExited = resolve));
   const saved = session.readBaseline();
   saved.catch(() => undefined);
   const suiteFiles = run.scope === 'affected' ? testFilesOf(ctx.repo.root, await saved.catch(() => null)) : undefined;
@@ -92,7 +96,10 @@ export async function startSuite(ctx: LoopContext, run: SuiteRun): Promise<Start
     onLines: (lines) => emit({ type: 'output', lines }),
     logFile,
     signal: run.signal,
-    onCommandsDone: () => void readTree(),
+    onCommandsDone: () => {
+      void readTree();
+      onExited();
+    },
     onCommandOutput: () => onPrinted(),
     onPart: (part) =>
       emit({
@@ -103,7 +110,8 @@ export async function startSuite(ctx: LoopContext, run: SuiteRun): Promise<Start
   });
   // Awaited by whoever reads the run; until then a failure must not count as unhandled.
   testRun.then(onPrinted, onPrinted);
-  return { testRun, saved, printed, tree: readTree };
+  testRun.then(onExited, onExited);
+  return { testRun, saved, printed, exited, tree: readTree };
 }
 
 /**
