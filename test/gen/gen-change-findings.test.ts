@@ -11,7 +11,7 @@ const AGENT = join(ROOT, 'test/fixtures/agents/files-agent.mjs');
 
 // toml's shape: the changed module imports an optional dependency inside a method (`import numpy as np` in
 // TomlNumpyEncoder.__init__), not installed here. L0's import check finds it in the changed code, which generation
-// may not change: reported, never a round sent back (toml's gen spent 4 of its 6 generate rounds on it).
+// may not change: reported, never a round sent back (3 of toml's 6 generate rounds were asked for it alone).
 describe('gen: an L0 finding in the changed code is the project’s own', () => {
   it.skipIf(!pytestEnv)(
     'an import of an absent optional module inside a function of the change is reported, never sent back as a round',
