@@ -22,6 +22,8 @@ export interface TestCase {
   durationMs?: number;
   message?: string;
   stack?: string;
+  /** Why the runner skipped it, where its report says (pytest's `got empty parameter set`, `could not import 'numpy'`). */
+  skipReason?: string;
   /** Attempts beyond the first, when the runner retried the test. */
   retries?: number;
   /** The monorepo package (its folder, relative to the root) whose runner reported the test. */

@@ -14,7 +14,7 @@ export interface TestEvidence {
   statuses: readonly string[];
   /** How many runs in a row must agree (TestGen-LLM's 5). */
   runs: number;
-  /** The runner's message for its last failure. */
+  /** The runner's message for its last failure, or the reason it gave for a skip. */
   message?: string;
   /** L0's static findings on it (no assertion, constant assertion, placeholder). */
   hints?: readonly StaticHint[];
@@ -63,7 +63,7 @@ export function decideDrop(e: TestEvidence): Decision {
     return {
       keep: false,
       kind: 'skipped',
-      reason: `focused or skipped: the runner reports it skipped in all ${e.statuses.length} runs, so it proves nothing`,
+      reason: `focused or skipped: the runner reports it skipped in all ${e.statuses.length} runs${e.message ? ` (${firstLine(e.message)})` : ''}, so it proves nothing`,
     };
   if (status === 'failed') {
     const placeholder = hints.find((h) => h.check === 'placeholder');

@@ -21,7 +21,7 @@ export interface Observed {
   /** Its path in the file as the runner reports it. */
   path: string[];
   statuses: string[];
-  /** The runner's message for its last failure, if it failed. */
+  /** The runner's message for its last failure, or the reason it gave for a skip. */
   message?: string;
 }
 
@@ -133,7 +133,7 @@ async function findUncollected(
   return { culprits, alone };
 }
 
-/** One run's tests, each with the new file it belongs to, its identity, status and message. */
+/** One run's tests, each with the new file it belongs to, its identity, status and message (a skip's reason). */
 type Seen = [string, Observed, string, string | undefined][];
 
 function attribute(root: string, run: TestRun, files: readonly string[], into: Seen, seenFiles: Set<string>): void {
@@ -143,7 +143,12 @@ function attribute(root: string, run: TestRun, files: readonly string[], into: S
     if (!file) continue;
     seenFiles.add(file);
     const { id, path } = identityOf(file, t);
-    into.push([id, { id, name: t.name, file, path, statuses: [] }, t.status, t.message]);
+    into.push([
+      id,
+      { id, name: t.name, file, path, statuses: [] },
+      t.status,
+      t.status === 'skipped' ? t.skipReason : t.message,
+    ]);
   }
 }
 
@@ -201,7 +206,7 @@ export async function observe(
     for (const [id, fresh, status, message] of thisRun) {
       const seen = tests.get(id) ?? fresh;
       seen.statuses.push(status);
-      if (status === 'failed' && message) seen.message = message;
+      if ((status === 'failed' || status === 'skipped') && message) seen.message = message;
       tests.set(id, seen);
     }
     if (ctx.signal.aborted) break;

@@ -35,6 +35,13 @@ async function dropFailing(ctx: GenContext, critical: Finding[]): Promise<string
   return dropped;
 }
 
+/** `; <whose>: N error(s), reported (file:line: message; ...)`, or nothing. */
+function reported(whose: string, findings: Finding[]): string {
+  if (findings.length === 0) return '';
+  const first = findings.slice(0, 2).map((f) => `${f.file}:${f.line}: ${f.message}`);
+  return `; ${whose}: ${findings.length} error(s), reported (${first.join('; ')}${findings.length > 2 ? '; ...' : ''})`;
+}
+
 /** Records an L0 rejection once: the same finding sent back round after round is one rejected test. */
 function reject(state: GenContext['state'], f: Finding): void {
   const test = f.test ? `${f.file}: "${f.test}"` : f.file;
@@ -72,14 +79,13 @@ export async function validateRound(ctx: GenContext): Promise<void> {
   // The project's own linter is reported, never a verdict nor a round sent back: a no-unused-vars on the import of
   // a test that asserts nothing is not why that test goes (its runs are), and a generator told of it drops the file
   // before any run can say so. A kept file it still rejects is the fix loop's, as the project's test script says.
-  const critical = findings.filter((f) => f.severity === 'critical' && f.check !== 'lint');
+  // A finding in the changed code is the project's own (toml's encoder imports numpy inside a method, for users who
+  // have it): generation may change tests only, so it is reported, never a round sent back.
+  const inChange = (f: Finding): boolean => sources.includes(f.file) && !tests.includes(f.file);
+  const critical = findings.filter((f) => f.severity === 'critical' && f.check !== 'lint' && !inChange(f));
   const linted = findings.filter((f) => f.severity === 'critical' && f.check === 'lint');
-  const lintNote = linted.length
-    ? `; the project's linter: ${linted.length} error(s), reported (${linted
-        .slice(0, 2)
-        .map((f) => `${f.file}:${f.line}: ${f.message}`)
-        .join('; ')}${linted.length > 2 ? '; ...' : ''})`
-    : '';
+  const own = findings.filter((f) => f.severity === 'critical' && f.check !== 'lint' && inChange(f));
+  const lintNote = `${reported("the project's linter", linted)}${reported('the changed code', own)}`;
   await writeJsonAtomic(genPaths(dir).l0Report(round), {
     round,
     attempt,
@@ -103,7 +109,7 @@ export async function validateRound(ctx: GenContext): Promise<void> {
       ctx,
       'IMPL-001.3',
       'done',
-      `round ${round}: ${tests.length} file(s), 0 critical, ${findings.length - linted.length} warning(s)${lintNote}${skipped}`,
+      `round ${round}: ${tests.length} file(s), 0 critical, ${findings.length - linted.length - own.length} warning(s)${lintNote}${skipped}`,
       { round, findings: findings.map(findingLine) },
     );
     state.step = 'quality';

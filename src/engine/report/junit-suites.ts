@@ -212,6 +212,10 @@ function readTestcase(
   let retries = 0;
   for (const tag of RETRY_TAGS) if (tag in testcase) retries += toList(testcase[tag]).length;
   if (retries > 0) test.retries = retries;
+  if (status === 'skipped') {
+    const reason = skipReasonOf(testcase.skipped);
+    if (reason) test.skipReason = reason;
+  }
   if (status === 'failed') {
     const output = bareFailure(texts) ? outputText(testcase) : undefined;
     test.message = output?.message ?? texts.map((t) => t.message).join('\n');
@@ -227,6 +231,14 @@ function readTestcase(
 }
 
 const NONE: unknown[] = [];
+
+/** The first `<skipped>`'s words: its message, else its text (pytest writes `path:line: reason` there). */
+function skipReasonOf(skipped: unknown): string | undefined {
+  const first = toList(skipped)[0];
+  const node = asRecord(first);
+  const text = (node && attr(node, 'message')) || (typeof first === 'string' ? first : asString(node?.['#text']));
+  return text?.trim() || undefined;
+}
 const RETRY_TAGS = ['flakyFailure', 'flakyError', 'rerunFailure', 'rerunError'];
 
 function placeOf(scope: Scope, classname: string | undefined, fileAttr: string | undefined): Place {
