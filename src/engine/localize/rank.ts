@@ -13,7 +13,18 @@ import { lineRanges } from '../gen/coverage/model.js';
 export const WEIGHTS: Record<EvidenceKind, number> = { change: 0.5, coverage: 0.4, stack: 0.05 };
 /** The share of the score the tie-breakers (stack, name, size) can add together. */
 export const TIE_BREAK = 0.1;
-const TIE = { stack: 0.45, name: 0.4, size: 0.15 } as const;
+const TIE = { stack: 0.405, name: 0.36, size: 0.135, focus: 0.1 } as const;
+
+/**
+ * How much of what the failing tests ran in a function scores its best, 0..1: the mean of its lines' Ochiai
+ * over the best. A dispatcher or a caller that reaches the fault through one branch only failing tests take has
+ * one line at its best and the rest run by passing tests too; the function the failing tests alone run is at its
+ * best throughout. Among functions tied on their best line, the one the failure explains whole goes first.
+ */
+export function focusOf(covered: readonly number[]): number {
+  const best = Math.max(0, ...covered);
+  return best > 0 ? covered.reduce((sum, c) => sum + c, 0) / (covered.length * best) : 0;
+}
 
 export interface RankInput {
   spectrum: {
@@ -93,6 +104,8 @@ export function rankFunctions(input: RankInput, scored: readonly ScoredLine[]): 
     // A declaration's first line runs when its module loads: only the body says whether the function ran.
     const body = g.span && g.span.end > g.span.start ? g.lines.filter((l) => l.line !== g.span!.start) : g.lines;
     const coverage = g.span ? Math.max(0, ...body.map((l) => l.parts.coverage ?? 0)) : 0;
+    const ran = body.flatMap((l) => (l.parts.coverage !== undefined ? [l.parts.coverage] : []));
+    const focus = g.span ? focusOf(ran) : 0;
     const stack = Math.min(
       1,
       g.lines.reduce((sum, l) => sum + (l.parts.stack ?? 0), 0),
@@ -106,7 +119,7 @@ export function rankFunctions(input: RankInput, scored: readonly ScoredLine[]): 
     const end = g.span?.end ?? Math.max(...g.lines.map((l) => l.line));
     const link = g.span ? linkOf(g.file, g.span.name, input.failing) : { score: 0, why: [] };
     const size = g.span ? sizeScore(end - start + 1) : 0;
-    const tie = TIE.stack * stack + TIE.name * link.score + TIE.size * size;
+    const tie = TIE.stack * stack + TIE.name * link.score + TIE.size * size + TIE.focus * focus;
     // Without coverage (a crash, a runner fixcycle cannot measure) the tie-breakers are all there is to rank by.
     const score =
       WEIGHTS.change * change +
@@ -125,7 +138,7 @@ export function rankFunctions(input: RankInput, scored: readonly ScoredLine[]): 
       lines: lines.slice(0, 3).map((l) => l.line),
       scores,
       evidence: [
-        ...evidence(g.lines, input, g.span),
+        ...evidence(g.lines, input, g.span, ran),
         ...link.why,
         ...(g.span && (coverage > 0 || stack > 0 || link.score > 0)
           ? [`size: ${end - start + 1} line(s) (smaller ranks higher among equals)`]
@@ -136,7 +149,12 @@ export function rankFunctions(input: RankInput, scored: readonly ScoredLine[]): 
   return suspects.sort((a, b) => b.score - a.score || a.file.localeCompare(b.file) || a.lines[0]! - b.lines[0]!);
 }
 
-function evidence(lines: readonly ScoredLine[], input: RankInput, span: FunctionSpan | null): string[] {
+function evidence(
+  lines: readonly ScoredLine[],
+  input: RankInput,
+  span: FunctionSpan | null,
+  ran: readonly number[],
+): string[] {
   const out: string[] = [];
   const spectrum = input.spectrum;
   const header = span && span.end > span.start ? span.start : null;
@@ -154,6 +172,11 @@ function evidence(lines: readonly ScoredLine[], input: RankInput, span: Function
           ? `coverage: Ochiai ${round(spec.score)} at line ${top.line} (run by ${spectrum.failedUnits > 1 ? `up to ${spec.failed} of the ${spectrum.failedUnits} failing tests (by its hit count)` : 'the failing tests'}${spec.passed > 0 ? ' and by passing tests of the same files' : ', by no passing test of the same files'})`
           : `coverage: Ochiai ${round(spec.score)} at line ${top.line} (run by ${spec.failed} of ${spectrum.failedUnits} failing and ${spec.passed} of ${spectrum.passedUnits} passing ${unit})`,
     );
+    const atBest = ran.filter((c) => c >= spec.score).length;
+    if (spectrum.granularity !== 'run' && ran.length > 1)
+      out.push(
+        `focus: ${atBest} of the ${ran.length} lines the failing tests ran are at its best (more ranks higher among equals)`,
+      );
   }
   const stacked = lines.filter((l) => l.parts.stack !== undefined);
   if (stacked.length > 0) {
