@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ochiai } from '../../src/engine/localize/ochiai.js';
 import {
+  documentedBy,
   focusOf,
   linkOf,
   namedIn,
@@ -8,6 +9,7 @@ import {
   scoreLines,
   sizeScore,
   type RankInput,
+  type ScoredLine,
 } from '../../src/engine/localize/rank.js';
 import { lineHits, splitUnits } from '../../src/engine/localize/split-units.js';
 import { relatedFailures } from '../../src/engine/localize/unrelated.js';
@@ -167,6 +169,39 @@ describe('what breaks a tie in coverage', () => {
     );
     expect(focusOf([1, 0.5, 0.5, 1])).toBe(0.75);
     expect(focusOf([])).toBe(0);
+  });
+
+  it('a failing doc test links the function it documents, the first of its name after its example', () => {
+    // once_cell: `sync::OnceCell::take` and `unsync::OnceCell::take` both say `take`; the failing doc test's
+    // example at line 614 documents the one after it. No coverage (stable rustdoc keeps no instrumented doc test).
+    const input: RankInput = {
+      spectrum: null,
+      frames: [],
+      changed: new Map(),
+      functions: new Map([
+        [
+          'src/lib.rs',
+          [
+            { name: 'OnceCell::get', start: 600, end: 606 },
+            { name: 'OnceCell::take', start: 637, end: 640 },
+            { name: 'tests::take', start: 900, end: 905, test: true },
+            { name: 'OnceCell::take', start: 1163, end: 1165 },
+          ],
+        ],
+      ]),
+      failing: { names: ['src/lib.rs - unsync::OnceCell<T>::take (line 614)'], files: [] },
+    };
+    // The candidates the failing test names (`calledFunctions` adds them where no coverage was measured).
+    const lines: ScoredLine[] = [638, 1164].map((line) => ({
+      file: 'src/lib.rs',
+      line,
+      score: 0,
+      parts: { stack: 0 },
+    }));
+    const ranked = rankFunctions(input, lines);
+    expect(ranked.map((s) => s.startLine)).toEqual([637, 1163]);
+    expect(ranked[0]!.evidence).toContain('name: a failing doc test documents it (its example at line 614)');
+    expect(documentedBy(['src/lib.rs - Either<L,R>::is_left (line 114)'], input.functions)).toEqual(new Map());
   });
 
   it('a stack frame near the throw lifts a function among equals, never above better coverage', () => {

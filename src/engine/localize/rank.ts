@@ -97,6 +97,7 @@ export function rankFunctions(input: RankInput, scored: readonly ScoredLine[]): 
     groups.set(k, g);
   }
   const measuredFiles = new Set([...(input.spectrum?.lines.keys() ?? [])].map((k) => k.slice(0, k.lastIndexOf(':'))));
+  const documented = documentedBy(input.failing?.names ?? [], input.functions);
   const suspects: Suspect[] = [];
   for (const g of groups.values()) {
     const best = (kind: EvidenceKind): number => Math.max(0, ...g.lines.map((l) => l.parts[kind] ?? 0));
@@ -117,7 +118,9 @@ export function rankFunctions(input: RankInput, scored: readonly ScoredLine[]): 
     if (change > 0) scores.change = round(change);
     const start = g.span?.start ?? Math.min(...g.lines.map((l) => l.line));
     const end = g.span?.end ?? Math.max(...g.lines.map((l) => l.line));
-    const link = g.span ? linkOf(g.file, g.span.name, input.failing) : { score: 0, why: [] };
+    const link = g.span
+      ? linkOf(g.file, g.span.name, input.failing, documented.get(`${g.file}:${g.span.start}`))
+      : { score: 0, why: [] };
     const size = g.span ? sizeScore(end - start + 1) : 0;
     const tie = TIE.stack * stack + TIE.name * link.score + TIE.size * size + TIE.focus * focus;
     // Without coverage (a crash, a runner fixcycle cannot measure) the tie-breakers are all there is to rank by.
@@ -244,18 +247,52 @@ export function namedIn(own: string, names: readonly string[]): number {
   return names.reduce((sum, n) => sum + one(n), 0) / names.length;
 }
 
+/** rustdoc names a doc test after its file, the item it documents and its example's line: `src/lib.rs - unsync::OnceCell<T>::take (line 614)`. */
+const DOC_TEST = /^(\S+\.rs) - (\S.*) \(line (\d+)\)$/;
+
+/**
+ * The functions the failing doc tests document, `file:start` -> the example's line: in the file the test's name
+ * gives, the first function after the example whose name ends as the item's path does (the item follows its
+ * documentation). Two functions of one name (`sync::OnceCell::take`, `unsync::OnceCell::take`) are told apart.
+ */
+export function documentedBy(
+  names: readonly string[],
+  functions: ReadonlyMap<string, FunctionSpan[]>,
+): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const name of names) {
+    const doc = DOC_TEST.exec(name);
+    if (!doc) continue;
+    const [, file, item, at] = doc;
+    const line = Number(at);
+    const own = ownName(item!.replace(/<[^<>]*>/g, ''));
+    const after = (functions.get(file!) ?? []).filter((f) => !f.test && f.start > line && ownName(f.name) === own);
+    const first = after.sort((a, b) => a.start - b.start)[0];
+    if (first) out.set(`${file}:${first.start}`, line);
+  }
+  return out;
+}
+
+/** A function's own name, the last part of its path: `OnceCell::take`, `Yallist.prototype.get` -> take, get. */
+const ownName = (fn: string): string =>
+  fn
+    .split(/\.|::| > /)
+    .filter((p) => !p.startsWith('('))
+    .at(-1) ?? '';
+
 /**
  * How the failing tests name this function: its own name among the words of a failing test's name, called by
  * the test code that failed (more on or just above the failing line), its file's stem the same as a failing
  * test file's (`index` names no file).
  */
-export function linkOf(file: string, fn: string, failing: RankInput['failing']): { score: number; why: string[] } {
+export function linkOf(
+  file: string,
+  fn: string,
+  failing: RankInput['failing'],
+  documentedAt?: number,
+): { score: number; why: string[] } {
   if (!failing) return { score: 0, why: [] };
-  const own =
-    fn
-      .split(/\.|::| > /)
-      .filter((p) => !p.startsWith('('))
-      .at(-1) ?? '';
+  const own = ownName(fn);
   const named = namedIn(own, failing.names);
   const fileStem = stem(file);
   const sameFile = fileStem.length > 0 && failing.files.some((t) => stem(t) === fileStem);
@@ -273,5 +310,8 @@ export function linkOf(file: string, fn: string, failing: RankInput['failing']):
     );
   if (sameFile) why.push(`name: the failing test file is named after ${file}`);
   if (fileNamed) why.push(`name: a failing test file is named after ${own}`);
-  return { score: 0.5 * named + 0.3 * called + (sameFile || fileNamed ? 0.2 : 0), why };
+  if (documentedAt !== undefined)
+    why.push(`name: a failing doc test documents it (its example at line ${documentedAt})`);
+  const documents = documentedAt !== undefined ? 0.3 : 0;
+  return { score: Math.min(1, 0.5 * named + 0.3 * called + (sameFile || fileNamed ? 0.2 : 0) + documents), why };
 }
