@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resolveRunner } from '../../src/engine/runners/index.js';
@@ -43,3 +43,31 @@ describe.skipIf(missing !== null)(missing ? `cargo coverage (skipped: ${missing}
     expect(readdirSync(dir).filter((name) => name.endsWith('.profraw'))).toEqual([]);
   }, 600_000);
 });
+
+// cargo-dep-suspects: `app` depends on `units`, a crate outside its workspace (`../units`). `spelled` adds 1 to
+// the centimetres: the failing `spells` runs it, the passing `rounds` runs `rounded` and `units::centimetres`.
+describe.skipIf(missing !== null)(
+  missing ? `cargo coverage of the workspace only (skipped: ${missing})` : 'cargo coverage of the workspace only',
+  () => {
+    it('instruments the workspace’s own crates and builds their dependencies as the user does', async () => {
+      const dir = join(copyFixture('cargo-dep-suspects'), 'app');
+      const runner = await resolveRunner(dir, {});
+      const run = await runner.run({ cwd: dir, scope: 'full', timeoutMs: 300_000 });
+      const failures = failuresOf(run.result.tests);
+      expect(failures.map((f) => f.name)).toEqual(['tests::spells']);
+
+      const found = await localize({ root: dir, runner, failures, timeoutMs: 300_000, changeBase: null });
+      expect(found.granularity).toBe('test');
+      expect(found.suspects[0]).toMatchObject({ file: 'src/lib.rs', function: 'spelled' });
+      // LLVM's coverage sections (`__llvm_covfun`) are in the crate's test binary, not in its dependency.
+      const deps = join(dir, 'target', 'fixcycle-coverage', 'debug', 'deps');
+      const built = (prefix: string, suffix: string): Buffer => {
+        const name = readdirSync(deps).find((n) => n.startsWith(prefix) && n.endsWith(suffix));
+        expect(name, `${prefix}*${suffix} in ${deps}`).toBeDefined();
+        return readFileSync(join(deps, name!));
+      };
+      expect(built('app-', '').includes('__llvm_covfun')).toBe(true);
+      expect(built('libunits-', '.rlib').includes('__llvm_covfun')).toBe(false);
+    }, 600_000);
+  },
+);

@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { ochiai } from '../../src/engine/localize/ochiai.js';
 import {
+  documentedBy,
+  focusOf,
   linkOf,
   namedIn,
   rankFunctions,
   scoreLines,
   sizeScore,
   type RankInput,
+  type ScoredLine,
 } from '../../src/engine/localize/rank.js';
 import { lineHits, splitUnits } from '../../src/engine/localize/split-units.js';
 import { relatedFailures } from '../../src/engine/localize/unrelated.js';
@@ -121,6 +124,84 @@ describe('what breaks a tie in coverage', () => {
     expect(ranked.map((s) => s.function)).toEqual(['tiny', 'other', 'big']);
     expect(ranked[0]!.evidence).toContain('size: 1 line(s) (smaller ranks higher among equals)');
     expect(sizeScore(1)).toBeGreaterThan(sizeScore(200));
+  });
+
+  it('among functions tied on their best line, the one the failing tests alone ran throughout goes first', () => {
+    // `dispatch` (lines 1-9) runs for every test and calls `greater` (lines 11-19) on the branch at line 5, which
+    // only the failing tests take: both have a line at Ochiai 1, but in `dispatch` it is one line of four.
+    const run = (failed: boolean, lines: number[]) => ({
+      name: String(lines),
+      failed,
+      lines: lines.map((l) => `src/e.js:${l}`),
+    });
+    const input: RankInput = {
+      spectrum: {
+        ...ochiai([
+          run(true, [2, 3, 4, 5, 12, 13, 14]),
+          run(true, [2, 3, 4, 5, 12, 13, 14]),
+          run(false, [2, 3, 4, 6]),
+          run(false, [2, 3, 4, 7]),
+        ]),
+        granularity: 'test',
+      },
+      frames: [],
+      changed: new Map(),
+      functions: new Map([
+        [
+          'src/e.js',
+          [
+            { name: 'dispatch', start: 1, end: 9 },
+            { name: 'greater', start: 11, end: 19 },
+          ],
+        ],
+      ]),
+    };
+    const ranked = rankFunctions(input, scoreLines(input));
+    expect(ranked.map((s) => [s.function, s.scores.coverage])).toEqual([
+      ['greater', 1],
+      ['dispatch', 1],
+    ]);
+    expect(ranked[0]!.evidence).toContain(
+      'focus: 3 of the 3 lines the failing tests ran are at its best (more ranks higher among equals)',
+    );
+    expect(ranked[1]!.evidence).toContain(
+      'focus: 1 of the 4 lines the failing tests ran are at its best (more ranks higher among equals)',
+    );
+    expect(focusOf([1, 0.5, 0.5, 1])).toBe(0.75);
+    expect(focusOf([])).toBe(0);
+  });
+
+  it('a failing doc test links the function it documents, the first of its name after its example', () => {
+    // once_cell: `sync::OnceCell::take` and `unsync::OnceCell::take` both say `take`; the failing doc test's
+    // example at line 614 documents the one after it. No coverage (stable rustdoc keeps no instrumented doc test).
+    const input: RankInput = {
+      spectrum: null,
+      frames: [],
+      changed: new Map(),
+      functions: new Map([
+        [
+          'src/lib.rs',
+          [
+            { name: 'OnceCell::get', start: 600, end: 606 },
+            { name: 'OnceCell::take', start: 637, end: 640 },
+            { name: 'tests::take', start: 900, end: 905, test: true },
+            { name: 'OnceCell::take', start: 1163, end: 1165 },
+          ],
+        ],
+      ]),
+      failing: { names: ['src/lib.rs - unsync::OnceCell<T>::take (line 614)'], files: [] },
+    };
+    // The candidates the failing test names (`calledFunctions` adds them where no coverage was measured).
+    const lines: ScoredLine[] = [638, 1164].map((line) => ({
+      file: 'src/lib.rs',
+      line,
+      score: 0,
+      parts: { stack: 0 },
+    }));
+    const ranked = rankFunctions(input, lines);
+    expect(ranked.map((s) => s.startLine)).toEqual([637, 1163]);
+    expect(ranked[0]!.evidence).toContain('name: a failing doc test documents it (its example at line 614)');
+    expect(documentedBy(['src/lib.rs - Either<L,R>::is_left (line 114)'], input.functions)).toEqual(new Map());
   });
 
   it('a stack frame near the throw lifts a function among equals, never above better coverage', () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { execa } from 'execa';
@@ -22,6 +22,35 @@ const MAX_PASSING = 4;
 const SIDE_BY_SIDE = 2;
 /** The instrumented build's own target folder, beside the user's builds in their target folder. */
 const COVERAGE_TARGET = 'fixcycle-coverage';
+/** The rustc wrapper cargo runs for the workspace's own crates only (`RUSTC_WORKSPACE_WRAPPER`), in that folder. */
+const WRAPPER = 'fixcycle-instrument-rustc';
+const WRAPPER_TEXT =
+  '#!/bin/sh\n# fixcycle: the workspace\'s own crates built for coverage, their dependencies as the user builds them\nexec "$@" -C instrument-coverage\n';
+
+/**
+ * What makes the instrumented build instrument the workspace's own crates and nothing else: a
+ * `RUSTC_WORKSPACE_WRAPPER` that adds `-C instrument-coverage` (cargo runs it for workspace members only, and its
+ * path is part of their artifacts' hash), the user's RUSTFLAGS untouched, so the dependencies build as the
+ * user builds them: once into the coverage target folder, never instrumented (their code is no suspect, and
+ * instrumenting it costs build time, profile size and llvm-cov time). Where the user has a workspace wrapper of
+ * their own (or on Windows, which runs no shell script) every crate gets `-C instrument-coverage` through RUSTFLAGS.
+ */
+export function instrumentEnv(env: Record<string, string>, target: string): Record<string, string> {
+  if (env.RUSTC_WORKSPACE_WRAPPER || process.platform === 'win32')
+    return { RUSTFLAGS: [env.RUSTFLAGS, '-C instrument-coverage'].filter(Boolean).join(' ') };
+  const wrapper = join(target, WRAPPER);
+  mkdirSync(target, { recursive: true });
+  // Written only when it differs: cargo builds the members again when their wrapper changes.
+  const current = (() => {
+    try {
+      return readFileSync(wrapper, 'utf8');
+    } catch {
+      return null;
+    }
+  })();
+  if (current !== WRAPPER_TEXT) writeFileSync(wrapper, WRAPPER_TEXT, { mode: 0o755 });
+  return { RUSTC_WORKSPACE_WRAPPER: wrapper };
+}
 
 export interface CargoSpectrumInput {
   root: string;
@@ -179,15 +208,14 @@ export async function cargoSpectrum(input: CargoSpectrumInput): Promise<CargoSpe
   if (holding.length === 0) return { skipped: docNote ?? 'no test binary lists the failing tests' };
 
   const target = join(dirname(dirname(dirname(holding[0]!.executable))), COVERAGE_TARGET);
-  const rustflags = [env.RUSTFLAGS, '-C instrument-coverage'].filter(Boolean).join(' ');
   const dir = mkdtempSync(join(tmpdir(), 'fixcycle-cargo-cov-'));
   try {
-    // Build scripts and proc macros are instrumented too, and so is `--list`: every process the build or the
+    // The members' build scripts and proc macros are instrumented too, and so is `--list`: every process the build or the
     // listing starts writes its profile here, never a `default_*.profraw` in the user's tree (which would also
     // make cargo see the package changed and build it again).
     const instrumented = await buildTestBinaries(args, ['--target-dir', target, ...holding.flatMap(targetFlags)], {
       ...options,
-      env: { ...env, RUSTFLAGS: rustflags, LLVM_PROFILE_FILE: join(dir, 'build-%p-%m.profraw') },
+      env: { ...env, ...instrumentEnv(env, target), LLVM_PROFILE_FILE: join(dir, 'build-%p-%m.profraw') },
     });
     if ('error' in instrumented)
       return { skipped: `the build with -C instrument-coverage failed: ${instrumented.error}` };

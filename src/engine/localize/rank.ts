@@ -13,7 +13,18 @@ import { lineRanges } from '../gen/coverage/model.js';
 export const WEIGHTS: Record<EvidenceKind, number> = { change: 0.5, coverage: 0.4, stack: 0.05 };
 /** The share of the score the tie-breakers (stack, name, size) can add together. */
 export const TIE_BREAK = 0.1;
-const TIE = { stack: 0.45, name: 0.4, size: 0.15 } as const;
+const TIE = { stack: 0.405, name: 0.36, size: 0.135, focus: 0.1 } as const;
+
+/**
+ * How much of what the failing tests ran in a function scores its best, 0..1: the mean of its lines' Ochiai
+ * over the best. A dispatcher or a caller that reaches the fault through one branch only failing tests take has
+ * one line at its best and the rest run by passing tests too; the function the failing tests alone run is at its
+ * best throughout. Among functions tied on their best line, the one the failure explains whole goes first.
+ */
+export function focusOf(covered: readonly number[]): number {
+  const best = Math.max(0, ...covered);
+  return best > 0 ? covered.reduce((sum, c) => sum + c, 0) / (covered.length * best) : 0;
+}
 
 export interface RankInput {
   spectrum: {
@@ -86,6 +97,7 @@ export function rankFunctions(input: RankInput, scored: readonly ScoredLine[]): 
     groups.set(k, g);
   }
   const measuredFiles = new Set([...(input.spectrum?.lines.keys() ?? [])].map((k) => k.slice(0, k.lastIndexOf(':'))));
+  const documented = documentedBy(input.failing?.names ?? [], input.functions);
   const suspects: Suspect[] = [];
   for (const g of groups.values()) {
     const best = (kind: EvidenceKind): number => Math.max(0, ...g.lines.map((l) => l.parts[kind] ?? 0));
@@ -93,6 +105,8 @@ export function rankFunctions(input: RankInput, scored: readonly ScoredLine[]): 
     // A declaration's first line runs when its module loads: only the body says whether the function ran.
     const body = g.span && g.span.end > g.span.start ? g.lines.filter((l) => l.line !== g.span!.start) : g.lines;
     const coverage = g.span ? Math.max(0, ...body.map((l) => l.parts.coverage ?? 0)) : 0;
+    const ran = body.flatMap((l) => (l.parts.coverage !== undefined ? [l.parts.coverage] : []));
+    const focus = g.span ? focusOf(ran) : 0;
     const stack = Math.min(
       1,
       g.lines.reduce((sum, l) => sum + (l.parts.stack ?? 0), 0),
@@ -104,9 +118,11 @@ export function rankFunctions(input: RankInput, scored: readonly ScoredLine[]): 
     if (change > 0) scores.change = round(change);
     const start = g.span?.start ?? Math.min(...g.lines.map((l) => l.line));
     const end = g.span?.end ?? Math.max(...g.lines.map((l) => l.line));
-    const link = g.span ? linkOf(g.file, g.span.name, input.failing) : { score: 0, why: [] };
+    const link = g.span
+      ? linkOf(g.file, g.span.name, input.failing, documented.get(`${g.file}:${g.span.start}`))
+      : { score: 0, why: [] };
     const size = g.span ? sizeScore(end - start + 1) : 0;
-    const tie = TIE.stack * stack + TIE.name * link.score + TIE.size * size;
+    const tie = TIE.stack * stack + TIE.name * link.score + TIE.size * size + TIE.focus * focus;
     // Without coverage (a crash, a runner fixcycle cannot measure) the tie-breakers are all there is to rank by.
     const score =
       WEIGHTS.change * change +
@@ -125,7 +141,7 @@ export function rankFunctions(input: RankInput, scored: readonly ScoredLine[]): 
       lines: lines.slice(0, 3).map((l) => l.line),
       scores,
       evidence: [
-        ...evidence(g.lines, input, g.span),
+        ...evidence(g.lines, input, g.span, ran),
         ...link.why,
         ...(g.span && (coverage > 0 || stack > 0 || link.score > 0)
           ? [`size: ${end - start + 1} line(s) (smaller ranks higher among equals)`]
@@ -136,7 +152,12 @@ export function rankFunctions(input: RankInput, scored: readonly ScoredLine[]): 
   return suspects.sort((a, b) => b.score - a.score || a.file.localeCompare(b.file) || a.lines[0]! - b.lines[0]!);
 }
 
-function evidence(lines: readonly ScoredLine[], input: RankInput, span: FunctionSpan | null): string[] {
+function evidence(
+  lines: readonly ScoredLine[],
+  input: RankInput,
+  span: FunctionSpan | null,
+  ran: readonly number[],
+): string[] {
   const out: string[] = [];
   const spectrum = input.spectrum;
   const header = span && span.end > span.start ? span.start : null;
@@ -154,6 +175,11 @@ function evidence(lines: readonly ScoredLine[], input: RankInput, span: Function
           ? `coverage: Ochiai ${round(spec.score)} at line ${top.line} (run by ${spectrum.failedUnits > 1 ? `up to ${spec.failed} of the ${spectrum.failedUnits} failing tests (by its hit count)` : 'the failing tests'}${spec.passed > 0 ? ' and by passing tests of the same files' : ', by no passing test of the same files'})`
           : `coverage: Ochiai ${round(spec.score)} at line ${top.line} (run by ${spec.failed} of ${spectrum.failedUnits} failing and ${spec.passed} of ${spectrum.passedUnits} passing ${unit})`,
     );
+    const atBest = ran.filter((c) => c >= spec.score).length;
+    if (spectrum.granularity !== 'run' && ran.length > 1)
+      out.push(
+        `focus: ${atBest} of the ${ran.length} lines the failing tests ran are at its best (more ranks higher among equals)`,
+      );
   }
   const stacked = lines.filter((l) => l.parts.stack !== undefined);
   if (stacked.length > 0) {
@@ -221,18 +247,52 @@ export function namedIn(own: string, names: readonly string[]): number {
   return names.reduce((sum, n) => sum + one(n), 0) / names.length;
 }
 
+/** rustdoc names a doc test after its file, the item it documents and its example's line: `src/lib.rs - unsync::OnceCell<T>::take (line 614)`. */
+const DOC_TEST = /^(\S+\.rs) - (\S.*) \(line (\d+)\)$/;
+
+/**
+ * The functions the failing doc tests document, `file:start` -> the example's line: in the file the test's name
+ * gives, the first function after the example whose name ends as the item's path does (the item follows its
+ * documentation). Two functions of one name (`sync::OnceCell::take`, `unsync::OnceCell::take`) are told apart.
+ */
+export function documentedBy(
+  names: readonly string[],
+  functions: ReadonlyMap<string, FunctionSpan[]>,
+): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const name of names) {
+    const doc = DOC_TEST.exec(name);
+    if (!doc) continue;
+    const [, file, item, at] = doc;
+    const line = Number(at);
+    const own = ownName(item!.replace(/<[^<>]*>/g, ''));
+    const after = (functions.get(file!) ?? []).filter((f) => !f.test && f.start > line && ownName(f.name) === own);
+    const first = after.sort((a, b) => a.start - b.start)[0];
+    if (first) out.set(`${file}:${first.start}`, line);
+  }
+  return out;
+}
+
+/** A function's own name, the last part of its path: `OnceCell::take`, `Yallist.prototype.get` -> take, get. */
+const ownName = (fn: string): string =>
+  fn
+    .split(/\.|::| > /)
+    .filter((p) => !p.startsWith('('))
+    .at(-1) ?? '';
+
 /**
  * How the failing tests name this function: its own name among the words of a failing test's name, called by
  * the test code that failed (more on or just above the failing line), its file's stem the same as a failing
  * test file's (`index` names no file).
  */
-export function linkOf(file: string, fn: string, failing: RankInput['failing']): { score: number; why: string[] } {
+export function linkOf(
+  file: string,
+  fn: string,
+  failing: RankInput['failing'],
+  documentedAt?: number,
+): { score: number; why: string[] } {
   if (!failing) return { score: 0, why: [] };
-  const own =
-    fn
-      .split(/\.|::| > /)
-      .filter((p) => !p.startsWith('('))
-      .at(-1) ?? '';
+  const own = ownName(fn);
   const named = namedIn(own, failing.names);
   const fileStem = stem(file);
   const sameFile = fileStem.length > 0 && failing.files.some((t) => stem(t) === fileStem);
@@ -250,5 +310,8 @@ export function linkOf(file: string, fn: string, failing: RankInput['failing']):
     );
   if (sameFile) why.push(`name: the failing test file is named after ${file}`);
   if (fileNamed) why.push(`name: a failing test file is named after ${own}`);
-  return { score: 0.5 * named + 0.3 * called + (sameFile || fileNamed ? 0.2 : 0), why };
+  if (documentedAt !== undefined)
+    why.push(`name: a failing doc test documents it (its example at line ${documentedAt})`);
+  const documents = documentedAt !== undefined ? 0.3 : 0;
+  return { score: Math.min(1, 0.5 * named + 0.3 * called + (sameFile || fileNamed ? 0.2 : 0) + documents), why };
 }
