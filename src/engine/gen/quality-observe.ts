@@ -70,11 +70,17 @@ export function identityOf(file: string, t: TestCase): { id: string; path: strin
   return { id: `${file}::${rest}`, path };
 }
 
+// A terminal's colours (ts-jest prints its diagnostics with them): the words are read without.
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-9;]*m/g;
+
 /** The runner's own words on why a run collected nothing from a file: its errors, else the end of its output. */
-function collectionError(run: TestRun | null): string {
+export function collectionError(run: TestRun | null): string {
   if (!run) return 'the runner cannot run one file alone';
   // A report's message can be bare (pytest's JUnit says only "collection failure"): the output has the words.
-  const text = [...run.result.errors.map((e) => e.message), run.noTestRan?.message ?? '', run.outputTail].join('\n');
+  const text = [...run.result.errors.map((e) => e.message), run.noTestRan?.message ?? '', run.outputTail]
+    .join('\n')
+    .replace(ANSI, '');
   const lines = [
     ...new Set(
       text
@@ -84,7 +90,9 @@ function collectionError(run: TestRun | null): string {
     ),
   ];
   const key = lines.filter((l) =>
-    /^E\s|^panic:|\w*Error\b.*:|error:|No test|must contain at least one test|cannot find|undefined:/.test(l),
+    /^E\s|^panic:|\w*Error\b.*:|error:|error TS\d+:|No test|must contain at least one test|cannot find|undefined:/.test(
+      l,
+    ),
   );
   return (key.length ? key : lines).slice(-3).join(' | ').slice(0, 600) || 'no test ran and the runner said nothing';
 }
