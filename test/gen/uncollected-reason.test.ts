@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { judgeRuns } from '../../src/engine/gen/judge-runs.js';
 import { collectionError } from '../../src/engine/gen/quality-observe.js';
@@ -5,7 +8,8 @@ import { verdicts } from '../../src/engine/gen/quality-verdicts.js';
 import { newGenState } from '../../src/engine/gen/state.js';
 import { staticHints } from '../../src/engine/gen/static-hints.js';
 import type { TestRun } from '../../src/engine/runners/runner.js';
-import { makeRepo, removeRepos } from '../helpers/repo.js';
+import { genProject, runGen } from '../helpers/gen-run.js';
+import { makeRepo, removeRepos, ROOT } from '../helpers/repo.js';
 
 afterAll(removeRepos);
 
@@ -59,4 +63,34 @@ describe('a file the runner cannot load is rejected with the runner words, and w
       /^does not collect: .*error TS6133: 'CSSselect'.*; L0 on the file: .*not implemented/,
     );
   });
+
+  it("gen: a placeholder file that throws when it loads is rejected with node's error and L0's placeholder finding, read before the file left the tree", async () => {
+    const repo = genProject(
+      {
+        'package.json': JSON.stringify({ name: 'p', private: true, scripts: { test: 'node --test' } }),
+        'test/old.test.js':
+          "const { test } = require('node:test');\nconst assert = require('node:assert');\ntest('old', () => assert.ok(true));\n",
+      },
+      { 'src/double.js': 'exports.double = (n) => 2 * n;\n' },
+    );
+    const agent = mkdtempSync(join(tmpdir(), 'fixcycle-files-agent-'));
+    const plan = {
+      target: 'src/double.js:double',
+      rounds: [
+        {
+          'test/double.test.js':
+            "const { test } = require('node:test');\nconst assert = require('node:assert');\nconst { double } = require('../src/double');\n\ntest('doubles', () => assert.equal(double(2), 4));\n",
+          'test/double-errors.test.js':
+            "const { test } = require('node:test');\nconst cases = JSON.parse(require('node:fs').readFileSync(__dirname + '/fixtures/cases.json', 'utf8'));\n\ntest('rejects invalid input', () => {\n  // TODO: cover the error cases\n  throw new Error('not implemented');\n});\n",
+        },
+      ],
+    };
+    writeFileSync(join(agent, 'plan.json'), JSON.stringify(plan));
+    const { out, state } = await runGen(
+      repo,
+      `${process.execPath} ${join(ROOT, 'test/fixtures/agents/files-agent.mjs')} ${agent} ${join(agent, 'plan.json')}`,
+    );
+    const rejected = state.rejected.find((r: any) => r.file === 'test/double-errors.test.js');
+    expect(rejected?.reason, out).toMatch(/^does not collect: .*cases\.json.*; L0 on the file: .*not implemented/);
+  }, 240_000);
 });
