@@ -89,8 +89,8 @@ export async function badOutcomes(dir, bad, state) {
 }
 
 /** The command that runs one test file alone with the project's runner. */
-function aloneCommand(runner, file) {
-  switch (runner) {
+function aloneCommand(entry, file) {
+  switch (entry.runner) {
     case 'vitest':
       return `npx vitest run ${file}`;
     case 'jest':
@@ -104,11 +104,21 @@ function aloneCommand(runner, file) {
     case 'pytest':
       return `python3 -m pytest -p no:cacheprovider ${file}`;
     case 'go':
-      return `go test -json -count=1 -run . ./${file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '.'}`;
+      // The project's own go test flags (pflag's `-vet=off`), its packages left out: the package is built as the
+      // project builds it.
+      return `go test ${goFlags(entry.test)}-json -count=1 -run . ./${file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '.'}`;
     default:
       return null;
   }
 }
+
+const goFlags = (test) =>
+  test
+    .replace(/^go test\s*/, '')
+    .split(/\s+/)
+    .filter((word) => word.startsWith('-'))
+    .map((word) => `${word} `)
+    .join('');
 
 /** Committed test files that hold no test, or whose run alone collects nothing (the runner's words kept). */
 export async function brokenCommitted(dir, entry, files, env) {
@@ -121,7 +131,7 @@ export async function brokenCommitted(dir, entry, files, env) {
       problems.push({ file, problem: 'holds no test' });
       continue;
     }
-    const command = aloneCommand(entry.runner, file);
+    const command = aloneCommand(entry, file);
     if (!command) continue;
     const r = await run(command, { cwd: dir, env, timeoutMs: 300_000 });
     const summary = readSummary(entry.runner, r.stdout + r.stderr);

@@ -49,6 +49,15 @@ export function envFor(entry) {
   return { ...process.env, ...Object.fromEntries(Object.entries(entry.env ?? {}).map(([k, v]) => [k, expand(v)])) };
 }
 
+/**
+ * What a user passes gen and team to say how their tests run, where fixcycle would not find it in the project: a go
+ * module says only `go test ./...`, so flags the project's own command needs (pflag's `-vet=off`) are the user's
+ * `--test-cmd`. Every other runner's command is read from the project (package.json's scripts, pytest's config).
+ */
+export function userTestArgs(entry) {
+  return entry.runner === 'go' && entry.test !== 'go test ./...' ? ['--test-cmd', entry.test] : [];
+}
+
 /** Builds the project in the cache unless it is there already; returns its folder. */
 export async function prepare(entry, log = () => {}) {
   const dir = projectDir(entry);

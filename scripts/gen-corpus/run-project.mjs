@@ -9,7 +9,7 @@ import { parseEvents } from '../corpus/events.mjs';
 import { readSummary, summaryCommand } from '../corpus/summary.mjs';
 import { badMenu } from './bad-menu.mjs';
 import { badOutcomes, brokenCommitted, committedFiles, readGenState, realTests } from './inspect.mjs';
-import { envFor, genCacheRoot, originalPath, prepare, resetProject } from './prepare.mjs';
+import { envFor, genCacheRoot, originalPath, prepare, resetProject, userTestArgs } from './prepare.mjs';
 
 export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 export const AGENT = fileURLToPath(new URL('./agent.mjs', import.meta.url));
@@ -126,6 +126,7 @@ export async function runGen(entry, { log = () => {} } = {}) {
     '2m',
     '--agent-cmd',
     `${process.execPath} ${AGENT} ${path}`,
+    ...userTestArgs(entry),
   ];
   const gen = await run([process.execPath, ...args], { cwd: dir, env: envFor(entry), timeoutMs: RUN_TIMEOUT_MS });
   const events = parseEvents(gen.stdout);

@@ -8,7 +8,7 @@ import { commit } from '../corpus/prepare.mjs';
 import { parseEvents } from '../corpus/events.mjs';
 import { run, runOrThrow } from '../corpus/process.mjs';
 import { brokenCommitted, committedFiles, fileAtHead, testTitles } from './inspect.mjs';
-import { envFor, genCacheRoot, prepare, resetProject } from './prepare.mjs';
+import { envFor, genCacheRoot, prepare, resetProject, userTestArgs } from './prepare.mjs';
 import { AGENT, CLI, clearFlakyMarkers, writeSpec } from './run-project.mjs';
 
 const RUN_TIMEOUT_MS = Number(process.env.FIXCYCLE_CORPUS_TIMEOUT_SEC || 900) * 1000;
@@ -93,6 +93,7 @@ export async function runTeam(entry, { log = () => {}, pipeline = 'standard' } =
     `${process.execPath} ${AGENT} ${path}`,
     // What a user passes when fixcycle asks for it (a copy with no runner config: `--runner pytest`).
     ...(entry.team.cli ?? []),
+    ...userTestArgs(entry),
   ];
   const team = await run([process.execPath, ...args], { cwd: dir, env: envFor(entry), timeoutMs: RUN_TIMEOUT_MS });
   // The run's own events, kept beside the table (the project is reset after the run).

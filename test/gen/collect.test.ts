@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { collectFile } from '../../src/engine/gen/collect.js';
+import { collectFile, runFile } from '../../src/engine/gen/collect.js';
 import { resolveRunner } from '../../src/engine/runners/index.js';
 import { makeRepo, removeRepos } from '../helpers/repo.js';
 
@@ -44,6 +44,38 @@ describe('collectFile asks the runner which tests a file holds', () => {
       const files = ['new_test.go', 'helpers_test.go', 'other_test.go'];
       expect((await collectFile(ask, 'new_test.go', files)).tests.map((t) => t.name)).toEqual(['TestNew']);
       expect((await collectFile(ask, 'helpers_test.go', files)).tests).toEqual([]);
+    },
+    240_000,
+  );
+
+  it.skipIf(!goReady)(
+    "go (skipped without go on PATH): the user's `-vet=off` carries into gen's `go test -list` and its runs of one file, where go vet refuses an existing test file",
+    async () => {
+      const repo = makeRepo(null, {
+        'go.mod': 'module example.com/v\n\ngo 1.19\n',
+        'v.go': 'package v\n\nfunc Double(n int) int { return 2 * n }\n',
+        // go test's vet step refuses this (a Println ending in a newline); `go test -vet=off` runs it and passes.
+        'old_test.go':
+          'package v\n\nimport (\n\t"fmt"\n\t"testing"\n)\n\nfunc TestOld(t *testing.T) {\n\tfmt.Println("done\\n")\n}\n',
+        'new_test.go':
+          'package v\n\nimport "testing"\n\nfunc TestNew(t *testing.T) {\n\tif Double(2) != 4 {\n\t\tt.Error("no")\n\t}\n}\n',
+      });
+      const ask = {
+        runner: await resolveRunner(repo, { testCmd: 'go test -vet=off ./...' }),
+        root: repo,
+        timeoutMs: 120_000,
+      };
+      const collected = await collectFile(ask, 'new_test.go', ['new_test.go']);
+      expect(collected.unknown).toBeUndefined();
+      expect(collected.tests.map((t) => t.name)).toEqual(['TestNew']);
+      const ran = await runFile(ask, 'new_test.go', ['new_test.go']);
+      expect(ran?.run.result.tests.map((t) => `${t.name} ${t.status}`).sort()).toEqual([
+        'TestNew passed',
+        'TestOld passed',
+      ]);
+      // The same package under plain `go test` does not build: the flag is what makes it run.
+      const plain = { ...ask, runner: await resolveRunner(repo, { testCmd: 'go test ./...' }) };
+      expect((await collectFile(plain, 'new_test.go', ['new_test.go'])).unknown).toMatch(/redundant newline|vet/);
     },
     240_000,
   );

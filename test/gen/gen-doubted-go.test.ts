@@ -66,4 +66,46 @@ describe('gen on Go: a doubted test is judged by runs over the change', () => {
     // The panicking placeholder in the same package did not hide the real test's coverage: mutants were made.
     expect(state.kept[0].note).not.toMatch(/no mutant/);
   }, 480_000);
+
+  it('an existing test using a helper the real new file declares (pkg-errors): the others are judged beside it, not "does not collect"', async (ctx) => {
+    if (!existsSync(GO)) return ctx.skip('go is not installed (/usr/bin/go)');
+    // The published package's json_test.go calls scanned(), which only the real new test file declares: any new
+    // file run alone breaks the package's build in json_test.go.
+    const repo = genProject(
+      {
+        ...base,
+        'json_test.go':
+          'package ver\n\nimport "testing"\n\nfunc TestScanJSON(t *testing.T) {\n\tif v := scanned(t, "v2"); v != 2 {\n\t\tt.Fatalf("scanned(v2) = %d", v)\n\t}\n}\n',
+      },
+      change,
+    );
+    const agent = mkdtempSync(join(tmpdir(), 'fixcycle-files-agent-'));
+    const plan = {
+      target: 'scan.go:Scan',
+      rounds: [
+        {
+          'scan_test.go': `${real}\nfunc scanned(t *testing.T, s string) Version {\n\tt.Helper()\n\tvar v Version\n\tif err := v.Scan(s); err != nil {\n\t\tt.Fatal(err)\n\t}\n\treturn v\n}\n`,
+          'scan_smoke_test.go':
+            'package ver\n\nimport "testing"\n\nfunc TestRunsWithoutError(t *testing.T) {\n\tvar v Version\n\t_ = v.Scan("v4")\n\tt.Log(v)\n}\n',
+          'scan_sanity_test.go':
+            'package ver\n\nimport "testing"\n\nfunc TestWorks(t *testing.T) {\n\tvar v Version\n\tgot := v.Scan("v4")\n\tif got != got {\n\t\tt.Fatal("unexpected value")\n\t}\n}\n',
+          'scan_errors_test.go':
+            'package ver\n\nimport "testing"\n\nfunc TestRejectsInvalidInput(t *testing.T) {\n\tpanic("not implemented")\n}\n',
+        },
+      ],
+    };
+    writeFileSync(join(agent, 'plan.json'), JSON.stringify(plan));
+    const { out, exitCode, state, committed } = await runGen(
+      repo,
+      `${process.execPath} ${AGENT} ${agent} ${join(agent, 'plan.json')}`,
+    );
+    const reasons = state.rejected.map((r: any) => `${r.test}: ${r.reason}`).join('\n');
+    expect(exitCode, out).toBe(0);
+    expect(committed).toEqual(['scan_test.go']);
+    expect(reasons).not.toMatch(/does not collect/);
+    const reason = (test: string): string => state.rejected.find((r: any) => r.test === test)?.reason ?? '(kept)';
+    expect(reason('scan_smoke_test.go::TestRunsWithoutError'), reasons).toMatch(/checks nothing[^]*asserts nothing/);
+    expect(reason('scan_sanity_test.go::TestWorks'), reasons).toMatch(/checks nothing[^]*(constant|itself)/);
+    expect(reason('scan_errors_test.go::TestRejectsInvalidInput')).toMatch(/placeholder/);
+  }, 480_000);
 });

@@ -1,6 +1,7 @@
 import { existsSync, renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { execa } from 'execa';
+import { goBuildFlags } from '../runners/commands/go.js';
 import type { TestRun, TestRunner } from '../runners/runner.js';
 import type { TestCase } from '../types.js';
 
@@ -46,11 +47,15 @@ export async function aside<T>(
   }
 }
 
-/** `go test -list .` on one package folder: the top-level tests, examples and benchmarks its test files declare. */
+/**
+ * `go test -list .` on one package folder: the top-level tests, examples and benchmarks its test files declare,
+ * with the user's build flags (a package that builds only under their `-vet=off` lists nothing without it).
+ */
 async function goList(ask: AskRunner, folder: string): Promise<string[] | string> {
   const full = ask.runner.describe();
   const go = full.full[0]?.endsWith('go') ? full.full[0] : 'go';
-  const r = await execa(go, ['test', '-list', '.*', folder === '.' ? '.' : `./${folder}`], {
+  const flags = full.full[0]?.endsWith('go') ? goBuildFlags(full.full) : [];
+  const r = await execa(go, ['test', ...flags, '-list', '.*', folder === '.' ? '.' : `./${folder}`], {
     cwd: ask.root,
     env: { ...process.env, ...full.env },
     reject: false,

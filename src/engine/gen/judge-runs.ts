@@ -17,11 +17,16 @@ export async function judgeRuns(
   uncollected: readonly Uncollected[],
   v: Verdicts,
 ): Promise<Observed[]> {
-  for (const u of uncollected)
+  for (const u of uncollected) {
+    // The runner's words are the reason; L0's findings in the file say what kind of test would have stood there
+    // (a placeholder whose unused imports the project's compiler refuses).
+    const hints = v.hintsOf({ file: u.file, path: [] });
+    const hinted = hints.length > 0 ? `; L0 on the file: ${[...new Set(hints.map((h) => h.message))].join('; ')}` : '';
     v.reject(
       { id: u.file, file: u.file },
-      `does not collect: the runner could not load it or found no test in it, run alone (${u.error})`,
+      `does not collect: the runner could not load it or found no test in it, run alone (${u.error})${hinted}`,
     );
+  }
   const stable: Observed[] = [];
   for (const t of tests.values()) {
     const verdict = decideDrop(v.evidence(t));

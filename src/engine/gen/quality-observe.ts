@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { isAbsolute, join, relative } from 'node:path';
+import { basename, isAbsolute, join, relative } from 'node:path';
 import { aside, isFileEntry } from './collect.js';
 import type { TestRun } from '../runners/runner.js';
 import type { TestCase } from '../types.js';
@@ -70,11 +70,17 @@ export function identityOf(file: string, t: TestCase): { id: string; path: strin
   return { id: `${file}::${rest}`, path };
 }
 
+// A terminal's colours (ts-jest prints its diagnostics with them): the words are read without.
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-9;]*m/g;
+
 /** The runner's own words on why a run collected nothing from a file: its errors, else the end of its output. */
-function collectionError(run: TestRun | null): string {
+export function collectionError(run: TestRun | null): string {
   if (!run) return 'the runner cannot run one file alone';
   // A report's message can be bare (pytest's JUnit says only "collection failure"): the output has the words.
-  const text = [...run.result.errors.map((e) => e.message), run.noTestRan?.message ?? '', run.outputTail].join('\n');
+  const text = [...run.result.errors.map((e) => e.message), run.noTestRan?.message ?? '', run.outputTail]
+    .join('\n')
+    .replace(ANSI, '');
   const lines = [
     ...new Set(
       text
@@ -84,7 +90,9 @@ function collectionError(run: TestRun | null): string {
     ),
   ];
   const key = lines.filter((l) =>
-    /^E\s|^panic:|\w*Error\b.*:|error:|No test|must contain at least one test|cannot find|undefined:/.test(l),
+    /^E\s|^panic:|\w*Error\b.*:|error:|error TS\d+:|No test|must contain at least one test|cannot find|undefined:/.test(
+      l,
+    ),
   );
   return (key.length ? key : lines).slice(-3).join(' | ').slice(0, 600) || 'no test ran and the runner said nothing';
 }
@@ -114,23 +122,63 @@ async function findUncollected(
   files: string[],
   first: TestRun,
   seen: ReadonlySet<string>,
-): Promise<{ culprits: Uncollected[]; alone: string[] }> {
+): Promise<{ culprits: Uncollected[]; alone: string[]; beside?: Map<string, string[]> }> {
   const suspects = first.result.errors.length > 0 || first.noTestRan ? files : files.filter((f) => !seen.has(f));
   if (files.length === 1 && suspects.length === 1)
     return { culprits: seen.has(files[0]!) ? [] : [{ file: files[0]!, error: collectionError(first) }], alone: [] };
   const culprits: Uncollected[] = [];
   const alone: string[] = [];
   const declared = declaredNames(ctx.repo.root, files);
-  for (const file of suspects) {
-    node(ctx, 'IMPL-001.5', 'running', `collection: ${file} alone`);
-    const run = await aside(ctx.repo.root, file, files, () => runFiles(ctx, [file]));
+  const collects = async (file: string, besides: readonly string[] = []): Promise<Uncollected | null> => {
+    const others = files.filter((f) => !besides.includes(f));
+    const run = await aside(ctx.repo.root, file, others, () => runFiles(ctx, [file]));
     const ran = run.result.tests.some((t) => fileOf(ctx.repo.root, t, [file], declared) === file);
     const ownErrors = run.result.errors.filter((e) => !e.file || e.file.includes(file) || file.includes(e.file));
-    if (!ran || ownErrors.length > 0 || run.noTestRan) culprits.push({ file, error: collectionError(run) });
+    return !ran || ownErrors.length > 0 || run.noTestRan ? { file, error: collectionError(run) } : null;
+  };
+  const elsewhere: Uncollected[] = [];
+  for (const file of suspects) {
+    node(ctx, 'IMPL-001.5', 'running', `collection: ${file} alone`);
+    const culprit = await collects(file);
+    if (culprit && failsElsewhere(culprit)) elsewhere.push(culprit);
+    else if (culprit) culprits.push(culprit);
     else if (!seen.has(file)) alone.push(file);
     if (ctx.signal.aborted) break;
   }
-  return { culprits, alone };
+  // go builds a package's test files together: an existing test may use a helper a new file declares (pkg-errors'
+  // json_test.go and initpc), so a file alone breaks the build in another file. It is asked again beside the new
+  // files that collected alone and those whose tests all passed in the run of all (a panicking test there would
+  // end the binary before it); the runs of its own keep them beside it.
+  const beside = new Map<string, string[]>();
+  if (elsewhere.length > 0) {
+    const failed = new Set(
+      first.result.tests.filter((t) => t.status === 'failed').map((t) => fileOf(ctx.repo.root, t, files, declared)),
+    );
+    const helpers = files.filter(
+      (f) =>
+        !elsewhere.some((e) => e.file === f) &&
+        !culprits.some((c) => c.file === f) &&
+        (suspects.includes(f) || (seen.has(f) && !failed.has(f))),
+    );
+    for (const u of elsewhere) {
+      node(ctx, 'IMPL-001.5', 'running', `collection: ${u.file} beside ${helpers.join(', ') || 'no other new file'}`);
+      const culprit = helpers.length > 0 ? await collects(u.file, helpers) : u;
+      if (culprit) culprits.push(culprit);
+      else {
+        alone.push(u.file);
+        beside.set(u.file, helpers);
+      }
+      if (ctx.signal.aborted) break;
+    }
+  }
+  return { culprits, alone, beside };
+}
+
+/** A Go package that did not build for errors in its other files only (`./json_test.go:14:3: undefined: initpc`). */
+function failsElsewhere(u: Uncollected): boolean {
+  if (!u.file.endsWith('_test.go')) return false;
+  const places = [...u.error.matchAll(/([\w./-]+\.go):\d+:/g)].map((m) => basename(m[1]!));
+  return places.length > 0 && !places.includes(basename(u.file));
 }
 
 /** One run's tests, each with the new file it belongs to, its identity, status and message (a skip's reason). */
@@ -167,6 +215,8 @@ export async function observe(
   let slowestMs = 0;
   let active = [...files];
   let solo: string[] = [];
+  // The new files a solo file's package needs beside it to build (findUncollected).
+  const beside = new Map<string, string[]>();
   let tests = new Map<string, Observed>();
   for (let i = 1; i <= runs && active.length + solo.length > 0; i++) {
     node(
@@ -187,6 +237,7 @@ export async function observe(
           const { culprits } = found;
           uncollected.push(...culprits);
           solo = [...solo, ...found.alone];
+          for (const [file, helpers] of found.beside ?? []) beside.set(file, helpers);
           active = active.filter((f) => !culprits.some((c) => c.file === f) && !found.alone.includes(f));
           // Out of the tree at once: go builds every test file of a package, listed or not.
           if (culprits.length > 0) await ctx.repo.restoreFiles(culprits.map((c) => c.file));
@@ -198,7 +249,9 @@ export async function observe(
       }
     }
     for (const file of solo) {
-      const run = await aside(root, file, [...active, ...solo], () => runFiles(ctx, [file]));
+      const helpers = beside.get(file) ?? [];
+      const others = [...active, ...solo].filter((f) => !helpers.includes(f));
+      const run = await aside(root, file, others, () => runFiles(ctx, [file]));
       slowestMs = Math.max(slowestMs, run.durationMs);
       attribute(root, run, [file], thisRun, seenFiles);
       if (ctx.signal.aborted) break;

@@ -13,10 +13,15 @@ export interface Verdicts {
   keep(t: Observed, note: string, newLines?: number): void;
   /** The facts a keep or a drop rests on, from what the runner said of a test and L0's hints on it. */
   evidence(t: Observed, more?: Partial<TestEvidence>): TestEvidence;
-  hintsOf(t: Observed): StaticHint[];
+  /** L0's hints on one test; a path of [] asks for the whole file's. */
+  hintsOf(t: Pick<Observed, 'file' | 'path'>): StaticHint[];
 }
 
-export function verdicts(state: GenState, runs: number, hintsOf: (t: Observed) => StaticHint[]): Verdicts {
+export function verdicts(
+  state: GenState,
+  runs: number,
+  hintsOf: (t: Pick<Observed, 'file' | 'path'>) => StaticHint[],
+): Verdicts {
   const round = state.generate_round;
   const kept: KeptTest[] = [];
   const dropped = new Map<string, Observed[]>();

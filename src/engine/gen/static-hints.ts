@@ -11,7 +11,8 @@ const parts = (path: readonly string[]): string[] =>
 /**
  * L0's findings on the new tests that only a run can confirm (no assertion, constant assertion, placeholder), for
  * the quality gate to look at twice: a finding applies to the test whose reported path it names (a go subtest or
- * a parametrized case takes its function's). A test L0 cannot name (a title made at run time) gets none.
+ * a parametrized case takes its function's). A test L0 cannot name (a title made at run time) gets none; an empty
+ * path asks for every finding in the file.
  */
 export async function staticHints(
   root: string,
@@ -37,6 +38,8 @@ export async function staticHints(
     return findings
       .filter((f) => f.file === t.file)
       .filter((f) => {
+        // No path: the file as a whole (one the runner could not load, so no test of it has a reported path).
+        if (mine.length === 0) return true;
         const named = parts([f.test!]);
         if (named.length <= mine.length) return named.every((n, i) => n === mine[i]);
         // node:test names a test without its describe: the finding's test ends so, and is the one case that does.

@@ -28,14 +28,15 @@ export async function qualityGate(ctx: GenContext): Promise<void> {
   const root = ctx.repo.root;
   const pkg = await readContextPackage(ctx.session.paths.dir);
   const files = state.generated_files.filter((f) => isTestFileProper(f) && existsSync(join(root, f)));
+  // L0's static findings on a test are hints: each drop rests on what the runner said (decide-drop.ts). Read before
+  // the runs, which take a file that does not collect out of the tree.
+  const hintsOf = files.length > 0 ? await staticHints(root, files) : () => [];
   // No test file left (every one rejected): nothing to run, the gate only measures coverage.
   const { tests, uncollected, slowestMs } =
     files.length > 0
       ? await observe(ctx, files, options.stabilityRuns)
       : { tests: new Map<string, Observed>(), uncollected: [], slowestMs: 0 };
   if (ctx.signal.aborted) return;
-  // L0's static findings on a test are hints: each drop rests on what the runner said (decide-drop.ts).
-  const hintsOf = files.length > 0 ? await staticHints(root, files) : () => [];
   const v = verdicts(state, options.stabilityRuns, hintsOf);
   const stable = await judgeRuns(root, tests, uncollected, v);
   for (const file of files.filter(

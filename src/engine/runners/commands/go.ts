@@ -24,7 +24,41 @@ const VALUE_FLAGS = new Set([
   '-gcflags',
   '-mod',
   '-C',
+  '-vet',
+  '-list',
 ]);
+
+// What says which tests run, how they report or what they write, none of which `go test -list` wants; every other
+// flag the user wrote (`-vet=off`, `-tags`, `-mod`, `-exec`...) decides whether and how the package builds.
+const NOT_FOR_LIST = [
+  '-json',
+  '-v',
+  '-run',
+  '-skip',
+  '-list',
+  '-count',
+  '-bench',
+  '-benchtime',
+  '-benchmem',
+  '-cover',
+  '-covermode',
+  '-coverpkg',
+  '-coverprofile',
+  '-o',
+  '-c',
+  '-shuffle',
+  '-failfast',
+];
+
+/**
+ * The flags of a `go test` command line (the runner's full invocation) that gen's own `go test -list` must keep:
+ * the package built as the user's command builds it (`go test -vet=off` where go vet refuses one of its files).
+ */
+export function goBuildFlags(argv: readonly string[]): string[] {
+  const verb = argv.indexOf('test');
+  const { options } = splitArgs(argv.slice(verb + 1), VALUE_FLAGS);
+  return keepOptions(options, { names: NOT_FOR_LIST.flatMap((name) => [name, `-${name}`]) });
+}
 
 /** `go test -json`: the event stream on stdout is the report; the screen and the log get each event's text. */
 export function goCommands(call: RunnerCall): RunnerCommands {
