@@ -287,5 +287,7 @@ export function badMenu(entry) {
     file: badPath(entry, suffix),
     text: texts[kind],
     reason: reason.source,
+    // The file is bad only while the package it imports is not installed: where it is, it is a test like any other.
+    ...(kind === 'hallucinated-import' && lang === 'py' ? { absentModule: 'hypothesis' } : {}),
   }));
 }

@@ -63,6 +63,7 @@ export async function realTests(dir, entry, original, state) {
 export async function badOutcomes(dir, bad, state) {
   const out = [];
   for (const b of bad) {
+    const installed = b.absentModule ? await importable(dir, b.absentModule) : false;
     const rejections = (state?.rejected ?? []).filter(
       (r) =>
         r.file === b.file ||
@@ -80,12 +81,21 @@ export async function badOutcomes(dir, bad, state) {
       rejected: rejections.length > 0,
       right,
       committed,
+      ...(installed
+        ? { notMeasurable: `${b.absentModule} is installed here, so its import is not a hallucination` }
+        : {}),
       by: [...rightOnes, ...rejections.filter((r) => !rightOnes.includes(r))].map(
         (r) => `${r.gate} r${r.round}: ${r.reason.split('\n')[0].slice(0, 120)}`,
       ),
     });
   }
   return out;
+}
+
+/** Does the Python that runs the project's tests import `module` (a bad generation's premise is that it does not)? */
+async function importable(dir, module) {
+  const r = await run(['python3', '-c', `import ${module}`], { cwd: dir, timeoutMs: 30_000 });
+  return r.code === 0;
 }
 
 /** The command that runs one test file alone with the project's runner. */

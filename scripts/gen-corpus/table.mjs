@@ -17,7 +17,9 @@ function coverageText(cov) {
 
 /** The verdicts of one gen row (null where it cannot say). */
 export function genVerdicts(row) {
-  const bad = row.bad ?? [];
+  // A bad generation whose premise does not hold on this machine (its "hallucinated" package is installed) is no
+  // longer bad: it is left out of the counts and shown as not measurable.
+  const bad = (row.bad ?? []).filter((b) => !b.notMeasurable);
   const bare = row.bare?.summary;
   const base = row.gen?.baseline;
   return {
@@ -42,7 +44,7 @@ export function formatGenRow(row) {
     `  bad:         ${v.badRejectedRight}/${v.badTotal} rejected with the right reason`,
     ...(row.bad ?? []).map(
       (b) =>
-        `      ${b.rejected && b.right && !b.committed ? 'ok ' : 'NO '} ${b.kind.padEnd(20)} ${b.committed ? 'COMMITTED ' : ''}${b.by[0] ?? 'never rejected'}`,
+        `      ${b.notMeasurable ? '-- ' : b.rejected && b.right && !b.committed ? 'ok ' : 'NO '} ${b.kind.padEnd(20)} ${b.notMeasurable ? `not measurable: ${b.notMeasurable}` : `${b.committed ? 'COMMITTED ' : ''}${b.by[0] ?? 'never rejected'}`}`,
     ),
     `  committed files failing collection or holding no test: ${v.brokenCommitted}${(row.broken ?? []).map((b) => `\n      ${b.file}: ${b.problem}`).join('')}`,
     `  coverage:    ${coverageText(row.gen?.coverage)}`,
