@@ -27,6 +27,16 @@ const change = {
 const real =
   'package ver\n\nimport "testing"\n\nfunc TestScan(t *testing.T) {\n\tvar v Version\n\tif err := v.Scan("v4"); err != nil || v != 4 {\n\t\tt.Fatalf("Scan(v4) = %d, %v", v, err)\n\t}\n\tif err := v.Scan(7); err != nil || v != 7 {\n\t\tt.Fatalf("Scan(7) = %d, %v", v, err)\n\t}\n\tif err := v.Scan(-1); err == nil {\n\t\tt.Fatal("Scan(-1) should fail")\n\t}\n\tif err := v.Scan("x"); err == nil {\n\t\tt.Fatal("Scan(x) should fail")\n\t}\n\tif err := v.Scan(1.5); err == nil {\n\t\tt.Fatal("Scan(1.5) should fail")\n\t}\n\tv = 9\n\tif err := v.Scan(""); err != nil || v != 9 {\n\t\tt.Fatalf("Scan(\\"\\") = %d, %v", v, err)\n\t}\n}\n';
 
+// The bad generations beside the real file: a smoke test that only logs, a constant assertion, a placeholder.
+const badFiles = {
+  'scan_smoke_test.go':
+    'package ver\n\nimport "testing"\n\nfunc TestRunsWithoutError(t *testing.T) {\n\tvar v Version\n\t_ = v.Scan("v4")\n\tt.Log(v)\n}\n',
+  'scan_sanity_test.go':
+    'package ver\n\nimport "testing"\n\nfunc TestWorks(t *testing.T) {\n\tvar v Version\n\tgot := v.Scan("v4")\n\tif got != got {\n\t\tt.Fatal("unexpected value")\n\t}\n}\n',
+  'scan_errors_test.go':
+    'package ver\n\nimport "testing"\n\nfunc TestRejectsInvalidInput(t *testing.T) {\n\tpanic("not implemented")\n}\n',
+};
+
 describe('gen on Go: a doubted test is judged by runs over the change', () => {
   it('the smoke test logging a value outside the change and the constant assertion are rejected with their reasons; the real test is committed', async (ctx) => {
     if (!existsSync(GO)) return ctx.skip('go is not installed (/usr/bin/go)');
@@ -37,12 +47,7 @@ describe('gen on Go: a doubted test is judged by runs over the change', () => {
       rounds: [
         {
           'scan_test.go': real,
-          'scan_smoke_test.go':
-            'package ver\n\nimport "testing"\n\nfunc TestRunsWithoutError(t *testing.T) {\n\tvar v Version\n\t_ = v.Scan("v4")\n\tt.Log(v)\n}\n',
-          'scan_sanity_test.go':
-            'package ver\n\nimport "testing"\n\nfunc TestWorks(t *testing.T) {\n\tvar v Version\n\tgot := v.Scan("v4")\n\tif got != got {\n\t\tt.Fatal("unexpected value")\n\t}\n}\n',
-          'scan_errors_test.go':
-            'package ver\n\nimport "testing"\n\nfunc TestRejectsInvalidInput(t *testing.T) {\n\tpanic("not implemented")\n}\n',
+          ...badFiles,
         },
       ],
     };
@@ -85,12 +90,7 @@ describe('gen on Go: a doubted test is judged by runs over the change', () => {
       rounds: [
         {
           'scan_test.go': `${real}\nfunc scanned(t *testing.T, s string) Version {\n\tt.Helper()\n\tvar v Version\n\tif err := v.Scan(s); err != nil {\n\t\tt.Fatal(err)\n\t}\n\treturn v\n}\n`,
-          'scan_smoke_test.go':
-            'package ver\n\nimport "testing"\n\nfunc TestRunsWithoutError(t *testing.T) {\n\tvar v Version\n\t_ = v.Scan("v4")\n\tt.Log(v)\n}\n',
-          'scan_sanity_test.go':
-            'package ver\n\nimport "testing"\n\nfunc TestWorks(t *testing.T) {\n\tvar v Version\n\tgot := v.Scan("v4")\n\tif got != got {\n\t\tt.Fatal("unexpected value")\n\t}\n}\n',
-          'scan_errors_test.go':
-            'package ver\n\nimport "testing"\n\nfunc TestRejectsInvalidInput(t *testing.T) {\n\tpanic("not implemented")\n}\n',
+          ...badFiles,
         },
       ],
     };
