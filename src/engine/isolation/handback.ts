@@ -133,19 +133,39 @@ async function planFiles(root: string, head: string, tip: string): Promise<FileP
   return plans;
 }
 
-/** Writes one working copy atomically (a temporary file renamed over it), keeping the executable bit git records. */
-async function writeWorking(root: string, file: string, content: Buffer | null, mode: string): Promise<void> {
+/**
+ * Writes one working copy atomically (a temporary file renamed over it), keeping the executable bit git records,
+ * only while the file still holds `expected` (what the merge was made from): false, and nothing written, when the
+ * user saved it meanwhile. The check comes after the slow part, just before the rename, so a save can only be lost
+ * in the instant between the two.
+ */
+async function writeWorkingIfUnchanged(
+  root: string,
+  file: string,
+  content: Buffer | null,
+  mode: string,
+  expected: Buffer | null,
+): Promise<boolean> {
   const path = join(root, file);
   if (content === null) {
+    if (!equal(await read(path), expected)) return false;
     await rm(path, { force: true });
-    return;
+    return true;
   }
   await mkdir(dirname(path), { recursive: true });
   const tmp = `${path}.fixcycle-${process.pid}`;
   await writeFile(tmp, content);
   await chmod(tmp, mode === '100755' ? 0o755 : 0o644);
+  if (!equal(await read(path), expected)) {
+    await rm(tmp, { force: true });
+    return false;
+  }
   await rename(tmp, path);
+  return true;
 }
+
+/** How often a file the user keeps saving is merged again before the hand-back leaves their copy as it is. */
+const SAVE_RETRIES = 20;
 
 /** What the hand-back did to the user's files: merged into a save that came during it, or left for a conflict. */
 interface Written {
@@ -165,23 +185,33 @@ async function writeJournalFiles(
 ): Promise<Written> {
   const written: Written = { mergedSaves: [], kept: [] };
   for (const file of journal.files) {
-    const now = await read(join(root, file.path));
     const plan = known.get(file.path) ?? {
       content: await journalContent(root, file.blob),
       seen: await journalContent(root, file.seen),
     };
-    let content = plan.content;
-    if (!equal(now, plan.seen)) {
-      const merged = await mergeThreeWay(root, now, plan.seen, plan.content);
-      if (merged === 'conflict') {
-        written.kept.push(file.path);
-        continue;
+    // A save that lands while the fix is merged in makes the merge start again from the newer copy.
+    for (let attempt = 0; ; attempt++) {
+      const now = await read(join(root, file.path));
+      let content = plan.content;
+      const saved = !equal(now, plan.seen);
+      if (saved) {
+        const merged = await mergeThreeWay(root, now, plan.seen, plan.content);
+        if (merged === 'conflict') {
+          written.kept.push(file.path);
+          break;
+        }
+        if (equal(merged, now)) break;
+        content = merged;
       }
-      if (equal(merged, now)) continue;
-      written.mergedSaves.push(file.path);
-      content = merged;
+      if (await writeWorkingIfUnchanged(root, file.path, content, file.mode, now)) {
+        if (saved) written.mergedSaves.push(file.path);
+        break;
+      }
+      if (attempt >= SAVE_RETRIES) {
+        written.kept.push(file.path);
+        break;
+      }
     }
-    await writeWorking(root, file.path, content, file.mode);
   }
   const staged = await indexEntries(
     root,
