@@ -52,6 +52,11 @@ export interface StartOptions {
    * on). Default false: a new session works in a worktree of its own (see isolation/), a resumed one where it began.
    */
   inPlace?: boolean;
+  /**
+   * In place, in a worktree that is the caller's own (gen's): what is uncommitted there was left by the caller's
+   * runs, never saved by the user, so it does not stop the start.
+   */
+  ownTree?: boolean;
   /** --no-apply (false): the fixes of an isolated session stay on its branch instead of coming back. Default true. */
   apply?: boolean;
   interactive: boolean;
@@ -186,7 +191,7 @@ export async function prepareLoop(options: StartOptions): Promise<PreparedLoop> 
         },
       ];
     } else {
-      const files = await changed;
+      const files = (await changed).filter(() => !options.ownTree);
       if (files.length > 0) {
         if (resumed && fixInFlight(state)) {
           // Keep the agent's half-done fix: the resumed fix step builds on it, or the re-test measures it.

@@ -71,11 +71,18 @@ describe('fixcycle gen, kill -9 inside every phase and step', () => {
         .filter((c) => c.startsWith(prefix)).length;
     const state = () => readJson(join(dir(), '.process/gen-state.json'));
     const dir = () => join(activeDir(repo), readdirSync(activeDir(repo))[0]!);
+    const start = git(repo, 'rev-parse', 'HEAD').trim();
+    // gen works in its own worktree: until it ends, the user's branch and files are as they were.
+    const untouched = () => {
+      expect(git(repo, 'rev-parse', 'HEAD').trim()).toBe(start);
+      expect(git(repo, 'status', '--porcelain', '--untracked-files=all')).toBe('');
+    };
 
     // Phase 1, writing workflow-session.json: the session can be resumed, and phase 1 is all that is left to redo.
     await killInside(repo, agent, ['gen'], 'workflow-session\\.json$');
     expect(state()).toMatchObject({ phases_done: [] });
     expect(existsSync(join(dir(), 'workflow-session.json'))).toBe(false);
+    untouched();
 
     // Phase 2, writing the context package (after the coverage run).
     let out = await killInside(repo, agent, RESUME, 'test-context-package\\.json$');
@@ -113,8 +120,11 @@ describe('fixcycle gen, kill -9 inside every phase and step', () => {
     // The commit step, after `git commit` and before the state says so: the resume finds the commit it made.
     out = await killInside(repo, agent, RESUME, 'gen-state\\.json$', '"step": "fix"');
     expect(out).toMatch(/\[IMPL-001\.5\] done/);
-    const genCommit = git(repo, 'rev-parse', 'HEAD').trim();
-    expect(git(repo, 'log', '-1', '--format=%s')).toMatch(/^test-gen: IMPL-001/);
+    const branch = state().worktree.branch as string;
+    expect(branch).toMatch(/^fixcycle\/WFS-/);
+    const genCommit = git(repo, 'rev-parse', branch).trim();
+    expect(git(repo, 'log', '-1', '--format=%s', branch)).toMatch(/^test-gen: IMPL-001/);
+    untouched();
     expect(state()).toMatchObject({ step: 'commit' });
     // Nothing the gates found is lost or counted twice by the resumed quality gate.
     const rejected = state().rejected as { test: string; gate: string; reason: string }[];
@@ -128,6 +138,7 @@ describe('fixcycle gen, kill -9 inside every phase and step', () => {
     expect(readJson(join(dir(), '.process/iteration-state.json')).status).toBe('completed');
     const fixes = calls('fix');
     expect(fixes).toBeGreaterThan(0);
+    untouched();
 
     const last = await execa(
       process.execPath,
@@ -140,7 +151,13 @@ describe('fixcycle gen, kill -9 inside every phase and step', () => {
     expect(calls('fix')).toBe(fixes);
     expect(calls('generate')).toBe(2);
     expect(calls('analyze test-analysis')).toBe(1);
+    // At the end gen's commits come to the user's branch, which had not moved: a fast-forward to the session's tip.
+    expect(last.stdout).toMatch(/fixes handed back to feature by fast-forward/);
     const subjects = git(repo, 'log', '--format=%s').split('\n');
     expect(subjects.filter((s) => s.startsWith('test-gen: IMPL-001'))).toHaveLength(1);
+    expect(git(repo, 'log', '--format=%H').split('\n')).toContain(genCommit);
+    expect(git(repo, 'status', '--porcelain')).toBe('');
+    expect(existsSync(state().worktree.dir)).toBe(false);
+    expect(git(repo, 'branch', '--list', branch).trim()).toBe('');
   }, 600_000);
 });

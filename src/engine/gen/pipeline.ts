@@ -14,6 +14,7 @@ import { analyse, GenPhaseError } from './phase-analysis.js';
 import { gatherContext } from './phase-context.js';
 import { generateTasks } from './phase-tasks.js';
 import { genAgents, genHooks, genRunner } from './setup.js';
+import { finishGenWorktree, genWorkRepo } from './gen-worktree.js';
 import { newGenState, readGenState, saveGenState, type GenState } from './state.js';
 import { generateRound } from './step-generate.js';
 import { commitKept, runFixLoop } from './step-fix.js';
@@ -54,8 +55,23 @@ async function dirtyTreeError(repo: Repo): Promise<StartError> {
   );
 }
 
-/** `fixcycle gen`: phases 1-5, resumable after any stop from gen-state.json. Returns the exit code. */
+/**
+ * `fixcycle gen`: phases 1-5, resumable after any stop from gen-state.json. Returns the exit code. Its `done` is
+ * held until the end (after the fix loop's, gen settles and hands its commits back): it stays the last event.
+ */
 export async function runGen(options: GenRunOptions): Promise<number> {
+  const held: Parameters<GenRunOptions['emit']>[0][] = [];
+  try {
+    return await genSession({
+      ...options,
+      emit: (event) => (event.type === 'done' ? held.push(event) : options.emit(event)),
+    });
+  } finally {
+    for (const event of held.splice(0)) options.emit(event);
+  }
+}
+
+async function genSession(options: GenRunOptions): Promise<number> {
   const repo = await Repo.open(options.cwd);
   // First: the session checks below must see the sessions kept in the git directory, behind the link.
   await repo.excludeSessionFolder({ link: true });
@@ -86,7 +102,8 @@ export async function runGen(options: GenRunOptions): Promise<number> {
   }
   const session = new SessionFiles(repo.root, id);
   const resumed = Boolean(options.resumeSession);
-  if (!resumed && options.allowDirty && (await repo.isDirty()))
+  // In its own worktree gen starts from the user's uncommitted files as they are; in place they are committed first.
+  if (!resumed && options.allowDirty && options.inPlace && (await repo.isDirty()))
     await repo.commitAll(`fixcycle: checkpoint before test generation session ${id}`);
   await session.ensureFolders();
   const lock = await acquireLock(session.paths.lock, id);
@@ -100,7 +117,10 @@ export async function runGen(options: GenRunOptions): Promise<number> {
     const saved = await readGenState(session.paths.dir);
     const state: GenState = saved ?? newGenState(id, options.planOnly, input?.raw ?? null);
     // Saved before phase 1 starts: a session stopped at any point after its folder exists can be resumed.
-    if (!saved) await saveGenState(session.paths.dir, state);
+    if (!saved) {
+      state.in_place = Boolean(options.inPlace);
+      await saveGenState(session.paths.dir, state);
+    }
     if (resumed) state.plan_only = false;
     if (!state.settings)
       state.settings = {
@@ -110,10 +130,13 @@ export async function runGen(options: GenRunOptions): Promise<number> {
         keep_redundant: options.keepRedundant,
       };
     const settings = state.settings;
-    const runner = await genRunner(repo.root, options, config);
+    const save = (): Promise<void> => saveGenState(session.paths.dir, state);
+    // A session begun in place (or before gen had worktrees) goes on in place.
+    const { work, notes } = await genWorkRepo({ repo, id, state, isolated: state.in_place === false, save });
+    const runner = await genRunner(work.root, options, config);
     const agentTimeoutMs =
       options.agentTimeoutMs ?? (config.agentTimeoutSec ? config.agentTimeoutSec * 1000 : DEFAULT_AGENT_TIMEOUT_MS);
-    const agents = await genAgents(repo.root, options, config, options.emit, agentTimeoutMs);
+    const agents = await genAgents(work.root, options, config, options.emit, agentTimeoutMs);
     const { hooks, budget } = genHooks(session, options);
     const genOptions: GenOptions = {
       coverageLines: settings.coverage_lines,
@@ -130,7 +153,7 @@ export async function runGen(options: GenRunOptions): Promise<number> {
       maxCoverageRounds: 1,
     };
     const ctx: GenContext = {
-      repo,
+      repo: work,
       session,
       runner,
       agents,
@@ -140,7 +163,7 @@ export async function runGen(options: GenRunOptions): Promise<number> {
       emit: options.emit,
       hooks,
       signal: options.signal,
-      save: () => saveGenState(session.paths.dir, state),
+      save,
     };
     options.emit({
       type: 'session',
@@ -151,6 +174,7 @@ export async function runGen(options: GenRunOptions): Promise<number> {
       testCommand: runner.describe().full.join(' '),
       resumed,
     });
+    for (const note of notes) options.emit(note);
     const done = new Set(state.phases_done);
     for (const n of ['session', 'context', 'analysis', 'tasks'] as const)
       if (done.has(n)) node(ctx, n, 'done', 'done earlier (resumed)');
@@ -208,9 +232,12 @@ export async function runGen(options: GenRunOptions): Promise<number> {
         exitCode: EXIT.success,
         passRate: null,
       });
+      await finishGenWorktree({ repo, session, state, apply: options.apply !== false, save, emit: options.emit });
       return EXIT.success;
     }
-    return await execute(ctx, options, release);
+    const code = await execute(ctx, options, release);
+    await finishGenWorktree({ repo, session, state, apply: options.apply !== false, save, emit: options.emit });
+    return code;
   } finally {
     await release();
   }

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import type { HandBackRecord } from '../isolation/types.js';
 import { writeJsonAtomic } from '../session/atomic.js';
 import { SessionFileError } from '../session/session-files.js';
 
@@ -55,6 +56,19 @@ export const genStateSchema = z.looseObject({
   rejected: z.array(rejectionSchema).default([]),
   redundant_kept: z.array(z.string()).default([]),
   gen_commit: z.string().nullable().default(null),
+  /** Began with --in-place (true), or in a worktree of its own (false); absent in sessions older than worktrees. */
+  in_place: z.boolean().optional(),
+  /** The worktree gen works in (absent with --in-place and in sessions older than it); its commits come back at the end. */
+  worktree: z
+    .object({
+      dir: z.string(),
+      branch: z.string(),
+      user_branch: z.string(),
+      base: z.string(),
+      snapshot: z.string(),
+      handback: z.custom<HandBackRecord>((v) => typeof v === 'object' && v !== null).optional(),
+    })
+    .optional(),
   coverage_note: z.string().optional(),
   outcome: z.string().optional(),
   updated_at: z.string().optional(),

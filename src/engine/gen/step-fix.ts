@@ -112,8 +112,10 @@ export async function runFixLoop(
     ...(own ? { isOwnFailure: own } : {}),
     ...(ownError ? { isOwnError: ownError } : {}),
     cwd: ctx.repo.root,
-    // gen's generated tests are in the user's tree already: its fix loop works there (a worktree for gen is to come).
+    // The loop works where gen does: gen's own worktree (whose leftovers of gen's runs are no user's work), or the
+    // user's tree with --in-place.
     inPlace: true,
+    ownTree: Boolean(state.worktree),
     emit: ctx.emit,
     resumeSession: resumed ? ctx.session.id : undefined,
     sessionName: ctx.session.id.replace(/^WFS-test-/, ''),
