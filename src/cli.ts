@@ -209,7 +209,18 @@ program
     collect,
   )
   .option('--agent <names>', 'built-in or configured agents, in fallback order', commaList)
-  .option('--allow-dirty', 'commit uncommitted changes as a checkpoint before starting')
+  .option(
+    '--allow-dirty',
+    'start from uncommitted changes as they are (with --in-place: commit them as a checkpoint first)',
+  )
+  .option(
+    '--in-place',
+    "work in your working tree, the tasks' commits landing on your branch as they finish; by default the session works in a worktree of its own and its commits come back at the end",
+  )
+  .option(
+    '--no-apply',
+    "keep the session's commits on its branch (fixcycle/<session>) instead of bringing them to yours",
+  )
   .option('--headless', 'plain progress lines')
   .option('--json', 'NDJSON events on stdout')
   .option('--test-timeout <duration>', 'kill a test run after this long (default 10m)', duration)
@@ -228,6 +239,8 @@ program
         agentCmd?: string[];
         agent?: string[];
         allowDirty?: boolean;
+        inPlace?: boolean;
+        apply?: boolean;
         headless?: boolean;
         json?: boolean;
         testTimeout?: number;
@@ -244,6 +257,8 @@ program
           yes: Boolean(flags.yes),
           continueSession: flags.continue,
           allowDirty: Boolean(flags.allowDirty),
+          inPlace: Boolean(flags.inPlace),
+          apply: flags.apply !== false,
           agentCmds: flags.agentCmd,
           agentNames: flags.agent,
           runner: flags.runner,

@@ -14,7 +14,7 @@ import { analyse, GenPhaseError } from './phase-analysis.js';
 import { gatherContext } from './phase-context.js';
 import { generateTasks } from './phase-tasks.js';
 import { genAgents, genHooks, genRunner } from './setup.js';
-import { finishGenWorktree, genWorkRepo } from './gen-worktree.js';
+import { finishPipelineWorktree, pipelineWorkRepo } from '../isolation/pipeline-worktree.js';
 import { newGenState, readGenState, saveGenState, type GenState } from './state.js';
 import { generateRound } from './step-generate.js';
 import { commitKept, runFixLoop } from './step-fix.js';
@@ -132,7 +132,26 @@ async function genSession(options: GenRunOptions): Promise<number> {
     const settings = state.settings;
     const save = (): Promise<void> => saveGenState(session.paths.dir, state);
     // A session begun in place (or before gen had worktrees) goes on in place.
-    const { work, notes } = await genWorkRepo({ repo, id, state, isolated: state.in_place === false, save });
+    const { work, notes } = await pipelineWorkRepo({
+      repo,
+      id,
+      holder: state,
+      isolated: state.in_place === false,
+      begun: state.phases_done.length > 0,
+      who: 'gen',
+      save,
+    });
+    const finishWorktree = () =>
+      finishPipelineWorktree({
+        repo,
+        processDir: session.paths.processDir,
+        holder: state,
+        ended: state.step === 'done',
+        apply: options.apply !== false,
+        who: 'gen',
+        save,
+        emit: options.emit,
+      });
     const runner = await genRunner(work.root, options, config);
     const agentTimeoutMs =
       options.agentTimeoutMs ?? (config.agentTimeoutSec ? config.agentTimeoutSec * 1000 : DEFAULT_AGENT_TIMEOUT_MS);
@@ -232,11 +251,11 @@ async function genSession(options: GenRunOptions): Promise<number> {
         exitCode: EXIT.success,
         passRate: null,
       });
-      await finishGenWorktree({ repo, session, state, apply: options.apply !== false, save, emit: options.emit });
+      await finishWorktree();
       return EXIT.success;
     }
     const code = await execute(ctx, options, release);
-    await finishGenWorktree({ repo, session, state, apply: options.apply !== false, save, emit: options.emit });
+    await finishWorktree();
     return code;
   } finally {
     await release();

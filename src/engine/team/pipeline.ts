@@ -29,6 +29,7 @@ import { Mutex, type TeamContext, type TeamOptions } from './team-context.js';
 import { readTasks, writeTasks, type TeamTask } from './tasks-csv.js';
 import { runWaves } from './wave-engine.js';
 import { discardTestSideChanges, dirtyFiles, removeAllWorktrees } from './worktrees.js';
+import { finishPipelineWorktree, pipelineWorkRepo } from '../isolation/pipeline-worktree.js';
 
 export interface TeamRunOptions {
   cwd: string;
@@ -38,6 +39,10 @@ export interface TeamRunOptions {
   yes: boolean;
   continueSession?: string | true;
   allowDirty?: boolean;
+  /** --in-place: the main tree is the user's, commits land on their branch as tasks finish (as before worktrees). */
+  inPlace?: boolean;
+  /** --no-apply (false): the session's commits stay on its branch instead of coming back. Default true. */
+  apply?: boolean;
   agentCmds?: string[];
   agentNames?: string[];
   runner?: string;
@@ -104,6 +109,17 @@ async function startSession(
   return { id, record, tasks };
 }
 
+/** A continued session's main tree: the uncommitted test files of the task that was interrupted go. */
+async function undoInterruptedTask(main: string, emit: (event: EngineEvent) => void): Promise<void> {
+  const undone = await discardTestSideChanges(main);
+  if (undone.length)
+    emit({
+      type: 'log',
+      level: 'warn',
+      message: `undid the uncommitted test files of the interrupted task: ${undone.join(', ')}`,
+    });
+}
+
 /** `fixcycle team`: scope → pipeline → waves of roles → report. Returns the exit code. */
 export async function runTeam(options: TeamRunOptions): Promise<number> {
   const repo = await Repo.open(options.cwd);
@@ -132,18 +148,12 @@ export async function runTeam(options: TeamRunOptions): Promise<number> {
     record = JSON.parse(await readFile(paths.scope, 'utf8')) as ScopeRecord;
     tasks = await readTasks(paths.tasks);
     await removeAllWorktrees(root, paths.worktrees);
+    if (!record.worktree && record.in_place !== false) await undoInterruptedTask(root, options.emit);
     // GC rounds an executor made in a worktree that is now gone never landed: count from where it began.
     await updateGcState(paths, new Mutex(), (state) => {
       for (const [layer, rounds] of Object.entries(state.started ?? {})) state.rounds[layer] = rounds;
       delete state.started;
     });
-    const undone = await discardTestSideChanges(root);
-    if (undone.length)
-      options.emit({
-        type: 'log',
-        level: 'warn',
-        message: `undid the uncommitted test files of the interrupted task: ${undone.join(', ')}`,
-      });
     for (const t of tasks) if (t.status === 'running') t.status = 'pending';
     // tasks.csv may have been edited between runs: its deps must still sort.
     (await import('./waves.js')).assignWaves(tasks);
@@ -152,9 +162,10 @@ export async function runTeam(options: TeamRunOptions): Promise<number> {
     if (dirty.length) {
       if (!options.allowDirty)
         throw new StartError(
-          `the working tree has uncommitted changes (${dirty.slice(0, 3).join(', ')}${dirty.length > 3 ? ', ...' : ''}): commit or stash them, or pass --allow-dirty to commit them as a checkpoint first`,
+          `the working tree has uncommitted changes (${dirty.slice(0, 3).join(', ')}${dirty.length > 3 ? ', ...' : ''}): commit or stash them, or pass --allow-dirty to start from them as they are (with --in-place: to commit them as a checkpoint first)`,
         );
-      await repo.commitAll('fixcycle: checkpoint before team testing');
+      // In its own worktree team starts from them as they are; in place they are committed first.
+      if (options.inPlace) await repo.commitAll('fixcycle: checkpoint before team testing');
     }
     try {
       ({ id, record, tasks } = await startSession(root, options, runner.name));
@@ -171,6 +182,24 @@ export async function runTeam(options: TeamRunOptions): Promise<number> {
     }
   }
   const paths = teamPaths(join(teamRoot(root), id));
+  const saveRecord = (): Promise<void> => writeJsonAtomic(paths.scope, record);
+  if (!options.continueSession && record.in_place === undefined) {
+    record.in_place = Boolean(options.inPlace);
+    await saveRecord();
+  }
+  // The main tree the tasks' commits land in: the session's worktree, or the user's own with --in-place (and for a
+  // session begun in place, or before team had worktrees).
+  const { work, notes } = await pipelineWorkRepo({
+    repo,
+    id,
+    holder: record,
+    isolated: record.in_place === false,
+    begun: tasks.some((t) => t.status !== 'pending'),
+    who: 'team',
+    save: saveRecord,
+  });
+  const main = work.root;
+  if (options.continueSession && main !== root) await undoInterruptedTask(main, options.emit);
   const teamOptions: TeamOptions = {
     concurrency: options.concurrency,
     agentTimeoutMs,
@@ -181,13 +210,13 @@ export async function runTeam(options: TeamRunOptions): Promise<number> {
   };
   const files = new Mutex();
   const ctx: TeamContext = {
-    root,
+    root: main,
     sessionId: id,
     paths,
     record,
-    changed: await changedLines(root, record.scope),
+    changed: await changedLines(main, record.scope),
     tasks,
-    runner,
+    runner: main === root ? runner : await genRunner(main, genLike, config),
     agents,
     options: teamOptions,
     emit: options.emit,
@@ -213,6 +242,7 @@ export async function runTeam(options: TeamRunOptions): Promise<number> {
     testCommand: runner.describe().full.join(' '),
     resumed: Boolean(options.continueSession),
   });
+  for (const note of notes) options.emit(note);
   options.emit({
     type: 'team-pipeline',
     sessionId: id,
@@ -225,7 +255,7 @@ export async function runTeam(options: TeamRunOptions): Promise<number> {
     acceptedBy: record.accepted_by,
   });
   if (!options.continueSession) {
-    const conventions = await readConventions(root, []);
+    const conventions = await readConventions(main, []);
     await addWisdom(
       paths,
       'conventions',
@@ -257,6 +287,16 @@ export async function runTeam(options: TeamRunOptions): Promise<number> {
     latest: board.entries.slice(-5).map((d) => `${d.type} ${d.worker}`),
   });
   if (options.signal.aborted) {
+    await finishPipelineWorktree({
+      repo,
+      processDir: paths.dir,
+      holder: record,
+      ended: false,
+      apply: false,
+      who: 'team',
+      save: saveRecord,
+      emit: options.emit,
+    });
     options.emit({
       type: 'done',
       outcome: 'interrupted',
@@ -267,6 +307,17 @@ export async function runTeam(options: TeamRunOptions): Promise<number> {
     return EXIT.interrupted;
   }
   await writeReport(ctx);
+  // What the tasks committed comes back to the user's branch before the end is said.
+  await finishPipelineWorktree({
+    repo,
+    processDir: paths.dir,
+    holder: record,
+    ended: true,
+    apply: options.apply !== false,
+    who: 'team',
+    save: saveRecord,
+    emit: options.emit,
+  });
   const failed = tasks.filter((t) => t.status !== 'completed');
   const reason = `${tasks.length - failed.length}/${tasks.length} tasks completed${failed.length ? ` (${failed.map((t) => `${t.id} ${t.status}`).join(', ')})` : ''}; report: ${paths.context}`;
   options.emit({

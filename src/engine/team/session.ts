@@ -1,3 +1,4 @@
+import type { SessionWorktree } from '../isolation/types.js';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -47,6 +48,10 @@ export interface ScopeRecord {
   scope: Scope;
   runner: string;
   created_at: string;
+  /** Began with --in-place (true) or in a worktree of its own (false); absent in sessions older than worktrees. */
+  in_place?: boolean;
+  /** The session's worktree, the main tree its tasks' commits land in; they come back to the user's branch at the end. */
+  worktree?: SessionWorktree | undefined;
 }
 
 export interface GcState {
