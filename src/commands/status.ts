@@ -6,7 +6,10 @@ import { readIterationState } from '../engine/session/state-file.js';
 import { findLatestSession } from '../engine/session/session-files.js';
 import type { TestResults } from '../engine/types.js';
 import type { Output } from './output.js';
-import { sessionsInProgress } from './session-list.js';
+import { sessionsInProgress, type ListedSession } from './session-list.js';
+
+const listedLine = (other: ListedSession): string =>
+  `  ${other.id}  ${other.running ? 'running' : other.status}${other.branch ? `  on ${other.branch}` : ''}${other.note ? `  ${other.note}` : ''}`;
 
 /** `fixcycle status`: the latest (or given) session in one screen, or as JSON. */
 export async function runStatusCommand(
@@ -17,8 +20,18 @@ export async function runStatusCommand(
   const repo = await Repo.open(cwd);
   const id = options.session ?? (await findLatestSession(repo.root));
   if (!id) {
-    out.stderr('fixcycle: no session in this repository yet: start one with `fixcycle run`');
-    return 1;
+    // No loop has run yet, but a gen session (planned, or still generating) may be at work in its worktree.
+    const sessions = await sessionsInProgress(repo.root);
+    if (sessions.length === 0) {
+      out.stderr('fixcycle: no session in this repository yet: start one with `fixcycle run`');
+      return 1;
+    }
+    out.stdout(
+      options.json
+        ? JSON.stringify({ sessions })
+        : ['no fix loop has run in this repository yet; sessions at work:', ...sessions.map(listedLine)].join('\n'),
+    );
+    return 0;
   }
   const paths = sessionPaths(repo.root, id);
   const read = await readIterationState(paths.iterationState);
@@ -63,10 +76,7 @@ export async function runStatusCommand(
   }
   if (sessions.length > 1 || (sessions.length === 1 && sessions[0]!.id !== id)) {
     lines.push('', 'sessions at work in this repository:');
-    for (const other of sessions)
-      lines.push(
-        `  ${other.id}  ${other.running ? 'running' : other.status}${other.branch ? `  on ${other.branch}` : ''}${other.note ? `  ${other.note}` : ''}`,
-      );
+    for (const other of sessions) lines.push(listedLine(other));
   }
   out.stdout(lines.join('\n'));
   return 0;

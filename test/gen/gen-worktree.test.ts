@@ -87,6 +87,33 @@ describe('fixcycle gen in its own worktree', () => {
     expect(git(repo, 'branch', '--list', 'fixcycle/*').trim()).toBe('');
   }, 400_000);
 
+  it('--plan-only keeps its worktree, which status lists, until the resumed session ends and hands its commits back', async () => {
+    const repo = featureRepo();
+    const start = git(repo, 'rev-parse', 'HEAD').trim();
+    const agent = mkdtempSync(join(tmpdir(), 'fixcycle-gen-agent-'));
+    const cmd = `${process.execPath} ${AGENT} ${agent}`;
+    const plan = await runCli(repo, ['gen', '--plan-only', '--headless', '--agent-cmd', cmd], { timeoutMs: 120_000 });
+    expect(plan.exitCode, plan.stdout + plan.stderr).toBe(0);
+    expect(plan.stdout).toMatch(/gen's worktree stays at .* \(branch fixcycle\/WFS-test-/);
+    const dir = join(activeDir(repo), readdirSync(activeDir(repo))[0]!);
+    const { worktree } = readJson(join(dir, '.process/gen-state.json'));
+    expect(existsSync(worktree.dir)).toBe(true);
+    const status = await runCli(repo, ['status']);
+    expect(status.stdout + status.stderr, status.stdout).toMatch(
+      new RegExp(`gen planned \\(--plan-only\\)\\s+on ${worktree.branch}`),
+    );
+    expect(git(repo, 'rev-parse', 'HEAD').trim()).toBe(start);
+    expect(git(repo, 'status', '--porcelain', '--untracked-files=all')).toBe('');
+
+    const resumed = await runCli(repo, ['run', '--resume-session', '--headless', '--agent-cmd', cmd], {
+      timeoutMs: 360_000,
+    });
+    expect(resumed.exitCode, resumed.stdout + resumed.stderr).toBe(0);
+    expect(resumed.stdout).toMatch(/fixes handed back to feature by fast-forward/);
+    expect(git(repo, 'log', '--format=%s', `${start}..HEAD`)).toMatch(/test-gen: IMPL-001/);
+    expect(existsSync(worktree.dir)).toBe(false);
+  }, 400_000);
+
   it("--in-place works in the user's tree and commits on their branch as it goes, with no worktree", async () => {
     const repo = featureRepo();
     const agent = mkdtempSync(join(tmpdir(), 'fixcycle-gen-agent-'));
