@@ -6,6 +6,7 @@ import { cleanup, tempDir } from '../agents/helpers.js';
 import { CLI, git, makeRepo, removeRepos, sessionDir } from '../helpers/repo.js';
 import { gatewayEnv, missingRealClis, type RealCliName } from './harness.js';
 import { startStandIn, type RecordedRequest, type StandIn, type StandInStep } from './stand-in/server.js';
+import { workingDirectory } from './stand-in/script.js';
 
 /**
  * fixcycle itself (the built dist/cli.js, a real child process) on a real repository with a real bug, driving
@@ -49,14 +50,6 @@ function offersEditing(req: RecordedRequest): boolean {
 }
 
 /** A model that diagnoses the bug and, when it may edit, fixes it through the CLI's own tools. */
-/**
- * The folder the CLI says it works in, as a model reads it from the system prompt ("Primary working directory: ...").
- * fixcycle runs the agent in a worktree of its own, so a real model edits there, never in the user's tree.
- */
-function workingDirectory(req: RecordedRequest, fallback: string): string {
-  return /(?:Primary working directory|Working directory): ([^\s"\\]+)/.exec(JSON.stringify(req.body))?.[1] ?? fallback;
-}
-
 function fixingModel(repo: string): (req: RecordedRequest) => StandInStep {
   return (req) =>
     offersEditing(req)

@@ -6,6 +6,7 @@ import { cleanup, tempDir } from '../agents/helpers.js';
 import { CLI, git, makeRepo, readJson, removeRepos, ROOT } from '../helpers/repo.js';
 import { gatewayEnv, missingRealClis } from './harness.js';
 import { startStandIn, type RecordedRequest, type StandIn, type StandInStep } from './stand-in/server.js';
+import { workingDirectory } from './stand-in/script.js';
 import { activeDir } from '../../src/engine/session/paths.js';
 
 /**
@@ -122,24 +123,26 @@ const fence = (value: unknown): string =>
 function genModel(repo: string): (req: RecordedRequest) => StandInStep {
   return (req) => {
     const prompt = userText(req);
+    // Paths as the CLI names its folder: gen's worktree, not the user's tree.
+    const cwd = workingDirectory(req, repo);
     // The analysis prompt names the changed file without its source: a model reads it first.
     if (prompt.includes('test analyst of fixcycle')) {
       return callsSoFar(req, 'Read') === 0
-        ? { type: 'tool', name: 'Read', input: { file_path: join(repo, 'src/listutil.js') } }
+        ? { type: 'tool', name: 'Read', input: { file_path: join(cwd, 'src/listutil.js') } }
         : { type: 'text', text: fence(ANALYSIS) };
     }
     if (prompt.includes('test generator of fixcycle')) {
       const files = Object.entries(TEST_FILES);
       const next = files[callsSoFar(req, 'Write')];
       return next
-        ? { type: 'tool', name: 'Write', input: { file_path: join(repo, next[0]), content: next[1] } }
+        ? { type: 'tool', name: 'Write', input: { file_path: join(cwd, next[0]), content: next[1] } }
         : { type: 'text', text: 'Wrote the tests.' };
     }
     if (prompt.includes('analysis agent of fixcycle')) return { type: 'text', text: TERSE_PLAN };
     if (prompt.includes('fix agent of fixcycle'))
       return {
         type: 'edit',
-        file: join(repo, 'src/listutil.js'),
+        file: join(cwd, 'src/listutil.js'),
         old: 'list.slice(i, i + size - 1)',
         new: 'list.slice(i, i + size)',
         text: 'Fixed chunk().',

@@ -49,12 +49,23 @@ export function spawnInPty(command: string, args: string[], options: PtyOptions)
   });
   let written = 0;
   let bells = 0;
+  let lastData = Date.now();
   term.onBell(() => bells++);
   child.onData((data) => {
     written += data.length;
+    lastData = Date.now();
     term.write(data);
   });
-  const exited = new Promise<{ exitCode: number; signal?: number }>((resolve) => child.onExit(resolve));
+  // The pty may hand over the program's last output after its exit (more so on a loaded machine), and xterm parses
+  // it asynchronously: the exit counts once output has been quiet for 100 ms (at most 2 s) and all of it is parsed.
+  const exited = new Promise<{ exitCode: number; signal?: number }>((resolve) =>
+    child.onExit(async (exit) => {
+      const until = Date.now() + 2000;
+      while (Date.now() - lastData < 100 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      await new Promise<void>((done) => term.write('', done));
+      resolve(exit);
+    }),
+  );
 
   const rows = () => {
     const buffer = term.buffer.active;

@@ -56,3 +56,11 @@ export class Script {
     return { reply };
   }
 }
+
+/**
+ * The folder the CLI says it works in, as a model reads it from the system prompt ("Primary working directory: ...").
+ * fixcycle runs the agent in a worktree of its own, so a real model edits there, never in the user's tree.
+ */
+export function workingDirectory(req: RecordedRequest, fallback: string): string {
+  return /(?:Primary working directory|Working directory): ([^\s"\\]+)/.exec(JSON.stringify(req.body))?.[1] ?? fallback;
+}
