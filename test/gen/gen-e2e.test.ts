@@ -1,27 +1,15 @@
-import { cpSync, existsSync, lstatSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { listlibFeatureRepo } from '../helpers/gen-run.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { execa, git, makeRepo, readJson, removeRepos, ROOT, runCli } from '../helpers/repo.js';
+import { execa, git, readJson, removeRepos, ROOT, runCli } from '../helpers/repo.js';
 import { mkdtempSync } from 'node:fs';
 import { activeDir } from '../../src/engine/session/paths.js';
 
 afterAll(removeRepos);
 
 const AGENT = join(ROOT, 'test/fixtures/agents/gen-agent.mjs');
-
-/** The listlib fixture on main, and a feature branch adding an untested module (with a bug in chunk()). */
-function featureRepo(): string {
-  const repo = makeRepo('projects-gen/listlib');
-  git(repo, 'switch', '-q', '-c', 'feature');
-  cpSync(join(ROOT, 'test/fixtures/projects-gen/listutil.js'), join(repo, 'src/listutil.js'));
-  git(repo, 'add', '-A');
-  git(repo, 'commit', '-q', '-m', 'add listutil');
-  // The flaky test keeps a counter here, keyed by the repository folder.
-  for (const f of readdirSync(tmpdir()).filter((n) => n.startsWith('listlib-budget-')))
-    rmSync(join(tmpdir(), f), { force: true });
-  return repo;
-}
 
 function agentDir(): string {
   return mkdtempSync(join(tmpdir(), 'fixcycle-gen-agent-'));
@@ -36,7 +24,7 @@ function sessionOf(repo: string): string {
 
 describe('fixcycle gen, end to end with a stand-in agent', () => {
   it('generates, rejects (L0, flaky, redundant) with reasons, reaches the coverage target, fixes the bug and commits the kept tests', async () => {
-    const repo = featureRepo();
+    const repo = listlibFeatureRepo();
     const agent = agentDir();
     const run = await runCli(repo, ['gen', '--headless', '--agent-cmd', agentCmd(agent)], { timeoutMs: 360_000 });
     const out = run.stdout + run.stderr;
@@ -133,7 +121,7 @@ describe('fixcycle gen, end to end with a stand-in agent', () => {
   }, 420_000);
 
   it('--keep-redundant changes nothing for a copy that kills a mutant: it is kept and committed either way', async () => {
-    const repo = featureRepo();
+    const repo = listlibFeatureRepo();
     const agent = agentDir();
     const run = await runCli(repo, ['gen', '--headless', '--keep-redundant', '--agent-cmd', agentCmd(agent)], {
       timeoutMs: 360_000,
@@ -153,7 +141,7 @@ describe('fixcycle gen, end to end with a stand-in agent', () => {
   }, 420_000);
 
   it('rejects and reverts a generation that touches source, and aims one more round at the uncovered lines', async () => {
-    const repo = featureRepo();
+    const repo = listlibFeatureRepo();
     const agent = agentDir();
     const run = await runCli(
       repo,
@@ -190,7 +178,7 @@ describe('fixcycle gen, end to end with a stand-in agent', () => {
   }, 420_000);
 
   it('after 3 L0 rounds drops what still fails and goes on with the rest; below target it says so', async () => {
-    const repo = featureRepo();
+    const repo = listlibFeatureRepo();
     const agent = agentDir();
     const run = await runCli(
       repo,
@@ -216,7 +204,7 @@ describe('fixcycle gen, end to end with a stand-in agent', () => {
   }, 240_000);
 
   it('an analysis without valid JSON from every agent stops with one line naming the transcript (exit 1), resumable', async () => {
-    const repo = featureRepo();
+    const repo = listlibFeatureRepo();
     const agent = agentDir();
     const run = await runCli(repo, ['gen', '--headless', '--agent-cmd', agentCmd(agent, 'mute')]);
     expect(run.exitCode).toBe(1);
@@ -228,7 +216,7 @@ describe('fixcycle gen, end to end with a stand-in agent', () => {
   }, 120_000);
 
   it('--plan-only stops after phase 4, and run --resume-session carries on without redoing a phase', async () => {
-    const repo = featureRepo();
+    const repo = listlibFeatureRepo();
     const agent = agentDir();
     const plan = await runCli(repo, ['gen', '--plan-only', '--headless', '--agent-cmd', agentCmd(agent)], {
       timeoutMs: 120_000,
@@ -253,7 +241,7 @@ describe('fixcycle gen, end to end with a stand-in agent', () => {
   }, 240_000);
 
   it('two gens started at the same moment get a session each; one refused for a dirty tree leaves none behind', async () => {
-    const repo = featureRepo();
+    const repo = listlibFeatureRepo();
     const agent = agentDir();
     const gen = () =>
       runCli(repo, ['gen', '--plan-only', '--headless', '--agent-cmd', agentCmd(agent)], { timeoutMs: 120_000 });
@@ -275,7 +263,7 @@ describe('fixcycle gen, end to end with a stand-in agent', () => {
   }, 240_000);
 
   it('--json prints one event per phase, each a JSON line', async () => {
-    const repo = featureRepo();
+    const repo = listlibFeatureRepo();
     const agent = agentDir();
     const run = await runCli(repo, ['gen', '--plan-only', '--json', '--agent-cmd', agentCmd(agent)], {
       timeoutMs: 120_000,
@@ -299,7 +287,7 @@ describe('fixcycle gen, end to end with a stand-in agent', () => {
   }, 120_000);
 
   it('says in one line, exit 2, when the input names nothing, a session does not exist, or has no completed task', async () => {
-    const repo = featureRepo();
+    const repo = listlibFeatureRepo();
     const agent = agentDir();
     const cases: [string[], RegExp][] = [
       [['gen', 'cover the quantum flux capacitor'], /names nothing to test/],

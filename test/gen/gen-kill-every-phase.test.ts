@@ -1,25 +1,15 @@
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { listlibFeatureRepo } from '../helpers/gen-run.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLI, execa, git, makeRepo, readJson, removeRepos, ROOT } from '../helpers/repo.js';
+import { CLI, execa, git, readJson, removeRepos, ROOT } from '../helpers/repo.js';
 import { activeDir } from '../../src/engine/session/paths.js';
 
 afterAll(removeRepos);
 
 const AGENT = join(ROOT, 'test/fixtures/agents/gen-agent.mjs');
 const HOLD = join(ROOT, 'test/fixtures/hold-write.mjs');
-
-function featureRepo(): string {
-  const repo = makeRepo('projects-gen/listlib');
-  git(repo, 'switch', '-q', '-c', 'feature');
-  cpSync(join(ROOT, 'test/fixtures/projects-gen/listutil.js'), join(repo, 'src/listutil.js'));
-  git(repo, 'add', '-A');
-  git(repo, 'commit', '-q', '-m', 'add listutil');
-  for (const f of readdirSync(tmpdir()).filter((n) => n.startsWith('listlib-budget-')))
-    rmSync(join(tmpdir(), f), { force: true });
-  return repo;
-}
 
 /**
  * Runs the real dist/cli.js until it is inside the step that writes a file matching `file` (the write is held,
@@ -62,7 +52,7 @@ const RESUME = ['run', '--resume-session'];
 
 describe('fixcycle gen, kill -9 inside every phase and step', () => {
   it('resumes each time from the step it was in, without redoing a finished one, and loses nothing', async () => {
-    const repo = featureRepo();
+    const repo = listlibFeatureRepo();
     const agent = mkdtempSync(join(tmpdir(), 'fixcycle-gen-agent-'));
     const calls = (prefix: string) =>
       readFileSync(join(agent, 'calls.log'), 'utf8')

@@ -1,24 +1,14 @@
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { listlibFeatureRepo } from '../helpers/gen-run.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLI, execa, git, makeRepo, readJson, removeRepos, ROOT, runCli } from '../helpers/repo.js';
+import { CLI, execa, git, readJson, removeRepos, ROOT, runCli } from '../helpers/repo.js';
 import { activeDir } from '../../src/engine/session/paths.js';
 
 afterAll(removeRepos);
 
 const AGENT = join(ROOT, 'test/fixtures/agents/gen-agent.mjs');
-
-function featureRepo(): string {
-  const repo = makeRepo('projects-gen/listlib');
-  git(repo, 'switch', '-q', '-c', 'feature');
-  cpSync(join(ROOT, 'test/fixtures/projects-gen/listutil.js'), join(repo, 'src/listutil.js'));
-  git(repo, 'add', '-A');
-  git(repo, 'commit', '-q', '-m', 'add listutil');
-  for (const f of readdirSync(tmpdir()).filter((n) => n.startsWith('listlib-budget-')))
-    rmSync(join(tmpdir(), f), { force: true });
-  return repo;
-}
 
 async function waitFor(path: string, ms = 60_000): Promise<void> {
   const end = Date.now() + ms;
@@ -46,7 +36,7 @@ async function killWhileHanging(repo: string, agent: string, args: string[], han
 
 describe('fixcycle gen after kill -9', () => {
   it('resumes in each phase without redoing a finished one', async () => {
-    const repo = featureRepo();
+    const repo = listlibFeatureRepo();
     const agent = mkdtempSync(join(tmpdir(), 'fixcycle-gen-agent-'));
     const calls = () => readFileSync(join(agent, 'calls.log'), 'utf8').trim().split('\n');
 

@@ -1,10 +1,11 @@
+import { listlibFeatureRepo } from '../helpers/gen-run.js';
 // `fixcycle gen` in a real pseudo-terminal: the phase tree of phases 1-5 full screen. Needs `npm run build`.
-import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawnInPty, type PtyTerminal } from '../tui/pty-terminal.js';
-import { CLI, git, makeRepo, removeRepos, ROOT } from '../helpers/repo.js';
+import { CLI, removeRepos, ROOT } from '../helpers/repo.js';
 
 let term: PtyTerminal | undefined;
 afterAll(() => {
@@ -14,13 +15,7 @@ afterAll(() => {
 
 describe('fixcycle gen in a terminal', () => {
   it('shows phases 1-5 with the gate rounds, their findings and the coverage line, then the fix loop below', async () => {
-    const repo = makeRepo('projects-gen/listlib');
-    git(repo, 'switch', '-q', '-c', 'feature');
-    cpSync(join(ROOT, 'test/fixtures/projects-gen/listutil.js'), join(repo, 'src/listutil.js'));
-    git(repo, 'add', '-A');
-    git(repo, 'commit', '-q', '-m', 'add listutil');
-    for (const f of readdirSync(tmpdir()).filter((n) => n.startsWith('listlib-budget-')))
-      rmSync(join(tmpdir(), f), { force: true });
+    const repo = listlibFeatureRepo();
     const agent = mkdtempSync(join(tmpdir(), 'fixcycle-gen-agent-'));
     term = spawnInPty(
       process.execPath,

@@ -1,60 +1,36 @@
 // `fixcycle gen` beside a person who keeps coding: gen works in a worktree of its own, the user's saves while it
 // runs are never committed or overwritten, and gen's commits come back at the end, merged into their changes.
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { listlibFeatureRepo, userSavingAgent } from '../helpers/gen-run.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { git, makeRepo, readJson, removeRepos, ROOT, runCli } from '../helpers/repo.js';
+import { git, readJson, removeRepos, ROOT, runCli } from '../helpers/repo.js';
 import { activeDir } from '../../src/engine/session/paths.js';
 
 afterAll(removeRepos);
 
 const AGENT = join(ROOT, 'test/fixtures/agents/gen-agent.mjs');
+// The user's saves, made by the agent command on the agent's first call (gen's analysis), in the user's tree.
 const USER_LINE = '// work in progress: a zip() is coming here';
-
-function featureRepo(): string {
-  const repo = makeRepo('projects-gen/listlib');
-  git(repo, 'switch', '-q', '-c', 'feature');
-  cpSync(join(ROOT, 'test/fixtures/projects-gen/listutil.js'), join(repo, 'src/listutil.js'));
-  git(repo, 'add', '-A');
-  git(repo, 'commit', '-q', '-m', 'add listutil');
-  for (const f of readdirSync(tmpdir()).filter((n) => n.startsWith('listlib-budget-')))
-    rmSync(join(tmpdir(), f), { force: true });
-  return repo;
-}
-
-/**
- * The stand-in agent, behind a wrapper that plays the user: on the agent's first call (gen's analysis) it saves a
- * line at the end of the very module gen tests and fixes, and a new notes file, in the user's tree.
- */
-function savingAgent(repo: string, agent: string): string {
-  const wrapper = join(agent, 'user-saves.mjs');
-  writeFileSync(
-    wrapper,
-    `import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
-const [repo, agent, ...rest] = process.argv.slice(2);
-const once = ${JSON.stringify(join(agent, 'saved'))};
-if (!existsSync(once)) {
-  writeFileSync(once, '');
-  appendFileSync(repo + '/src/listutil.js', ${JSON.stringify(`${USER_LINE}\n`)});
-  writeFileSync(repo + '/notes.txt', 'todo\\n');
-}
-const r = spawnSync(process.execPath, [${JSON.stringify(AGENT)}, agent, ...rest], { stdio: 'inherit' });
-process.exit(r.status ?? 1);
-`,
-  );
-  return `${process.execPath} ${wrapper} ${repo} ${agent}`;
-}
 
 describe('fixcycle gen in its own worktree', () => {
   it("never commits or overwrites what the user saves while it runs; its tests and fixes come back merged into the user's changes", async () => {
-    const repo = featureRepo();
+    const repo = listlibFeatureRepo();
     const start = git(repo, 'rev-parse', 'HEAD').trim();
     const agent = mkdtempSync(join(tmpdir(), 'fixcycle-gen-agent-'));
-    const run = await runCli(repo, ['gen', '--headless', '--agent-cmd', savingAgent(repo, agent)], {
-      timeoutMs: 360_000,
-    });
+    const run = await runCli(
+      repo,
+      [
+        'gen',
+        '--headless',
+        '--agent-cmd',
+        userSavingAgent(AGENT, repo, agent, { 'src/listutil.js': `${USER_LINE}\n`, 'notes.txt': 'todo\n' }),
+      ],
+      {
+        timeoutMs: 360_000,
+      },
+    );
     const out = run.stdout + run.stderr;
     expect(run.exitCode, out).toBe(0);
     expect(existsSync(join(agent, 'saved'))).toBe(true);
@@ -88,7 +64,7 @@ describe('fixcycle gen in its own worktree', () => {
   }, 400_000);
 
   it('--plan-only keeps its worktree, which status lists, until the resumed session ends and hands its commits back', async () => {
-    const repo = featureRepo();
+    const repo = listlibFeatureRepo();
     const start = git(repo, 'rev-parse', 'HEAD').trim();
     const agent = mkdtempSync(join(tmpdir(), 'fixcycle-gen-agent-'));
     const cmd = `${process.execPath} ${AGENT} ${agent}`;
@@ -115,7 +91,7 @@ describe('fixcycle gen in its own worktree', () => {
   }, 400_000);
 
   it("--in-place works in the user's tree and commits on their branch as it goes, with no worktree", async () => {
-    const repo = featureRepo();
+    const repo = listlibFeatureRepo();
     const agent = mkdtempSync(join(tmpdir(), 'fixcycle-gen-agent-'));
     const run = await runCli(
       repo,

@@ -1,4 +1,5 @@
-import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { git, makeRepo, readJson, ROOT, runCli } from './repo.js';
@@ -16,6 +17,51 @@ export function genProject(base: Record<string, string>, added: Record<string, s
   git(repo, 'add', '-A');
   git(repo, 'commit', '-q', '-m', 'the change');
   return repo;
+}
+
+/**
+ * The listlib fixture on main, and a feature branch adding an untested module with a bug in chunk(): the change
+ * the stand-in gen agent writes tests for. The fixture's flaky test keeps a counter in the temporary folder,
+ * cleared here.
+ */
+export function listlibFeatureRepo(): string {
+  const repo = makeRepo('projects-gen/listlib');
+  git(repo, 'switch', '-q', '-c', 'feature');
+  cpSync(join(ROOT, 'test/fixtures/projects-gen/listutil.js'), join(repo, 'src/listutil.js'));
+  git(repo, 'add', '-A');
+  git(repo, 'commit', '-q', '-m', 'add listutil');
+  for (const f of readdirSync(tmpdir()).filter((n) => n.startsWith('listlib-budget-')))
+    rmSync(join(tmpdir(), f), { force: true });
+  return repo;
+}
+
+/**
+ * An agent command that plays the user too: on the agent's first call it appends `saves` (path -> text) to files
+ * of the user's tree `repo` (made when absent), then runs `script` with the agent folder and the rest of its
+ * arguments. It marks the saves done with the file `saved` in the agent folder.
+ */
+export function userSavingAgent(
+  script: string,
+  repo: string,
+  agent: string,
+  saves: Record<string, string>,
+  args: string[] = [],
+): string {
+  const wrapper = join(agent, 'user-saves.mjs');
+  writeFileSync(
+    wrapper,
+    `import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+const [repo, agent, ...rest] = process.argv.slice(2);
+if (!existsSync(agent + '/saved')) {
+  writeFileSync(agent + '/saved', '');
+  for (const [file, text] of Object.entries(${JSON.stringify(saves)})) appendFileSync(repo + '/' + file, text);
+}
+const r = spawnSync(process.execPath, [${JSON.stringify(script)}, agent, ...rest], { stdio: 'inherit' });
+process.exit(r.status ?? 1);
+`,
+  );
+  return [process.execPath, wrapper, repo, agent, ...args].join(' ');
 }
 
 /** The gen session folder of a repo that ran one gen. */

@@ -1,9 +1,10 @@
-import { cpSync, existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
+import { listlibFeatureRepo } from '../helpers/gen-run.js';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { cleanup, tempDir } from '../agents/helpers.js';
-import { CLI, git, makeRepo, readJson, removeRepos, ROOT } from '../helpers/repo.js';
+import { CLI, git, readJson, removeRepos } from '../helpers/repo.js';
 import { gatewayEnv, missingRealClis } from './harness.js';
 import { startStandIn, type RecordedRequest, type StandIn, type StandInStep } from './stand-in/server.js';
 import { workingDirectory } from './stand-in/script.js';
@@ -151,16 +152,6 @@ function genModel(repo: string): (req: RecordedRequest) => StandInStep {
   };
 }
 
-/** The listlib fixture on main, and a feature branch adding an untested module with a bug in chunk(). */
-function featureRepo(): string {
-  const repo = makeRepo('projects-gen/listlib');
-  git(repo, 'switch', '-q', '-c', 'feature');
-  cpSync(join(ROOT, 'test/fixtures/projects-gen/listutil.js'), join(repo, 'src/listutil.js'));
-  git(repo, 'add', '-A');
-  git(repo, 'commit', '-q', '-m', 'add listutil');
-  return repo;
-}
-
 const standIns: StandIn[] = [];
 const dirs: string[] = [];
 afterEach(async () => {
@@ -179,7 +170,7 @@ describe.skipIf(missing !== undefined)(
       "analyses, writes tests with claude's Write tool, keeps and commits them, and the fix loop fixes the bug they found",
       { timeout: 300_000 },
       async () => {
-        const repo = featureRepo();
+        const repo = listlibFeatureRepo();
         const standIn = await startStandIn();
         standIn.script(genModel(repo));
         standIns.push(standIn);

@@ -1,6 +1,7 @@
+import { userSavingAgent } from '../helpers/gen-run.js';
 // `fixcycle team` beside a person who keeps coding: the session's main tree is a worktree of its own, the user's
 // saves while it runs are never committed, discarded or overwritten, and its commits come back at the end.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { git, readJson, removeRepos, runCli } from '../helpers/repo.js';
@@ -8,41 +9,31 @@ import { agentDir, TEAM_AGENT, teamRepo, teamSession } from './team-helpers.js';
 
 afterAll(removeRepos);
 
+// Saved by the agent command on the first call (the strategist's, read-only) in the user's tree: in place the
+// strategist's "edits" would be undone and the fix loop would commit the line.
 const USER_LINE = '// work in progress: a mode() is coming here';
-
-/**
- * The stand-in agent behind a wrapper that plays the user: on the first call (the strategist's, read-only) it saves
- * a line at the end of the module the fix loop later fixes, and a new file, in the user's tree. In place the
- * strategist's "edits" would be undone and the fix loop would commit the line.
- */
-function savingAgent(repo: string, agent: string): string {
-  const wrapper = join(agent, 'user-saves.mjs');
-  writeFileSync(
-    wrapper,
-    `import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
-const [repo, agent, ...rest] = process.argv.slice(2);
-const once = agent + '/saved';
-if (!existsSync(once)) {
-  writeFileSync(once, '');
-  appendFileSync(repo + '/src/math/stats.js', ${JSON.stringify(`${USER_LINE}\n`)});
-  writeFileSync(repo + '/notes.txt', 'todo\\n');
-}
-const r = spawnSync(process.execPath, [${JSON.stringify(TEAM_AGENT)}, agent, ...rest], { stdio: 'inherit' });
-process.exit(r.status ?? 1);
-`,
-  );
-  return `${process.execPath} ${wrapper} ${repo} ${agent} standard 0`;
-}
 
 describe('fixcycle team in its own worktree', () => {
   it("keeps every line the user saves while it runs out of its commits, and brings its tests and fixes back merged into the user's changes", async () => {
     const repo = teamRepo({ bug: true });
     const start = git(repo, 'rev-parse', 'HEAD').trim();
     const agent = agentDir();
-    const run = await runCli(repo, ['team', '--headless', '-y', '--agent-cmd', savingAgent(repo, agent)], {
-      timeoutMs: 240_000,
-    });
+    const run = await runCli(
+      repo,
+      [
+        'team',
+        '--headless',
+        '-y',
+        '--agent-cmd',
+        userSavingAgent(TEAM_AGENT, repo, agent, { 'src/math/stats.js': `${USER_LINE}\n`, 'notes.txt': 'todo\n' }, [
+          'standard',
+          '0',
+        ]),
+      ],
+      {
+        timeoutMs: 240_000,
+      },
+    );
     const out = run.stdout + run.stderr;
     expect(run.exitCode, out).toBe(0);
     expect(existsSync(join(agent, 'saved'))).toBe(true);
