@@ -37,6 +37,19 @@ describe('the drop decision: every drop cites what the runner said', () => {
     if (!none.keep)
       expect(none.reason).toMatch(/killed none of the 7 mutants .* and adds no coverage \(L0: .*constant/);
     expect(decideDrop({ ...passing, mutation: { killedMutants: 0, addedCoverage: true } }).keep).toBe(true);
+    // An assertion L0 sees cannot fail, and no mutant made it fail: coverage added is lines run, not checked.
+    const constantRun = decideDrop({
+      ...passing,
+      hints: [constant],
+      mutation: { killedMutants: 0, addedCoverage: true, mutants: 5 },
+    });
+    expect(constantRun).toMatchObject({ keep: false, kind: 'checks-nothing' });
+    if (!constantRun.keep)
+      expect(constantRun.reason).toMatch(/killed none of the 5 mutants .*its assertion cannot fail \(L0: .*constant/);
+    // An assertion L0 cannot see (a helper's) is no such evidence: a test adding coverage stays.
+    expect(
+      decideDrop({ ...passing, hints: [noAssertion], mutation: { killedMutants: 0, addedCoverage: true } }).keep,
+    ).toBe(true);
     // Without any static finding the mutants still decide.
     expect(decideDrop({ ...passing, mutation: { killedMutants: 0, addedCoverage: false } }).keep).toBe(false);
   });

@@ -99,6 +99,16 @@ export function decideDrop(e: TestEvidence): Decision {
         kind: 'checks-nothing',
         reason: `checks nothing: it killed ${ofThem} and adds no coverage${hinted}`,
       };
+    // L0 saw an assertion that cannot fail (a value compared with itself, a literal with a literal), and no mutant
+    // made it fail: the lines it adds are run, not checked. (A test L0 sees no assertion in may assert through a
+    // helper L0 cannot see; that one is kept below when it adds coverage.)
+    const constant = hints.find((h) => h.check === 'constant-assertion');
+    if (constant)
+      return {
+        keep: false,
+        kind: 'checks-nothing',
+        reason: `checks nothing: it killed ${ofThem}, and its assertion cannot fail (L0: ${constant.message}); the lines it adds are run, not checked`,
+      };
     // No coverage tool here: for a test L0 doubts, the mutant runs agreeing with it are the dynamic check.
     if (addedCoverage === null && hints.length > 0)
       return {

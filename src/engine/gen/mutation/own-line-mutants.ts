@@ -39,7 +39,8 @@ export async function ownLineMutants(
     .filter(
       (w) =>
         v.hintsOf(w.t).length > 0 &&
-        w.addedCoverage === false &&
+        // Adding coverage keeps a doubted test, unless L0 saw its assertion cannot fail (decide-drop.ts).
+        (w.addedCoverage === false || v.hintsOf(w.t).some((h) => h.check === 'constant-assertion')) &&
         (w.lines?.size ?? 0) > 0 &&
         mutationEvidence(runs.outcomes, w.t.id, true).killed === 0,
     )
