@@ -3,6 +3,7 @@ import type { Outcome } from '../engine/events.js';
 import { useSession, useTheme } from '../tui/context.js';
 import { formatPercent } from '../tui/iteration-rows.js';
 import { ellipsize } from '../tui/question-lines.js';
+import { handbackLine } from '../tui/handback-line.js';
 
 // The key that leaves stays whole however narrow: the reason shortens before it.
 const QUITS = ' · q quits';
@@ -25,11 +26,12 @@ function reasonLine(reason: string, next: string, room: number): string {
   return ellipsize(`${reason}${tail}`, Math.max(1, room));
 }
 
-/** Two lines with how the session ended, why, and where to look next. */
+/** How the session ended, why, and where to look next; then where its fixes went (or the command that takes them). */
 export function DoneBanner({ width }: { width: number }) {
   const theme = useTheme();
   const done = useSession((s) => s.done);
   const sessionId = useSession((s) => s.sessionId);
+  const handback = handbackLine(useSession((s) => s.handback));
   if (!done) return null;
   const head = HEADLINES[done.outcome];
   const color = head.tone === 'good' ? theme.good : head.tone === 'bad' ? theme.bad : theme.warn;
@@ -53,6 +55,14 @@ export function DoneBanner({ width }: { width: number }) {
         <Text bold>q</Text>
         {QUITS.slice(4)}
       </Text>
+      {handback ? (
+        <Text wrap="truncate-end" color={handback.tone === 'good' ? theme.good : theme.warn}>
+          {'  '}
+          {handback.text}
+        </Text>
+      ) : null}
+      {/* The command wraps rather than lose its end: it is what the user copies. */}
+      {handback?.command ? <Text wrap="wrap">{`    take them: ${handback.command}`}</Text> : null}
     </Box>
   );
 }

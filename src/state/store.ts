@@ -88,6 +88,8 @@ export interface SessionView {
   /** fixcycle is waiting out an agent's rate limit: the countdown runs to `untilMs`. */
   waiting: { agent: string; untilMs: number; reason: string } | null;
   done: { outcome: Outcome; reason: string; exitCode: number; passRate: number | null; reportPath?: string } | null;
+  /** Where a session's fixes (its commits, for gen and team) went at its end: the user's branch, or waiting. */
+  handback: Omit<Extract<EngineEvent, { type: 'handback' }>, 'type'> | null;
   /** The gen pipeline's nodes, when `fixcycle gen` drives the session; null for `run`. */
   gen: Partial<Record<GenNode, GenNodeView>> | null;
   genCoverage: { files: CoverageLine[]; measured: boolean; reason?: string } | null;
@@ -147,6 +149,7 @@ export function createFixcycleStore(
             testCommand: event.testCommand,
             budget: event.budget ?? null,
             done: null,
+            handback: null,
           });
           return;
         case 'state':
@@ -306,6 +309,11 @@ export function createFixcycleStore(
           return;
         case 'team-wave':
           return;
+        case 'handback': {
+          const { type: _type, ...handback } = event;
+          set({ handback });
+          return;
+        }
         case 'done':
           set({
             waiting: null,
@@ -383,5 +391,6 @@ export function initialView(): SessionView {
     logs: [],
     waiting: null,
     done: null,
+    handback: null,
   };
 }

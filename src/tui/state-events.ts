@@ -54,6 +54,16 @@ export function eventsFromState(state: IterationState, results: TestResults | nu
   }
   if (awaiting && results)
     events.push({ type: 'await-approval', passRate: results.pass_rate, failures: results.failures });
+  const handback = state.worktree?.handback;
+  if (handback && state.worktree)
+    events.push({
+      type: 'handback',
+      status: handback.status,
+      branch: state.worktree.branch,
+      commits: handback.commits.length,
+      ...(handback.command && handback.status !== 'applied' ? { command: handback.command } : {}),
+      ...(handback.reason ? { reason: handback.reason } : {}),
+    });
   if (ended) {
     events.push({
       type: 'done',

@@ -88,6 +88,35 @@ describe('DoneBanner', () => {
     unmount = view.unmount;
     expect(view.lines()[0]).toBe('✓ Success · pass rate 100% · exit code 0');
   });
+
+  it('says where the fixes went: back on the branch, or waiting with the whole command that takes them, at 60 columns', () => {
+    const store = runningStore();
+    store.getState().apply({ type: 'handback', status: 'applied', branch: 'fixcycle/WFS-test-checkout', commits: 2 });
+    store.getState().apply({ type: 'done', outcome: 'success', reason: 'all tests pass', exitCode: 0, passRate: 100 });
+    let view = renderTui(<DoneBanner width={60} />, { columns: 60, rows: 20, store });
+    expect(view.lines()[2]).toBe('  ↩ fixes handed back to your branch (2 commits)');
+    view.unmount();
+    const command = 'git cherry-pick 1a2b3c4..fixcycle/WFS-test-checkout-20261128-061500';
+    store.getState().apply({
+      type: 'handback',
+      status: 'conflict',
+      branch: 'fixcycle/WFS-test-checkout-20261128-061500',
+      commits: 1,
+      command,
+    });
+    view = renderTui(<DoneBanner width={60} />, { columns: 60, rows: 20, store });
+    unmount = view.unmount;
+    expect(view.lines()[2]).toMatch(/^ {2}⏸ 1 commit wait on fixcycle\/WFS-test-checkout-2026112.*…$/);
+    // Wrapped, never cut: the lines after the third hold the whole command.
+    expect(
+      view
+        .lines()
+        .slice(3)
+        .map((l) => l.trim())
+        .join(' '),
+    ).toBe(`take them: ${command}`);
+    expect(overflowing(view.text(), 60)).toEqual([]);
+  });
 });
 
 describe('ConfirmPrompt', () => {

@@ -86,6 +86,27 @@ describe('a state the session leaves leaves the screen', () => {
     expect(next).not.toMatch(/\?\s*(Re-test|Analysis|Fix|Completion)/);
   });
 
+  it("shows where a session another process drove left its fixes, from its state file (a pane's view)", async () => {
+    const view = open();
+    const command = 'git cherry-pick 5e6f7a8..fixcycle/WFS-test-second';
+    mirrored(view, {
+      ...awaiting,
+      status: 'completed',
+      outcome_reason: 'all tests pass',
+      worktree: {
+        dir: '/tmp/none-worktree',
+        branch: 'fixcycle/WFS-test-second',
+        user_branch: 'refs/heads/main',
+        base: '1'.repeat(40),
+        snapshot: '1'.repeat(40),
+        handback: { status: 'waiting', commits: ['a', 'b'], reason: 'you switched to other', command, at: '' },
+      },
+    });
+    const screen = await view.waitFor('wait on fixcycle/WFS-test-second');
+    expect(screen).toContain('2 commits wait on fixcycle/WFS-test-second: you switched to other');
+    expect(screen).toContain(`take them: ${command}`);
+  });
+
   it('drops the question when the live loop saves a state that no longer waits (the same sequence, emitted)', () => {
     const store = createFixcycleStore();
     const { apply } = store.getState();
