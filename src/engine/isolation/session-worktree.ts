@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { lstat, mkdir, readFile, rename, rm, symlink } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { WORKFLOW_DIR, workflowDir } from '../session/paths.js';
 import { gitOut, gitRun, PARALLEL_CHECKOUT } from './git-run.js';
 
@@ -19,7 +19,11 @@ export class IsolationError extends Error {}
 export function sessionWorktreeDir(commonDir: string, sessionId: string): string {
   const repo = basename(dirname(resolve(commonDir))) || 'repo';
   const key = createHash('sha1').update(resolve(commonDir)).digest('hex').slice(0, 10);
-  return join(tmpdir(), 'fixcycle-worktrees', `${repo}-${key}`, sessionId);
+  // The checkout keeps the user's path below the session's folder: a project whose imports go through its folder's
+  // name (a Python package checked out as itself, found through its parent on sys.path), or whose tests expect their
+  // own path (a Go package in its GOPATH folder, src/github.com/owner/name), runs there as in the user's tree.
+  const checkout = dirname(resolve(commonDir)).split(sep).filter(Boolean);
+  return join(tmpdir(), 'fixcycle-worktrees', `${repo}-${key}`, sessionId, ...(checkout.length ? checkout : [repo]));
 }
 
 /**
@@ -127,7 +131,14 @@ export async function reopenSessionWorktree(root: string, dir: string, branch: s
  * fixcycle: a worktree's hard-linked node_modules holds tens of thousands of entries, and deleting them is time
  * the user would wait for at every session's end. Deleted in place where the rename fails.
  */
-async function discard(dir: string): Promise<void> {
+async function discard(worktree: string): Promise<void> {
+  // The session's folder (fixcycle-worktrees/<repo>-<hash>/<session>), which holds only the checkout, goes with it.
+  let dir = worktree;
+  for (let up = worktree; dirname(up) !== up; up = dirname(up))
+    if (basename(dirname(dirname(up))) === 'fixcycle-worktrees') {
+      dir = up;
+      break;
+    }
   const trash = `${dir}.removed-${process.pid}-${Date.now()}`;
   try {
     await rename(dir, trash);
