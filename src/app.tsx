@@ -76,7 +76,13 @@ function CompactBody({ layout }: { layout: Layout }) {
 export function App({ onQuit }: AppProps) {
   const { columns, rows } = useTerminalSize();
   const bannerView = useSession(
-    useShallow((s) => ({ awaitingApproval: s.awaitingApproval, done: s.done, sessionId: s.sessionId, state: s.state })),
+    useShallow((s) => ({
+      awaitingApproval: s.awaitingApproval,
+      done: s.done,
+      sessionId: s.sessionId,
+      state: s.state,
+      handback: s.handback,
+    })),
   );
   const bannerUi = useUi(useShallow((s) => ({ confirm: s.confirm })));
   const banners = bannerFlags(bannerView, bannerUi);

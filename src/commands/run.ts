@@ -1,5 +1,5 @@
 import { ConfigError } from '../engine/config.js';
-import type { EngineEvent } from '../engine/events.js';
+import type { EngineEvent, LoopControls } from '../engine/events.js';
 import { GitSafetyError } from '../engine/git.js';
 import { RunnerResolutionError } from '../engine/runners/index.js';
 import { EXIT } from '../engine/loop/exit-codes.js';
@@ -97,7 +97,11 @@ export async function runLoopCommand(options: RunOptions, out: Output): Promise<
       await prepared.finish(result);
       return result.exitCode;
     }
-    return await runInTui(loop, store, options, prepared.finish);
+    return await runInTui(loop, store, options, prepared.finish, () =>
+      import('../engine/isolation/take-fixes.js').then(({ takeWaitingFixes }) =>
+        takeWaitingFixes(options.cwd, prepared.sessionId, store.getState().apply),
+      ),
+    );
   } catch (error) {
     const message = userError(error);
     if (!message) throw error;
@@ -116,12 +120,24 @@ async function runInTui(
   store: ReturnType<typeof createFixcycleStore>,
   options: RunOptions,
   finish: (result: LoopResult) => Promise<void>,
+  take: () => Promise<string | null>,
 ): Promise<number> {
   const { importTui } = await import('../tui/load.js');
+  // Fixes left waiting on the session's branch (--no-apply, a switched branch) are taken with one key.
+  const controls: LoopControls = loop.controls;
+  controls.takeFixes = () => {
+    if (!store.getState().done) return 'The loop still runs: its fixes come back when it ends';
+    take().then(
+      (why) => why && store.getState().apply({ type: 'log', level: 'warn', message: why }),
+      (error: Error) =>
+        store.getState().apply({ type: 'log', level: 'error', message: `could not take the fixes: ${error.message}` }),
+    );
+    return null;
+  };
   const { startTui } = await importTui(() => import('../tui/start.js'));
   const tui = startTui({
     store,
-    controls: loop.controls,
+    controls,
     title: options.title,
     demo: options.demo,
     bell: options.bell,

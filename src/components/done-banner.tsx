@@ -1,9 +1,9 @@
 import { Box, Text } from 'ink';
 import type { Outcome } from '../engine/events.js';
-import { useSession, useTheme } from '../tui/context.js';
+import { useSession, useTheme, useTui } from '../tui/context.js';
 import { formatPercent } from '../tui/iteration-rows.js';
 import { ellipsize } from '../tui/question-lines.js';
-import { handbackLine } from '../tui/handback-line.js';
+import { handbackLines } from '../tui/handback-line.js';
 
 // The key that leaves stays whole however narrow: the reason shortens before it.
 const QUITS = ' · q quits';
@@ -31,7 +31,11 @@ export function DoneBanner({ width }: { width: number }) {
   const theme = useTheme();
   const done = useSession((s) => s.done);
   const sessionId = useSession((s) => s.sessionId);
-  const handback = handbackLine(useSession((s) => s.handback));
+  const { controls } = useTui();
+  const handback = handbackLines(
+    useSession((s) => s.handback),
+    Boolean(controls?.takeFixes),
+  );
   if (!done) return null;
   const head = HEADLINES[done.outcome];
   const color = head.tone === 'good' ? theme.good : head.tone === 'bad' ? theme.bad : theme.warn;
@@ -62,7 +66,7 @@ export function DoneBanner({ width }: { width: number }) {
         </Text>
       ) : null}
       {/* The command wraps rather than lose its end: it is what the user copies. */}
-      {handback?.command ? <Text wrap="wrap">{`    take them: ${handback.command}`}</Text> : null}
+      {handback?.take ? <Text wrap="wrap">{`    ${handback.take}`}</Text> : null}
     </Box>
   );
 }

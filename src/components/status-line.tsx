@@ -49,6 +49,7 @@ export function StatusLine({ width, compact = false }: StatusLineProps) {
       hasIterations: (s.state?.iterations.length ?? 0) > 0,
       hasFailureGroups: currentFailures(s).failures.length > 0,
       choosing: s.teamChoice !== null,
+      fixesWaiting: s.handback?.status === 'waiting',
     })),
   );
   const ui = useUi(
@@ -65,7 +66,9 @@ export function StatusLine({ width, compact = false }: StatusLineProps) {
   const message = useUi((s) => s.message);
   // Watching only: no controls, or nothing drives the session the keys would act on.
   const watching = controls === null || Boolean(controls.unreachable?.());
-  const { kept, rest } = splitHints(keyHints({ ui, watch: watching, ...facts }));
+  const { kept, rest } = splitHints(
+    keyHints({ ui, watch: watching, ...facts, fixesWaiting: facts.fixesWaiting && Boolean(controls?.takeFixes) }),
+  );
   const keptText = formatHints(kept);
 
   const left = [

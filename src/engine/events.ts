@@ -97,6 +97,11 @@ export interface LoopControls {
   stop(): void;
   /** Gives the loop one more iteration (+1) or one fewer (-1) while it runs; the session records the new max. Returns why not. */
   changeMaxIterations?(delta: 1 | -1): string | null;
+  /**
+   * Brings the fixes waiting on the ended session's branch to the user's branch (the hand-back, as at a success);
+   * it runs on in the background and says how it went by a `handback` event. Returns why not.
+   */
+  takeFixes?(): string | null;
   /** Why no key can reach the loop now (a watched session nothing drives), with the command that acts instead; null when keys reach it. */
   unreachable?(): string | null;
   /** `fixcycle team` before it starts: offers another pipeline. Returns why not when it cannot. */

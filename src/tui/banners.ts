@@ -2,6 +2,7 @@ import type { LoopControls } from '../engine/events.js';
 import type { SessionView } from '../state/store.js';
 import type { ConfirmPrompt, UiState } from '../state/ui-state.js';
 import { approvalQuestion } from './approval-question.js';
+import { handbackLines, handbackRows } from './handback-line.js';
 import { fitQuestion, questionRows, type Question } from './question-lines.js';
 
 /** Which banners show: the approval question, the outcome, a y/n prompt. */
@@ -34,14 +35,14 @@ export const confirmQuestion = (confirm: ConfirmPrompt): Question => ({
 export function bannerHeight(
   flags: BannerFlags,
   width: number,
-  view: Pick<SessionView, 'awaitingApproval' | 'sessionId' | 'state'>,
+  view: Pick<SessionView, 'awaitingApproval' | 'sessionId' | 'state'> & Partial<Pick<SessionView, 'handback'>>,
   ui: Pick<UiState, 'confirm'>,
   controls: LoopControls | null,
 ): number {
   const rows = (q: Question | null) => (q ? questionRows(fitQuestion(q, width)) : 0);
   return (
     rows(flags.approval ? approvalQuestion(view, controls) : null) +
-    (flags.done ? 2 : 0) +
+    (flags.done ? 2 + handbackRows(handbackLines(view.handback ?? null, Boolean(controls?.takeFixes)), width) : 0) +
     rows(flags.confirm && ui.confirm ? confirmQuestion(ui.confirm) : null)
   );
 }

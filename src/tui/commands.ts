@@ -128,6 +128,21 @@ function inDetail(command: Command, ctx: CommandContext): CommandResult {
   return scrolled ?? only(say(`The ${view} is open: esc closes it`));
 }
 
+function takeFixes(ctx: CommandContext): CommandResult {
+  const waiting = ctx.session.handback;
+  if (waiting?.status !== 'waiting')
+    return only(
+      say(
+        waiting?.status === 'conflict'
+          ? 'These fixes meet lines you changed: take them with the command shown, resolving the conflict'
+          : "No fixes wait on the session's branch",
+      ),
+    );
+  const why = ctx.controls?.takeFixes?.();
+  if (why === undefined) return only(say(`No key here can take them: ${waiting.command ?? 'see fixcycle status'}`));
+  return only(say(why ?? 'Taking the fixes to your branch…', why ? 'warn' : 'info'));
+}
+
 function approve(ctx: CommandContext): CommandResult {
   if (!ctx.controls) return only(say(WATCH('approve')));
   if (!ctx.session.awaitingApproval) {
@@ -263,6 +278,8 @@ export function runCommand(command: Command, ctx: CommandContext): CommandResult
   switch (command) {
     case 'approve':
       return approve(ctx);
+    case 'take-fixes':
+      return takeFixes(ctx);
     case 'rollback':
       return rollback(ctx);
     case 'pause':

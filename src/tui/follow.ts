@@ -47,6 +47,10 @@ export async function startFollow(options: FollowOptions): Promise<number> {
     () => followed,
     by,
     (text) => tui.notify(text),
+    (id) =>
+      import('../engine/isolation/take-fixes.js').then(({ takeWaitingFixes }) =>
+        takeWaitingFixes(root, id, applyEvent),
+      ),
   );
   const apply: typeof applyEvent = (event) => {
     if (event.type === 'state') {

@@ -25,7 +25,20 @@ export class IntentControls implements LoopControls {
     private readonly followed: () => FollowedSession | null,
     private readonly by: string,
     private readonly onError: (text: string) => void,
+    /** Takes the fixes waiting on an ended session's branch, in this process (no loop is left to send it to). */
+    private readonly take?: (sessionId: string) => Promise<string | null>,
   ) {}
+
+  takeFixes(): string | null {
+    const session = this.followed();
+    if (!session) return 'No session to act on: waiting for one to start';
+    if (!this.take) return 'No key here can take the fixes: run the command shown';
+    this.take(session.id).then(
+      (why) => why && this.onError(why),
+      (error: Error) => this.onError(`could not take the fixes of ${session.id}: ${error.message.split('\n')[0]}`),
+    );
+    return null;
+  }
 
   private lockSeen = { dir: '', at: 0, held: false };
 

@@ -18,6 +18,7 @@ export type Command =
   | 'focus-prev'
   | 'open'
   | 'diff'
+  | 'take-fixes'
   | 'failures'
   | 'help'
   | 'close'
@@ -166,6 +167,13 @@ export const KEY_BINDINGS: readonly KeyBinding[] = [
     label: 'd',
     description: "open the selected iteration's fix: its commit and whole diff",
     hint: 'diff',
+  },
+  {
+    command: 'take-fixes',
+    keys: [{ input: 'h' }],
+    label: 'h',
+    description: "take the fixes waiting on the session's branch: bring them to your branch, as at a success",
+    hint: 'take fixes',
   },
   {
     command: 'failures',

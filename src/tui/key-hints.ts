@@ -13,6 +13,8 @@ export interface HintContext {
   hasIterations: boolean;
   /** The failures view has groups to select and open. */
   hasFailureGroups?: boolean;
+  /** Fixes wait on the ended session's branch, and a key here can take them. */
+  fixesWaiting?: boolean;
   /** `fixcycle team` offers its pipeline and waits for enter. */
   choosing?: boolean;
 }
@@ -48,6 +50,7 @@ export function keyHints(ctx: HintContext): KeyHint[] {
   const live = !ctx.watch && !ctx.done;
   const groups = ui.focus === 'failures' && ctx.hasFailureGroups;
   if (ctx.awaitingApproval && !ctx.watch) hints.push(hint('approve'));
+  if (ctx.fixesWaiting) hints.push(hint('take-fixes'));
   // Focused on the failure groups, opening one is what the user came for: before the loop's keys, so a 60-column pane keeps it.
   if (groups) hints.push(hint('open', 'suspects'));
   // Focused on the iterations, opening one (or its diff) is what the user came for, as with the failure groups.

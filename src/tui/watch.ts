@@ -94,6 +94,10 @@ export async function startWatch(options: WatchOptions): Promise<number> {
     () => ({ id: found.id, dir: found.dir }),
     `fixcycle watch (pid ${process.pid})`,
     (text) => tui.notify(text),
+    (id) =>
+      import('../engine/isolation/take-fixes.js').then(({ takeWaitingFixes }) =>
+        takeWaitingFixes(options.repo, id, applyEvent),
+      ),
   );
   const apply: typeof applyEvent = (event) => {
     // The clock counts from when the watched session started, not from when watching did.

@@ -61,7 +61,7 @@ describe('HelpOverlay', () => {
       ui: { help: true, helpTop: 3 },
     });
     unmount = view.unmount;
-    expect(view.text()).toMatch(/Keys · 4-18 of 18 · j\/k scroll · esc closes/);
+    expect(view.text()).toMatch(/Keys · 4-19 of 19 · j\/k scroll · esc closes/);
     expect(view.text()).not.toContain('approve the partial');
     expect(view.lines()).toHaveLength(17);
   });
