@@ -169,13 +169,6 @@ export const KEY_BINDINGS: readonly KeyBinding[] = [
     hint: 'diff',
   },
   {
-    command: 'take-fixes',
-    keys: [{ input: 'h' }],
-    label: 'h',
-    description: "take the fixes waiting on the session's branch: bring them to your branch, as at a success",
-    hint: 'take fixes',
-  },
-  {
     command: 'failures',
     keys: [{ input: 'v' }],
     label: 'v',
@@ -219,6 +212,13 @@ export const KEY_BINDINGS: readonly KeyBinding[] = [
     label: 'c',
     description: 'team, before it starts: offer the comprehensive pipeline (L1 ∥ L2, then L3, analysis)',
     hint: 'comprehensive',
+  },
+  {
+    command: 'take-fixes',
+    keys: [{ input: 'h' }],
+    label: 'h',
+    description: "take the fixes waiting on the session's branch: bring them to your branch, as at a success",
+    hint: 'take fixes',
   },
 ];
 
