@@ -18,7 +18,7 @@ export function handbackLines(handback: SessionView['handback'], key: boolean): 
   const commits = `${handback.commits} commit${handback.commits === 1 ? '' : 's'}`;
   if (handback.status === 'applied')
     return {
-      text: `↩ fixes handed back to your branch (${commits})${handback.reason ? `; ${handback.reason}` : ''}`,
+      text: `↩ ${commits} handed back to your branch${handback.reason ? `; ${handback.reason}` : ''}`,
       take: null,
       tone: 'good',
     };

@@ -94,7 +94,7 @@ describe('DoneBanner', () => {
     store.getState().apply({ type: 'handback', status: 'applied', branch: 'fixcycle/WFS-test-checkout', commits: 2 });
     store.getState().apply({ type: 'done', outcome: 'success', reason: 'all tests pass', exitCode: 0, passRate: 100 });
     let view = renderTui(<DoneBanner width={60} />, { columns: 60, rows: 20, store });
-    expect(view.lines()[2]).toBe('  ↩ fixes handed back to your branch (2 commits)');
+    expect(view.lines()[2]).toBe('  ↩ 2 commits handed back to your branch');
     view.unmount();
     const command = 'git cherry-pick 1a2b3c4..fixcycle/WFS-test-checkout-20261128-061500';
     store.getState().apply({

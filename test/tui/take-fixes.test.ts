@@ -33,7 +33,7 @@ describe('fixes waiting on the session branch', () => {
     expect(git(repo, 'log', '--format=%s', 'main')).toBe('initial');
 
     term.press('h');
-    screen = await term.waitFor('fixes handed back to your branch (2 commits)');
+    screen = await term.waitFor('2 commits handed back to your branch');
     expect(screen).not.toContain('h takes them');
     expect(git(repo, 'log', '--format=%s', 'main').split('\n')).toHaveLength(3);
     expect(git(repo, 'status', '--porcelain')).toBe('');
@@ -64,7 +64,7 @@ describe('fixes waiting on the session branch', () => {
     const screen = await term.waitFor('h takes them', 30_000);
     expect(screen).toMatch(/⏸ 2 commits wait on fixcycle\/WFS-test-/);
     term.press('h');
-    await term.waitFor('fixes handed back to your branch (2 commits)');
+    await term.waitFor('2 commits handed back to your branch');
     expect(git(repo, 'log', '--format=%s', 'main').split('\n')).toHaveLength(3);
     expect(git(repo, 'status', '--porcelain')).toBe('');
   }, 120_000);
