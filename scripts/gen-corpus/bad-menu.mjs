@@ -262,7 +262,7 @@ function goMenu(entry) {
           'if warm {',
           '\tos.Remove(marker)',
           '} else {',
-          '\tos.WriteFile(marker, nil, 0o644)',
+          '\tos.WriteFile(marker, nil, 0644)', // not 0o644: pflag's go.mod (go 1.12) refuses 0o literals
           '}',
           ...check(use.call, use.value),
           'if warm {',

@@ -93,7 +93,7 @@ export async function badOutcomes(dir, bad, state) {
 }
 
 /** Does the Python that runs the project's tests import `module` (a bad generation's premise is that it does not)? */
-async function importable(dir, module) {
+export async function importable(dir, module) {
   const r = await run(['python3', '-c', `import ${module}`], { cwd: dir, timeoutMs: 30_000 });
   return r.code === 0;
 }

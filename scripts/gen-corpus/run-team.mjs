@@ -7,7 +7,7 @@ import { parse } from 'csv-parse/sync';
 import { commit } from '../corpus/prepare.mjs';
 import { parseEvents } from '../corpus/events.mjs';
 import { run, runOrThrow } from '../corpus/process.mjs';
-import { brokenCommitted, committedFiles, fileAtHead, testTitles } from './inspect.mjs';
+import { brokenCommitted, committedFiles, fileAtHead, importable, testTitles } from './inspect.mjs';
 import { envFor, genCacheRoot, prepare, resetProject, userTestArgs } from './prepare.mjs';
 import { AGENT, CLI, clearFlakyMarkers, writeSpec } from './run-project.mjs';
 
@@ -47,11 +47,15 @@ async function teamBadOutcomes(dir, bad, said) {
   for (const b of bad) {
     const words = [...new Set(pieces.filter((p) => p.includes(b.file) && !progress.test(p)))];
     const right = words.filter((w) => new RegExp(b.reason, 'i').test(w.replaceAll(b.file, '')));
+    const installed = b.absentModule ? await importable(dir, b.absentModule) : false;
     out.push({
       kind: b.kind,
       file: b.file,
       committed: (await fileAtHead(dir, b.file)) !== null,
       right: right.length > 0,
+      ...(installed
+        ? { notMeasurable: `${b.absentModule} is installed here, so its import is not a hallucination` }
+        : {}),
       by: [...right, ...words.filter((w) => !right.includes(w))].slice(0, 3).map((w) => w.slice(0, 300)),
     });
   }

@@ -1,6 +1,9 @@
 // The team table: per project, every task's status, the executors' coverage, where the writing tasks ran.
 const secs = (s) => (typeof s === 'number' ? `${s.toFixed(1)}s` : '-');
 
+// A bad generation whose premise does not hold here (its "hallucinated" module is installed) is not counted.
+const measurable = (row) => (row.bad ?? []).filter((b) => !b.notMeasurable);
+
 export function teamVerdicts(row) {
   const tasks = row.tasks ?? [];
   return {
@@ -8,9 +11,10 @@ export function teamVerdicts(row) {
     total: tasks.length,
     exitZero: row.exit === 0,
     broken: (row.broken ?? []).length,
-    badRejected: (row.bad ?? []).filter((b) => !b.committed).length,
-    badRejectedRight: (row.bad ?? []).filter((b) => !b.committed && b.right).length,
-    badTotal: (row.bad ?? []).length,
+    badRejected: measurable(row).filter((b) => !b.committed).length,
+    badRejectedRight: measurable(row).filter((b) => !b.committed && b.right).length,
+    badTotal: measurable(row).length,
+    notMeasurable: (row.bad ?? []).length - measurable(row).length,
     realCommitted: Object.values(row.realTests ?? {}).reduce((n, r) => n + r.committed, 0),
     realTotal: Object.values(row.realTests ?? {}).reduce((n, r) => n + r.total, 0),
   };
@@ -35,11 +39,11 @@ export function formatTeamRow(row) {
       .join(', ')}`,
   );
   lines.push(
-    `  real tests committed: ${v.realCommitted}/${v.realTotal}; bad generations not committed: ${v.badRejected}/${v.badTotal} (with a right reason ${v.badRejectedRight})`,
+    `  real tests committed: ${v.realCommitted}/${v.realTotal}; bad generations not committed: ${v.badRejected}/${v.badTotal} (with a right reason ${v.badRejectedRight})${v.notMeasurable ? `; not measurable here ${v.notMeasurable}` : ''}`,
   );
   for (const b of row.bad ?? [])
     lines.push(
-      `    ${b.kind.padEnd(20)} ${b.committed ? 'COMMITTED' : b.right ? 'rejected' : 'not committed, reason not right'}${b.by.length ? `: ${b.by[0].slice(0, 150)}` : ''}`,
+      `    ${b.kind.padEnd(20)} ${b.notMeasurable ? `not measurable: ${b.notMeasurable}; ` : ''}${b.committed ? 'COMMITTED' : b.right ? 'rejected' : 'not committed, reason not right'}${b.by.length ? `: ${b.by[0].slice(0, 150)}` : ''}`,
     );
   lines.push(
     `  committed test files: ${(row.committed ?? []).join(', ') || 'none'}; failing collection or empty: ${v.broken}`,

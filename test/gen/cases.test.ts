@@ -33,6 +33,46 @@ describe('test cases with their full path, per language', () => {
     expect(none.text.trim()).toBe("import { expect, it, describe } from 'vitest';");
   });
 
+  it('Python: a test class defined under a module-level try/else is a test class (hyperlink), one inside a function is not', () => {
+    const text = [
+      'try:',
+      '    import hypothesis',
+      'except ImportError:',
+      '    pass',
+      'else:',
+      '    from hypothesis import given',
+      '',
+      '    class TestStrategies(HyperlinkTestCase):',
+      '        @given(labels())',
+      '        def test_labels(self, label):',
+      '            assert label',
+      '',
+      '        def test_other(self):',
+      '            def test_inner():',
+      '                pass',
+      '            class TestLocal:',
+      '                def test_local(self):',
+      '                    pass',
+      '            assert True',
+      '',
+      'if True:',
+      '    def test_under_if():',
+      '        assert 1',
+      '',
+    ].join('\n');
+    const { cases, groups } = casesOf('test/test_hypothesis.py', text);
+    expect(cases.map((c) => [c.path.join('::'), c.line])).toEqual([
+      ['TestStrategies::test_labels', 9],
+      ['TestStrategies::test_other', 13],
+      ['test_under_if', 22],
+    ]);
+    expect(groups.map((g) => g.path.join('::'))).toEqual(['TestStrategies']);
+    const out = removeCases('test/test_hypothesis.py', text, [cases[0]!]);
+    expect(out.left).toBe(2);
+    expect(out.text).not.toMatch(/test_labels|@given\(labels/);
+    expect(out.text).toMatch(/else:\n[\s\S]*class TestStrategies\(HyperlinkTestCase\):\n\s*def test_other/);
+  });
+
   it('Python: functions and class methods (decorators, multi-line parametrize, docstrings), pytest ids with class and parametrize id', () => {
     const text = [
       'import pytest',

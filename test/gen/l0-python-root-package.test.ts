@@ -17,16 +17,22 @@ describe('python imports when the project root is a package', () => {
     writeFileSync(join(root, '__init__.py'), '');
     // The project's own module named like the standard library's textwrap, without its dedent.
     writeFileSync(join(root, 'textwrap.py'), 'def wrap_all(text):\n    return text\n');
+    // And one named like a library package, imported with one of that package's submodules (hypothesis.strategies).
+    writeFileSync(join(root, 'email.py'), 'def address():\n    return "a@b"\n');
     writeFileSync(join(root, 'test', '__init__.py'), '');
     writeFileSync(
       join(root, 'test', 'test_wrap.py'),
-      'from textwrap import dedent\nfrom textwrap import nothing_defined_anywhere\nfrom mypkg.textwrap import wrap_all, not_here\n' +
+      'from textwrap import dedent\nfrom textwrap import nothing_defined_anywhere\nfrom email import mime, message_from_string\nfrom mypkg.textwrap import wrap_all, not_here\n' +
         'try:\n    from unittest.mock import patch\nexcept ImportError:\n    from mock_that_is_not_installed import patch\n',
     );
     const r = await pythonImportFindings('python3', root, ['test/test_wrap.py']);
     expect(r.ran, r.why).toBe(true);
     const messages = r.findings.map((f) => f.message);
     expect(messages.some((m) => m.includes('{ dedent }'))).toBe(false);
+    expect(
+      messages.filter((m) => m.includes('"email"')),
+      messages.join('; '),
+    ).toEqual([]);
     expect(messages.some((m) => m.includes('{ nothing_defined_anywhere }'))).toBe(true);
     expect(messages.some((m) => m.includes('{ not_here }'))).toBe(true);
     // An ImportError handler's fallback import runs only where the first one fails.

@@ -5,6 +5,7 @@ import { node, type GenContext } from './gen-context.js';
 import { findingLine, type Finding } from './l0/finding.js';
 import { projectChecks } from './l0/project-checks.js';
 import { staticChecks } from './l0/static-checks.js';
+import { l0Verdict, reportedFindings } from './l0/verdict.js';
 import { pythonOf } from './coverage/python.js';
 import { dropTests } from './drop-tests.js';
 import { genPaths } from './paths.js';
@@ -33,13 +34,6 @@ async function dropFailing(ctx: GenContext, critical: Finding[]): Promise<string
     );
   }
   return dropped;
-}
-
-/** `; <whose>: N error(s), reported (file:line: message; ...)`, or nothing. */
-function reported(whose: string, findings: Finding[]): string {
-  if (findings.length === 0) return '';
-  const first = findings.slice(0, 2).map((f) => `${f.file}:${f.line}: ${f.message}`);
-  return `; ${whose}: ${findings.length} error(s), reported (${first.join('; ')}${findings.length > 2 ? '; ...' : ''})`;
 }
 
 /** Records an L0 rejection once: the same finding sent back round after round is one rejected test. */
@@ -76,16 +70,8 @@ export async function validateRound(ctx: GenContext): Promise<void> {
     ctx.runner.describe().env,
   );
   const findings = [...project.findings, ...(await staticChecks(root, tests, sources))];
-  // The project's own linter is reported, never a verdict nor a round sent back: a no-unused-vars on the import of
-  // a test that asserts nothing is not why that test goes (its runs are), and a generator told of it drops the file
-  // before any run can say so. A kept file it still rejects is the fix loop's, as the project's test script says.
-  // A finding in the changed code is the project's own (toml's encoder imports numpy inside a method, for users who
-  // have it): generation may change tests only, so it is reported, never a round sent back.
-  const inChange = (f: Finding): boolean => sources.includes(f.file) && !tests.includes(f.file);
-  const critical = findings.filter((f) => f.severity === 'critical' && f.check !== 'lint' && !inChange(f));
-  const linted = findings.filter((f) => f.severity === 'critical' && f.check === 'lint');
-  const own = findings.filter((f) => f.severity === 'critical' && f.check !== 'lint' && inChange(f));
-  const lintNote = `${reported("the project's linter", linted)}${reported('the changed code', own)}`;
+  const { critical, linted, inChange: own } = l0Verdict(findings, tests, sources);
+  const lintNote = `${reportedFindings("the project's linter", linted)}${reportedFindings('the changed code', own)}`;
   await writeJsonAtomic(genPaths(dir).l0Report(round), {
     round,
     attempt,

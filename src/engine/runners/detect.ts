@@ -61,7 +61,13 @@ export function detectRunner(project: ProjectFacts): Detection | null {
       return { call: bareCall(runner), detectedFrom: `${runner} in package.json dependencies` };
   }
   const pytestFrom = pytestSignal(project);
-  if (pytestFrom) return { call: { ...bareCall('pytest'), launcher: pytestLauncher() }, detectedFrom: pytestFrom };
+  if (pytestFrom) {
+    // A root that is itself a package (hyperlink, pyflakes: Debian's installed copy checked out as itself) holds
+    // modules named like libraries (`hypothesis.py`): `python -m pytest` would put them first on sys.path and a
+    // test's `import hypothesis` would get the project's own. The `pytest` script leaves them `pkg.module`.
+    const launcher = project.exists('__init__.py') && findOnPath('pytest') ? ['pytest'] : pytestLauncher();
+    return { call: { ...bareCall('pytest'), launcher }, detectedFrom: pytestFrom };
+  }
   if (project.exists('go.mod')) return { call: bareCall('go'), detectedFrom: 'go.mod' };
   if (project.exists('Cargo.toml')) return { call: bareCall('cargo'), detectedFrom: 'Cargo.toml' };
   return null;

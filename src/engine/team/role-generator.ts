@@ -2,6 +2,7 @@ import { findingLine } from '../gen/l0/finding.js';
 import { projectChecks } from '../gen/l0/project-checks.js';
 import { pythonOf } from '../gen/coverage/python.js';
 import { staticChecks } from '../gen/l0/static-checks.js';
+import { l0Verdict, reportedFindings } from '../gen/l0/verdict.js';
 import { collectFile } from '../gen/collect.js';
 import { isTestFileProper, isTestSide } from '../gen/source-files.js';
 import { restoreLeftMutant } from '../gen/mutation/with-mutant.js';
@@ -106,8 +107,9 @@ export async function runGenerator(
     const findings = [...project.findings, ...(await staticChecks(cwd, tests, sources))];
     // A check the project has but cannot run here is said, not skipped silently (a worktree without dependencies).
     const unavailable = project.skipped.filter((s) => / but no /.test(s));
-    // The project's linter is reported, never sent back nor a drop: the judges' runs decide a test (as gen's L0).
-    let critical = findings.filter((f) => f.severity === 'critical' && f.check !== 'lint');
+    // As gen's L0: the project's linter and a finding in the changed code are reported, never sent back nor a drop.
+    const verdict = l0Verdict(findings, tests, sources);
+    let critical = verdict.critical;
     // The last round: what still fails L0 goes (the failing tests alone where the finding is one test's), the
     // rest is committed; one bad test never fails a task whose other tests are good.
     const last = round === ctx.options.maxL0Rounds;
@@ -149,7 +151,7 @@ export async function runGenerator(
         ]),
       );
       const said = findingsOf(call.finalText || call.stdout);
-      const l0 = `L0: ${project.ran.length ? `${project.ran.join(' and ')} ran` : 'no project check ran'}${unavailable.length ? `, could not run ${unavailable.join(', ')}` : ''}, ${findings.length} warning(s), round ${round}${droppedAtLast.length ? `; dropped ${droppedAtLast.join(', ')}` : ''}`;
+      const l0 = `L0: ${project.ran.length ? `${project.ran.join(' and ')} ran` : 'no project check ran'}${unavailable.length ? `, could not run ${unavailable.join(', ')}` : ''}, ${findings.length} warning(s), round ${round}${reportedFindings('the changed code', verdict.inChange)}${droppedAtLast.length ? `; dropped ${droppedAtLast.join(', ')}` : ''}`;
       return {
         ok: true,
         files: tests,

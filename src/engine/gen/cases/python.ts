@@ -84,13 +84,16 @@ export function pythonCases(text: string): { cases: CaseSpan[]; groups: GroupSpa
   const cases: CaseSpan[] = [];
   const groups: GroupSpan[] = [];
   const classes: { name: string; indent: number; end: number; test: boolean }[] = [];
+  // The functions the line is in: what a function defines is never collected. A class or test under a module's
+  // `if`, `try` or `else` is (hyperlink defines its test class in the `else:` of `try: import hypothesis`).
+  const functions: { indent: number; end: number }[] = [];
   lines.forEach((l, i) => {
     if (l.inert) return;
     while (classes.length && (classes.at(-1)!.indent >= l.indent || classes.at(-1)!.end < i)) classes.pop();
+    while (functions.length && (functions.at(-1)!.indent >= l.indent || functions.at(-1)!.end < i)) functions.pop();
+    const inFunction = functions.length > 0;
     const cls = /^class\s+(\w+)\s*(\(([^)]*)\))?\s*:/.exec(l.text.trim());
-    // A class inside a function (a helper type a test defines) is never collected: only module-level classes and
-    // the classes nested in them are.
-    if (cls && l.indent > 0 && !(classes.length > 0 && classes.at(-1)!.indent < l.indent)) return;
+    if (cls && inFunction) return;
     if (cls) {
       const end = blockEnd(lines, i);
       const test = /^Test/.test(cls[1]!) || /TestCase\b/.test(cls[3] ?? '');
@@ -103,13 +106,17 @@ export function pythonCases(text: string): { cases: CaseSpan[]; groups: GroupSpa
         });
       return;
     }
-    const def = /^(?:async\s+)?def\s+(test\w*)\s*\(/.exec(l.text.trim());
-    if (!def) return;
-    const inClass = classes.length > 0;
+    const anyDef = /^(?:async\s+)?def\s+(\w+)\s*\(/.exec(l.text.trim());
+    if (!anyDef) return;
+    const opened = { indent: l.indent, end: blockEnd(lines, i) };
+    const def = /^test/.test(anyDef[1]!) ? anyDef : null;
+    const nested = inFunction;
+    functions.push(opened);
+    if (!def || nested) return; // a helper, or a function nested in one
+    const inClass = classes.length > 0 && classes.at(-1)!.indent < l.indent;
     if (inClass && !classes.every((c) => c.test)) return;
-    if (!inClass && l.indent > 0) return; // a helper nested in a function
     const first = decoratedStart(lines, i);
-    const last = blockEnd(lines, i);
+    const last = opened.end;
     const start = lines[first]!.start;
     const end = lines[last]!.end;
     cases.push({

@@ -58,7 +58,8 @@ def elsewhere(name, wanted=()):
         origin = s.origin if s.origin and s.origin.endswith('.py') else None
         if origin and os.path.abspath(origin).startswith(os.path.abspath(root) + os.sep): return False
         names = defined(origin) if origin else None
-        return names is None or all(w in names for w in wanted)
+        # A name a package does not define may be one of its submodules (\`from hypothesis import strategies\`).
+        return names is None or all(w in names or (s.submodule_search_locations is not None and spec(name + '.' + w)[0] is not None) for w in wanted)
     finally:
         sys.path[:] = saved
 
