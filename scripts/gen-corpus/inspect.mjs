@@ -60,10 +60,10 @@ export async function realTests(dir, entry, original, state) {
 }
 
 /** Each bad generation: the gates that rejected it (and their words), whether a reason is the right one, whether it was committed. */
-export async function badOutcomes(dir, bad, state) {
+export async function badOutcomes(dir, bad, state, env) {
   const out = [];
   for (const b of bad) {
-    const installed = b.absentModule ? await importable(dir, b.absentModule) : false;
+    const installed = b.absentModule ? await importable(dir, b.absentModule, env) : false;
     const rejections = (state?.rejected ?? []).filter(
       (r) =>
         r.file === b.file ||
@@ -93,8 +93,9 @@ export async function badOutcomes(dir, bad, state) {
 }
 
 /** Does the Python that runs the project's tests import `module` (a bad generation's premise is that it does not)? */
-export async function importable(dir, module) {
-  const r = await run(['python3', '-c', `import ${module}`], { cwd: dir, timeoutMs: 30_000 });
+export async function importable(dir, module, env) {
+  // With the project's own variables: its PATH names the Python its tests run with.
+  const r = await run(['python3', '-c', `import ${module}`], { cwd: dir, env, timeoutMs: 30_000 });
   return r.code === 0;
 }
 
@@ -112,7 +113,9 @@ function aloneCommand(entry, file) {
     case 'ava':
       return `npx ava ${file}`;
     case 'pytest':
-      return `python3 -m pytest -p no:cacheprovider ${file}`;
+      // Started as the project's command starts it: `python3 -m pytest` puts the folder first on sys.path, the
+      // `pytest` script does not (hyperlink's own hypothesis.py would stand in for the library).
+      return `${entry.test.startsWith('pytest') ? 'pytest' : 'python3 -m pytest'} -p no:cacheprovider ${file}`;
     case 'go':
       // The project's own go test flags (pflag's `-vet=off`), its packages left out: the package is built as the
       // project builds it.

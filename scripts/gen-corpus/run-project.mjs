@@ -149,7 +149,7 @@ export async function runGen(entry, { log = () => {} } = {}) {
     commit: state.gen_commit,
   };
   row.real = await realTests(dir, entry, spec.real.text, state);
-  row.bad = await badOutcomes(dir, spec.bad, state);
+  row.bad = await badOutcomes(dir, spec.bad, state, envFor(entry));
   const files = await committedFiles(dir, base);
   row.committedTests = files.filter((f) => f !== entry.gen.target);
   log('committed files, each alone');

@@ -39,7 +39,7 @@ function teamSession(dir) {
  * Each bad generation of L1's menu: committed or not, and the words of team's gates that name its file (an L0
  * finding, a drop, a failing test in an executor's run), each matched against the kind's right reason.
  */
-async function teamBadOutcomes(dir, bad, said) {
+async function teamBadOutcomes(dir, bad, said, env) {
   // Progress lines name a file without judging it (`quality: collection: <file> alone`, a coverage run).
   const progress = /^quality: (collection|coverage|stability|mutant)/;
   const pieces = said.flatMap((s) => String(s ?? '').split(/;\s|\n/)).map((p) => p.trim());
@@ -47,7 +47,7 @@ async function teamBadOutcomes(dir, bad, said) {
   for (const b of bad) {
     const words = [...new Set(pieces.filter((p) => p.includes(b.file) && !progress.test(p)))];
     const right = words.filter((w) => new RegExp(b.reason, 'i').test(w.replaceAll(b.file, '')));
-    const installed = b.absentModule ? await importable(dir, b.absentModule) : false;
+    const installed = b.absentModule ? await importable(dir, b.absentModule, env) : false;
     out.push({
       kind: b.kind,
       file: b.file,
@@ -158,11 +158,16 @@ export async function runTeam(entry, { log = () => {}, pipeline = 'standard' } =
     const left = testTitles((await fileAtHead(dir, file)) ?? '', entry.gen.lang);
     row.realTests[file] = { total: declared.length, committed: declared.filter((t) => left.includes(t)).length };
   }
-  row.bad = await teamBadOutcomes(dir, spec.bad, [
-    ...events.filter((e) => e.type === 'team-task' || e.type === 'log').map((e) => e.detail ?? e.message ?? ''),
-    ...tasks.flatMap((t) => [t.findings, t.error]),
-    ...(existsSync(told) ? readFileSync(told, 'utf8').split('\n') : []),
-  ]);
+  row.bad = await teamBadOutcomes(
+    dir,
+    spec.bad,
+    [
+      ...events.filter((e) => e.type === 'team-task' || e.type === 'log').map((e) => e.detail ?? e.message ?? ''),
+      ...tasks.flatMap((t) => [t.findings, t.error]),
+      ...(existsSync(told) ? readFileSync(told, 'utf8').split('\n') : []),
+    ],
+    envFor(entry),
+  );
   clearFlakyMarkers(entry);
   await resetProject(dir);
   return row;
