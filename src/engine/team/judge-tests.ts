@@ -71,13 +71,19 @@ export async function judgeTests(
   for (let pass = 1; pass <= 2; pass++) {
     const active = [...written].filter(isTestFileProper).sort();
     if (active.length === 0) break;
+    // L0's hints are read before the runs, which take a file that does not collect out of the tree.
+    const hintsOf = await staticHints(cwd, active);
     const { tests, uncollected } = await observe(seen, active, STABILITY_RUNS);
     for (const u of uncollected) {
       written.delete(u.file);
-      say(`dropped ${u.file}: does not collect: ${u.error}`);
-      out.push(`${u.file} (does not collect: ${short(u.error)})`);
+      // The runner's words are the reason; L0's findings in the file say what kind of test would have stood there
+      // (a placeholder whose unused imports the project's compiler refuses).
+      const hints = hintsOf({ file: u.file, path: [] });
+      const hinted =
+        hints.length > 0 ? `; L0 on the file: ${[...new Set(hints.map((h) => h.message))].join('; ')}` : '';
+      say(`dropped ${u.file}: does not collect: ${u.error}${hinted}`);
+      out.push(`${u.file} (does not collect: ${short(u.error)}${hinted})`);
     }
-    const hintsOf = await staticHints(cwd, active);
     const { drops, doubted } = verdicts(cwd, [...tests.values()], hintsOf);
     // A run cut short (a go test that panics ends its package's test binary) leaves the tests after it unreported:
     // the drops that rest on every run go first, and the files run again without them.
