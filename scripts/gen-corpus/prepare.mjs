@@ -106,6 +106,13 @@ export async function resetProject(dir) {
   rmSync(join(dir, '.workflow'), { recursive: true, force: true });
   // fixcycle keeps a new session folder in the git directory, `.workflow` being a link to it.
   rmSync(join(dir, '.git', 'fixcycle', '.workflow'), { recursive: true, force: true });
+  // A session that ended awaiting approval keeps its worktree (and its branch checked out there): both go.
+  const worktrees = (await git('worktree', 'list', '--porcelain')).stdout
+    .split('\n')
+    .filter((l) => l.startsWith('worktree '))
+    .map((l) => l.slice('worktree '.length))
+    .slice(1);
+  for (const tree of worktrees) await git('worktree', 'remove', '--force', tree);
   await git('worktree', 'prune');
   await git('checkout', '-q', '-f', 'feature');
   await git('branch', '-q', '-f', 'main', main);
