@@ -94,8 +94,9 @@ export async function badOutcomes(dir, bad, state, env) {
 
 /** Does the Python that runs the project's tests import `module` (a bad generation's premise is that it does not)? */
 export async function importable(dir, module, env) {
-  // With the project's own variables: its PATH names the Python its tests run with.
-  const r = await run(['python3', '-c', `import ${module}`], { cwd: dir, env, timeoutMs: 30_000 });
+  // With the project's own variables (its PATH names the Python its tests run with), from outside the project: in its
+  // folder a module of the project named like the library (hyperlink's hypothesis.py) would answer instead.
+  const r = await run(['python3', '-c', `import ${module}`], { cwd: '/', env, timeoutMs: 30_000 });
   return r.code === 0;
 }
 
