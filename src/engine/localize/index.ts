@@ -89,6 +89,8 @@ export async function localize(input: LocalizeInput): Promise<DetailedLocalizati
   if (changed.size > 0) used.push('change');
   else notes.push(`change: ${base.base ? `no source line changed ${base.why}` : base.why}`);
 
+  const testFiles = [...new Set(failures.flatMap((f) => (f.file ? [f.file] : [])))];
+  const reach = await reachOf(root, testFiles).catch(() => ({ sources: [], neighbours: [] }));
   let spectrum: SpectrumRun | null = null;
   let cached = false;
   if (input.noCoverage) notes.push('coverage: not measured (turned off)');
@@ -101,12 +103,11 @@ export async function localize(input: LocalizeInput): Promise<DetailedLocalizati
     spectrum = key ? await readCachedSpectrum(root, key) : null;
     cached = spectrum !== null;
     if (!spectrum) {
-      const testFiles = [...new Set(failures.flatMap((f) => (f.file ? [f.file] : [])))];
       const outcome = await runSpectrum({
         root,
         runner: input.runner,
         failures,
-        neighbours: (await reachOf(root, testFiles).catch(() => ({ neighbours: [] }))).neighbours,
+        neighbours: reach.neighbours,
         timeoutMs: input.timeoutMs,
         signal: input.signal,
       });
@@ -136,6 +137,7 @@ export async function localize(input: LocalizeInput): Promise<DetailedLocalizati
       names: failures.map((f) => f.name).filter(Boolean),
       files: failures.flatMap((f) => (f.file ? [f.file] : [])),
       calls,
+      loads: new Set(reach.sources),
     },
   };
   const lines = scoreLines(rankInput);
