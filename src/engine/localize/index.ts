@@ -9,6 +9,8 @@ import { functionsOf, type FunctionSpan } from './functions.js';
 import { ochiai } from './ochiai.js';
 import { namedIn, rankFunctions, scoreLines, type ScoredLine } from './rank.js';
 import { reachOf } from './reached.js';
+import { tscOutputs } from './built-sources.js';
+import { sourceLines } from './built-lines.js';
 import { sourceFrames } from './stack-frames.js';
 import { calledFunctions } from './called-functions.js';
 import { testCalls } from './test-calls.js';
@@ -140,11 +142,18 @@ export async function localize(input: LocalizeInput): Promise<DetailedLocalizati
       loads: new Set(reach.sources),
     },
   };
-  const lines = scoreLines(rankInput);
-  for (const file of new Set(lines.map((l) => l.file))) {
+  const scored = scoreLines(rankInput);
+  // Built output without a source map (tsc's outDir) is read back in the source a user edits.
+  const outputs = scored.some((l) => /\.[cm]?js$/.test(l.file))
+    ? await tscOutputs(root).catch(() => new Map())
+    : new Map();
+  const files = new Set(scored.map((l) => l.file));
+  for (const file of [...files]) if (outputs.has(file)) files.add(outputs.get(file)!);
+  for (const file of files) {
     const text = await readFile(join(root, file), 'utf8').catch(() => null);
     rankInput.functions.set(file, text === null ? [] : await functionsOf(file, text).catch(() => []));
   }
+  const lines = outputs.size > 0 ? sourceLines(scored, outputs, rankInput.functions) : scored;
   // Without coverage nothing but the stack names a function: the ones the failing tests call or name join.
   const names = rankInput.failing.names;
   if (!spectra && (calls.size > 0 || names.length > 0))

@@ -57,6 +57,8 @@ export interface ScoredLine {
   line: number;
   score: number;
   parts: Partial<Record<EvidenceKind, number>>;
+  /** Where the tests ran it, when that is built output read back at its source (`built-lines.ts`). */
+  built?: { file: string; line: number };
 }
 
 const key = (file: string, line: number): string => `${file}:${line}`;
@@ -176,7 +178,8 @@ function evidence(
     .sort((a, b) => b.parts.coverage! - a.parts.coverage! || a.line - b.line);
   if (spectrum && covered.length > 0) {
     const top = covered[0]!;
-    const spec = spectrum.lines.get(key(top.file, top.line))!;
+    const at = top.built ?? top;
+    const spec = spectrum.lines.get(key(at.file, at.line))!;
     const unit = UNIT[spectrum.granularity];
     out.push(
       spectrum.granularity === 'run'
@@ -191,10 +194,18 @@ function evidence(
         `focus: ${atBest} of the ${ran.length} lines the failing tests ran are at its best (more ranks higher among equals)`,
       );
   }
+  const built = lines.find((l) => l.built)?.built;
+  if (built)
+    out.push(
+      `built: the tests ran ${built.file} (line ${built.line}), which tsc builds from this file without a source map: read at the same place in the function`,
+    );
   const stacked = lines.filter((l) => l.parts.stack !== undefined);
   if (stacked.length > 0) {
+    const at = (l: ScoredLine): { file: string; line: number } => l.built ?? l;
     const tests = new Set(
-      input.frames.filter((f) => stacked.some((l) => l.file === f.file && l.line === f.line)).map((f) => f.test),
+      input.frames
+        .filter((f) => stacked.some((l) => at(l).file === f.file && at(l).line === f.line))
+        .map((f) => f.test),
     );
     out.push(
       `stack: line ${lineRanges(stacked.map((l) => l.line))} in the stack of ${tests.size} failing test(s)${stacked.some((l) => l.parts.stack! >= 1) ? ' (innermost project frame)' : ''}`,
