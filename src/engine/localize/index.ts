@@ -10,7 +10,8 @@ import { ochiai } from './ochiai.js';
 import { namedIn, rankFunctions, scoreLines, type ScoredLine } from './rank.js';
 import { reachOf } from './reached.js';
 import { tscOutputs } from './built-sources.js';
-import { sourceLines } from './built-lines.js';
+import { builtToSource, moveLines } from './moved-lines.js';
+import { unshippedSources, unshippedToBuilt, type Generated } from './unshipped-sources.js';
 import { sourceFrames } from './stack-frames.js';
 import { calledFunctions } from './called-functions.js';
 import { testCalls } from './test-calls.js';
@@ -142,18 +143,31 @@ export async function localize(input: LocalizeInput): Promise<DetailedLocalizati
       loads: new Set(reach.sources),
     },
   };
-  const scored = scoreLines(rankInput);
-  // Built output without a source map (tsc's outDir) is read back in the source a user edits.
-  const outputs = scored.some((l) => /\.[cm]?js$/.test(l.file))
-    ? await tscOutputs(root).catch(() => new Map())
-    : new Map();
-  const files = new Set(scored.map((l) => l.file));
-  for (const file of [...files]) if (outputs.has(file)) files.add(outputs.get(file)!);
-  for (const file of files) {
-    const text = await readFile(join(root, file), 'utf8').catch(() => null);
-    rankInput.functions.set(file, text === null ? [] : await functionsOf(file, text).catch(() => []));
+  let lines = scoreLines(rankInput);
+  const missing = new Set<string>();
+  const readFunctions = async (files: Iterable<string>): Promise<void> => {
+    for (const file of files) {
+      if (rankInput.functions.has(file)) continue;
+      const text = await readFile(join(root, file), 'utf8').catch(() => null);
+      if (text === null) missing.add(file);
+      rankInput.functions.set(file, text === null ? [] : await functionsOf(file, text).catch(() => []));
+    }
+  };
+  await readFunctions(new Set(lines.map((l) => l.file)));
+  // A map leading to a source the project does not ship: the built file it maps is what ran.
+  const unshipped = await unshippedSources(root, missing).catch(() => new Map<string, Generated>());
+  if (unshipped.size > 0) {
+    lines = moveLines(lines, unshippedToBuilt(unshipped));
+    await readFunctions(new Set(lines.map((l) => l.file)));
   }
-  const lines = outputs.size > 0 ? sourceLines(scored, outputs, rankInput.functions) : scored;
+  // Built output without a source map (tsc's outDir) is read back in the source a user edits.
+  const outputs = lines.some((l) => /\.[cm]?js$/.test(l.file))
+    ? await tscOutputs(root).catch(() => new Map<string, string>())
+    : new Map<string, string>();
+  if (outputs.size > 0) {
+    await readFunctions([...new Set(lines.flatMap((l) => (outputs.has(l.file) ? [outputs.get(l.file)!] : [])))]);
+    lines = moveLines(lines, builtToSource(outputs, rankInput.functions));
+  }
   // Without coverage nothing but the stack names a function: the ones the failing tests call or name join.
   const names = rankInput.failing.names;
   if (!spectra && (calls.size > 0 || names.length > 0))

@@ -57,8 +57,11 @@ export interface ScoredLine {
   line: number;
   score: number;
   parts: Partial<Record<EvidenceKind, number>>;
-  /** Where the tests ran it, when that is built output read back at its source (`built-lines.ts`). */
-  built?: { file: string; line: number };
+  /**
+   * Where its evidence was measured, when that is another file's line read back here (`moved-lines.ts`: built
+   * output at its source, a map's unshipped source at the output it maps), and why, in words.
+   */
+  measured?: { file: string; line: number; why: string };
 }
 
 const key = (file: string, line: number): string => `${file}:${line}`;
@@ -178,7 +181,7 @@ function evidence(
     .sort((a, b) => b.parts.coverage! - a.parts.coverage! || a.line - b.line);
   if (spectrum && covered.length > 0) {
     const top = covered[0]!;
-    const at = top.built ?? top;
+    const at = top.measured ?? top;
     const spec = spectrum.lines.get(key(at.file, at.line))!;
     const unit = UNIT[spectrum.granularity];
     out.push(
@@ -194,14 +197,11 @@ function evidence(
         `focus: ${atBest} of the ${ran.length} lines the failing tests ran are at its best (more ranks higher among equals)`,
       );
   }
-  const built = lines.find((l) => l.built)?.built;
-  if (built)
-    out.push(
-      `built: the tests ran ${built.file} (line ${built.line}), which tsc builds from this file without a source map: read at the same place in the function`,
-    );
+  const measured = lines.find((l) => l.measured)?.measured;
+  if (measured) out.push(`built: ${measured.why}`);
   const stacked = lines.filter((l) => l.parts.stack !== undefined);
   if (stacked.length > 0) {
-    const at = (l: ScoredLine): { file: string; line: number } => l.built ?? l;
+    const at = (l: ScoredLine): { file: string; line: number } => l.measured ?? l;
     const tests = new Set(
       input.frames
         .filter((f) => stacked.some((l) => at(l).file === f.file && at(l).line === f.line))
