@@ -197,7 +197,11 @@ function evidence(
         `focus: ${atBest} of the ${ran.length} lines the failing tests ran are at its best (more ranks higher among equals)`,
       );
   }
-  const measured = lines.find((l) => l.measured)?.measured;
+  // Where the best covered line was measured, else any moved line's (a stack frame's).
+  const measured =
+    lines
+      .filter((l) => l.measured && l.parts.coverage !== undefined)
+      .sort((a, b) => b.parts.coverage! - a.parts.coverage!)[0]?.measured ?? lines.find((l) => l.measured)?.measured;
   if (measured) out.push(`built: ${measured.why}`);
   const stacked = lines.filter((l) => l.parts.stack !== undefined);
   if (stacked.length > 0) {
