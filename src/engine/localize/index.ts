@@ -9,6 +9,9 @@ import { functionsOf, type FunctionSpan } from './functions.js';
 import { ochiai } from './ochiai.js';
 import { namedIn, rankFunctions, scoreLines, type ScoredLine } from './rank.js';
 import { reachOf } from './reached.js';
+import { tscOutputs } from './built-sources.js';
+import { builtToSource, moveLines } from './moved-lines.js';
+import { unshippedSources, unshippedToBuilt, type Generated } from './unshipped-sources.js';
 import { sourceFrames } from './stack-frames.js';
 import { calledFunctions } from './called-functions.js';
 import { testCalls } from './test-calls.js';
@@ -89,6 +92,8 @@ export async function localize(input: LocalizeInput): Promise<DetailedLocalizati
   if (changed.size > 0) used.push('change');
   else notes.push(`change: ${base.base ? `no source line changed ${base.why}` : base.why}`);
 
+  const testFiles = [...new Set(failures.flatMap((f) => (f.file ? [f.file] : [])))];
+  const reach = await reachOf(root, testFiles).catch(() => ({ sources: [], neighbours: [] }));
   let spectrum: SpectrumRun | null = null;
   let cached = false;
   if (input.noCoverage) notes.push('coverage: not measured (turned off)');
@@ -101,12 +106,11 @@ export async function localize(input: LocalizeInput): Promise<DetailedLocalizati
     spectrum = key ? await readCachedSpectrum(root, key) : null;
     cached = spectrum !== null;
     if (!spectrum) {
-      const testFiles = [...new Set(failures.flatMap((f) => (f.file ? [f.file] : [])))];
       const outcome = await runSpectrum({
         root,
         runner: input.runner,
         failures,
-        neighbours: (await reachOf(root, testFiles).catch(() => ({ neighbours: [] }))).neighbours,
+        neighbours: reach.neighbours,
         timeoutMs: input.timeoutMs,
         signal: input.signal,
       });
@@ -136,12 +140,33 @@ export async function localize(input: LocalizeInput): Promise<DetailedLocalizati
       names: failures.map((f) => f.name).filter(Boolean),
       files: failures.flatMap((f) => (f.file ? [f.file] : [])),
       calls,
+      loads: new Set(reach.sources),
     },
   };
-  const lines = scoreLines(rankInput);
-  for (const file of new Set(lines.map((l) => l.file))) {
-    const text = await readFile(join(root, file), 'utf8').catch(() => null);
-    rankInput.functions.set(file, text === null ? [] : await functionsOf(file, text).catch(() => []));
+  let lines = scoreLines(rankInput);
+  const missing = new Set<string>();
+  const readFunctions = async (files: Iterable<string>): Promise<void> => {
+    for (const file of files) {
+      if (rankInput.functions.has(file)) continue;
+      const text = await readFile(join(root, file), 'utf8').catch(() => null);
+      if (text === null) missing.add(file);
+      rankInput.functions.set(file, text === null ? [] : await functionsOf(file, text).catch(() => []));
+    }
+  };
+  await readFunctions(new Set(lines.map((l) => l.file)));
+  // A map leading to a source the project does not ship: the built file it maps is what ran.
+  const unshipped = await unshippedSources(root, missing).catch(() => new Map<string, Generated>());
+  if (unshipped.size > 0) {
+    lines = moveLines(lines, unshippedToBuilt(unshipped));
+    await readFunctions(new Set(lines.map((l) => l.file)));
+  }
+  // Built output without a source map (tsc's outDir) is read back in the source a user edits.
+  const outputs = lines.some((l) => /\.[cm]?js$/.test(l.file))
+    ? await tscOutputs(root).catch(() => new Map<string, string>())
+    : new Map<string, string>();
+  if (outputs.size > 0) {
+    await readFunctions([...new Set(lines.flatMap((l) => (outputs.has(l.file) ? [outputs.get(l.file)!] : [])))]);
+    lines = moveLines(lines, builtToSource(outputs, rankInput.functions));
   }
   // Without coverage nothing but the stack names a function: the ones the failing tests call or name join.
   const names = rankInput.failing.names;

@@ -4,7 +4,7 @@ type Ts = typeof import('typescript');
 let loaded: Promise<Ts> | null = null;
 
 /** The TypeScript compiler, loaded on first use: only localization needs it at run time. */
-function typescript(): Promise<Ts> {
+export function typescript(): Promise<Ts> {
   loaded ??= import('typescript').then((m) => ((m as { default?: Ts }).default ?? m) as Ts);
   return loaded;
 }

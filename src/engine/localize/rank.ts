@@ -39,7 +39,16 @@ export interface RankInput {
   /** Each candidate file's functions. */
   functions: Map<string, FunctionSpan[]>;
   /** The failing tests' names and files: a function or file they name is linked to them. */
-  failing?: { names: readonly string[]; files: readonly string[]; calls?: ReadonlyMap<string, number> };
+  failing?: {
+    names: readonly string[];
+    files: readonly string[];
+    calls?: ReadonlyMap<string, number>;
+    /**
+     * The JS/TS source files the failing test files load (the import graph): a call in the test code to a name
+     * a function of these has reaches that function, not a namesake in a module the test never loads.
+     */
+    loads?: ReadonlySet<string>;
+  };
 }
 
 /** A line with the score of each kind of evidence on it. */
@@ -48,6 +57,11 @@ export interface ScoredLine {
   line: number;
   score: number;
   parts: Partial<Record<EvidenceKind, number>>;
+  /**
+   * Where its evidence was measured, when that is another file's line read back here (`moved-lines.ts`: built
+   * output at its source, a map's unshipped source at the output it maps), and why, in words.
+   */
+  measured?: { file: string; line: number; why: string };
 }
 
 const key = (file: string, line: number): string => `${file}:${line}`;
@@ -98,6 +112,7 @@ export function rankFunctions(input: RankInput, scored: readonly ScoredLine[]): 
   }
   const measuredFiles = new Set([...(input.spectrum?.lines.keys() ?? [])].map((k) => k.slice(0, k.lastIndexOf(':'))));
   const documented = documentedBy(input.failing?.names ?? [], input.functions);
+  const loaded = loadedNames(input);
   const suspects: Suspect[] = [];
   for (const g of groups.values()) {
     const best = (kind: EvidenceKind): number => Math.max(0, ...g.lines.map((l) => l.parts[kind] ?? 0));
@@ -119,7 +134,7 @@ export function rankFunctions(input: RankInput, scored: readonly ScoredLine[]): 
     const start = g.span?.start ?? Math.min(...g.lines.map((l) => l.line));
     const end = g.span?.end ?? Math.max(...g.lines.map((l) => l.line));
     const link = g.span
-      ? linkOf(g.file, g.span.name, input.failing, documented.get(`${g.file}:${g.span.start}`))
+      ? linkOf(g.file, g.span.name, input.failing, documented.get(`${g.file}:${g.span.start}`), loaded)
       : { score: 0, why: [] };
     const size = g.span ? sizeScore(end - start + 1) : 0;
     const tie = TIE.stack * stack + TIE.name * link.score + TIE.size * size + TIE.focus * focus;
@@ -166,7 +181,8 @@ function evidence(
     .sort((a, b) => b.parts.coverage! - a.parts.coverage! || a.line - b.line);
   if (spectrum && covered.length > 0) {
     const top = covered[0]!;
-    const spec = spectrum.lines.get(key(top.file, top.line))!;
+    const at = top.measured ?? top;
+    const spec = spectrum.lines.get(key(at.file, at.line))!;
     const unit = UNIT[spectrum.granularity];
     out.push(
       spectrum.granularity === 'run'
@@ -181,10 +197,19 @@ function evidence(
         `focus: ${atBest} of the ${ran.length} lines the failing tests ran are at its best (more ranks higher among equals)`,
       );
   }
+  // Where the best covered line was measured, else any moved line's (a stack frame's).
+  const measured =
+    lines
+      .filter((l) => l.measured && l.parts.coverage !== undefined)
+      .sort((a, b) => b.parts.coverage! - a.parts.coverage!)[0]?.measured ?? lines.find((l) => l.measured)?.measured;
+  if (measured) out.push(`built: ${measured.why}`);
   const stacked = lines.filter((l) => l.parts.stack !== undefined);
   if (stacked.length > 0) {
+    const at = (l: ScoredLine): { file: string; line: number } => l.measured ?? l;
     const tests = new Set(
-      input.frames.filter((f) => stacked.some((l) => l.file === f.file && l.line === f.line)).map((f) => f.test),
+      input.frames
+        .filter((f) => stacked.some((l) => at(l).file === f.file && at(l).line === f.line))
+        .map((f) => f.test),
     );
     out.push(
       `stack: line ${lineRanges(stacked.map((l) => l.line))} in the stack of ${tests.size} failing test(s)${stacked.some((l) => l.parts.stack! >= 1) ? ' (innermost project frame)' : ''}`,
@@ -280,6 +305,15 @@ const ownName = (fn: string): string =>
     .filter((p) => !p.startsWith('('))
     .at(-1) ?? '';
 
+/** The own names of the functions in the modules the failing test files load: where a call can land. */
+function loadedNames(input: RankInput): Set<string> {
+  const loads = input.failing?.loads;
+  if (!loads) return new Set();
+  return new Set(
+    [...input.functions].flatMap(([file, spans]) => (loads.has(file) ? spans.map((s) => ownName(s.name)) : [])),
+  );
+}
+
 /**
  * How the failing tests name this function: its own name among the words of a failing test's name, called by
  * the test code that failed (more on or just above the failing line), its file's stem the same as a failing
@@ -290,6 +324,7 @@ export function linkOf(
   fn: string,
   failing: RankInput['failing'],
   documentedAt?: number,
+  loaded: ReadonlySet<string> = new Set(),
 ): { score: number; why: string[] } {
   if (!failing) return { score: 0, why: [] };
   const own = ownName(fn);
@@ -299,7 +334,9 @@ export function linkOf(
   // A test file named after the function (`options.camelcase.test.js` names camelcase): its stem as a name.
   const fileNamed = !sameFile && namedIn(own, [...new Set(failing.files.map(stem))]) > 0;
   const why: string[] = [];
-  const called = failing.calls?.get(own) ?? 0;
+  // A call reaches the function of that name in a module the failing test files load, where one has it.
+  const reached = !loaded.has(own) || (failing.loads?.has(file) ?? true);
+  const called = reached ? (failing.calls?.get(own) ?? 0) : 0;
   if (named) {
     const naming = failing.names.filter((n) => namedIn(own, [n]) > 0).length;
     why.push(`name: ${naming} of ${failing.names.length} failing test name(s) say ${own}`);
