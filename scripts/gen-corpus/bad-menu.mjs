@@ -148,10 +148,9 @@ function pyMenu(entry) {
   return {
     // Faker, not hypothesis: hypothesis is installed here now (Debian's python3-hypothesis, hyperlink's own test
     // dependency), where a file importing it is a test like any other.
-    'hallucinated-import': file(
-      [t('holds_for_any_text', ['text = Faker().text()', eq(use.call, use.value)])],
-      { imports: ['from faker import Faker'] },
-    ),
+    'hallucinated-import': file([t('holds_for_any_text', ['text = Faker().text()', eq(use.call, use.value)])], {
+      imports: ['from faker import Faker'],
+    }),
     'non-exported': file(
       [
         t(`${use.missing.name.toLowerCase()}_agrees_with_${use.subject.replace(/\W+/g, '_').toLowerCase()}`, [
