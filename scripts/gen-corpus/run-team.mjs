@@ -42,7 +42,22 @@ function teamSession(dir) {
 async function teamBadOutcomes(dir, bad, said, env) {
   // Progress lines name a file without judging it (`quality: collection: <file> alone`, a coverage run).
   const progress = /^quality: (collection|coverage|stability|mutant)/;
-  const pieces = said.flatMap((s) => String(s ?? '').split(/;\s|\n/)).map((p) => p.trim());
+  // A line joins several verdicts with "; ". A verdict's own "; L0 on the file: a; b" stays with it: the pieces after
+  // one that names a file belong to it until one names a verdict of its own.
+  const verdict = /^(dropped|critical|warning|quality:|L0 round)/;
+  const pieces = said.flatMap((s) =>
+    String(s ?? '')
+      .split('\n')
+      .flatMap((line) =>
+        line.split(/;\s/).reduce((acc, part) => {
+          const p = part.trim();
+          if (acc.length > 0 && !verdict.test(p) && !bad.some((b) => p.includes(b.file)))
+            acc[acc.length - 1] += `; ${p}`;
+          else acc.push(p);
+          return acc;
+        }, []),
+      ),
+  );
   const out = [];
   for (const b of bad) {
     const words = [...new Set(pieces.filter((p) => p.includes(b.file) && !progress.test(p)))];
