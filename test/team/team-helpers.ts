@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { git, makeRepo, ROOT } from '../helpers/repo.js';
 import { workflowDir } from '../../src/engine/session/paths.js';
+import { resolveRunner } from '../../src/engine/runners/index.js';
+import { Mutex, type TeamContext } from '../../src/engine/team/team-context.js';
+import type { TeamTask } from '../../src/engine/team/tasks-csv.js';
 
 export const TEAM_AGENT = join(ROOT, 'test/fixtures/agents/team-agent.mjs');
 
@@ -55,4 +58,25 @@ export function calls(
 export function teamSession(repo: string): string {
   const root = join(workflowDir(repo), '.csv-wave');
   return join(root, readdirSync(root).filter((n) => n.startsWith('tst-'))[0]!);
+}
+
+/**
+ * What team's judges read of a task's context, for a generator task (TESTGEN-001, L1) in `repo`: its runner as
+ * fixcycle finds it, the changed lines, and the task's progress details collected into `said`.
+ */
+export async function judgeContext(
+  repo: string,
+  changed: { file: string; lines: number[] },
+  said: string[],
+): Promise<{ ctx: TeamContext; task: TeamTask }> {
+  const ctx = {
+    root: repo,
+    runner: await resolveRunner(repo, {}),
+    signal: new AbortController().signal,
+    options: { testTimeoutMs: 120_000 },
+    changed: [{ ...changed, hunks: [] }],
+    emit: (e: { type: string; detail?: string }) => void (e.type === 'team-task' && said.push(e.detail ?? '')),
+    files: new Mutex(),
+  } as unknown as TeamContext;
+  return { ctx, task: { id: 'TESTGEN-001', role: 'generator', layer: 'L1', wave: '2' } as TeamTask };
 }

@@ -6,9 +6,9 @@ import { resolveRunner } from '../../src/engine/runners/index.js';
 import { judgeTests } from '../../src/engine/team/judge-tests.js';
 import { dropUntilClean } from '../../src/engine/team/l0-drops.js';
 import { goVetFindings } from '../../src/engine/gen/l0/go-checks.js';
-import { Mutex, type TeamContext } from '../../src/engine/team/team-context.js';
-import type { TeamTask } from '../../src/engine/team/tasks-csv.js';
+import type { TeamContext } from '../../src/engine/team/team-context.js';
 import { makeRepo, removeRepos } from '../helpers/repo.js';
+import { judgeContext } from './team-helpers.js';
 
 afterAll(removeRepos);
 
@@ -35,16 +35,7 @@ describe("team's judges on go (skipped without go on PATH)", () => {
       };
       for (const [f, text] of Object.entries(files)) writeFileSync(join(repo, f), text);
       const said: string[] = [];
-      const ctx = {
-        root: repo,
-        runner: await resolveRunner(repo, {}),
-        signal: new AbortController().signal,
-        options: { testTimeoutMs: 120_000 },
-        changed: [{ file: 'c.go', lines: [3, 4, 5, 6, 7, 8, 9, 10, 11], hunks: [] }],
-        emit: (e: { type: string; detail?: string }) => void (e.type === 'team-task' && said.push(e.detail ?? '')),
-        files: new Mutex(),
-      } as unknown as TeamContext;
-      const task = { id: 'TESTGEN-001', role: 'generator', layer: 'L1', wave: '2' } as TeamTask;
+      const { ctx, task } = await judgeContext(repo, { file: 'c.go', lines: [3, 4, 5, 6, 7, 8, 9, 10, 11] }, said);
       const written = new Set(Object.keys(files));
       const dropped = await judgeTests(ctx, task, repo, written, join(repo, '.journal.json'));
       expect(dropped).toEqual([

@@ -1,11 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { resolveRunner } from '../../src/engine/runners/index.js';
 import { judgeTests } from '../../src/engine/team/judge-tests.js';
-import { Mutex, type TeamContext } from '../../src/engine/team/team-context.js';
-import type { TeamTask } from '../../src/engine/team/tasks-csv.js';
 import { makeRepo, removeRepos } from '../helpers/repo.js';
+import { judgeContext } from './team-helpers.js';
 
 afterAll(removeRepos);
 
@@ -27,16 +25,7 @@ describe("team's judges: a file that does not collect", () => {
     };
     for (const [f, text] of Object.entries(files)) writeFileSync(join(repo, f), text);
     const said: string[] = [];
-    const ctx = {
-      root: repo,
-      runner: await resolveRunner(repo, {}),
-      signal: new AbortController().signal,
-      options: { testTimeoutMs: 120_000 },
-      changed: [{ file: 'src/clamp.js', lines: [1, 2, 3], hunks: [] }],
-      emit: (e: { type: string; detail?: string }) => void (e.type === 'team-task' && said.push(e.detail ?? '')),
-      files: new Mutex(),
-    } as unknown as TeamContext;
-    const task = { id: 'TESTGEN-001', role: 'generator', layer: 'L1', wave: '2' } as TeamTask;
+    const { ctx, task } = await judgeContext(repo, { file: 'src/clamp.js', lines: [1, 2, 3] }, said);
     const written = new Set(Object.keys(files));
     const dropped = await judgeTests(ctx, task, repo, written, join(repo, '.journal.json'));
     expect(dropped).toEqual([
