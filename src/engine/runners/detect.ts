@@ -61,13 +61,11 @@ export function detectRunner(project: ProjectFacts): Detection | null {
       return { call: bareCall(runner), detectedFrom: `${runner} in package.json dependencies` };
   }
   const pytestFrom = pytestSignal(project);
-  if (pytestFrom) {
-    // A root that is itself a package (hyperlink, pyflakes: Debian's installed copy checked out as itself) holds
-    // modules named like libraries (`hypothesis.py`): `python -m pytest` would put them first on sys.path and a
-    // test's `import hypothesis` would get the project's own. The `pytest` script leaves them `pkg.module`.
-    const launcher = project.exists('__init__.py') && findOnPath('pytest') ? ['pytest'] : pytestLauncher();
-    return { call: { ...bareCall('pytest'), launcher }, detectedFrom: pytestFrom };
-  }
+  if (pytestFrom)
+    return {
+      call: { ...bareCall('pytest'), launcher: packageRootLauncher(project) ?? pytestLauncher() },
+      detectedFrom: pytestFrom,
+    };
   if (project.exists('go.mod')) return { call: bareCall('go'), detectedFrom: 'go.mod' };
   if (project.exists('Cargo.toml')) return { call: bareCall('cargo'), detectedFrom: 'Cargo.toml' };
   return null;
@@ -103,6 +101,15 @@ export function bareCall(runner: RunnerCall['runner']): RunnerCall {
     go: ['./...'],
   };
   return { runner, launcher: launchers[runner], args: args[runner] ?? [], env: {}, wrappers: [], setup: [], trail: [] };
+}
+
+/**
+ * A root that is itself a package (hyperlink, pyflakes: Debian's installed copy checked out as itself) holds modules
+ * named like libraries (`hypothesis.py`): `python -m pytest` would put them first on sys.path, and a test's
+ * `import hypothesis` would get the project's own. The `pytest` script leaves them `pkg.module`. Null elsewhere.
+ */
+export function packageRootLauncher(project: ProjectFacts): string[] | null {
+  return project.exists('__init__.py') && findOnPath('pytest') ? ['pytest'] : null;
 }
 
 const HAS_PYTEST = "import importlib.util, sys; sys.exit(importlib.util.find_spec('pytest') is None)";

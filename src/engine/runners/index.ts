@@ -4,7 +4,14 @@ import { analyseCommandLine } from './analyse-command.js';
 import { tokenize, splitCommands, plainArgv } from './command-line.js';
 import { buildCommands } from './commands/index.js';
 import { plainCommands } from './commands/plain.js';
-import { bareCall, detectRunner, explainNoRunner, findPytestLauncher, pytestSignal } from './detect.js';
+import {
+  bareCall,
+  detectRunner,
+  explainNoRunner,
+  findPytestLauncher,
+  packageRootLauncher,
+  pytestSignal,
+} from './detect.js';
 import { isRunnerName, RUNNER_NAMES, RunnerResolutionError } from './names.js';
 import { findLocalBin, findOnPath, readProject, type ProjectFacts } from './project.js';
 import type { RunnerChoice } from './runner.js';
@@ -33,7 +40,7 @@ export async function resolveRunner(cwd: string, choice: RunnerChoice): Promise<
   const skip = choice.skipParts ?? [];
   if (choice.testCmd !== undefined) return fromTestCommand(choice.testCmd, choice.runner, project, skip);
   // A Python project's launcher is asked of its Python without blocking what the run does meanwhile.
-  if (pytestSignal(project)) await findPytestLauncher();
+  if (pytestSignal(project) && !packageRootLauncher(project)) await findPytestLauncher();
   if (choice.runner !== undefined && choice.runner !== 'command') {
     const detected = detectRunner(project);
     // The test script's own arguments are kept when it calls the forced runner.
