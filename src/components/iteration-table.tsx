@@ -133,7 +133,14 @@ export function IterationTable({ width, rows, focused = false, compact = false }
   const iterations = useSession((s) => s.state?.iterations);
   const usage = useSession((s) => s.usage);
   const selected = useUi((s) => s.selected);
-  const all = useMemo(() => iterationRows(iterations ?? [], usage), [iterations, usage]);
+  const outcome = useSession((s) => s.done?.outcome);
+  const stopped =
+    outcome === undefined || outcome === 'awaiting_approval'
+      ? undefined
+      : outcome === 'interrupted'
+        ? 'interrupted'
+        : 'stopped';
+  const all = useMemo(() => iterationRows(iterations ?? [], usage, stopped), [iterations, usage, stopped]);
   const columns = fitColumns(compact ? COMPACT : WIDE, width);
   const cursor =
     selected === null

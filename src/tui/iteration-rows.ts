@@ -63,10 +63,13 @@ function durationOf(it: Iteration): number | undefined {
   return Number.isFinite(ms) && ms >= 0 ? ms : undefined;
 }
 
-function outcomeOf(it: Iteration, isLast: boolean): [RowOutcome, string] {
+function outcomeOf(it: Iteration, isLast: boolean, stopped: string | undefined): [RowOutcome, string] {
   if (it.degraded && !it.result) return OUTCOMES['degraded']!;
+  // An iteration the session's end left unfinished (an interrupt: it resumes from there) runs no more.
+  const unfinished = (!it.result || it.result === 'in_progress') && isLast && !it.completed_at;
+  if (unfinished && stopped) return ['pending', stopped];
   if (it.result) return OUTCOMES[it.result] ?? ['pending', it.result.replace(/_/g, ' ')];
-  return isLast && !it.completed_at ? OUTCOMES['in_progress']! : ['pending', '—'];
+  return unfinished ? OUTCOMES['in_progress']! : ['pending', '—'];
 }
 
 /**
@@ -92,6 +95,8 @@ export function countsOfRate(
 export function iterationRows(
   iterations: readonly Iteration[],
   usage: Readonly<Record<number, { tokens?: number; costUsd?: number }>> = {},
+  /** Set once the session has ended (`interrupted`, `stopped`): what its unfinished last iteration reads. */
+  stopped?: string,
 ): IterationRow[] {
   let previous: number | undefined;
   return iterations.map((it, index) => {
@@ -105,7 +110,7 @@ export function iterationRows(
     const tried = it.agents_tried ?? [];
     // A degraded iteration has no agent whose work was used, only the ones that failed.
     const agent = it.agent ?? (it.degraded ? undefined : tried.at(-1));
-    const [outcome, outcomeLabel] = outcomeOf(it, index === iterations.length - 1);
+    const [outcome, outcomeLabel] = outcomeOf(it, index === iterations.length - 1, stopped);
     // failed_tests is filled in (empty) even before the re-test: count it only once there is a pass rate.
     const counts = countsOfRate(
       passRate,

@@ -48,7 +48,8 @@ export function eventsFromState(state: IterationState, results: TestResults | nu
     phase('fix', degraded ? 'failed' : mark(1));
     phase('retest', degraded ? 'skipped' : mark(2));
   }
-  if (finished) {
+  // An interrupted session stopped where it was: it neither validated nor completed (it resumes from there).
+  if (finished && state.status !== 'interrupted') {
     phase('validation', 'done');
     phase('completion', awaiting ? 'running' : 'done', awaiting ? 'awaiting approval' : undefined);
   }

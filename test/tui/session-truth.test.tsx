@@ -181,6 +181,23 @@ describe('a state the session leaves leaves the screen', () => {
     expect(screen).toMatch(/2\s+conservative.*improved/);
   });
 
+  it("shows an interrupted session (another process's, from its state file) stopped where it was: no validation or completion done, its iteration interrupted, not running", async () => {
+    const interrupted = iterationState(
+      [
+        { ...FIXED, result: 'rolled_back', rollback_commit: 'abcdef0123' },
+        { iteration: 2, strategy: 'conservative', pass_rate_before: 80, result: 'in_progress', step: 'fix' },
+      ],
+      { status: 'interrupted', current_iteration: 2, next_action: 'execute_fix_task' },
+    );
+    const view = open();
+    mirrored(view, interrupted, at80);
+    const screen = await view.waitFor('Interrupted');
+    expect(screen).not.toMatch(/✓ (Completion|Final validation)/);
+    expect(screen).toMatch(/2\s+cons\S*\s.*interrupted/);
+    expect(screen).not.toMatch(/2\s+cons\S*\s.*running/);
+    expect(screen).toMatch(/1\s+cons\S*\s.*rolled back by user/);
+  });
+
   it("shows an ended session's clock from its own times and when its state was last written", () => {
     // Started 10:00, last written 10:20: 20 minutes, however long ago that was.
     const store = failureStore();
