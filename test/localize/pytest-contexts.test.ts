@@ -69,4 +69,69 @@ describe('pytest: per-test spectra from coverage.py contexts', () => {
     },
     120_000,
   );
+
+  // One test function over data cases, each in self.subTest: a unit per case. Its first case fails and a later
+  // one skips, either of which pytest before 9 (no subtest reports) would end the test on; as one unit, `add`
+  // and `mul` both run only in the failing test and tie.
+  const cases = {
+    'ops.py': [
+      'def add(xs):',
+      '    return sum(xs)',
+      '',
+      '',
+      'def mul(xs):',
+      '    return xs[0] * xs[-1] + (1 if len(xs) > 2 else 0)',
+      '',
+    ].join('\n'),
+    'pytest.ini': '[pytest]\ntestpaths = tests\n',
+    'tests/__init__.py': '',
+    'tests/test_cases.py': [
+      'import unittest',
+      '',
+      'from ops import add, mul',
+      '',
+      'CASES = [',
+      '    (mul, [2, 3, 4], 24),',
+      '    (add, [1, 2], 3),',
+      '    (None, [2, 3], 8),',
+      '    (add, [4], 4),',
+      '    (mul, [5, 1, 2], 10),',
+      '    (mul, [3, 3], 9),',
+      ']',
+      '',
+      '',
+      'class TestCases(unittest.TestCase):',
+      '    def test_cases(self):',
+      '        for op, xs, want in CASES:',
+      '            with self.subTest(xs=xs):',
+      '                if op is None:',
+      '                    self.skipTest("no pow yet")',
+      '                self.assertEqual(op(xs), want)',
+      '',
+    ].join('\n'),
+  };
+
+  it.skipIf(!PYTHON_ENV)(
+    "tells a loop's subtests apart: the function its failing cases alone run comes first, alone",
+    async () => {
+      const repo = makeRepo(null, cases);
+      const env = Object.entries(PYTHON_ENV ?? {})
+        .map(([k, v]) => `${k}=${v} `)
+        .join('');
+      const runner = await resolveRunner(repo, { testCmd: `${env}python3 -m pytest` });
+      const run = await runner.run({ cwd: repo, scope: 'full', timeoutMs: 120_000 });
+      const failures = failuresOf(run.result.tests);
+      expect(failures.map((f) => f.name)).toEqual(['test_cases']);
+      const found = await localize({ root: repo, runner, failures, timeoutMs: 120_000, changeBase: null });
+      expect(found.granularity).toBe('test');
+      expect(found.suspects[0]).toMatchObject({ file: 'ops.py', function: 'mul' });
+      // The two failing cases (the third mul case passes), against the two add cases and that mul case.
+      expect(found.suspects[0]!.evidence[0]).toMatch(
+        /Ochiai 0\.816 at line 6 \(run by 2 of 2 failing and 1 of 3 passing tests\)/,
+      );
+      expect(found.suspects.find((s) => s.function === 'add')).toBeUndefined();
+      expect(found.suspects[0]!.score).toBeGreaterThan(found.suspects[1]?.score ?? 0);
+    },
+    120_000,
+  );
 });

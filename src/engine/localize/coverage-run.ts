@@ -134,7 +134,7 @@ export async function runSpectrum(input: CoverageRunInput): Promise<SpectrumRun 
     const dir = mkdtempSync(join(tmpdir(), 'fixcycle-localize-'));
     try {
       const python = preparePython(dir, root);
-      withTestContexts(dir);
+      withTestContexts(dir, failing.ids);
       // Plain asserts: pytest's assertion rewriting formats a failure by calling repr() on what it compared,
       // which runs the project's __repr__ inside the failing tests' context although no test called it.
       const plain = (inv: Invocation): Invocation => {

@@ -10,6 +10,7 @@ import type { Failure } from '../types.js';
 import type { SpectrumUnit } from './types.js';
 import { isSuspectSource } from './source-paths.js';
 import { scriptLines } from './v8-script-lines.js';
+import { SUBTEST_MARK, subtestOutcomes, testFunctionOf, withSubtestContexts } from './python-subtests.js';
 
 /** Which test files a failing unit is made of, for telling failed units from passed ones. */
 export interface FailingSets {
@@ -60,10 +61,15 @@ export async function v8ProcessUnits(dir: string, root: string, failing: Failing
   return units;
 }
 
-/** Adds coverage.py's per-test contexts to the run's settings (written by gen's preparePython). */
-export function withTestContexts(dir: string): void {
+/**
+ * Adds coverage.py's per-test contexts to the run's settings (written by gen's preparePython), and a context per
+ * unittest subtest within them (switching contexts inside a test's own is what coverage.py warns of: not here).
+ */
+export function withTestContexts(dir: string, failingIds: readonly string[]): void {
   const rc = join(dir, 'py', '.coveragerc');
-  writeFileSync(rc, readFileSync(rc, 'utf8').replace('[run]\n', '[run]\ndynamic_context = test_function\n'));
+  const contexts = '[run]\ndynamic_context = test_function\ndisable_warnings = dynamic-conflict\n';
+  writeFileSync(rc, readFileSync(rc, 'utf8').replace('[run]\n', contexts));
+  withSubtestContexts(join(dir, 'py'), failingIds);
 }
 
 interface ContextReport {
@@ -75,11 +81,7 @@ function contextFailed(context: string, ids: readonly string[]): boolean {
   const parts = context.split('.');
   const fn = parts.at(-1)!;
   const owner = parts.at(-2);
-  return ids.some((id) => {
-    const bare = id.replace(/\[.*\]$/, '');
-    const tail = bare.split(/::|\.| > /).filter(Boolean);
-    return tail.at(-1) === fn && (!owner || bare.includes(owner));
-  });
+  return ids.some((id) => testFunctionOf(id) === fn && (!owner || id.includes(owner)));
 }
 
 /** One unit per test from coverage.py's dynamic contexts (`dynamic_context = test_function`). */
@@ -130,13 +132,33 @@ export async function pythonContextUnits(
       }
     }
   }
-  return {
-    units: [...byContext].map(([context, lines]) => ({
-      name: context,
-      failed: contextFailed(context.replace(/\|run$/, ''), failing.ids),
-      lines,
-    })),
-  };
+  return { units: contextUnits(byContext, failing.ids, subtestOutcomes(py)) };
+}
+
+/**
+ * A unit per context: a test function's, or a subtest's within it (`SUBTEST_MARK`). A subtest failed when it
+ * said so and its test is a failing one; a skipped subtest ran part of its case, and is no unit. A failing test
+ * whose subtests failed is told by them: what it ran outside them (the loop over its cases) is no unit.
+ */
+function contextUnits(
+  byContext: ReadonlyMap<string, string[]>,
+  ids: readonly string[],
+  subtests: ReadonlyMap<string, 'failed' | 'skipped'>,
+): SpectrumUnit[] {
+  const testOf = (context: string): string => context.replace(/\|run$/, '').split(SUBTEST_MARK)[0]!;
+  const toldBySubtests = new Set(
+    [...subtests].flatMap(([label, outcome]) => (outcome === 'failed' ? [testOf(label)] : [])),
+  );
+  const units: SpectrumUnit[] = [];
+  for (const [context, lines] of byContext) {
+    const test = testOf(context);
+    const subtest = context.includes(SUBTEST_MARK);
+    if (subtest && subtests.get(context) === 'skipped') continue;
+    if (!subtest && toldBySubtests.has(test) && contextFailed(test, ids)) continue;
+    const failed = contextFailed(test, ids) && (!subtest || subtests.get(context) === 'failed');
+    units.push({ name: context, failed, lines });
+  }
+  return units;
 }
 
 interface V8Function {
