@@ -86,4 +86,44 @@ describe('mocha: a spectrum unit per test from one run, through fixcycle reporte
     expect(found.granularity).toBe('split');
     expect(found.suspects[0]).toMatchObject({ file: 'src/price.js', function: 'discount' });
   }, 120_000);
+
+  // One-line arrow functions: V8 counts the call in a range that starts mid-line, and a test's take counts the
+  // module's own code (which holds the line whole) 0. The line is the function's, run by the tests that call it.
+  it("counts a one-line function's line as run by the tests that call it, and only by them", async () => {
+    const repo = makeRepo(null, {
+      'package.json': JSON.stringify({ name: 'shape', scripts: { test: 'mocha' } }),
+      'src/shape.js': [
+        "'use strict';",
+        "const isObject = (o) => typeof o === 'object';",
+        'const keys = (o) => (isObject(o) ? Object.keys(o) : []);',
+        'function show(v) {',
+        '  return String(v);',
+        '}',
+        'module.exports = { keys, show };',
+        '',
+      ].join('\n'),
+      'test/shape.test.js': [
+        "const assert = require('node:assert');",
+        "const { keys, show } = require('../src/shape.js');",
+        "it('keys of an object', () => assert.deepEqual(keys({ a: 1 }), ['a']));",
+        "it('shows a value', () => assert.equal(show(2), '2'));",
+        "it('keys of null are none', () => assert.deepEqual(keys(null), []));",
+        '',
+      ].join('\n'),
+    });
+    symlinkSync(join(ROOT, 'node_modules'), join(repo, 'node_modules'));
+    const runner = await resolveRunner(repo, {});
+    const run = await runner.run({ cwd: repo, scope: 'full', timeoutMs: 60_000 });
+    const failures = failuresOf(run.result.tests);
+    expect(failures.map((f) => f.name)).toEqual(['keys of null are none']);
+    const spectrum = await runSpectrum({ root: repo, runner, failures, neighbours: [], timeoutMs: 60_000 });
+    const units = 'units' in spectrum ? spectrum.units : [];
+    expect(units.map((u) => ({ ...u, lines: [...u.lines].sort() }))).toEqual([
+      { name: 'keys of an object', failed: false, lines: ['src/shape.js:2', 'src/shape.js:3'] },
+      { name: 'shows a value', failed: false, lines: [] },
+      { name: 'keys of null are none', failed: true, lines: ['src/shape.js:2', 'src/shape.js:3'] },
+    ]);
+    const found = await localize({ root: repo, runner, failures, timeoutMs: 60_000, changeBase: null });
+    expect(found.suspects.map((s) => s.function).sort()).toEqual(['isObject', 'keys']);
+  }, 120_000);
 });

@@ -1,4 +1,4 @@
-import type { CoverageMap } from 'istanbul-lib-coverage';
+import type { CoverageMap, FileCoverageData } from 'istanbul-lib-coverage';
 import { isAbsolute } from 'node:path';
 import { relativeToRoot } from './paths.js';
 
@@ -24,7 +24,23 @@ export function fromCoverageMap(map: CoverageMap, root: string): CoverageData {
       const counts = data.b[id] ?? [];
       branch.locations.forEach((loc, i) => branches.push([loc.start.line ?? branch.loc.start.line, (counts[i] ?? 0) > 0, loc.start.column ?? 0]));
     }
-    out[rel] = { lines: fc.getLineCoverage(), branches };
+    out[rel] = { lines: withOneLineFunctions(fc.getLineCoverage(), data), branches };
+  }
+  return out;
+}
+
+/**
+ * A line counts the calls of a function that starts and ends on it (`export const isObject = o => ...`):
+ * v8-to-istanbul counts a line by the ranges that hold it whole, and a one-line function's range starts
+ * mid-line, so its line has the count of the code around it. In a take that says only what one test ran
+ * (the module's code counted 0), the function would never have run.
+ */
+function withOneLineFunctions(lines: Record<number, number>, data: FileCoverageData): Record<number, number> {
+  const out = { ...lines };
+  for (const [id, fn] of Object.entries(data.fnMap)) {
+    const calls = data.f[id] ?? 0;
+    const line = fn.loc.start.line;
+    if (calls > 0 && line !== null && line === fn.loc.end.line) out[line] = Math.max(out[line] ?? 0, calls);
   }
   return out;
 }
