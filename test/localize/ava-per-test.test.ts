@@ -85,4 +85,70 @@ describe(`ava: a spectrum unit per test from one run, through a preloaded file${
     },
     240_000,
   );
+
+  // A failing test that checks a table of cases: a unit per case of it, what ran since the check before, failed
+  // when its check failed (ava 6 would end the test at its first failed check). As one unit, `strip` (run by a
+  // passing case) and the callback (by the failing ones) are both run by the failing test alone and tie. A failing
+  // check that ran nothing of its own (`parses once` checks what one step computed) leaves its test one unit.
+  it.skipIf(skip)(
+    'gives each check of a failing test its own unit, and ranks the callback its failing cases call first',
+    async () => {
+      const repo = makeRepo(null, {
+        'package.json': JSON.stringify({ name: 'tidy', type: 'module', scripts: { test: 'ava' } }),
+        'src/tidy.cjs': [
+          "'use strict';",
+          "const strip = (s) => s.replace(/^\\s+|\\s+$/g, '');",
+          'function tidy(s) {',
+          "  const t = s.startsWith(' ') ? strip(s) : s;",
+          '  return t.replace(/\\d+/g, (n) => n);',
+          '}',
+          "const parts = (s) => s.split('-');",
+          'module.exports = { tidy, parts };',
+          '',
+        ].join('\n'),
+        'test/tidy.js': [
+          "import test from 'ava';",
+          "import { createRequire } from 'node:module';",
+          "const { tidy, parts } = createRequire(import.meta.url)('../src/tidy.cjs');",
+          "test('tidies', (t) => {",
+          "  t.is(tidy(' a'), 'a');",
+          "  t.is(tidy('7'), '07');",
+          "  t.is(tidy('12'), '12');",
+          "  t.is(tidy('x9'), 'x09');",
+          '});',
+          "test('keeps words', (t) => {",
+          "  t.is(tidy('word'), 'word');",
+          '});',
+          "test('parses once', (t) => {",
+          "  const r = parts('a-b');",
+          "  t.is(r[0], 'a');",
+          "  t.is(r[1], 'c');",
+          '});',
+          '',
+        ].join('\n'),
+      });
+      symlinkSync((ava as { modules: string }).modules, join(repo, 'node_modules'));
+      const runner = await resolveRunner(repo, {});
+      const run = await runner.run({ cwd: repo, scope: 'full', timeoutMs: 120_000 });
+      const failures = failuresOf(run.result.tests);
+      expect(failures.map((f) => f.name).sort()).toEqual(['parses once', 'tidies']);
+      const spectrum = await runSpectrum({ root: repo, runner, failures, neighbours: [], timeoutMs: 120_000 });
+      const units = 'units' in spectrum ? spectrum.units : [];
+      expect(units.map(({ name, failed }) => ({ name, failed }))).toEqual([
+        { name: 'tidies (check 1)', failed: false },
+        { name: 'tidies (check 2)', failed: true },
+        { name: 'tidies (check 3)', failed: false },
+        { name: 'tidies (check 4)', failed: true },
+        { name: 'keeps words', failed: false },
+        { name: 'parses once', failed: true },
+      ]);
+      const found = await localize({ root: repo, runner, failures, timeoutMs: 120_000, changeBase: null });
+      expect(found.suspects[0]).toMatchObject({ function: 'tidy > (replace callback)', startLine: 5 });
+      expect(found.suspects[0]!.evidence[0]).toBe(
+        'coverage: Ochiai 0.667 at line 5, its calls, (run by 2 of 3 failing and 1 of 3 passing tests)',
+      );
+      expect(found.suspects.find((s) => s.function === 'strip')).toBeUndefined();
+    },
+    240_000,
+  );
 });

@@ -118,12 +118,55 @@ describe('mocha: a spectrum unit per test from one run, through fixcycle reporte
     expect(failures.map((f) => f.name)).toEqual(['keys of null are none']);
     const spectrum = await runSpectrum({ root: repo, runner, failures, neighbours: [], timeoutMs: 60_000 });
     const units = 'units' in spectrum ? spectrum.units : [];
+    // Each line, and each one-line function's own calls at its offset (`isObject` at 31, `keys` at 74).
+    const ran = ['src/shape.js:2', 'src/shape.js:2:fn31', 'src/shape.js:3', 'src/shape.js:3:fn74'];
     expect(units.map((u) => ({ ...u, lines: [...u.lines].sort() }))).toEqual([
-      { name: 'keys of an object', failed: false, lines: ['src/shape.js:2', 'src/shape.js:3'] },
+      { name: 'keys of an object', failed: false, lines: ran },
       { name: 'shows a value', failed: false, lines: [] },
-      { name: 'keys of null are none', failed: true, lines: ['src/shape.js:2', 'src/shape.js:3'] },
+      { name: 'keys of null are none', failed: true, lines: ran },
     ]);
     const found = await localize({ root: repo, runner, failures, timeoutMs: 60_000, changeBase: null });
     expect(found.suspects.map((s) => s.function).sort()).toEqual(['isObject', 'keys']);
+  }, 120_000);
+
+  // A callback on a line of its caller's chain: the line runs whenever the chain does, so only the callback's own
+  // calls tell it from its caller. Here the passing `trims` test runs the line without calling it.
+  it("ranks a one-line callback by its own calls, not by its caller's line", async () => {
+    const repo = makeRepo(null, {
+      'package.json': JSON.stringify({ name: 'tidy', scripts: { test: 'mocha' } }),
+      'src/tidy.js': [
+        "'use strict';",
+        'function tidy(s) {',
+        '  return s',
+        '    .trim()',
+        '    .replace(/\\d+/g, (n) => n);',
+        '}',
+        'module.exports = { tidy };',
+        '',
+      ].join('\n'),
+      'test/tidy.test.js': [
+        "const assert = require('node:assert');",
+        "const { tidy } = require('../src/tidy.js');",
+        "it('trims', () => assert.equal(tidy(' a '), 'a'));",
+        "it('pads a number', () => assert.equal(tidy('7'), '07'));",
+        "it('keeps two digits', () => assert.equal(tidy('12'), '12'));",
+        '',
+      ].join('\n'),
+    });
+    symlinkSync(join(ROOT, 'node_modules'), join(repo, 'node_modules'));
+    const runner = await resolveRunner(repo, {});
+    const run = await runner.run({ cwd: repo, scope: 'full', timeoutMs: 60_000 });
+    const failures = failuresOf(run.result.tests);
+    expect(failures.map((f) => f.name)).toEqual(['pads a number']);
+    const found = await localize({ root: repo, runner, failures, timeoutMs: 60_000, changeBase: null });
+    const [first, second] = found.suspects;
+    expect(first).toMatchObject({ function: 'tidy > (replace callback)', startLine: 5, endLine: 5 });
+    expect(first!.evidence[0]).toBe(
+      'coverage: Ochiai 0.707 at line 5, its calls, (run by 1 of 1 failing and 1 of 2 passing tests)',
+    );
+    expect(second).toMatchObject({ function: 'tidy' });
+    expect(second!.evidence[0]).toMatch(
+      /^coverage: Ochiai 0\.577 at line \d \(run by 1 of 1 failing and 2 of 2 passing/,
+    );
   }, 120_000);
 });

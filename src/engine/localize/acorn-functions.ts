@@ -76,7 +76,7 @@ export function acornFunctions(text: string): FunctionSpan[] | null {
     if (FUNCTION.has(node.type) && !wrappers.has(node)) {
       let name = nameOf(node, parent, owner);
       if (name === '(anonymous)') name = `${outer ? `${outer} > ` : ''}${unnamed(node, parent)}`;
-      spans.push({ name, start: node.loc!.start.line, end: node.loc!.end.line });
+      spans.push({ name, start: node.loc!.start.line, end: node.loc!.end.line, offset: node.start });
       inside = name;
     }
     for (const value of Object.values(node)) {

@@ -38,7 +38,7 @@ const MAX_SIDE_BY_SIDE = 3;
 /** Runners whose fixcycle reporter or preload writes each test's coverage (`FIXCYCLE_TEST_COVERAGE`): a unit per test. */
 const PER_TEST_HOOK = new Set(['mocha', 'ava', ...PRELOADED_TEST_COVERAGE]);
 /** The per-test preload file of each runner that gets one, written before its processes start. */
-const PRELOAD_WRITERS = new Map<string, (dir: string) => string>([
+const PRELOAD_WRITERS = new Map<string, (dir: string, failing: readonly string[]) => string>([
   ['tape', writeTapeTestCoverage],
   ['ava', writeAvaTestCoverage],
 ]);
@@ -156,7 +156,7 @@ export async function runSpectrum(input: CoverageRunInput): Promise<SpectrumRun 
       const tests = PER_TEST_HOOK.has(runner.name) ? join(dir, 'tests') : null;
       const ava = runner.name === 'ava';
       const write = PRELOAD_WRITERS.get(runner.name);
-      const preload = tests && write ? write(dir) : null;
+      const preload = tests && write ? write(dir, names) : null;
       const measuredIn = (sub: string): CommandTestRunner =>
         runner.withInvocations((inv) => ({
           ...inv,

@@ -10,6 +10,7 @@ import type { Failure } from '../types.js';
 import type { SpectrumUnit } from './types.js';
 import { isSuspectSource } from './source-paths.js';
 import { scriptLines } from './v8-script-lines.js';
+import { oneLineCalls } from './call-keys.js';
 import { SUBTEST_MARK, subtestOutcomes, testFunctionOf, withSubtestContexts } from './python-subtests.js';
 
 /** Which test files a failing unit is made of, for telling failed units from passed ones. */
@@ -168,7 +169,8 @@ interface V8Function {
 }
 
 interface TestCoverageFile {
-  test?: { title?: string; fullTitle?: string; file?: string; state?: string };
+  /** `assertion`: the take of one of the test's checks (its number), or of what ran after the last (`rest`). */
+  test?: { title?: string; fullTitle?: string; file?: string; state?: string; assertion?: number | 'rest' };
   /** `source`: the text V8 ran, where it is not the file (jest's transform). */
   result?: { url: string; source?: string; functions: V8Function[] }[];
 }
@@ -191,7 +193,14 @@ export async function perTestUnits(dir: string, root: string, failures: readonly
   // (`test > message`).
   const failedTest = (title: string): boolean =>
     names.has(title) || failures.some((f) => f.id.startsWith(`${title} > `) || f.name.startsWith(`${title} > `));
-  const tests: { name: string; failed: boolean; scripts: NonNullable<TestCoverageFile['result']> }[] = [];
+  const tests: {
+    name: string;
+    failed: boolean;
+    scripts: NonNullable<TestCoverageFile['result']>;
+    /** The test whose checks this take is one of (ava's per-check takes). */
+    checksOf?: string;
+  }[] = [];
+  let checking: string | undefined;
   for (const folder of (await readdir(dir).catch(() => [] as string[])).sort()) {
     let file: TestCoverageFile;
     try {
@@ -202,7 +211,15 @@ export async function perTestUnits(dir: string, root: string, failures: readonly
     const about = file.test;
     if (!about || about.state === 'pending' || !file.result) continue;
     const name = about.fullTitle ?? about.title ?? folder;
-    tests.push({ name, failed: about.state === 'failed' && failedTest(about.title ?? ''), scripts: file.result });
+    const failed = about.state === 'failed' && failedTest(about.title ?? '');
+    if (about.assertion === undefined) {
+      tests.push({ name, failed, scripts: file.result });
+      continue;
+    }
+    if (about.assertion === 1 || checking === undefined) checking = folder;
+    const which = about.assertion === 'rest' ? 'after its checks' : `check ${about.assertion}`;
+    tests.push({ name: `${name} (${which})`, failed, scripts: file.result, checksOf: checking });
+    if (about.assertion === 'rest') checking = undefined;
   }
   const relevant = new Set(
     tests
@@ -231,6 +248,7 @@ export async function perTestUnits(dir: string, root: string, failures: readonly
     converted.set(key, lines);
     return lines;
   };
+  const texts = new Map<string, Promise<string | null>>();
   const units: SpectrumUnit[] = [];
   for (const test of tests) {
     const lines: string[] = [];
@@ -238,9 +256,42 @@ export async function perTestUnits(dir: string, root: string, failures: readonly
       const [notRun, ...functions] = script.functions;
       const kept = test.failed ? functions : functions.filter((f) => relevant.has(functionKey(script.url, f)));
       if (notRun && kept.some(ran)) lines.push(...(await linesOf({ ...script, functions: [notRun, ...kept] })));
+      if (!script.source) lines.push(...(await oneLineCalls(root, { url: script.url, functions: kept }, texts)));
     }
     // A test that ran none of it still counts: the evidence says of how many passing tests.
     units.push({ name: test.name, failed: test.failed, lines });
   }
-  return units;
+  return byChecks(
+    units,
+    tests.map((t) => t.checksOf),
+  );
+}
+
+/**
+ * A test's checks as units of their own, where each failing check ran code of its own (a table of cases, each
+ * computed before it is checked); else the test as one unit, as when a check fails on what an earlier step
+ * computed (`const r = parse(x); t.is(r.a, 1); t.is(r.b, 2)`: the second check ran nothing, the fault is in
+ * what the first one's step ran). What ran after the last check is a unit when it ran anything.
+ */
+function byChecks(units: readonly SpectrumUnit[], checksOf: readonly (string | undefined)[]): SpectrumUnit[] {
+  const order: (SpectrumUnit | SpectrumUnit[])[] = [];
+  const groups = new Map<string, SpectrumUnit[]>();
+  units.forEach((unit, i) => {
+    const group = checksOf[i];
+    if (group === undefined) return void order.push(unit);
+    let cases = groups.get(group);
+    if (!cases) {
+      groups.set(group, (cases = []));
+      order.push(cases);
+    }
+    cases.push(unit);
+  });
+  return order.flatMap((entry) => {
+    if (!Array.isArray(entry)) return [entry];
+    const test = entry[0]!.name.replace(/ \((check \d+|after its checks)\)$/, '');
+    if (entry.some((c) => c.failed && c.lines.length === 0))
+      return [{ name: test, failed: true, lines: [...new Set(entry.flatMap((c) => c.lines))] }];
+    const kept = entry.filter((c) => c.failed || c.lines.length > 0 || !c.name.endsWith('(after its checks)'));
+    return kept.length === 1 ? [{ ...kept[0]!, name: test }] : kept;
+  });
 }

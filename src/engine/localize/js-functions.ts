@@ -84,7 +84,8 @@ export async function jsFunctions(file: string, text: string): Promise<FunctionS
         (ts.isPropertyDeclaration(node.parent) && owner);
       if (member && owner) name = `${owner}.${name}`;
       if (name === '(anonymous)') name = `${outer ? `${outer} > ` : ''}${unnamed(node)}`;
-      spans.push({ name, start: lineOf(node.getStart(source)), end: lineOf(node.getEnd()) });
+      const at = node.getStart(source);
+      spans.push({ name, start: lineOf(at), end: lineOf(node.getEnd()), offset: at });
       inside = name;
     }
     ts.forEachChild(node, (child) => visit(child, next, inside));

@@ -13,7 +13,7 @@ export type Move = (line: ScoredLine) => { file: string; lines: number[]; why: s
 export function moveLines(lines: readonly ScoredLine[], move: Move): ScoredLine[] {
   const out = new Map<string, ScoredLine>();
   const put = (l: ScoredLine): void => {
-    const k = `${l.file}:${l.line}`;
+    const k = `${l.file}:${l.line}${l.call !== undefined ? `:fn${l.call}` : ''}`;
     const had = out.get(k);
     if (!had) return void out.set(k, { ...l, parts: { ...l.parts } });
     for (const [kind, v] of Object.entries(l.parts) as [EvidenceKind, number][])
@@ -23,6 +23,8 @@ export function moveLines(lines: readonly ScoredLine[], move: Move): ScoredLine[
   for (const l of lines) {
     const to = move(l);
     if (!to) put(l);
+    // A one-line function's calls are counted at its offset in the file that ran: no offset of the other file.
+    else if (l.call !== undefined) continue;
     else
       for (const line of to.lines)
         put({ ...l, file: to.file, line, measured: { file: l.file, line: l.line, why: to.why } });

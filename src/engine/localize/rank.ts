@@ -4,6 +4,7 @@ import type { SourceFrame } from './stack-frames.js';
 import type { ChangedLines } from './change.js';
 import type { EvidenceKind, Granularity, Suspect } from './types.js';
 import { lineRanges } from '../gen/coverage/model.js';
+import { callKey, parseCallKey } from './call-keys.js';
 
 /**
  * How much each kind of evidence weighs: the change dominates, then coverage spectra; the stack frames, the
@@ -62,9 +63,13 @@ export interface ScoredLine {
    * output at its source, a map's unshipped source at the output it maps), and why, in words.
    */
   measured?: { file: string; line: number; why: string };
+  /** The one-line function starting at this offset, whose own calls this coverage counts (`call-keys.ts`). */
+  call?: number;
 }
 
 const key = (file: string, line: number): string => `${file}:${line}`;
+const spectrumKey = (l: ScoredLine): string =>
+  l.call !== undefined ? callKey(l.file, l.line, l.call) : key(l.file, l.line);
 const UNIT = { test: 'tests', split: 'units', file: 'test files', run: 'runs' } as const;
 
 /** Every line some evidence points at, scored (0..1), best first, ties by file and line. */
@@ -77,6 +82,11 @@ export function scoreLines(input: RankInput): ScoredLine[] {
     return s;
   };
   for (const [k, spec] of input.spectrum?.lines ?? []) {
+    const call = parseCallKey(k);
+    if (call) {
+      lines.set(k, { file: call.file, line: call.line, score: 0, parts: { coverage: spec.score }, call: call.offset });
+      continue;
+    }
     const i = k.lastIndexOf(':');
     at(k.slice(0, i), Number(k.slice(i + 1))).parts.coverage = spec.score;
   }
@@ -100,8 +110,13 @@ export function scoreLines(input: RankInput): ScoredLine[] {
  */
 export function rankFunctions(input: RankInput, scored: readonly ScoredLine[]): Suspect[] {
   const groups = new Map<string, { file: string; span: FunctionSpan | null; lines: ScoredLine[] }>();
+  // Files whose one-line functions' own calls were counted: there, one that no unit called did not run.
+  const callsCounted = new Set(scored.flatMap((s) => (s.call !== undefined ? [s.file] : [])));
   for (const s of scored) {
-    const span = enclosingFunction(input.functions.get(s.file) ?? [], s.line);
+    const spans = input.functions.get(s.file) ?? [];
+    const span =
+      s.call === undefined ? enclosingFunction(spans, s.line) : (spans.find((f) => f.offset === s.call) ?? null);
+    if (s.call !== undefined && (!span || span.start !== span.end)) continue;
     // Rust and Go have no code outside functions: a frame there is a doctest's or a macro's, not a suspect.
     const bare = !span && /\.(rs|go)$/.test(s.file) && s.parts.change === undefined;
     if (span?.test || bare || (!span && s.parts.stack === undefined && s.parts.change === undefined)) continue;
@@ -110,15 +125,25 @@ export function rankFunctions(input: RankInput, scored: readonly ScoredLine[]): 
     g.lines.push(s);
     groups.set(k, g);
   }
-  const measuredFiles = new Set([...(input.spectrum?.lines.keys() ?? [])].map((k) => k.slice(0, k.lastIndexOf(':'))));
+  const measuredFiles = new Set(
+    [...(input.spectrum?.lines.keys() ?? [])].map((k) => parseCallKey(k)?.file ?? k.slice(0, k.lastIndexOf(':'))),
+  );
   const documented = documentedBy(input.failing?.names ?? [], input.functions);
   const loaded = loadedNames(input);
   const suspects: Suspect[] = [];
   for (const g of groups.values()) {
     const best = (kind: EvidenceKind): number => Math.max(0, ...g.lines.map((l) => l.parts[kind] ?? 0));
     const scores: Partial<Record<EvidenceKind, number>> = {};
-    // A declaration's first line runs when its module loads: only the body says whether the function ran.
-    const body = g.span && g.span.end > g.span.start ? g.lines.filter((l) => l.line !== g.span!.start) : g.lines;
+    // A declaration's first line runs when its module loads: only the body says whether the function ran. A
+    // one-line function's line runs with the code around it: its own calls say, where they were counted.
+    const own = g.lines.filter((l) => l.call !== undefined);
+    const oneLine = g.span !== null && g.span.end === g.span.start;
+    const body =
+      oneLine && (own.length > 0 || callsCounted.has(g.file))
+        ? own
+        : g.span && g.span.end > g.span.start
+          ? g.lines.filter((l) => l.line !== g.span!.start)
+          : g.lines;
     const coverage = g.span ? Math.max(0, ...body.map((l) => l.parts.coverage ?? 0)) : 0;
     const ran = body.flatMap((l) => (l.parts.coverage !== undefined ? [l.parts.coverage] : []));
     const focus = g.span ? focusOf(ran) : 0;
@@ -176,20 +201,21 @@ function evidence(
   const out: string[] = [];
   const spectrum = input.spectrum;
   const header = span && span.end > span.start ? span.start : null;
+  const own = lines.some((l) => l.call !== undefined);
   const covered = lines
-    .filter((l) => l.parts.coverage !== undefined && l.line !== header)
+    .filter((l) => l.parts.coverage !== undefined && l.line !== header && (!own || l.call !== undefined))
     .sort((a, b) => b.parts.coverage! - a.parts.coverage! || a.line - b.line);
   if (spectrum && covered.length > 0) {
     const top = covered[0]!;
     const at = top.measured ?? top;
-    const spec = spectrum.lines.get(key(at.file, at.line))!;
+    const spec = spectrum.lines.get(top.measured ? key(at.file, at.line) : spectrumKey(top))!;
     const unit = UNIT[spectrum.granularity];
     out.push(
       spectrum.granularity === 'run'
         ? `coverage: run by the failing tests (line ${top.line}; per-test spectra not available for this runner)`
         : spectrum.granularity === 'split'
           ? `coverage: Ochiai ${round(spec.score)} at line ${top.line} (run by ${spectrum.failedUnits > 1 ? `up to ${spec.failed} of the ${spectrum.failedUnits} failing tests (by its hit count)` : 'the failing tests'}${spec.passed > 0 ? ' and by passing tests of the same files' : ', by no passing test of the same files'})`
-          : `coverage: Ochiai ${round(spec.score)} at line ${top.line} (run by ${spec.failed} of ${spectrum.failedUnits} failing and ${spec.passed} of ${spectrum.passedUnits} passing ${unit})`,
+          : `coverage: Ochiai ${round(spec.score)} at line ${top.line}${top.call !== undefined ? ', its calls,' : ''} (run by ${spec.failed} of ${spectrum.failedUnits} failing and ${spec.passed} of ${spectrum.passedUnits} passing ${unit})`,
     );
     const atBest = ran.filter((c) => c >= spec.score).length;
     if (spectrum.granularity !== 'run' && ran.length > 1)

@@ -53,6 +53,11 @@ export interface FunctionSpan {
   name: string;
   start: number;
   end: number;
+  /**
+   * Where the function starts in the file's text (JavaScript): V8's coverage of a function starts there, which
+   * tells two functions on one line apart.
+   */
+  offset?: number;
   /** A test written beside the code (Rust's `#[test]`): never a suspect. */
   test?: boolean;
 }
