@@ -36,15 +36,20 @@ const shop = (test: string) => ({
   ].join('\n'),
 });
 
-async function brokenShop(test: string) {
-  const repo = makeRepo(null, shop(test));
+/** The project in a repository with fixcycle's own mocha, run whole: its failures. */
+async function broken(files: Record<string, string>) {
+  const repo = makeRepo(null, files);
   symlinkSync(join(ROOT, 'node_modules'), join(repo, 'node_modules'));
   const runner = await resolveRunner(repo, {});
   expect(runner.name).toBe('mocha');
   const run = await runner.run({ cwd: repo, scope: 'full', timeoutMs: 60_000 });
-  const failures = failuresOf(run.result.tests);
-  expect(failures.map((f) => f.name)).toEqual(['discount takes a tenth off']);
-  return { repo, runner, failures };
+  return { repo, runner, failures: failuresOf(run.result.tests) };
+}
+
+async function brokenShop(test: string) {
+  const found = await broken(shop(test));
+  expect(found.failures.map((f) => f.name)).toEqual(['discount takes a tenth off']);
+  return found;
 }
 
 describe('mocha: a spectrum unit per test from one run, through fixcycle reporter', () => {
@@ -90,7 +95,7 @@ describe('mocha: a spectrum unit per test from one run, through fixcycle reporte
   // One-line arrow functions: V8 counts the call in a range that starts mid-line, and a test's take counts the
   // module's own code (which holds the line whole) 0. The line is the function's, run by the tests that call it.
   it("counts a one-line function's line as run by the tests that call it, and only by them", async () => {
-    const repo = makeRepo(null, {
+    const { repo, runner, failures } = await broken({
       'package.json': JSON.stringify({ name: 'shape', scripts: { test: 'mocha' } }),
       'src/shape.js': [
         "'use strict';",
@@ -111,10 +116,6 @@ describe('mocha: a spectrum unit per test from one run, through fixcycle reporte
         '',
       ].join('\n'),
     });
-    symlinkSync(join(ROOT, 'node_modules'), join(repo, 'node_modules'));
-    const runner = await resolveRunner(repo, {});
-    const run = await runner.run({ cwd: repo, scope: 'full', timeoutMs: 60_000 });
-    const failures = failuresOf(run.result.tests);
     expect(failures.map((f) => f.name)).toEqual(['keys of null are none']);
     const spectrum = await runSpectrum({ root: repo, runner, failures, neighbours: [], timeoutMs: 60_000 });
     const units = 'units' in spectrum ? spectrum.units : [];
@@ -132,7 +133,7 @@ describe('mocha: a spectrum unit per test from one run, through fixcycle reporte
   // A callback on a line of its caller's chain: the line runs whenever the chain does, so only the callback's own
   // calls tell it from its caller. Here the passing `trims` test runs the line without calling it.
   it("ranks a one-line callback by its own calls, not by its caller's line", async () => {
-    const repo = makeRepo(null, {
+    const { repo, runner, failures } = await broken({
       'package.json': JSON.stringify({ name: 'tidy', scripts: { test: 'mocha' } }),
       'src/tidy.js': [
         "'use strict';",
@@ -153,10 +154,6 @@ describe('mocha: a spectrum unit per test from one run, through fixcycle reporte
         '',
       ].join('\n'),
     });
-    symlinkSync(join(ROOT, 'node_modules'), join(repo, 'node_modules'));
-    const runner = await resolveRunner(repo, {});
-    const run = await runner.run({ cwd: repo, scope: 'full', timeoutMs: 60_000 });
-    const failures = failuresOf(run.result.tests);
     expect(failures.map((f) => f.name)).toEqual(['pads a number']);
     const found = await localize({ root: repo, runner, failures, timeoutMs: 60_000, changeBase: null });
     const [first, second] = found.suspects;

@@ -47,17 +47,22 @@ const project = {
   ].join('\n'),
 };
 
+/** The project in a repository, run whole with the python3 that has coverage.py: its failures. */
+async function broken(files: Record<string, string>) {
+  const repo = makeRepo(null, files);
+  const env = Object.entries(PYTHON_ENV ?? {})
+    .map(([k, v]) => `${k}=${v} `)
+    .join('');
+  const runner = await resolveRunner(repo, { testCmd: `${env}python3 -m pytest` });
+  const run = await runner.run({ cwd: repo, scope: 'full', timeoutMs: 120_000 });
+  return { repo, runner, failures: failuresOf(run.result.tests) };
+}
+
 describe('pytest: per-test spectra from coverage.py contexts', () => {
   it.skipIf(!PYTHON_ENV)(
     'tells each test apart: the function only the failing test runs comes first',
     async () => {
-      const repo = makeRepo(null, project);
-      const env = Object.entries(PYTHON_ENV ?? {})
-        .map(([k, v]) => `${k}=${v} `)
-        .join('');
-      const runner = await resolveRunner(repo, { testCmd: `${env}python3 -m pytest` });
-      const run = await runner.run({ cwd: repo, scope: 'full', timeoutMs: 120_000 });
-      const failures = failuresOf(run.result.tests);
+      const { repo, runner, failures } = await broken(project);
       expect(failures.map((f) => f.name)).toEqual(['test_spread']);
       const found = await localize({ root: repo, runner, failures, timeoutMs: 120_000, changeBase: null });
       expect(found.granularity).toBe('test');
@@ -114,13 +119,7 @@ describe('pytest: per-test spectra from coverage.py contexts', () => {
   it.skipIf(!PYTHON_ENV)(
     "tells a loop's subtests apart: the function its failing cases alone run comes first, alone",
     async () => {
-      const repo = makeRepo(null, cases);
-      const env = Object.entries(PYTHON_ENV ?? {})
-        .map(([k, v]) => `${k}=${v} `)
-        .join('');
-      const runner = await resolveRunner(repo, { testCmd: `${env}python3 -m pytest` });
-      const run = await runner.run({ cwd: repo, scope: 'full', timeoutMs: 120_000 });
-      const failures = failuresOf(run.result.tests);
+      const { repo, runner, failures } = await broken(cases);
       expect(failures.map((f) => f.name)).toEqual(['test_cases']);
       const found = await localize({ root: repo, runner, failures, timeoutMs: 120_000, changeBase: null });
       expect(found.granularity).toBe('test');
