@@ -94,6 +94,19 @@ export async function localize(input: LocalizeInput): Promise<DetailedLocalizati
 
   const testFiles = [...new Set(failures.flatMap((f) => (f.file ? [f.file] : [])))];
   const reach = await reachOf(root, testFiles).catch(() => ({ sources: [], neighbours: [] }));
+  // Each candidate file's functions. What the failing tests load, and the calls in their code, are read while
+  // the coverage run goes on: they are what the ranking needs most, and the run mostly waits on the runner.
+  const functions = new Map<string, FunctionSpan[]>();
+  const missing = new Set<string>();
+  const readFunctions = async (files: Iterable<string>): Promise<void> => {
+    for (const file of files) {
+      if (functions.has(file)) continue;
+      const text = await readFile(join(root, file), 'utf8').catch(() => null);
+      if (text === null) missing.add(file);
+      functions.set(file, text === null ? [] : await functionsOf(file, text).catch(() => []));
+    }
+  };
+  const early = Promise.all([testCalls(failures, root), readFunctions(reach.sources)]);
   let spectrum: SpectrumRun | null = null;
   let cached = false;
   if (input.noCoverage) notes.push('coverage: not measured (turned off)');
@@ -128,14 +141,14 @@ export async function localize(input: LocalizeInput): Promise<DetailedLocalizati
     if (spectrum) used.push('coverage');
   }
 
-  const calls = await testCalls(failures, root);
+  const [calls] = await early;
   const spectra = spectrum ? { ...ochiai(spectrum.units), granularity: spectrum.granularity } : null;
   const rankInput = {
     spectrum: spectra,
     frames,
     changed,
     changeBase: base.base ?? undefined,
-    functions: new Map<string, FunctionSpan[]>(),
+    functions,
     failing: {
       names: failures.map((f) => f.name).filter(Boolean),
       files: failures.flatMap((f) => (f.file ? [f.file] : [])),
@@ -144,15 +157,6 @@ export async function localize(input: LocalizeInput): Promise<DetailedLocalizati
     },
   };
   let lines = scoreLines(rankInput);
-  const missing = new Set<string>();
-  const readFunctions = async (files: Iterable<string>): Promise<void> => {
-    for (const file of files) {
-      if (rankInput.functions.has(file)) continue;
-      const text = await readFile(join(root, file), 'utf8').catch(() => null);
-      if (text === null) missing.add(file);
-      rankInput.functions.set(file, text === null ? [] : await functionsOf(file, text).catch(() => []));
-    }
-  };
   await readFunctions(new Set(lines.map((l) => l.file)));
   // A map leading to a source the project does not ship: the built file it maps is what ran.
   const unshipped = await unshippedSources(root, missing).catch(() => new Map<string, Generated>());
