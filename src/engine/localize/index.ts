@@ -107,6 +107,8 @@ export async function localize(input: LocalizeInput): Promise<DetailedLocalizati
     }
   };
   const early = Promise.all([testCalls(failures, root), readFunctions(reach.sources)]);
+  // Awaited after the coverage run, which may throw first: until then its rejection is not an unhandled one.
+  early.catch(() => undefined);
   let spectrum: SpectrumRun | null = null;
   let cached = false;
   if (input.noCoverage) notes.push('coverage: not measured (turned off)');
